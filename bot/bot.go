@@ -1,0 +1,57 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// Player chooses actions for one seat.
+type Player interface {
+	// Name returns the player's kind, e.g. "heuristic".
+	Name() string
+	// Act returns one element of legal, the actions the engine allows the
+	// seat of v right now. legal must not be empty; Act returns the zero
+	// Action if it is.
+	Act(v *engine.View, legal []engine.Action) engine.Action
+}
+
+// ErrUnknownKind is wrapped by New for a kind name it does not know.
+var ErrUnknownKind = errors.New("bot: unknown kind")
+
+// Kinds lists the kind names New accepts.
+func Kinds() []string { return []string{"random", "heuristic"} }
+
+// New returns a player of the named kind ("random" or "heuristic") that
+// draws its randomness from rng.
+func New(kind string, rng *rand.Rand) (Player, error) {
+	switch strings.ToLower(strings.TrimSpace(kind)) {
+	case "random":
+		return NewRandom(rng), nil
+	case "heuristic":
+		return NewHeuristic(rng), nil
+	}
+	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownKind, kind, strings.Join(Kinds(), ", "))
+}
+
+// Random picks a legal action uniformly at random.
+type Random struct {
+	rng *rand.Rand
+}
+
+// NewRandom returns a Random player drawing from rng.
+func NewRandom(rng *rand.Rand) *Random { return &Random{rng: rng} }
+
+// Name returns "random".
+func (*Random) Name() string { return "random" }
+
+// Act returns a uniformly chosen element of legal.
+func (p *Random) Act(_ *engine.View, legal []engine.Action) engine.Action {
+	if len(legal) == 0 {
+		return engine.Action{}
+	}
+	return legal[p.rng.IntN(len(legal))]
+}

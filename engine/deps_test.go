@@ -1,0 +1,30 @@
+package engine
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportsOnlyStandardLibrary keeps the engine free of dependencies
+// outside the standard library (DESIGN.md: imports flow down only).
+func TestImportsOnlyStandardLibrary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(gobin, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	const self = "github.com/njetlan/njet/engine"
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, std, _ := strings.Cut(line, " ")
+		if path != self && std != "true" {
+			t.Errorf("engine depends on %s, outside the standard library", path)
+		}
+	}
+}

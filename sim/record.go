@@ -1,0 +1,203 @@
+package sim
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// ErrRecord is wrapped by every error about a malformed or inconsistent
+// game record.
+var ErrRecord = errors.New("sim: bad game record")
+
+// Record is one round of one game in the public record format
+// (docs/record.md). The field order is the key order on the wire.
+type Record struct {
+	Game       int           `json:"game"`
+	Round      int           `json:"round"`
+	Edition    string        `json:"edition"`
+	Players    int           `json:"players"`
+	Dealer     int           `json:"dealer"`
+	Characters []string      `json:"characters"`
+	Hands      [][]string    `json:"hands"`
+	Unused     []string      `json:"unused"`
+	Blocks     []RecordBlock `json:"blocks"`
+	Rules      RecordRules   `json:"rules"`
+	Teams      [][]int       `json:"teams"`
+	Bonus      *int          `json:"bonus"`
+	Discards   [][]string    `json:"discards"`
+	Passes     []*string     `json:"passes"`
+	Tricks     []RecordTrick `json:"tricks"`
+	Score      RecordScore   `json:"score"`
+	Totals     []int         `json:"totals"`
+}
+
+// RecordBlock is one Njet marker, in the order placed.
+type RecordBlock struct {
+	Seat  int    `json:"seat"`
+	Row   string `json:"row"`
+	Field string `json:"field"`
+}
+
+// RecordRules are the free fields at the end of the Njet phase.
+type RecordRules struct {
+	Start     string `json:"start"`
+	StartSeat int    `json:"startSeat"`
+	Discard   string `json:"discard"`
+	Trump     string `json:"trump"`
+	Super     string `json:"super"`
+	Points    int    `json:"points"`
+}
+
+// RecordTrick is one trick in play order.
+type RecordTrick struct {
+	Leader int          `json:"leader"`
+	Plays  []RecordPlay `json:"plays"`
+	Winner int          `json:"winner"`
+	Loot   []string     `json:"loot"`
+}
+
+// RecordPlay is one card played into a trick.
+type RecordPlay struct {
+	Seat int    `json:"seat"`
+	Card string `json:"card"`
+}
+
+// RecordScore is the result of the round.
+type RecordScore struct {
+	Tricks [2]int `json:"tricks"` // per team, the start player's team first
+	Loot   [2]int `json:"loot"`   // per team
+	Points []int  `json:"points"` // per seat, after doubling
+}
+
+// cardNames returns the record names of the cards of h, never nil.
+func cardNames(e engine.Edition, h engine.Hand) []string {
+	out := []string{}
+	for _, c := range h.Cards(e) {
+		out = append(out, c.String())
+	}
+	return out
+}
+
+// NewRecord builds the record of a finished round from the engine's history
+// of it. cfg is the game's configuration. Every hand must be known.
+func NewRecord(game int, cfg engine.Config, h engine.RoundHistory) (Record, error) {
+	e, n := cfg.Edition, cfg.Players
+	if len(h.Dealt) != n || len(h.Known) != n || len(h.Score.Points) != n || len(h.Totals) != n {
+		return Record{}, fmt.Errorf("%w: round %d: history is not of %d seats", ErrRecord, h.Round, n)
+	}
+	chars := cfg.Characters
+	if len(chars) != n {
+		chars = e.Characters()[:n]
+	}
+	rec := Record{
+		Game:       game,
+		Round:      h.Round,
+		Edition:    e.String(),
+		Players:    n,
+		Dealer:     h.Dealer,
+		Characters: make([]string, n),
+		Hands:      make([][]string, n),
+		Unused:     cardNames(e, h.Unused),
+		Blocks:     make([]RecordBlock, 0, len(h.Blocks)),
+		Rules: RecordRules{
+			Start:     h.Rules.Start.String(),
+			StartSeat: h.Rules.StartSeat,
+			Discard:   e.FieldName(engine.RowDiscard, h.Rules.Discard),
+			Trump:     h.Rules.Trump.String(),
+			Super:     "njet",
+			Points:    h.Rules.Points,
+		},
+		Teams:    [][]int{append([]int{}, h.Teams[0]...), append([]int{}, h.Teams[1]...)},
+		Discards: make([][]string, n),
+		Passes:   make([]*string, n),
+		Tricks:   make([]RecordTrick, 0, len(h.Tricks)),
+		Score: RecordScore{
+			Tricks: h.Score.Tricks,
+			Loot:   h.Score.Loot,
+			Points: append([]int{}, h.Score.Points...),
+		},
+		Totals: append([]int{}, h.Totals...),
+	}
+	if h.Rules.Super != engine.NoColour {
+		rec.Rules.Super = h.Rules.Super.String()
+	}
+	if h.Bonus >= 0 {
+		b := h.Bonus
+		rec.Bonus = &b
+	}
+	for s := 0; s < n; s++ {
+		if !h.Known[s] {
+			return Record{}, fmt.Errorf("%w: round %d: the hand of seat %d is unknown", ErrRecord, h.Round, s)
+		}
+		rec.Characters[s] = chars[s].String()
+		rec.Hands[s] = cardNames(e, h.Dealt[s])
+		rec.Discards[s] = []string{}
+		if s < len(h.Discards) {
+			rec.Discards[s] = cardNames(e, h.Discards[s])
+		}
+		if s < len(h.Passes) && h.Passes[s] != engine.NoCard {
+			name := h.Passes[s].String()
+			rec.Passes[s] = &name
+		}
+	}
+	for _, b := range h.Blocks {
+		rec.Blocks = append(rec.Blocks, RecordBlock{Seat: b.Seat, Row: b.Row.String(), Field: e.FieldName(b.Row, b.Field)})
+	}
+	for _, t := range h.Tricks {
+		rt := RecordTrick{Leader: t.Leader, Plays: make([]RecordPlay, 0, len(t.Plays)), Winner: t.Winner, Loot: []string{}}
+		for _, p := range t.Plays {
+			rt.Plays = append(rt.Plays, RecordPlay{Seat: p.Seat, Card: p.Card.String()})
+		}
+		for _, c := range t.Loot {
+			rt.Loot = append(rt.Loot, c.String())
+		}
+		rec.Tricks = append(rec.Tricks, rt)
+	}
+	return rec, nil
+}
+
+// maxRecordLine bounds one record line; a Modern 5-player round is about 4 KB.
+const maxRecordLine = 1 << 20
+
+// ReadRecords parses records, one JSON object per line; blank lines are
+// skipped. Unknown keys are ignored (docs/record.md, versioning), missing
+// keys are not.
+func ReadRecords(r io.Reader) ([]Record, error) {
+	var recs []Record
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), maxRecordLine)
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(b, &keys); err != nil {
+			return recs, fmt.Errorf("%w: line %d: %v", ErrRecord, line, err)
+		}
+		for _, k := range recordKeys {
+			if _, ok := keys[k]; !ok {
+				return recs, fmt.Errorf("%w: line %d: no key %q", ErrRecord, line, k)
+			}
+		}
+		var rec Record
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return recs, fmt.Errorf("%w: line %d: %v", ErrRecord, line, err)
+		}
+		recs = append(recs, rec)
+	}
+	if err := sc.Err(); err != nil {
+		return recs, fmt.Errorf("%w: %v", ErrRecord, err)
+	}
+	return recs, nil
+}
+
+// recordKeys are the keys every record has, in order.
+var recordKeys = []string{"game", "round", "edition", "players", "dealer", "characters", "hands", "unused",
+	"blocks", "rules", "teams", "bonus", "discards", "passes", "tricks", "score", "totals"}
