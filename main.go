@@ -1,0 +1,274 @@
+// Command njet plays Njet! on a LAN, in a terminal, or between bots.
+//
+// Usage:
+//
+//	njet <command> [flags]
+//
+// Each command is a function with its own flag.FlagSet, listed in commands;
+// adding a command means writing one such function and one line there.
+package main
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/njetlan/njet/bot"
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/sim"
+	"github.com/njetlan/njet/term"
+)
+
+func main() {
+	os.Exit(newCLI(os.Stdin, os.Stdout, os.Stderr).run(os.Args[1:]))
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the command ran and failed
+	exitUsage = 2 // bad command line
+)
+
+// cli is the command line's environment: its streams, the source of fresh
+// seeds and the clock, so that tests can replace them.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	freshSeed      func() (uint64, error)
+	now            func() time.Time
+}
+
+func newCLI(stdin io.Reader, stdout, stderr io.Writer) *cli {
+	return &cli{stdin: stdin, stdout: stdout, stderr: stderr, freshSeed: cryptoSeed, now: time.Now}
+}
+
+// run runs the command line args (without the program name) with no input
+// and returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	return newCLI(strings.NewReader(""), stdout, stderr).run(args)
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(c *cli, args []string) int
+}
+
+// commands lists the subcommands in the order the usage shows them.
+var commands = []command{
+	{"play", "play in the terminal against bots", (*cli).play},
+	{"sim", "play many games between bots and sum up the scores", (*cli).sim},
+}
+
+func (c *cli) usage() {
+	fmt.Fprintf(c.stderr, "Usage: njet <command> [flags]\n\nCommands:\n")
+	for _, cmd := range commands {
+		fmt.Fprintf(c.stderr, "  %-8s %s\n", cmd.name, cmd.summary)
+	}
+	fmt.Fprintf(c.stderr, "\nRun \"njet <command> -h\" for the flags of a command.\n")
+}
+
+func (c *cli) run(args []string) int {
+	if len(args) == 0 {
+		c.usage()
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		c.usage()
+		return exitOK
+	}
+	for _, cmd := range commands {
+		if cmd.name == args[0] {
+			return cmd.run(c, args[1:])
+		}
+	}
+	fmt.Fprintf(c.stderr, "njet: unknown command %q\n\n", args[0])
+	c.usage()
+	return exitUsage
+}
+
+// flagSet returns a FlagSet for a subcommand that reports errors to stderr.
+func (c *cli) flagSet(name, args, summary string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(c.stderr, "Usage: njet %s %s\n\n%s\n\nFlags:\n", name, args, summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args into fs and returns the exit code to stop with, or -1
+// to go on.
+func parse(fs *flag.FlagSet, args []string) int {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "njet %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		fs.Usage()
+		return exitUsage
+	}
+	return -1
+}
+
+// usageError reports a bad flag value with the command's usage.
+func usageError(fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(fs.Output(), "njet %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	fs.Usage()
+	return exitUsage
+}
+
+// table checks an edition name and a player count.
+func table(edition string, players int) (engine.Edition, error) {
+	e, err := engine.ParseEdition(edition)
+	if err != nil {
+		return 0, fmt.Errorf("bad --edition %q: want classic or modern", edition)
+	}
+	if players < e.MinPlayers() || players > e.MaxPlayers() {
+		return 0, fmt.Errorf("bad --players %d: the %s edition seats %d to %d players", players, e, e.MinPlayers(), e.MaxPlayers())
+	}
+	return e, nil
+}
+
+// botKinds checks a comma-separated list of bot kinds.
+func botKinds(list string) ([]string, error) {
+	var kinds []string
+	for _, k := range strings.Split(list, ",") {
+		k = strings.TrimSpace(k)
+		if _, err := bot.New(k, nil); err != nil {
+			return nil, fmt.Errorf("bad --bots entry %q: want one of %s", k, strings.Join(bot.Kinds(), ", "))
+		}
+		kinds = append(kinds, strings.ToLower(k))
+	}
+	return kinds, nil
+}
+
+// isTerminal reports whether r is a character device such as a terminal,
+// which shows what is typed without the program's help.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// cryptoSeed draws a fresh seed for a game nobody asked to replay.
+func cryptoSeed() (uint64, error) {
+	var b [8]byte
+	if _, err := crand.Read(b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
+
+func (c *cli) play(args []string) int {
+	fs := c.flagSet("play", "[--edition classic|modern] [--players N] [--seed S] [--bot heuristic|random]",
+		"Play one game in the terminal against bots: you sit in seat 0.")
+	edition := fs.String("edition", "classic", "edition: classic or modern")
+	players := fs.Int("players", 4, "number of players (classic 3-4, modern 2-5)")
+	seed := fs.Uint64("seed", 0, "seed of the game, to replay one (default: a fresh random seed)")
+	kind := fs.String("bot", "heuristic", "kind of the other players: "+strings.Join(bot.Kinds(), " or "))
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	e, err := table(*edition, *players)
+	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	if _, err := botKinds(*kind); err != nil || strings.Contains(*kind, ",") {
+		return usageError(fs, "bad --bot %q: want one of %s", *kind, strings.Join(bot.Kinds(), ", "))
+	}
+	seeded := false
+	fs.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "seed" })
+	if !seeded {
+		if *seed, err = c.freshSeed(); err != nil {
+			fmt.Fprintf(c.stderr, "njet play: no random seed: %v\n", err)
+			return exitFail
+		}
+	}
+	fmt.Fprintf(c.stdout, "Seed %d (replay this game with: njet play --edition %s --players %d --bot %s --seed %d)\n",
+		*seed, e, *players, strings.ToLower(*kind), *seed)
+	cfg := term.Config{Edition: e, Players: *players, Seed: *seed, Bot: strings.ToLower(*kind), Echo: !isTerminal(c.stdin)}
+	if err := term.Play(cfg, c.stdin, c.stdout); err != nil {
+		fmt.Fprintf(c.stderr, "njet play: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+func (c *cli) sim(args []string) int {
+	fs := c.flagSet("sim", "--edition E --players N --games G --seed S [--bots random,heuristic,...] [--record FILE]",
+		"Play games between bots and print the average score per bot kind.")
+	edition := fs.String("edition", "classic", "edition: classic or modern")
+	players := fs.Int("players", 4, "number of players (classic 3-4, modern 2-5)")
+	games := fs.Int("games", 100, "number of games")
+	seed := fs.Uint64("seed", 1, "seed of the batch; the same seed plays the same games")
+	bots := fs.String("bots", "heuristic", "comma list of bot kinds, assigned to seats round-robin")
+	record := fs.String("record", "", "write game records (JSON lines, docs/record.md) to this file")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	e, err := table(*edition, *players)
+	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	if *games < 1 {
+		return usageError(fs, "bad --games %d: want at least 1", *games)
+	}
+	kinds, err := botKinds(*bots)
+	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	cfg := sim.Config{Edition: e, Players: *players, Games: *games, Seed: *seed, Bots: kinds}
+	var file *os.File
+	if *record != "" {
+		if file, err = os.Create(*record); err != nil {
+			fmt.Fprintf(c.stderr, "njet sim: %v\n", err)
+			return exitFail
+		}
+		cfg.Record = file
+	}
+	start := c.now()
+	sum, err := sim.Run(cfg)
+	wall := c.now().Sub(start)
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet sim: %v\n", err)
+		return exitFail
+	}
+	writeSummary(c.stdout, cfg, sum, wall)
+	return exitOK
+}
+
+// writeSummary prints a Summary as a small table.
+func writeSummary(w io.Writer, cfg sim.Config, sum sim.Summary, wall time.Duration) {
+	rate := 0.0
+	if wall > 0 {
+		rate = float64(sum.Rounds) / wall.Seconds()
+	}
+	fmt.Fprintf(w, "%s, %d players, seed %d, seats: %s\n", cfg.Edition, cfg.Players, cfg.Seed, strings.Join(cfg.Bots, ","))
+	fmt.Fprintf(w, "games %d, rounds %d, wall time %s, %.0f rounds/s\n", sum.Games, sum.Rounds, wall.Round(time.Millisecond), rate)
+	fmt.Fprintf(w, "%-10s %11s %10s %10s %9s\n", "bot", "seat-games", "avg/round", "avg/game", "win rate")
+	for _, k := range sum.Kinds {
+		fmt.Fprintf(w, "%-10s %11d %10.2f %10.1f %8.1f%%\n", k.Kind, k.SeatGames, k.PerRound(), k.PerGame(), 100*k.WinRate())
+	}
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/njetlan/njet/sim"
+)
+
+func TestRunUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no command", nil, exitUsage, "Commands:"},
+		{"unknown command", []string{"dance"}, exitUsage, `unknown command "dance"`},
+		{"help", []string{"-h"}, exitOK, "sim"},
+		{"play bad edition", []string{"play", "--edition", "deluxe"}, exitUsage, `bad --edition "deluxe"`},
+		{"play classic 5", []string{"play", "--players", "5"}, exitUsage, "the classic edition seats 3 to 4 players"},
+		{"play modern 1", []string{"play", "--edition", "modern", "--players", "1"}, exitUsage, "the modern edition seats 2 to 5 players"},
+		{"play unknown bot", []string{"play", "--bot", "genius"}, exitUsage, `bad --bot "genius"`},
+		{"play unknown flag", []string{"play", "--colour", "red"}, exitUsage, "flag provided but not defined"},
+		{"play extra argument", []string{"play", "now"}, exitUsage, `unexpected argument "now"`},
+		{"play help", []string{"play", "-h"}, exitOK, "Usage: njet play"},
+		{"sim bad edition", []string{"sim", "--edition", "deluxe"}, exitUsage, `bad --edition "deluxe"`},
+		{"sim modern 6", []string{"sim", "--edition", "modern", "--players", "6"}, exitUsage, "seats 2 to 5"},
+		{"sim unknown bot", []string{"sim", "--bots", "heuristic,genius"}, exitUsage, `bad --bots entry "genius"`},
+		{"sim no games", []string{"sim", "--games", "0"}, exitUsage, "bad --games 0"},
+		{"sim bad seed", []string{"sim", "--seed", "-1"}, exitUsage, "invalid value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tc.args, &stdout, &stderr)
+			if code != tc.code {
+				t.Errorf("exit code %d, want %d", code, tc.code)
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("stderr lacks %q:\n%s", tc.want, stderr.String())
+			}
+			if tc.code == exitUsage && tc.args != nil && !strings.Contains(stderr.String(), "Usage: njet") {
+				t.Errorf("no usage on stderr:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+func TestSimRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"sim", "--edition", "modern", "--players", "5", "--games", "3", "--seed", "4",
+		"--bots", "random,heuristic", "--record", path}, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit code %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"games 3, rounds 30", "random", "heuristic", "rounds/s"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := sim.ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 30 {
+		t.Fatalf("%d records, want 30", len(recs))
+	}
+	if err := sim.CheckRecords(recs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSimRecordUnwritable(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	path := filepath.Join(t.TempDir(), "no", "such", "dir", "games.jsonl")
+	if code := run([]string{"sim", "--games", "1", "--record", path}, &stdout, &stderr); code != exitFail {
+		t.Fatalf("exit code %d, want %d", code, exitFail)
+	}
+}
+
+// TestSimSummaryUsesClock checks that the wall time comes from the clock the
+// command line is given.
+func TestSimSummaryUsesClock(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	c := newCLI(strings.NewReader(""), &stdout, &stderr)
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	calls := 0
+	c.now = func() time.Time { calls++; return base.Add(time.Duration(calls) * 2 * time.Second) }
+	if code := c.run([]string{"sim", "--games", "2", "--seed", "3"}); code != exitOK {
+		t.Fatalf("exit code %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "wall time 2s, 8 rounds/s") {
+		t.Fatalf("summary:\n%s", stdout.String())
+	}
+}
+
+func TestPlayPrintsSeedAndEndsOnEOF(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	c := newCLI(strings.NewReader("1\n"), &stdout, &stderr)
+	c.freshSeed = func() (uint64, error) { return 1234, nil }
+	if code := c.run([]string{"play", "--edition", "modern", "--players", "3"}); code != exitOK {
+		t.Fatalf("exit code %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "Seed 1234 (replay this game with: njet play --edition modern --players 3 --bot heuristic --seed 1234)") {
+		t.Errorf("no seed line:\n%s", out)
+	}
+	if !strings.Contains(out, "Input ended") {
+		t.Errorf("no end-of-input message:\n%s", out)
+	}
+}
+
+func TestPlayWholeGame(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	c := newCLI(strings.NewReader(strings.Repeat("1\n", 3000)), &stdout, &stderr)
+	if code := c.run([]string{"play", "--seed", "8", "--bot", "random"}); code != exitOK {
+		t.Fatalf("exit code %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "=== Game over after 8 rounds ===") {
+		t.Fatalf("no game over:\n%s", stdout.String())
+	}
+}
