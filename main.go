@@ -143,6 +143,26 @@ func table(edition string, players int) (engine.Edition, error) {
 	return e, nil
 }
 
+// lengthFlags adds the flags that set how long a game lasts (R-END).
+func lengthFlags(fs *flag.FlagSet) (short *bool, target *int) {
+	short = fs.Bool("short", false, "play the Classic short game (4 rounds with 4 players, 3 with 3)")
+	target = fs.Int("target", 0, "play until a player's total reaches this score (0: the edition's number of rounds)")
+	return short, target
+}
+
+// checkLength checks the game-length flags against the edition.
+func checkLength(e engine.Edition, short bool, target int) error {
+	switch {
+	case short && e != engine.Classic:
+		return fmt.Errorf("bad --short: the short game is a Classic variant")
+	case target < 0:
+		return fmt.Errorf("bad --target %d: want a positive score, or 0 for none", target)
+	case short && target > 0:
+		return fmt.Errorf("bad --short with --target: choose one")
+	}
+	return nil
+}
+
 // botKinds checks a comma-separated list of bot kinds.
 func botKinds(list string) ([]string, error) {
 	var kinds []string
@@ -183,11 +203,15 @@ func (c *cli) play(args []string) int {
 	players := fs.Int("players", 4, "number of players (classic 3-4, modern 2-5)")
 	seed := fs.Uint64("seed", 0, "seed of the game, to replay one (default: a fresh random seed)")
 	kind := fs.String("bot", "heuristic", "kind of the other players: "+strings.Join(bot.Kinds(), " or "))
+	short, target := lengthFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
 	e, err := table(*edition, *players)
 	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	if err := checkLength(e, *short, *target); err != nil {
 		return usageError(fs, "%v", err)
 	}
 	if _, err := botKinds(*kind); err != nil || strings.Contains(*kind, ",") {
@@ -203,7 +227,8 @@ func (c *cli) play(args []string) int {
 	}
 	fmt.Fprintf(c.stdout, "Seed %d (replay this game with: njet play --edition %s --players %d --bot %s --seed %d)\n",
 		*seed, e, *players, strings.ToLower(*kind), *seed)
-	cfg := term.Config{Edition: e, Players: *players, Seed: *seed, Bot: strings.ToLower(*kind), Echo: !isTerminal(c.stdin)}
+	cfg := term.Config{Edition: e, Players: *players, Seed: *seed, Bot: strings.ToLower(*kind),
+		Echo: !isTerminal(c.stdin), Short: *short, Target: *target}
 	if err := term.Play(cfg, c.stdin, c.stdout); err != nil {
 		fmt.Fprintf(c.stderr, "njet play: %v\n", err)
 		return exitFail
@@ -220,11 +245,15 @@ func (c *cli) sim(args []string) int {
 	seed := fs.Uint64("seed", 1, "seed of the batch; the same seed plays the same games")
 	bots := fs.String("bots", "heuristic", "comma list of bot kinds, assigned to seats round-robin")
 	record := fs.String("record", "", "write game records (JSON lines, docs/record.md) to this file")
+	short, target := lengthFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
 	e, err := table(*edition, *players)
 	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	if err := checkLength(e, *short, *target); err != nil {
 		return usageError(fs, "%v", err)
 	}
 	if *games < 1 {
@@ -234,7 +263,8 @@ func (c *cli) sim(args []string) int {
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	cfg := sim.Config{Edition: e, Players: *players, Games: *games, Seed: *seed, Bots: kinds}
+	cfg := sim.Config{Edition: e, Players: *players, Games: *games, Seed: *seed, Bots: kinds,
+		Short: *short, Target: *target}
 	var file *os.File
 	if *record != "" {
 		if file, err = os.Create(*record); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,9 @@ func TestRunUsage(t *testing.T) {
 		{"sim unknown bot", []string{"sim", "--bots", "heuristic,genius"}, exitUsage, `bad --bots entry "genius"`},
 		{"sim no games", []string{"sim", "--games", "0"}, exitUsage, "bad --games 0"},
 		{"sim bad seed", []string{"sim", "--seed", "-1"}, exitUsage, "invalid value"},
+		{"sim short modern", []string{"sim", "--edition", "modern", "--short"}, exitUsage, "the short game is a Classic variant"},
+		{"play negative target", []string{"play", "--target", "-5"}, exitUsage, "bad --target -5"},
+		{"sim short and target", []string{"sim", "--short", "--target", "50"}, exitUsage, "choose one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -77,6 +81,51 @@ func TestSimRecord(t *testing.T) {
 	}
 	if err := sim.CheckRecords(recs); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestSimGameLength(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		rounds int // rounds per game, 0 when it depends on the scores
+	}{
+		{"classic short", []string{"--edition", "classic", "--players", "3", "--short"}, 3},
+		{"classic full", []string{"--edition", "classic", "--players", "3"}, 6},
+		{"modern target", []string{"--edition", "modern", "--players", "4", "--target", "60"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "games.jsonl")
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"sim", "--games", "4", "--seed", "9", "--record", path}, tc.args...)
+			if code := run(args, &stdout, &stderr); code != exitOK {
+				t.Fatalf("exit code %d: %s", code, stderr.String())
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			recs, err := sim.ReadRecords(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := map[int]sim.Record{}
+			for _, r := range recs {
+				last[r.Game] = r
+			}
+			if len(last) != 4 {
+				t.Fatalf("%d games recorded, want 4", len(last))
+			}
+			for g, r := range last {
+				if tc.rounds > 0 && r.Round != tc.rounds {
+					t.Errorf("game %d ended after round %d, want %d (R-END)", g, r.Round, tc.rounds)
+				}
+				if tc.rounds == 0 && slices.Max(r.Totals) < 60 {
+					t.Errorf("game %d ended with totals %v, below the target 60", g, r.Totals)
+				}
+			}
+		})
 	}
 }
 

@@ -91,6 +91,10 @@ type Config struct {
 	Bots []string
 	// Record, when not nil, receives one JSON record per round (docs/record.md).
 	Record io.Writer
+	// Short plays the Classic short game; Target, when positive, plays until
+	// a seat reaches that total (engine.Config).
+	Short  bool
+	Target int
 }
 
 // KindScore sums up the results of the seats played by one bot kind.
@@ -176,6 +180,8 @@ func Run(cfg Config) (Summary, error) {
 			Edition:     cfg.Edition,
 			Players:     cfg.Players,
 			FirstDealer: rng.IntN(max(cfg.Players, 1)),
+			Short:       cfg.Short,
+			Target:      cfg.Target,
 		})
 		if err != nil {
 			return sum, fmt.Errorf("sim: %w", err)

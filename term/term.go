@@ -30,6 +30,10 @@ type Config struct {
 	// Echo repeats each answer after reading it, so that a transcript of
 	// input that was not typed at a terminal reads like a game played there.
 	Echo bool
+	// Short plays the Classic short game; Target, when positive, plays until
+	// a seat reaches that total (engine.Config).
+	Short  bool
+	Target int
 }
 
 // maxLine bounds an input line.
@@ -44,7 +48,13 @@ func Play(cfg Config, in io.Reader, out io.Writer) error {
 		kind = "heuristic"
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6e6a6574))
-	g, err := engine.NewGame(engine.Config{Edition: cfg.Edition, Players: cfg.Players, FirstDealer: rng.IntN(max(cfg.Players, 1))})
+	g, err := engine.NewGame(engine.Config{
+		Edition:     cfg.Edition,
+		Players:     cfg.Players,
+		FirstDealer: rng.IntN(max(cfg.Players, 1)),
+		Short:       cfg.Short,
+		Target:      cfg.Target,
+	})
 	if err != nil {
 		return fmt.Errorf("term: %w", err)
 	}
