@@ -1024,3 +1024,44 @@ func TestR_END_RoundsAndWinners(t *testing.T) {
 		}
 	})
 }
+
+// R-SUPER is named in R-DECK without a section of its own: the 1s of the
+// supertrump colour are supertrumps, they belong to the trump suit
+// (R-TRICK-1) and beat every trump (R-WIN-1); with the Njet field free on the
+// super row no card is a supertrump and the 1s stay the lowest of their suit.
+func TestR_SUPER_OnesOfTheSupertrumpColour(t *testing.T) {
+	e := Modern
+	tests := []struct {
+		name      string
+		rules     Rules
+		card      string
+		wantSuit  Colour
+		wantSuper bool
+	}{
+		{"a 1 of the super colour is a supertrump", Rules{Trump: Yellow, Super: Green}, "green1", Yellow, true},
+		{"a higher card of the super colour is not", Rules{Trump: Yellow, Super: Green}, "green2", Green, false},
+		{"no supertrump under njet", Rules{Trump: Yellow, Super: NoColour}, "green1", Green, false},
+		{"a trump 1 is a supertrump when both rows agree", Rules{Trump: Red, Super: Red}, "red1", Red, true},
+		{"a trump 1 is a plain trump otherwise", Rules{Trump: Red, Super: Blue}, "red1", Red, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := card(t, e, tt.card)
+			if got := SuitOf(c, tt.rules); got != tt.wantSuit {
+				t.Errorf("suit %s, want %s", got, tt.wantSuit)
+			}
+			if got := isSuper(c, tt.rules); got != tt.wantSuper {
+				t.Errorf("supertrump %v, want %v", got, tt.wantSuper)
+			}
+			// A supertrump beats the highest trump; any other 1 loses to it.
+			tr := trick(t, e, 2, 0, tt.rules.Trump.String()+"13", tt.card)
+			want := 0
+			if tt.wantSuper {
+				want = 1
+			}
+			if got := TrickWinner(tr, tt.rules); got != want {
+				t.Errorf("%s against %s13: winner %d, want %d", tt.card, tt.rules.Trump, got, want)
+			}
+		})
+	}
+}
