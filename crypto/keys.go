@@ -1,0 +1,293 @@
+package crypto
+
+import (
+	"crypto/ecdh"
+	"crypto/hpke"
+	"fmt"
+	"io"
+
+	"github.com/gtank/ristretto255"
+)
+
+// HPKE suite for sealed messages: DHKEM(X25519, HKDF-SHA256),
+// HKDF-SHA256, ChaCha20-Poly1305.
+var (
+	hpkeKEM  = hpke.DHKEM(ecdh.X25519())
+	hpkeKDF  = hpke.HKDFSHA256()
+	hpkeAEAD = hpke.ChaCha20Poly1305()
+)
+
+// Secrets are one seat's secrets for one round: its ElGamal key share and
+// the seed of its HPKE key. A peer stores them (MarshalBinary) before it
+// sends anything that depends on them: with n-of-n decryption, a seat that
+// loses them makes the rest of the deck unreadable.
+type Secrets struct {
+	seat     int
+	key      ristretto255.Scalar
+	hpkeSeed [32]byte
+
+	// Derived from the above by newSecrets.
+	pub  Point
+	priv hpke.PrivateKey
+}
+
+// newSecrets builds secrets and derives their public parts.
+func newSecrets(seat int, key *ristretto255.Scalar, seed [32]byte) (*Secrets, error) {
+	s := &Secrets{seat: seat, hpkeSeed: seed}
+	s.key.Set(key)
+	s.pub = pointOf(ristretto255.NewElement().ScalarBaseMult(key))
+	priv, err := hpkeKEM.DeriveKeyPair(seed[:])
+	if err != nil {
+		return nil, err
+	}
+	s.priv = priv
+	return s, nil
+}
+
+// NewSecrets draws fresh round secrets for seat from rand (crypto/rand in
+// production).
+func NewSecrets(seat int, rand io.Reader) (*Secrets, error) {
+	if seat < 0 || seat >= MaxParties {
+		return nil, usageError("seat %d out of range", seat)
+	}
+	x, err := randomScalar(rand)
+	if err != nil {
+		return nil, err
+	}
+	var seed [32]byte
+	if _, err := io.ReadFull(rand, seed[:]); err != nil {
+		return nil, fmt.Errorf("crypto: random source: %w", err)
+	}
+	return newSecrets(seat, x, seed)
+}
+
+// Seat returns the seat the secrets belong to.
+func (s *Secrets) Seat() int { return s.seat }
+
+// String hides the secrets, so that they never end up in a log by accident.
+func (s *Secrets) String() string { return fmt.Sprintf("crypto.Secrets{seat %d}", s.seat) }
+
+func (s *Secrets) hpkeKey() (hpke.PrivateKey, error) {
+	if s.priv == nil {
+		return nil, usageError("secrets not initialised: use NewSecrets or UnmarshalBinary")
+	}
+	return s.priv, nil
+}
+
+// public returns the ElGamal public key share x*G.
+func (s *Secrets) public() Point { return s.pub }
+
+const secretsLen = 2 + 1 + 32 + 32
+
+// MarshalBinary encodes the secrets for private storage.
+func (s *Secrets) MarshalBinary() ([]byte, error) {
+	e := newEncoder(kindSecrets, secretsLen)
+	e.u8(s.seat)
+	e.raw(s.key.Bytes())
+	e.raw(s.hpkeSeed[:])
+	return e.bytes(), nil
+}
+
+// UnmarshalBinary decodes secrets stored by MarshalBinary.
+func (s *Secrets) UnmarshalBinary(b []byte) error {
+	d := newDecoder(kindSecrets, b, secretsLen)
+	seat := d.readSeat()
+	key := d.take(32)
+	var seed [32]byte
+	copy(seed[:], d.take(32))
+	if err := d.finish(); err != nil {
+		return err
+	}
+	var x ristretto255.Scalar
+	if _, err := x.SetCanonicalBytes(key); err != nil {
+		return cheat(seat, CheckEncoding, "non-canonical key scalar")
+	}
+	n, err := newSecrets(seat, &x, seed)
+	if err != nil {
+		return err
+	}
+	*s = *n
+	return nil
+}
+
+// KeyMessage publishes a seat's round keys: its ElGamal key share, its HPKE
+// public key, and a Schnorr proof of knowledge of the ElGamal secret bound
+// to the round parameters, the seat and the HPKE key.
+type KeyMessage struct {
+	Seat  int
+	Key   Point    // ElGamal public key share x*G
+	HPKE  [32]byte // X25519 public key for sealed messages
+	Proof [64]byte // Schnorr proof (challenge, response)
+}
+
+// KeyMessage builds the seat's key message for the round.
+func (s *Secrets) KeyMessage(p Params, rand io.Reader) (*KeyMessage, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if s.seat >= p.Parties {
+		return nil, usageError("seat %d at a table of %d", s.seat, p.Parties)
+	}
+	priv, err := s.hpkeKey()
+	if err != nil {
+		return nil, err
+	}
+	m := &KeyMessage{Seat: s.seat}
+	copy(m.HPKE[:], priv.PublicKey().Bytes())
+	m.Key = s.public()
+	k, err := nonce(rand, &s.key, "key", m.Key[:])
+	if err != nil {
+		return nil, err
+	}
+	R := ristretto255.NewElement().ScalarBaseMult(k)
+	c := keyChallenge(p, m, pointOf(R))
+	z := ristretto255.NewScalar().Multiply(c, &s.key)
+	z.Add(z, k)
+	m.Proof = joinProof(c, z)
+	return m, nil
+}
+
+func keyChallenge(p Params, m *KeyMessage, R Point) *ristretto255.Scalar {
+	d := p.digest()
+	return hashToScalar("njet/crypto/v1/key-proof", d[:], u8s(m.Seat), m.Key[:], m.HPKE[:], R[:])
+}
+
+// VerifyKey checks a key message: valid encodings, a key other than the
+// identity, and a proof of knowledge bound to this round and seat. Without
+// that proof the last seat could pick a key that cancels the others.
+func VerifyKey(p Params, m *KeyMessage) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if m.Seat < 0 || m.Seat >= p.Parties {
+		return cheat(m.Seat, CheckParams, "seat %d at a table of %d", m.Seat, p.Parties)
+	}
+	Y, err := m.Key.element()
+	if err != nil {
+		return cheat(m.Seat, CheckEncoding, "key: %v", err)
+	}
+	if m.Key == identity {
+		return cheat(m.Seat, CheckKeyProof, "identity key")
+	}
+	if _, err := hpkeKEM.NewPublicKey(m.HPKE[:]); err != nil {
+		return cheat(m.Seat, CheckEncoding, "HPKE key: %v", err)
+	}
+	c, z, err := splitProof(m.Proof)
+	if err != nil {
+		return cheat(m.Seat, CheckEncoding, "key proof: %v", err)
+	}
+	// R = z*G - c*Y
+	negC := ristretto255.NewScalar().Negate(c)
+	R := ristretto255.NewElement().VarTimeDoubleScalarBaseMult(negC, Y, z)
+	if keyChallenge(p, m, pointOf(R)).Equal(c) != 1 {
+		return cheat(m.Seat, CheckKeyProof, "proof of knowledge does not verify")
+	}
+	return nil
+}
+
+const keyMessageLen = 2 + 1 + 32 + 32 + 64
+
+// MarshalBinary encodes the message.
+func (m *KeyMessage) MarshalBinary() ([]byte, error) {
+	e := newEncoder(kindKey, keyMessageLen)
+	e.u8(m.Seat)
+	e.point(m.Key)
+	e.hash(m.HPKE)
+	e.proof(m.Proof)
+	return e.bytes(), nil
+}
+
+// UnmarshalBinary decodes a message strictly; a failure names the seat the
+// message claims once that byte is read.
+func (m *KeyMessage) UnmarshalBinary(b []byte) error {
+	d := newDecoder(kindKey, b, keyMessageLen)
+	var q KeyMessage
+	q.Seat = d.readSeat()
+	q.Key = d.point()
+	q.HPKE = d.hash()
+	q.Proof = d.proof()
+	if err := d.finish(); err != nil {
+		return err
+	}
+	*m = q
+	return nil
+}
+
+// Round is the verified public state of a round that every later step
+// needs: the parameters, every seat's keys, the joint key and the card
+// points. Build it with NewRound once all key messages are in.
+type Round struct {
+	params Params
+	digest [32]byte
+	keys   []KeyMessage
+	elg    []*ristretto255.Element
+	hpke   []hpke.PublicKey
+	joint  *ristretto255.Element
+	cards  map[Point]int
+
+	jointPoint Point     // encoding of joint
+	decks      deckCache // decoded decks, see deckCache
+}
+
+// NewRound verifies the key messages of all seats (keys[i] from seat i) and
+// derives the joint key, the sum of all key shares.
+func NewRound(p Params, keys []KeyMessage) (*Round, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if len(keys) != p.Parties {
+		return nil, usageError("%d key messages for %d seats", len(keys), p.Parties)
+	}
+	r := &Round{
+		params: p,
+		digest: p.digest(),
+		keys:   append([]KeyMessage(nil), keys...),
+		elg:    make([]*ristretto255.Element, p.Parties),
+		hpke:   make([]hpke.PublicKey, p.Parties),
+		joint:  ristretto255.NewIdentityElement(),
+		cards:  make(map[Point]int, p.Cards),
+	}
+	for i := range keys {
+		m := &keys[i]
+		if m.Seat != i {
+			return nil, cheat(m.Seat, CheckMissing, "key message of seat %d in slot %d", m.Seat, i)
+		}
+		if err := VerifyKey(p, m); err != nil {
+			return nil, err
+		}
+		Y, err := m.Key.element()
+		if err != nil {
+			return nil, cheat(i, CheckEncoding, "key: %v", err)
+		}
+		pk, err := hpkeKEM.NewPublicKey(m.HPKE[:])
+		if err != nil {
+			return nil, cheat(i, CheckEncoding, "HPKE key: %v", err)
+		}
+		r.elg[i], r.hpke[i] = Y, pk
+		r.joint.Add(r.joint, Y)
+	}
+	r.jointPoint = pointOf(r.joint)
+	for i := range p.Cards {
+		r.cards[pointOf(cardPoint(p.DeckID, i))] = i
+	}
+	return r, nil
+}
+
+// Params returns the round's parameters.
+func (r *Round) Params() Params { return r.params }
+
+// JointKey returns the joint ElGamal key the deck is encrypted to.
+func (r *Round) JointKey() Point { return r.jointPoint }
+
+// Keys returns a copy of the verified key messages, indexed by seat.
+func (r *Round) Keys() []KeyMessage { return append([]KeyMessage(nil), r.keys...) }
+
+func (r *Round) checkSecrets(s *Secrets) error {
+	if s == nil || s.seat >= r.params.Parties {
+		return usageError("secrets for a seat outside the table")
+	}
+	if s.public() != r.keys[s.seat].Key {
+		return usageError("secrets of seat %d do not match its published key", s.seat)
+	}
+	return nil
+}
