@@ -9,6 +9,7 @@
 package main
 
 import (
+	"context"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -16,12 +17,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/sim"
+	ntable "github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
 )
 
@@ -66,6 +69,8 @@ type command struct {
 var commands = []command{
 	{"play", "play in the terminal against bots", (*cli).play},
 	{"sim", "play many games between bots and sum up the scores", (*cli).sim},
+	{"selfplay", "play a replicated table of bot peers in one process and export their logs", (*cli).selfplay},
+	{"verify", "re-check an exported table log offline", (*cli).verify},
 }
 
 func (c *cli) usage() {
@@ -301,4 +306,106 @@ func writeSummary(w io.Writer, cfg sim.Config, sum sim.Summary, wall time.Durati
 	for _, k := range sum.Kinds {
 		fmt.Fprintf(w, "%-10s %11d %10.2f %10.1f %8.1f%%\n", k.Kind, k.SeatGames, k.PerRound(), k.PerGame(), 100*k.WinRate())
 	}
+}
+
+func (c *cli) selfplay(args []string) int {
+	fs := c.flagSet("selfplay", "--edition E --players N [--rounds R] [--seed S] [--bot K] --out DIR",
+		"Play a table of bot peers, each with its own store, over an in-memory network, and write\n"+
+			"each peer's exported log to DIR/seat-N.njetlog. Prints each round's scores and each\n"+
+			"peer's final log hash; all peers must agree.")
+	edition := fs.String("edition", "classic", "edition: classic or modern")
+	players := fs.Int("players", 4, "number of players (classic 3-4, modern 2-5)")
+	rounds := fs.Int("rounds", 0, "end the game after this many rounds (0: the whole game)")
+	seed := fs.Uint64("seed", 1, "seed of the keys, deals and bots")
+	kind := fs.String("bot", "random", "kind of the bots: "+strings.Join(bot.Kinds(), " or "))
+	out := fs.String("out", "", "directory for the stores and the exported logs")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	e, err := table(*edition, *players)
+	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	if *rounds < 0 || *rounds > 255 {
+		return usageError(fs, "bad --rounds %d: want 0 to 255", *rounds)
+	}
+	if _, err := botKinds(*kind); err != nil || strings.Contains(*kind, ",") {
+		return usageError(fs, "bad --bot %q: want one of %s", *kind, strings.Join(bot.Kinds(), ", "))
+	}
+	if *out == "" {
+		return usageError(fs, "--out is required")
+	}
+	sp, err := ntable.NewSelfplay(ntable.SelfplayConfig{Edition: e, Players: *players, Rounds: *rounds, Seed: *seed,
+		Dir: filepath.Join(*out, "stores"), Bot: strings.ToLower(*kind)})
+	if err == nil {
+		err = sp.Run(context.Background())
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet selfplay: %v\n", err)
+		return exitFail
+	}
+	outcomes := sp.Outcomes()
+	for _, r := range outcomes[0].Results {
+		fmt.Fprintf(c.stdout, "round %d (dealer seat %d): points %v, totals %v\n", r.Round, r.Dealer, r.Points, r.Totals)
+	}
+	code := exitOK
+	for _, o := range outcomes {
+		path := filepath.Join(*out, fmt.Sprintf("seat-%d.njetlog", o.Seat))
+		head, err := sp.Export(o.Seat, path)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "njet selfplay: export seat %d: %v\n", o.Seat, err)
+			return exitFail
+		}
+		fmt.Fprintf(c.stdout, "seat %d: %d envelopes, log hash %v, %s\n", o.Seat, o.Next, head, path)
+		if o.Violation != nil {
+			fmt.Fprintf(c.stderr, "njet selfplay: seat %d halted: %v\n", o.Seat, o.Violation)
+			code = exitFail
+		}
+		if head != outcomes[0].Head {
+			fmt.Fprintf(c.stderr, "njet selfplay: seat %d ends with another log than seat 0\n", o.Seat)
+			code = exitFail
+		}
+	}
+	return code
+}
+
+func (c *cli) verify(args []string) int {
+	fs := c.flagSet("verify", "FILE",
+		"Re-check an exported table log offline: signatures, chain, every proof, every rule\n"+
+			"(reneges and discards included) and every score. Prints each round's result and\n"+
+			"exits non-zero with the first failure.")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		return usageError(fs, "want one FILE")
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet verify: %v\n", err)
+		return exitFail
+	}
+	defer f.Close()
+	v, err := ntable.Verify(f)
+	if v != nil {
+		for _, viol := range v.Voided {
+			fmt.Fprintf(c.stdout, "a round was voided: %v\n", viol)
+		}
+		for _, r := range v.Results {
+			fmt.Fprintf(c.stdout, "round %d (dealer seat %d): points %v, totals %v: verified\n", r.Round, r.Dealer, r.Points, r.Totals)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet verify: %s: %v\n", fs.Arg(0), err)
+		return exitFail
+	}
+	state := "the game is not over"
+	if v.Over {
+		state = "the game is over"
+	}
+	fmt.Fprintf(c.stdout, "%s: table %v, %d envelopes, %d rounds verified, %s\n", fs.Arg(0), v.Table, v.Envelopes, len(v.Results), state)
+	return exitOK
 }

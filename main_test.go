@@ -179,3 +179,53 @@ func TestPlayWholeGame(t *testing.T) {
 		t.Fatalf("no game over:\n%s", stdout.String())
 	}
 }
+
+func TestSelfplayAndVerify(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"selfplay", "--edition", "modern", "--players", "3", "--rounds", "1", "--seed", "2", "--out", dir}, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("selfplay exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "round 1 (dealer seat") || strings.Count(out, "log hash") != 3 {
+		t.Fatalf("selfplay output:\n%s", out)
+	}
+	var hashes []string
+	for _, line := range strings.Split(out, "\n") {
+		if i := strings.Index(line, "log hash "); i >= 0 {
+			hashes = append(hashes, strings.Fields(line[i+len("log hash "):])[0])
+		}
+	}
+	if len(slices.Compact(slices.Clone(hashes))) != 1 {
+		t.Errorf("peers disagree: %v", hashes)
+	}
+	path := filepath.Join(dir, "seat-1.njetlog")
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"verify", path}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("verify exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "1 rounds verified") || !strings.Contains(stdout.String(), "verified\n") {
+		t.Errorf("verify output:\n%s", stdout.String())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x80
+	bad := filepath.Join(dir, "bad.njetlog")
+	if err := os.WriteFile(bad, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"verify", bad}, &stdout, &stderr); code != exitFail || !strings.Contains(stderr.String(), "njet verify") {
+		t.Errorf("verify of a changed log: exit %d, stderr %s", code, stderr.String())
+	}
+	for _, args := range [][]string{{"verify"}, {"selfplay", "--players", "3"}, {"selfplay", "--rounds", "-1", "--out", dir}} {
+		if code := run(args, &stdout, &stderr); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}

@@ -1,0 +1,364 @@
+package table
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/engine"
+)
+
+// expectLogErr checks that every log refused env with sentinel.
+func expectLogErr(t *testing.T, errs []error, sentinel error) {
+	t.Helper()
+	for i, err := range errs {
+		if !errors.Is(err, sentinel) {
+			t.Errorf("log %d: %v, want %v", i, err, sentinel)
+		}
+	}
+}
+
+func TestCheatOutOfTurn(t *testing.T) {
+	d := newDriver(t, engine.Classic, 3, 1, 11)
+	d.runUntil(func(_ int, k Kind) bool { return k == KindBlock })
+	seat, _, _ := d.turn()
+	env := d.envelope(seat)
+	other := (seat + 1) % d.n
+	env.Author = uint8(other)
+	expectLogErr(t, d.postAll(d.sign(other, env)), ErrNotEntitled)
+}
+
+func TestCheatForgedAuthor(t *testing.T) {
+	d := newDriver(t, engine.Classic, 3, 1, 12)
+	d.runUntil(func(_ int, k Kind) bool { return k == KindShuffle })
+	seat, _, _ := d.turn()
+	env := d.envelope(seat)
+	expectLogErr(t, d.postAll(d.sign((seat+1)%d.n, env)), ErrBadSignature)
+}
+
+func TestCheatReplay(t *testing.T) {
+	d := newDriver(t, engine.Modern, 2, 2, 13)
+	var first *Envelope
+	d.runUntil(func(seat int, k Kind) bool {
+		if k == KindRoundKey && seat == 1 {
+			if first != nil {
+				return true
+			}
+			first = d.envelope(1)
+			d.postAll(first)
+		}
+		return false
+	})
+	t.Run("duplicate", func(t *testing.T) {
+		expectLogErr(t, d.postAll(first), ErrDuplicate)
+	})
+	t.Run("another table", func(t *testing.T) {
+		other := newDriver(t, engine.Modern, 2, 2, 14)
+		other.runUntil(func(_ int, k Kind) bool { return k == KindShuffle })
+		env := other.envelope(0)
+		env.Seq, env.Prev = d.logs[0].Head()
+		expectLogErr(t, d.postAll(other.sign(0, env)), ErrWrongTable)
+	})
+	t.Run("round key of the last round", func(t *testing.T) {
+		env := first.Clone()
+		env.Seq, env.Prev = d.logs[0].Head()
+		for i, err := range d.postAll(d.sign(1, env)) {
+			if err != nil {
+				t.Fatalf("log %d: %v", i, err)
+			}
+		}
+		d.expectCaught(1, crypto.CheckKeyProof.String())
+	})
+}
+
+func TestCheatEquivocation(t *testing.T) {
+	d := newDriver(t, engine.Classic, 4, 1, 15)
+	d.runUntil(func(_ int, k Kind) bool { return k == KindBlock })
+	seat, _, _ := d.turn()
+	env := d.envelope(seat)
+	d.postAll(env)
+	twin := env.Clone()
+	twin.Body = blockBody(engine.RowPoints, 0)
+	if slices.Equal(twin.Body, env.Body) {
+		twin.Body = blockBody(engine.RowPoints, 1)
+	}
+	for i, err := range d.postAll(d.sign(seat, twin)) {
+		var eq *EquivocationError
+		if !errors.As(err, &eq) {
+			t.Fatalf("log %d: %v, want equivocation", i, err)
+		}
+		if err := eq.Evidence.Verify(); err != nil || int(eq.Evidence.First.Author) != seat {
+			t.Errorf("log %d: evidence %v against seat %d", i, err, eq.Evidence.First.Author)
+		}
+	}
+}
+
+// cheatPlay lets seat's next play be rewritten, and checks the others catch it.
+func cheatPlay(t *testing.T, d *driver, rewrite func(seat int, m *crypto.PlayMessage), checks ...string) {
+	t.Helper()
+	d.runUntil(func(_ int, k Kind) bool { return k == KindPlay })
+	seat, _, _ := d.turn()
+	env := d.envelope(seat)
+	var m crypto.PlayMessage
+	if err := parseCrypto(KindPlay, env.Body, &m); err != nil {
+		t.Fatal(err)
+	}
+	rewrite(seat, &m)
+	body, err := cryptoBody(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Body = body
+	for i, err := range d.postAll(d.sign(seat, env)) {
+		if err != nil {
+			t.Fatalf("log %d refused the cheat instead of keeping it as evidence: %v", i, err)
+		}
+	}
+	d.expectCaught(seat, checks...)
+}
+
+func TestCheatCardNotHeld(t *testing.T) {
+	d := newDriver(t, engine.Classic, 4, 1, 16)
+	cheatPlay(t, d, func(seat int, m *crypto.PlayMessage) {
+		// A position of the next seat's hand.
+		m.Position = ((seat+1)%d.n)*d.observer().h + 1
+	}, CheckPosition)
+}
+
+func TestCheatWrongToken(t *testing.T) {
+	d := newDriver(t, engine.Modern, 3, 1, 17)
+	cheatPlay(t, d, func(seat int, m *crypto.PlayMessage) {
+		other := (seat + 1) % d.n
+		m.Openings[seat].Token.Share = m.Openings[other].Token.Share
+	}, crypto.CheckTokenProof.String())
+}
+
+func TestCheatBadShuffle(t *testing.T) {
+	d := newDriver(t, engine.Modern, 4, 1, 18)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == 2 })
+	env := d.envelope(2)
+	var m crypto.ShuffleMessage
+	if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Deck[0], m.Deck[1] = m.Deck[1], m.Deck[0]
+	body, err := cryptoBody(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Body = body
+	d.postAll(d.sign(2, env))
+	d.expectCaught(2, crypto.CheckShuffle.String())
+}
+
+// holding lists the cards seat holds now, by the positions its game knows.
+func holding(g *Game, seat int) []engine.Card {
+	rd := g.rd
+	left := (seat + g.n - 1) % g.n
+	var out []engine.Card
+	for p, c := range rd.cardAt {
+		if rd.playedBy[p] >= 0 {
+			continue
+		}
+		if own := rd.own[seat]; own != nil && slices.Contains(own.Positions, p) {
+			continue
+		}
+		if o := g.owner(p); o == seat && rd.passPos[seat] != p || o == left && rd.passPos[left] == p {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// steerDiscard makes every seat's chooser keep "except 1" on the board.
+func steerDiscard(d *driver) {
+	for s := range d.n {
+		inner := d.choose[s]
+		d.choose[s] = func(seat int, v *engine.View, legal []engine.Action) engine.Action {
+			if v.Phase == engine.PhaseNjet {
+				var keep []engine.Action
+				for _, a := range legal {
+					if a.Row == engine.RowDiscard && a.Field != engine.Discard1NoOnes {
+						return a
+					}
+					if a.Row != engine.RowDiscard {
+						keep = append(keep, a)
+					}
+				}
+				if len(keep) > 0 {
+					legal = keep
+				}
+			}
+			return inner(seat, v, legal)
+		}
+	}
+}
+
+func TestCheatDiscardOneUnderExceptOne(t *testing.T) {
+	const cheater = 1
+	for seed := uint64(20); seed < 40; seed++ {
+		d := newDriver(t, engine.Modern, 3, 1, seed)
+		d.games[cheater].blind = true
+		d.lenient[cheater] = true
+		steerDiscard(d)
+		d.runUntil(func(_ int, k Kind) bool { return k == KindDiscardCommit || k == KindPassCommit || k == KindPlay })
+		if d.observer().eng.Rules().Discard != engine.Discard1NoOnes {
+			t.Fatalf("seed %d: the steered rule is %v", seed, d.observer().eng.Rules().Discard)
+		}
+		cards := holding(d.games[cheater], cheater)
+		var one engine.Card = engine.NoCard
+		others := false
+		for _, c := range cards {
+			if c.Value() == 1 {
+				one = c
+			} else {
+				others = true
+			}
+		}
+		if one == engine.NoCard || !others {
+			continue
+		}
+		inner := d.choose[cheater]
+		d.choose[cheater] = func(seat int, v *engine.View, legal []engine.Action) engine.Action {
+			if v.Phase == engine.PhaseDiscard {
+				return engine.Action{Kind: engine.ActDiscard, Seat: seat, Card: engine.NoCard, Cards: [2]engine.Card{one, engine.NoCard}}
+			}
+			if v.Phase == engine.PhaseTricks {
+				return playFrom(d.games[cheater], seat, v, false)
+			}
+			return inner(seat, v, legal)
+		}
+		for d.observer().Violation() == nil && d.step() {
+		}
+		d.expectCaught(cheater, CheckDiscard)
+		t.Logf("seed %d: %v", seed, d.observer().Violation())
+		return
+	}
+	t.Fatal("no seed gave the cheater a 1 and another card")
+}
+
+// playFrom picks a card seat holds: one that breaks the follow rule when
+// renege is set and the hand allows it, else one that follows.
+func playFrom(g *Game, seat int, v *engine.View, renege bool) engine.Action {
+	cards := holding(g, seat)
+	rules := v.Rules
+	var follow, off []engine.Card
+	if len(v.Trick.Plays) > 0 {
+		led := engine.SuitOf(v.Trick.Plays[0].Card, rules)
+		for _, c := range cards {
+			if engine.SuitOf(c, rules) == led {
+				follow = append(follow, c)
+			} else {
+				off = append(off, c)
+			}
+		}
+	}
+	pick := cards[0]
+	switch {
+	case renege && len(follow) > 0 && len(off) > 0:
+		pick = off[0]
+	case len(follow) > 0:
+		pick = follow[0]
+	}
+	return engine.Action{Kind: engine.ActPlay, Seat: seat, Card: pick}
+}
+
+func TestCheatRenege(t *testing.T) {
+	const cheater = 2
+	for seed := uint64(40); seed < 60; seed++ {
+		d := newDriver(t, engine.Classic, 4, 1, seed)
+		d.games[cheater].blind = true
+		d.lenient[cheater] = true
+		reneged := false
+		inner := d.choose[cheater]
+		d.choose[cheater] = func(seat int, v *engine.View, legal []engine.Action) engine.Action {
+			switch v.Phase {
+			case engine.PhaseDiscard:
+				cards := holding(d.games[cheater], seat)
+				a := engine.Action{Kind: engine.ActDiscard, Seat: seat, Card: engine.NoCard, Cards: [2]engine.Card{cards[0], engine.NoCard}}
+				if v.Rules.Discard == engine.Discard2 {
+					a.Cards[1] = cards[1]
+				}
+				return a
+			case engine.PhaseTricks:
+				a := playFrom(d.games[cheater], seat, v, !reneged)
+				if len(v.Trick.Plays) > 0 && engine.SuitOf(a.Card, v.Rules) != engine.SuitOf(v.Trick.Plays[0].Card, v.Rules) {
+					reneged = reneged || slices.ContainsFunc(holding(d.games[cheater], seat), func(c engine.Card) bool {
+						return engine.SuitOf(c, v.Rules) == engine.SuitOf(v.Trick.Plays[0].Card, v.Rules)
+					})
+				}
+				return a
+			}
+			return inner(seat, v, legal)
+		}
+		for range 1000 {
+			if d.observer().Violation() != nil || !d.step() {
+				break
+			}
+		}
+		if !reneged {
+			continue
+		}
+		d.expectCaught(cheater, CheckRenege, CheckFollow)
+		t.Logf("seed %d: %v", seed, d.observer().Violation())
+		return
+	}
+	t.Fatal("no seed let the cheater renege")
+}
+
+// After a cheat every other seat votes to void the round, the first of them
+// seats a bot in the cheater's place, and the game goes on to its end with
+// the bot; the voided deal scores nothing.
+func TestVoidVoteSeatsABot(t *testing.T) {
+	const cheater = 1
+	d := newDriver(t, engine.Modern, 3, 2, 19)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == cheater })
+	env := d.envelope(cheater)
+	var m crypto.ShuffleMessage
+	if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Deck[3], m.Deck[4] = m.Deck[4], m.Deck[3]
+	body, err := cryptoBody(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Body = body
+	d.postAll(d.sign(cheater, env))
+	d.expectCaught(cheater, crypto.CheckShuffle.String())
+	var kinds []Kind
+	for range 5000 {
+		seat, kind, err := d.turn()
+		if err != nil {
+			break
+		}
+		if kind == KindVoidVote || kind == KindBotSeat {
+			kinds = append(kinds, kind)
+			if seat == cheater {
+				t.Fatalf("the cheater is asked to %v", kind)
+			}
+		}
+		d.step()
+	}
+	if want := []Kind{KindVoidVote, KindVoidVote, KindBotSeat}; !slices.Equal(kinds, want) {
+		t.Errorf("kinds %v, want %v", kinds, want)
+	}
+	obs := d.observer()
+	if !obs.Over() || len(obs.Results()) != 2 || obs.HostOf(cheater) != 0 {
+		t.Fatalf("over %v, %d rounds, bot host %d", obs.Over(), len(obs.Results()), obs.HostOf(cheater))
+	}
+	if v := obs.Voided(); len(v) != 1 || v[0].Seat != cheater {
+		t.Errorf("voided %v", v)
+	}
+	for i, g := range d.games {
+		if !reflect.DeepEqual(g.Results(), obs.Results()) || g.Violation() != nil {
+			t.Errorf("game %d: %+v, %v", i, g.Results(), g.Violation())
+		}
+	}
+	if r := obs.Results()[0]; r.Deal != 2 {
+		t.Errorf("the first audited round was deal %d, want 2 (deal 1 was voided)", r.Deal)
+	}
+}

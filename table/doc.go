@@ -1,0 +1,39 @@
+// Package table is the replicated log under a Njet table: every peer holds
+// the same signed, hash-chained sequence of envelopes, and the game protocol
+// (a layer above this package) replays it into the engine and the mental
+// poker state.
+//
+// The parts:
+//
+//   - Envelope (envelope.go, kind.go): one signed log entry. Its binary
+//     encoding is canonical, versioned and strictly decoded; its hash chains
+//     the log; the signature is the author seat's Ed25519 key (the same key
+//     as the peer's libp2p identity).
+//   - Log (log.go): the append-only chain of one table. Append checks table,
+//     seq, previous hash, signature and entitlement — at every seq exactly
+//     one seat may post, as the protocol layer says through the Protocol
+//     hook — and rejects anything else with an error wrapping a sentinel.
+//     It buffers envelopes that arrive early, recognises duplicates and
+//     keeps equivocations as Evidence.
+//   - Store (store.go, export.go): the peer's bbolt file: the log, its own
+//     secrets and metadata, written durably before anything is sent; export
+//     and import of a log as a file.
+//   - Transport (transport.go, sync.go): publish to the members, receive,
+//     and fetch a range from one member (the sync protocol). MemNetwork
+//     (memnet.go) is an in-process, lossy, reordering implementation for
+//     tests and simulations; the libp2p one lives in package p2p.
+//   - Replica (replica.go): Log + Store + Transport in one loop, with gap
+//     filling by range requests.
+//   - Game (protocol.go, bodies.go, build.go): the game protocol, the
+//     Protocol hook that replays the log into the rules engine and the
+//     mental-poker state, says who posts next, drafts a hosted seat's next
+//     envelope, audits every round and halts on a cheat with a *Violation.
+//   - Peer (peer.go): one seat at a table — Replica + Game + a bot — with a
+//     view and events for a UI.
+//   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
+//     crashes on demand; Verify (verify.go): the offline check of an export.
+//
+// The log layer imports only the standard library and go.etcd.io/bbolt;
+// the game protocol adds engine, crypto and bot.
+// docs/protocol.md is the wire-level description.
+package table

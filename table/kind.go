@@ -1,0 +1,77 @@
+package table
+
+import "strconv"
+
+// Kind says what an envelope's body is. The enum is append-only: a number,
+// once given a meaning, keeps it forever, and 0 is never valid. The bodies
+// (except where docs/protocol.md says otherwise) are defined by the protocol
+// layer.
+type Kind uint8
+
+// The kinds. docs/protocol.md describes each.
+const (
+	// KindGenesis is the table's setup (seats and their keys, characters,
+	// edition, first dealer), signed by the creator at seq 0.
+	KindGenesis Kind = 1
+	// KindAck is a seated player's acknowledgement of the genesis.
+	KindAck Kind = 2
+	// KindRoundKey is a seat's per-round public key with its proof of
+	// knowledge.
+	KindRoundKey Kind = 3
+	// KindShuffle is one seat's re-randomised, permuted deck with the proof
+	// of a correct shuffle.
+	KindShuffle Kind = 4
+	// KindDealTokens is one seat's decryption tokens for the positions dealt
+	// to the other seats, encrypted to each recipient, with proofs.
+	KindDealTokens Kind = 5
+	// KindBlock is a block placed on the Njet board.
+	KindBlock Kind = 6
+	// KindTeam is a team choice.
+	KindTeam Kind = 7
+	// KindDiscardCommit is a hidden commitment to a discard.
+	KindDiscardCommit Kind = 8
+	// KindPassCommit is a hidden commitment to a passed card, with what the
+	// neighbour needs to open it.
+	KindPassCommit Kind = 9
+	// KindPlay is a card played to a trick, with every token that opens it.
+	KindPlay Kind = 10
+	// KindReveal is a seat's post-round reveal: discard openings and its
+	// round secrets, so anyone can re-run every check.
+	KindReveal Kind = 11
+	// KindVoidVote is a seat's vote to void the round (after a fault or a
+	// proven cheat).
+	KindVoidVote Kind = 12
+	// KindBotSeat puts a bot in a seat for the rest of the game, naming the
+	// hosting peer and the bot's key.
+	KindBotSeat Kind = 13
+
+	// kindEnd is one past the last kind; append new kinds above it.
+	kindEnd Kind = 14
+)
+
+var kindNames = [...]string{
+	KindGenesis:       "Genesis",
+	KindAck:           "Ack",
+	KindRoundKey:      "RoundKey",
+	KindShuffle:       "Shuffle",
+	KindDealTokens:    "DealTokens",
+	KindBlock:         "Block",
+	KindTeam:          "Team",
+	KindDiscardCommit: "DiscardCommit",
+	KindPassCommit:    "PassCommit",
+	KindPlay:          "Play",
+	KindReveal:        "Reveal",
+	KindVoidVote:      "VoidVote",
+	KindBotSeat:       "BotSeat",
+}
+
+// Valid reports whether k is a kind this code knows.
+func (k Kind) Valid() bool { return k > 0 && k < kindEnd }
+
+// String returns the kind's name, or "Kind(n)" for an unknown number.
+func (k Kind) String() string {
+	if k.Valid() {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}

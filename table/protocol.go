@@ -1,0 +1,934 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/engine"
+)
+
+// Vault gives the game protocol the private data of the seats a peer hosts:
+// their round secrets and hidden choices, which the peer stored before it
+// posted the envelopes that depend on them. A Store's secrets serve (see
+// StoreVault). A nil Vault makes an observer that knows no hand.
+type Vault interface {
+	// Secret returns the named secret, or an error wrapping ErrNotFound.
+	Secret(name string) ([]byte, error)
+}
+
+// StoreVault is the Vault of a Store's secrets for one table.
+type StoreVault struct {
+	Store *Store
+	Table TableID
+}
+
+// Secret implements Vault.
+func (v StoreVault) Secret(name string) ([]byte, error) { return v.Store.Secret(v.Table, name) }
+
+// Names of the secrets a peer keeps per deal and hosted seat.
+func keysName(deal uint64, seat int) string   { return fmt.Sprintf("round-keys/%d/%d", deal, seat) }
+func choiceName(deal uint64, seat int) string { return fmt.Sprintf("choice/%d/%d", deal, seat) }
+
+// Errors of the game protocol.
+var (
+	// ErrCheat is wrapped by every *Violation.
+	ErrCheat = errors.New("table: cheat detected")
+	// ErrHalted: a violation stopped the round; nobody may post.
+	ErrHalted = errors.New("table: the round is halted by a violation")
+	// ErrOver: the game is over; nobody may post.
+	ErrOver = errors.New("table: the game is over")
+)
+
+// Names of the checks a Violation can report (besides crypto.Check names).
+const (
+	CheckStructure = "structure"       // a body that breaks the protocol's layout rules
+	CheckPosition  = "position"        // a played position the seat does not hold
+	CheckChoice    = "choice opening"  // a reveal that does not open its commitment
+	CheckRenege    = "renege"          // engine.ErrRenege
+	CheckFollow    = "follow suit"     // engine.ErrMustFollow
+	CheckDiscard   = "discard"         // engine.ErrIllegalDiscard
+	CheckCard      = "card not held"   // engine.ErrIllegalCard
+	CheckAudit     = "round audit"     // engine.ErrAudit
+	CheckRules     = "rules"           // any other engine rejection
+	CheckKeys      = "hosted key"      // a hosted seat's stored secrets do not match its key
+	CheckTokens    = "private opening" // a sealed message for a hosted seat does not open
+)
+
+// Violation is a detected cheat: the seat whose signed envelope (at Seq)
+// broke the check. The log holding that envelope is the evidence. It wraps
+// ErrCheat and the underlying error.
+type Violation struct {
+	Seq   uint64
+	Seat  int
+	Check string
+	Err   error
+	// Private is set when only this peer could make the check (a sealed
+	// message to a seat it hosts, its engine's knowledge of a hosted hand):
+	// the others do not halt, so there is no vote to void the round.
+	Private bool
+}
+
+// Error names the seat and the check.
+func (v *Violation) Error() string {
+	return fmt.Sprintf("table: seat %d failed the %s check at seq %d: %v", v.Seat, v.Check, v.Seq, v.Err)
+}
+
+// Unwrap returns ErrCheat and the underlying error.
+func (v *Violation) Unwrap() []error { return []error{ErrCheat, v.Err} }
+
+// RoundResult is one audited round.
+type RoundResult struct {
+	Round  int    // 1-based round of the game
+	Deal   uint64 // the crypto round number of its deal
+	Dealer int
+	Rules  engine.Rules
+	Points []int // per seat
+	Totals []int // running totals
+}
+
+// GameConfig sets up a Game.
+type GameConfig struct {
+	// Table is the table id; the genesis body must hash to it (TableIDOf).
+	Table TableID
+	// Creator is seat 0's key, which signs the genesis.
+	Creator Identity
+	// Vault holds the hosted seats' secrets; nil for an observer.
+	Vault Vault
+}
+
+type stage uint8
+
+const (
+	stGenesis stage = iota
+	stAcks
+	stKeys
+	stShuffle
+	stDeal
+	stPlay // the engine's phases: Njet, teams, discards, tricks
+	stReveal
+	stOver
+)
+
+// Game is the game protocol: it implements Protocol for a Log, replaying
+// the envelopes into the rules engine and the mental-poker state, and says
+// who must post next. Every peer runs one; a peer's Game also knows the
+// hands of the seats it hosts (through its Vault), an observer's none.
+// Public checks are the same on every peer; a failed check halts the round
+// with a *Violation naming the seat, and the offending envelope stays in the
+// log as evidence. It is safe for concurrent use.
+type Game struct {
+	mu  sync.Mutex
+	cfg GameConfig
+
+	next    uint64 // seq of the next envelope
+	gen     *Genesis
+	genHash Hash
+	n, h    int
+	cards   []engine.Card // the cards in play: crypto card i is cards[i]
+	eng     *engine.Game
+	st      stage
+	acks    int
+	deal    uint64
+	played  int // rounds audited
+	rd      *dealState
+	results []RoundResult
+	halt    *Violation
+	keys    []Identity  // each seat's key now (a BotSeat replaces one)
+	botHost map[int]int // bot seat -> the seat hosting it
+	snap    *engine.Game
+	votes   int
+	voided  []*Violation
+	// blind keeps the hosted seats' cards out of the engine (it still
+	// drafts for them): tests use it to play a cheater whose own engine
+	// would refuse the cheat.
+	blind bool
+}
+
+// dealState is the crypto state of one deal.
+type dealState struct {
+	params    crypto.Params
+	keys      []crypto.KeyMessage
+	cr        *crypto.Round
+	deck      crypto.Deck
+	shuffles  []crypto.ShuffleMessage
+	sealed    []crypto.Sealed
+	dealt     int
+	plays     []crypto.PlayMessage
+	reveals   []crypto.Reveal
+	choices   []*choice
+	commits   [][32]byte
+	committed []bool
+	passPos   []int // per seat: the position it passed (public in the forward header), or -1
+	playedBy  []int // per position: the seat that played it, or -1
+	cardAt    map[int]engine.Card
+
+	// Hosted seats only.
+	secrets  map[int]*crypto.Secrets
+	openings map[int][]crypto.Opening // per position held by a hosted seat
+	own      map[int]*choice
+}
+
+// NewGame returns the protocol state before the genesis.
+func NewGame(cfg GameConfig) *Game { return &Game{cfg: cfg} }
+
+// Entitled implements Protocol.
+func (g *Game) Entitled(seq uint64) (Turn, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if seq != g.next {
+		return Turn{}, fmt.Errorf("table: asked for seq %d, the game is at %d", seq, g.next)
+	}
+	seat, kinds, err := g.turn()
+	if err != nil {
+		return Turn{}, err
+	}
+	key := g.cfg.Creator
+	if g.gen != nil {
+		key = g.keys[seat]
+	}
+	return Turn{Seat: uint8(seat), Key: key, Kinds: kinds}, nil
+}
+
+// turn derives the entitled seat and kinds from the state.
+func (g *Game) turn() (int, []Kind, error) {
+	if g.halt != nil {
+		if g.halt.Private {
+			return 0, nil, fmt.Errorf("%w: %w", ErrHalted, g.halt)
+		}
+		voters := g.voters()
+		if g.votes < len(voters) {
+			return voters[g.votes], []Kind{KindVoidVote}, nil
+		}
+		return voters[0], []Kind{KindBotSeat}, nil
+	}
+	rd := g.rd
+	switch g.st {
+	case stGenesis:
+		return 0, []Kind{KindGenesis}, nil
+	case stAcks:
+		return g.acks + 1, []Kind{KindAck}, nil
+	case stKeys:
+		return len(rd.keys), []Kind{KindRoundKey}, nil
+	case stShuffle:
+		return len(rd.shuffles), []Kind{KindShuffle}, nil
+	case stDeal:
+		return rd.dealt, []Kind{KindDealTokens}, nil
+	case stReveal:
+		return len(rd.reveals), []Kind{KindReveal}, nil
+	case stOver:
+		return 0, nil, ErrOver
+	}
+	switch g.eng.Phase() {
+	case engine.PhaseNjet:
+		return g.eng.Turn(), []Kind{KindBlock}, nil
+	case engine.PhaseTeams:
+		return g.eng.Turn(), []Kind{KindTeam}, nil
+	case engine.PhaseDiscard:
+		s := slices.Index(rd.committed, false)
+		if g.eng.Rules().Discard == engine.PassLeft {
+			return s, []Kind{KindPassCommit}, nil
+		}
+		return s, []Kind{KindDiscardCommit}, nil
+	case engine.PhaseTricks:
+		return g.eng.Turn(), []Kind{KindPlay}, nil
+	}
+	return 0, nil, fmt.Errorf("table: no turn in engine phase %s", g.eng.Phase())
+}
+
+// Apply implements Protocol. A body that does not decode is refused; a
+// decoded body that breaks a check is accepted and halts the round with a
+// Violation (the signed envelope is the evidence).
+func (g *Game) Apply(env *Envelope) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if env.Seq != g.next {
+		return fmt.Errorf("table: envelope for seq %d, the game is at %d", env.Seq, g.next)
+	}
+	var v *Violation
+	var err error
+	seat := int(env.Author)
+	switch env.Kind {
+	case KindGenesis:
+		err = g.applyGenesis(env)
+	case KindAck:
+		err = g.applyAck(env)
+	case KindRoundKey:
+		v, err = g.applyKey(seat, env.Body)
+	case KindShuffle:
+		v, err = g.applyShuffle(seat, env.Body)
+	case KindDealTokens:
+		v, err = g.applyDeal(seat, env.Body)
+	case KindBlock, KindTeam:
+		err = g.applyBoard(seat, env.Kind, env.Body)
+	case KindDiscardCommit, KindPassCommit:
+		v, err = g.applyCommit(seat, env.Kind, env.Body)
+	case KindPlay:
+		v, err = g.applyPlay(seat, env.Body)
+	case KindReveal:
+		v, err = g.applyReveal(seat, env.Body)
+	case KindVoidVote:
+		err = g.applyVote(env.Body)
+	case KindBotSeat:
+		err = g.applyBotSeat(seat, env.Body)
+	default:
+		err = fmt.Errorf("%w: %v is not part of the game protocol", ErrUnknownKind, env.Kind)
+	}
+	if err != nil {
+		return err
+	}
+	if v != nil {
+		v.Seq = env.Seq
+		g.halt = v
+	}
+	g.next++
+	return nil
+}
+
+func violation(seat int, check string, format string, args ...any) *Violation {
+	return &Violation{Seat: seat, Check: check, Err: fmt.Errorf(format, args...)}
+}
+
+// cryptoViolation attributes a crypto failure: the seat it names, or the
+// author when it names none.
+func cryptoViolation(author int, err error) *Violation {
+	var ce *crypto.CheatError
+	if errors.As(err, &ce) {
+		seat := ce.Seat
+		if seat < 0 {
+			seat = author
+		}
+		return &Violation{Seat: seat, Check: ce.Check.String(), Err: err}
+	}
+	return &Violation{Seat: author, Check: CheckStructure, Err: err}
+}
+
+// engineViolation attributes an engine rejection to seat (or to the seat a
+// *engine.SeatError names).
+func engineViolation(seat int, err error) *Violation {
+	var se *engine.SeatError
+	if errors.As(err, &se) {
+		seat = se.Seat
+	}
+	check := CheckRules
+	switch {
+	case errors.Is(err, engine.ErrRenege):
+		check = CheckRenege
+	case errors.Is(err, engine.ErrMustFollow):
+		check = CheckFollow
+	case errors.Is(err, engine.ErrIllegalDiscard):
+		check = CheckDiscard
+	case errors.Is(err, engine.ErrIllegalCard):
+		check = CheckCard
+	case errors.Is(err, engine.ErrAudit):
+		check = CheckAudit
+	}
+	return &Violation{Seat: seat, Check: check, Err: err}
+}
+
+func (g *Game) applyGenesis(env *Envelope) error {
+	gen, err := ParseGenesis(env.Body)
+	if err != nil {
+		return err
+	}
+	if TableIDOf(env.Body) != g.cfg.Table {
+		return fmt.Errorf("%w: the genesis does not hash to the table id", ErrWrongTable)
+	}
+	if gen.Keys[0] != g.cfg.Creator {
+		return fmt.Errorf("%w: seat 0 of the genesis is not the creator", ErrMalformed)
+	}
+	eng, err := engine.NewGame(gen.EngineConfig())
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	g.gen, g.genHash, g.eng = gen, env.Hash(), eng
+	g.keys = slices.Clone(gen.Keys)
+	g.botHost = map[int]int{}
+	g.n = gen.Players()
+	g.h = gen.Edition.HandSize(g.n)
+	g.cards = gen.Edition.Deck(g.n)
+	g.st = stAcks
+	return nil
+}
+
+func (g *Game) applyAck(env *Envelope) error {
+	h, err := parseAck(env.Body)
+	if err != nil {
+		return err
+	}
+	if h != g.genHash {
+		return fmt.Errorf("%w: acknowledges %v, the genesis is %v", ErrMalformed, h, g.genHash)
+	}
+	g.acks++
+	if g.acks == g.n-1 {
+		g.startDeal()
+	}
+	return nil
+}
+
+// startDeal begins a fresh deal: keys, shuffles and tokens.
+func (g *Game) startDeal() {
+	g.deal++
+	g.snap = g.eng.Clone()
+	n := g.n
+	g.rd = &dealState{
+		params: crypto.Params{TableID: g.cfg.Table, Round: g.deal, Parties: n, Cards: len(g.cards),
+			DeckID: fmt.Sprintf("njet/%s/%d", g.gen.Edition, n)},
+		commits:   make([][32]byte, n),
+		committed: make([]bool, n),
+		passPos:   slices.Repeat([]int{-1}, n),
+		playedBy:  slices.Repeat([]int{-1}, len(g.cards)),
+		cardAt:    map[int]engine.Card{},
+		secrets:   map[int]*crypto.Secrets{},
+		openings:  map[int][]crypto.Opening{},
+		own:       map[int]*choice{},
+		choices:   make([]*choice, 0, n),
+	}
+	g.st = stKeys
+}
+
+// owner is the seat whose hand holds deck position pos, or -1 for an unused
+// position.
+func (g *Game) owner(pos int) int {
+	if pos < 0 || pos >= g.n*g.h {
+		return -1
+	}
+	return pos / g.h
+}
+
+// fixedRand is the randomness for computations whose output is never
+// published (proofs recomputed to compare keys, tokens rebuilt in the
+// audit from revealed secrets).
+func fixedRand() *rand.ChaCha8 { return rand.NewChaCha8([32]byte{'n', 'j', 'e', 't'}) }
+
+func (g *Game) applyKey(seat int, body []byte) (*Violation, error) {
+	var km crypto.KeyMessage
+	if err := parseCrypto(KindRoundKey, body, &km); err != nil {
+		return nil, err
+	}
+	rd := g.rd
+	if km.Seat != seat {
+		return violation(seat, CheckStructure, "a key message for seat %d", km.Seat), nil
+	}
+	if err := crypto.VerifyKey(rd.params, &km); err != nil {
+		return cryptoViolation(seat, err), nil
+	}
+	if g.cfg.Vault != nil {
+		if b, err := g.cfg.Vault.Secret(keysName(g.deal, seat)); err == nil {
+			s := new(crypto.Secrets)
+			if err := s.UnmarshalBinary(b); err != nil {
+				v := violation(seat, CheckKeys, "stored secrets: %v", err)
+				v.Private = true
+				return v, nil
+			}
+			mine, err := s.KeyMessage(rd.params, fixedRand())
+			if err != nil || mine.Key != km.Key || mine.HPKE != km.HPKE || s.Seat() != seat {
+				v := violation(seat, CheckKeys, "the posted key is not the stored one")
+				v.Private = true
+				return v, nil
+			}
+			rd.secrets[seat] = s
+		}
+	}
+	rd.keys = append(rd.keys, km)
+	if len(rd.keys) < g.n {
+		return nil, nil
+	}
+	cr, err := crypto.NewRound(rd.params, rd.keys)
+	if err != nil {
+		return cryptoViolation(seat, err), nil
+	}
+	deck, err := crypto.InitialDeck(rd.params)
+	if err != nil {
+		return cryptoViolation(seat, err), nil
+	}
+	rd.cr, rd.deck = cr, deck
+	g.st = stShuffle
+	return nil, nil
+}
+
+func (g *Game) applyShuffle(seat int, body []byte) (*Violation, error) {
+	var m crypto.ShuffleMessage
+	if err := parseCrypto(KindShuffle, body, &m); err != nil {
+		return nil, err
+	}
+	rd := g.rd
+	if m.Seat != seat {
+		return violation(seat, CheckStructure, "a shuffle for seat %d", m.Seat), nil
+	}
+	if err := rd.cr.VerifyShuffle(rd.deck, &m); err != nil {
+		return cryptoViolation(seat, err), nil
+	}
+	rd.shuffles = append(rd.shuffles, m)
+	rd.deck = m.Deck
+	if len(rd.shuffles) == g.n {
+		g.st = stDeal
+	}
+	return nil, nil
+}
+
+// dealOrder is the order of the sealed tokens in seat's DealTokens: for
+// every other seat in seat order, its hand's positions in order.
+func (g *Game) dealOrder(seat int) (to, pos []int) {
+	for t := range g.n {
+		if t == seat {
+			continue
+		}
+		for p := t * g.h; p < (t+1)*g.h; p++ {
+			to, pos = append(to, t), append(pos, p)
+		}
+	}
+	return to, pos
+}
+
+func (g *Game) applyDeal(seat int, body []byte) (*Violation, error) {
+	sealed, err := parseDeal(body)
+	if err != nil {
+		return nil, err
+	}
+	rd := g.rd
+	to, pos := g.dealOrder(seat)
+	if len(sealed) != len(to) {
+		return violation(seat, CheckStructure, "%d sealed tokens, want %d", len(sealed), len(to)), nil
+	}
+	for i := range sealed {
+		m := &sealed[i]
+		if m.Kind != crypto.SealDeal || m.From != seat || m.To != to[i] || m.Position != pos[i] {
+			return violation(seat, CheckStructure, "sealed token %d is %d from %d to %d for position %d",
+				i, m.Kind, m.From, m.To, m.Position), nil
+		}
+	}
+	opened := map[int]crypto.Opening{}
+	for i := range sealed {
+		m := &sealed[i]
+		s, hosted := rd.secrets[m.To]
+		if !hosted {
+			continue
+		}
+		o, err := rd.cr.OpenDeal(s, rd.deck, m)
+		if err != nil {
+			v := cryptoViolation(seat, err)
+			v.Check, v.Private = CheckTokens+": "+v.Check, true
+			return v, nil
+		}
+		opened[m.Position] = o
+	}
+	for p, o := range opened {
+		rd.openings[p] = append(rd.openings[p], o)
+	}
+	rd.sealed = append(rd.sealed, sealed...)
+	rd.dealt++
+	if rd.dealt < g.n {
+		return nil, nil
+	}
+	for s := range g.n {
+		a := engine.Action{Kind: engine.ActDeal, Seat: s, Hidden: true}
+		if sec, ok := rd.secrets[s]; ok {
+			a.Hidden = g.blind
+			for p := s * g.h; p < (s+1)*g.h; p++ {
+				i, err := rd.cr.Card(sec, rd.deck, p, rd.openings[p])
+				if err != nil {
+					v := violation(s, CheckTokens, "position %d: %v", p, err)
+					v.Private = true
+					return v, nil
+				}
+				rd.cardAt[p] = g.cards[i]
+				a.Hand = a.Hand.Add(g.cards[i])
+			}
+		}
+		if err := g.eng.Apply(a); err != nil {
+			v := engineViolation(s, err)
+			v.Private = !a.Hidden
+			return v, nil
+		}
+	}
+	g.st = stPlay
+	return nil, nil
+}
+
+func (g *Game) applyBoard(seat int, kind Kind, body []byte) error {
+	a := engine.Action{Seat: seat}
+	var err error
+	if kind == KindBlock {
+		a.Kind = engine.ActBlock
+		a.Row, a.Field, err = parseBlock(body)
+	} else {
+		a.Kind = engine.ActTeam
+		a.Partners, a.Bonus, err = parseTeam(body)
+	}
+	if err != nil {
+		return err
+	}
+	// The board and the teams are public: every engine answers alike, so an
+	// illegal block or team is refused rather than halting the round.
+	return g.eng.Apply(a)
+}
+
+// ownChoice loads a hosted seat's stored choice and checks it against the
+// published commitment.
+func (g *Game) ownChoice(seat int, kind Kind, c [32]byte) (*choice, error) {
+	if _, hosted := g.rd.secrets[seat]; !hosted || g.cfg.Vault == nil {
+		return nil, nil
+	}
+	b, err := g.cfg.Vault.Secret(choiceName(g.deal, seat))
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{b: b, kind: kind}
+	ch := new(choice)
+	ch.decode(r)
+	if err := r.finish(); err != nil {
+		return nil, err
+	}
+	if ch.commitment(g.cfg.Table, g.deal, seat, kind) != c {
+		return nil, fmt.Errorf("the stored choice does not open the commitment")
+	}
+	return ch, nil
+}
+
+func (g *Game) applyCommit(seat int, kind Kind, body []byte) (*Violation, error) {
+	c, fwd, err := parseCommit(kind, body)
+	if err != nil {
+		return nil, err
+	}
+	rd := g.rd
+	a := engine.Action{Kind: engine.ActDiscard, Seat: seat, Hidden: true, Card: engine.NoCard,
+		Cards: [2]engine.Card{engine.NoCard, engine.NoCard}}
+	if kind == KindPassCommit {
+		a.Kind = engine.ActPass
+		to := (seat + 1) % g.n
+		if fwd.Kind != crypto.SealForward || fwd.From != seat || fwd.To != to || g.owner(fwd.Position) != seat {
+			return violation(seat, CheckStructure, "a forward from %d to %d of position %d", fwd.From, fwd.To, fwd.Position), nil
+		}
+		if sec, ok := rd.secrets[to]; ok {
+			openings, i, err := rd.cr.OpenForward(sec, rd.deck, fwd, rd.sealed)
+			if err != nil {
+				v := cryptoViolation(seat, err)
+				v.Check, v.Private = CheckTokens+": "+v.Check, true
+				return v, nil
+			}
+			rd.openings[fwd.Position] = openings
+			rd.cardAt[fwd.Position] = g.cards[i]
+			if !g.blind {
+				a.Hidden, a.Card = false, g.cards[i]
+			}
+		}
+	}
+	own, err := g.ownChoice(seat, kind, c)
+	if err != nil {
+		v := violation(seat, CheckKeys, "hosted choice: %v", err)
+		v.Private = true
+		return v, nil
+	}
+	if own != nil && !g.blind {
+		a.Hidden = false
+		if kind == KindPassCommit {
+			if len(own.Positions) != 1 || own.Positions[0] != fwd.Position {
+				v := violation(seat, CheckKeys, "the stored pass is not the forwarded position")
+				v.Private = true
+				return v, nil
+			}
+			a.Card = rd.cardAt[fwd.Position]
+		} else {
+			for i, p := range own.Positions {
+				a.Cards[i] = rd.cardAt[p]
+			}
+		}
+	}
+	if own != nil {
+		rd.own[seat] = own
+	}
+	if err := g.eng.Apply(a); err != nil {
+		v := engineViolation(seat, err)
+		v.Private = !a.Hidden
+		return v, nil
+	}
+	rd.commits[seat], rd.committed[seat] = c, true
+	if fwd != nil {
+		rd.passPos[seat] = fwd.Position
+		rd.sealed = append(rd.sealed, *fwd)
+	}
+	return nil, nil
+}
+
+func (g *Game) applyPlay(seat int, body []byte) (*Violation, error) {
+	var m crypto.PlayMessage
+	if err := parseCrypto(KindPlay, body, &m); err != nil {
+		return nil, err
+	}
+	rd := g.rd
+	if m.Seat != seat {
+		return violation(seat, CheckStructure, "a play for seat %d", m.Seat), nil
+	}
+	pos := m.Position
+	left := (seat + g.n - 1) % g.n
+	switch o := g.owner(pos); {
+	case o < 0:
+		return violation(seat, CheckPosition, "position %d is dealt to nobody", pos), nil
+	case rd.playedBy[pos] >= 0:
+		return violation(seat, CheckPosition, "position %d was played already", pos), nil
+	case o == seat && rd.passPos[seat] == pos:
+		return violation(seat, CheckPosition, "position %d was passed on", pos), nil
+	case o != seat && !(o == left && rd.passPos[left] == pos):
+		return violation(seat, CheckPosition, "position %d is in the hand of seat %d", pos, o), nil
+	}
+	i, err := rd.cr.VerifyPlay(rd.deck, &m, rd.sealed)
+	if err != nil {
+		return cryptoViolation(seat, err), nil
+	}
+	c := g.cards[i]
+	if err := g.eng.Apply(engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c}); err != nil {
+		// Only a renege (against voids every engine saw) is certain to be
+		// seen by all; other refusals come from what this engine knows of
+		// hosted hands.
+		v := engineViolation(seat, err)
+		v.Private = !errors.Is(err, engine.ErrRenege)
+		return v, nil
+	}
+	rd.plays = append(rd.plays, m)
+	rd.playedBy[pos] = seat
+	rd.cardAt[pos] = c
+	if p := g.eng.Phase(); p == engine.PhaseRoundOver || p == engine.PhaseGameOver {
+		g.st = stReveal
+	}
+	return nil, nil
+}
+
+func (g *Game) applyReveal(seat int, body []byte) (*Violation, error) {
+	rv, ch, err := parseReveal(body)
+	if err != nil {
+		return nil, err
+	}
+	rd := g.rd
+	if rv.Seat != seat {
+		return violation(seat, CheckStructure, "a reveal for seat %d", rv.Seat), nil
+	}
+	if err := rd.cr.VerifyReveal(rv); err != nil {
+		return cryptoViolation(seat, err), nil
+	}
+	rule := g.eng.Rules().Discard
+	want := map[engine.DiscardRule]int{engine.Discard1: 1, engine.Discard2: 2, engine.Discard1NoOnes: 1, engine.PassLeft: 1}[rule]
+	kind := KindDiscardCommit
+	if rule == engine.PassLeft {
+		kind = KindPassCommit
+	}
+	switch {
+	case len(ch.Positions) != want:
+		return violation(seat, CheckChoice, "%d positions revealed, want %d", len(ch.Positions), want), nil
+	case want > 0 && ch.commitment(g.cfg.Table, g.deal, seat, kind) != rd.commits[seat]:
+		return violation(seat, CheckChoice, "the revealed choice does not open the commitment"), nil
+	}
+	for _, p := range ch.Positions {
+		switch {
+		case g.owner(p) != seat:
+			return violation(seat, CheckChoice, "chose position %d outside its hand", p), nil
+		case rule == engine.PassLeft && p != rd.passPos[seat]:
+			return violation(seat, CheckChoice, "revealed pass %d, forwarded %d", p, rd.passPos[seat]), nil
+		case rule != engine.PassLeft && rd.playedBy[p] >= 0:
+			return violation(seat, CheckPosition, "discarded position %d and it was played", p), nil
+		}
+	}
+	rd.reveals = append(rd.reveals, *rv)
+	rd.choices = append(rd.choices, ch)
+	if len(rd.reveals) < g.n {
+		return nil, nil
+	}
+	if v := g.audit(); v != nil {
+		return v, nil
+	}
+	g.finishRound()
+	return nil, nil
+}
+
+// secretsOf turns a verified reveal into secrets. A Reveal and stored
+// Secrets share their layout after the kind byte (crypto's wire.go).
+func secretsOf(rv *crypto.Reveal) (*crypto.Secrets, error) {
+	b, err := rv.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	const kindSecrets = 2
+	b[1] = kindSecrets
+	s := new(crypto.Secrets)
+	return s, s.UnmarshalBinary(b)
+}
+
+// audit re-checks the whole deal once every seat has revealed: the crypto
+// transcript, the cards of every hand, and the engine's audit of the
+// discards, passes and every play.
+func (g *Game) audit() *Violation {
+	rd := g.rd
+	t := &crypto.Transcript{Params: rd.params, Keys: rd.keys, Shuffles: rd.shuffles, Sealed: rd.sealed,
+		Plays: rd.plays, Reveals: rd.reveals}
+	if err := crypto.Audit(t); err != nil {
+		return cryptoViolation(0, err)
+	}
+	secrets := make([]*crypto.Secrets, g.n)
+	for s := range g.n {
+		sec, err := secretsOf(&rd.reveals[s])
+		if err != nil {
+			return cryptoViolation(s, err)
+		}
+		secrets[s] = sec
+	}
+	rnd := fixedRand()
+	rev := engine.Reveal{Dealt: make([]engine.Hand, g.n), Discards: make([]engine.Hand, g.n),
+		Passes: slices.Repeat([]engine.Card{engine.NoCard}, g.n)}
+	for p := 0; p < g.n*g.h; p++ {
+		s := g.owner(p)
+		c, ok := rd.cardAt[p]
+		if !ok {
+			var openings []crypto.Opening
+			for j := range g.n {
+				if j == s {
+					continue
+				}
+				tok, err := rd.cr.Token(secrets[j], rd.deck, p, rnd)
+				if err != nil {
+					return cryptoViolation(j, err)
+				}
+				openings = append(openings, crypto.Opening{Token: tok})
+			}
+			i, err := rd.cr.Card(secrets[s], rd.deck, p, openings)
+			if err != nil {
+				return cryptoViolation(s, err)
+			}
+			c = g.cards[i]
+			rd.cardAt[p] = c
+		}
+		rev.Dealt[s] = rev.Dealt[s].Add(c)
+	}
+	pass := g.eng.Rules().Discard == engine.PassLeft
+	for s, ch := range rd.choices {
+		for _, p := range ch.Positions {
+			if pass {
+				rev.Passes[s] = rd.cardAt[p]
+			} else {
+				rev.Discards[s] = rev.Discards[s].Add(rd.cardAt[p])
+			}
+		}
+	}
+	if err := g.eng.AuditRound(rev); err != nil {
+		return engineViolation(0, err)
+	}
+	return nil
+}
+
+// finishRound records the audited round and starts the next deal, or ends
+// the game.
+func (g *Game) finishRound() {
+	h := g.eng.History()
+	g.played++
+	g.results = append(g.results, RoundResult{Round: h.Round, Deal: g.deal, Dealer: h.Dealer, Rules: h.Rules,
+		Points: slices.Clone(h.Score.Points), Totals: slices.Clone(h.Totals)})
+	if g.eng.Phase() == engine.PhaseGameOver || g.gen.Rounds > 0 && g.played >= g.gen.Rounds {
+		g.st = stOver
+		return
+	}
+	g.startDeal()
+}
+
+// voters are the seats that vote to void a halted round: every seat but
+// the one at fault, in seat order. The first of them hosts the bot.
+func (g *Game) voters() []int {
+	var out []int
+	for s := range g.n {
+		if s != g.halt.Seat {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (g *Game) applyVote(body []byte) error {
+	seq, err := parseVote(body)
+	if err != nil {
+		return err
+	}
+	if seq != g.halt.Seq {
+		return fmt.Errorf("%w: a vote on seq %d, the violation is at %d", ErrMalformed, seq, g.halt.Seq)
+	}
+	g.votes++
+	return nil
+}
+
+// applyBotSeat voids the halted deal: the engine goes back to where the
+// deal began, the seat at fault gets the bot's key for the rest of the
+// game, hosted by the author, and a fresh deal starts.
+func (g *Game) applyBotSeat(author int, body []byte) error {
+	seat, key, err := parseBotSeat(body)
+	if err != nil {
+		return err
+	}
+	if seat != g.halt.Seat || slices.Contains(g.keys, key) {
+		return fmt.Errorf("%w: a bot for seat %d with a key already seated", ErrMalformed, seat)
+	}
+	g.keys[seat] = key
+	g.botHost[seat] = author
+	g.voided = append(g.voided, g.halt)
+	g.halt, g.votes = nil, 0
+	g.eng = g.snap
+	g.st = stKeys
+	g.startDeal()
+	return nil
+}
+
+// HostOf returns the seat hosting the bot in seat, or -1.
+func (g *Game) HostOf(seat int) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if h, ok := g.botHost[seat]; ok {
+		return h
+	}
+	return -1
+}
+
+// Voided returns the violations whose rounds were voided, in order.
+func (g *Game) Voided() []*Violation {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.voided)
+}
+
+// Results returns the audited rounds so far.
+func (g *Game) Results() []RoundResult {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make([]RoundResult, len(g.results))
+	for i, r := range g.results {
+		out[i] = r
+		out[i].Points, out[i].Totals = slices.Clone(r.Points), slices.Clone(r.Totals)
+	}
+	return out
+}
+
+// Violation returns the violation that halted the game, or nil.
+func (g *Game) Violation() *Violation {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.halt
+}
+
+// Over reports whether the game has ended (its last round audited).
+func (g *Game) Over() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.st == stOver
+}
+
+// Genesis returns the table's setup, or nil before the genesis.
+func (g *Game) Genesis() *Genesis {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.gen
+}
+
+// Next returns the seq of the next envelope the game expects.
+func (g *Game) Next() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.next
+}

@@ -1,0 +1,390 @@
+package table
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// SelfplayConfig describes a table of bots, one peer per seat, in one
+// process over a MemNetwork.
+type SelfplayConfig struct {
+	Edition engine.Edition
+	Players int
+	// Rounds ends the game after that many rounds (0: the whole game).
+	Rounds int
+	// Short and Target choose the game's length as in engine.Config.
+	Short  bool
+	Target int
+	// Seed derives every key, deal and choice.
+	Seed uint64
+	// Dir holds one store per seat (seat-N.db).
+	Dir string
+	// Bot is the bot kind in every seat ("random" if empty).
+	Bot string
+	// Net is how badly the in-memory network behaves.
+	Net NetConfig
+	// Tick is how often a peer asks another for what follows its log
+	// (default 5ms).
+	Tick time.Duration
+	// Crashes stop and restart peers from their stores during the game.
+	Crashes []Crash
+	// Logf, when not nil, receives the peers' reports.
+	Logf func(format string, args ...any)
+}
+
+// Crash stops a peer once its log has reached AtSeq and restarts it from
+// its store. With BeforePublish the peer stops inside its next post: after
+// the envelope is stored, before it is published.
+type Crash struct {
+	Seat          int
+	AtSeq         uint64
+	BeforePublish bool
+}
+
+// Selfplay runs a table of bot peers.
+type Selfplay struct {
+	cfg     SelfplayConfig
+	table   TableID
+	genesis *Envelope
+	keys    []ed25519.PrivateKey
+	ids     []Identity
+	net     *MemNetwork
+
+	mu       sync.Mutex
+	seats    []*seatRun
+	final    []Outcome
+	restarts int
+
+	// tamper, in tests, makes a seat's peer a cheater (see Peer.tamper).
+	tamper map[int]func(env *Envelope, key ed25519.PrivateKey)
+}
+
+// Outcome is what one peer ended with.
+type Outcome struct {
+	Seat      int
+	Next      uint64 // length of its log
+	Head      Hash   // hash of its last envelope
+	Results   []RoundResult
+	Violation *Violation
+}
+
+type seatRun struct {
+	peer  *Peer
+	store *Store
+	tr    *crashTransport
+	stop  context.CancelFunc
+	done  chan error
+}
+
+// crashTransport can be armed to fail the next publish, as a peer that
+// dies right after storing its envelope.
+type crashTransport struct {
+	Transport
+	armed   atomic.Bool
+	crashed chan struct{}
+	once    sync.Once
+}
+
+func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
+	if t.armed.CompareAndSwap(true, false) {
+		t.once.Do(func() { close(t.crashed) })
+		return fmt.Errorf("%w: crashed before publishing", ErrClosed)
+	}
+	return t.Transport.Publish(ctx, data)
+}
+
+// NewSelfplay derives the seats' keys and the genesis from cfg.Seed.
+func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
+	if cfg.Bot == "" {
+		cfg.Bot = "random"
+	}
+	if cfg.Tick <= 0 {
+		cfg.Tick = 5 * time.Millisecond
+	}
+	n := cfg.Players
+	if n < cfg.Edition.MinPlayers() || n > cfg.Edition.MaxPlayers() {
+		return nil, fmt.Errorf("table: %d players in the %s edition", n, cfg.Edition)
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73656c66))
+	s := &Selfplay{cfg: cfg}
+	gen := &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n), Rounds: cfg.Rounds,
+		Short: cfg.Short, Target: cfg.Target}
+	for range n {
+		var seed [ed25519.SeedSize]byte
+		for i := range seed {
+			seed[i] = byte(rng.Uint32())
+		}
+		k := ed25519.NewKeyFromSeed(seed[:])
+		id, err := IdentityOf(k.Public().(ed25519.PublicKey))
+		if err != nil {
+			return nil, err
+		}
+		s.keys, s.ids = append(s.keys, k), append(s.ids, id)
+	}
+	gen.Keys = s.ids
+	binary.BigEndian.PutUint64(gen.Nonce[:], cfg.Seed)
+	body, err := gen.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	s.table = TableIDOf(body)
+	s.genesis = &Envelope{Version: EnvelopeVersion, Table: s.table, Kind: KindGenesis, Body: body}
+	if err := s.genesis.Sign(s.keys[0]); err != nil {
+		return nil, err
+	}
+	s.net, err = NewMemNetwork(s.table, rand.New(rand.NewPCG(cfg.Seed, 0x6e6574)), cfg.Net)
+	if err != nil {
+		return nil, err
+	}
+	s.seats = make([]*seatRun, n)
+	s.final = make([]Outcome, n)
+	return s, nil
+}
+
+// Table returns the table id.
+func (s *Selfplay) Table() TableID { return s.table }
+
+// Creator returns seat 0's key.
+func (s *Selfplay) Creator() Identity { return s.ids[0] }
+
+// Peer returns the running peer of seat, or nil.
+func (s *Selfplay) Peer(seat int) *Peer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.seats[seat]; r != nil {
+		return r.peer
+	}
+	return nil
+}
+
+// Store returns the store of seat while its peer runs, or nil.
+func (s *Selfplay) Store(seat int) *Store {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.seats[seat]; r != nil {
+		return r.store
+	}
+	return nil
+}
+
+// SeatKey returns seat's signing key (for tests that forge envelopes).
+func (s *Selfplay) SeatKey(seat int) ed25519.PrivateKey { return s.keys[seat] }
+
+func (s *Selfplay) seatSeed(seat int) *[32]byte {
+	h := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("njet/table/v1/selfplay-seat"), s.cfg.Seed^uint64(seat)<<56))
+	return &h
+}
+
+// start opens seat's store and runs its peer.
+func (s *Selfplay) start(ctx context.Context, seat int) error {
+	store, err := OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("seat-%d.db", seat)), &StoreOptions{NoSync: true})
+	if err != nil {
+		return err
+	}
+	ep, err := s.net.Join(ctx, s.ids[seat], store)
+	if err != nil {
+		return errors.Join(err, store.Close())
+	}
+	var peers []Identity
+	for i, id := range s.ids {
+		if i != seat {
+			peers = append(peers, id)
+		}
+	}
+	tr := &crashTransport{Transport: ep, crashed: make(chan struct{})}
+	ticker := time.NewTicker(s.cfg.Tick)
+	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat, Key: s.keys[seat],
+		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: s.seatSeed(seat), Tick: ticker.C, Logf: s.cfg.Logf})
+	if err != nil {
+		ticker.Stop()
+		return errors.Join(err, ep.Close(), store.Close())
+	}
+	p.tamper = s.tamper[seat]
+	rctx, cancel := context.WithCancel(ctx)
+	r := &seatRun{peer: p, store: store, tr: tr, stop: cancel, done: make(chan error, 1)}
+	go func() {
+		err := p.Run(rctx)
+		ticker.Stop()
+		r.done <- errors.Join(err, ep.Close(), store.Close())
+	}()
+	s.mu.Lock()
+	s.seats[seat] = r
+	s.mu.Unlock()
+	return nil
+}
+
+// stop ends seat's peer and closes its store.
+func (s *Selfplay) stop(seat int) error {
+	s.mu.Lock()
+	r := s.seats[seat]
+	s.seats[seat] = nil
+	s.mu.Unlock()
+	if r == nil {
+		return nil
+	}
+	r.stop()
+	err := <-r.done
+	s.record(seat, r.peer)
+	if errors.Is(err, ErrClosed) || errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}
+
+// Run plays the game to its end (or a halt) and stops the peers. It
+// returns when every peer is done, or ctx ends.
+func (s *Selfplay) Run(ctx context.Context) error {
+	if s.cfg.Dir == "" {
+		return fmt.Errorf("table: selfplay without a store directory")
+	}
+	if err := os.MkdirAll(s.cfg.Dir, 0o700); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for seat := range s.cfg.Players {
+		if err := s.start(ctx, seat); err != nil {
+			return errors.Join(err, s.stopAll())
+		}
+	}
+	crashes := append([]Crash(nil), s.cfg.Crashes...)
+	for {
+		allDone := true
+		for seat := range s.cfg.Players {
+			p := s.Peer(seat)
+			allDone = allDone && p != nil && p.Done()
+		}
+		if allDone {
+			return s.stopAll()
+		}
+		for i := 0; i < len(crashes); i++ {
+			c := crashes[i]
+			p := s.Peer(c.Seat)
+			if p == nil || p.log.Next() < c.AtSeq {
+				continue
+			}
+			crashes = append(crashes[:i], crashes[i+1:]...)
+			i--
+			if err := s.crash(ctx, c); err != nil {
+				return errors.Join(err, s.stopAll())
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(ctx.Err(), s.stopAll())
+		case <-time.After(s.cfg.Tick):
+		}
+		for seat := range s.cfg.Players {
+			s.mu.Lock()
+			r := s.seats[seat]
+			s.mu.Unlock()
+			if r == nil {
+				continue
+			}
+			select {
+			case err := <-r.done:
+				// A peer that stopped by itself failed (or crashed on
+				// purpose); restart it from its store.
+				s.record(seat, r.peer)
+				s.mu.Lock()
+				s.seats[seat] = nil
+				s.restarts++
+				s.mu.Unlock()
+				if err != nil && s.cfg.Logf != nil {
+					s.cfg.Logf("table: seat %d stopped: %v", seat, err)
+				}
+				if err := s.start(ctx, seat); err != nil {
+					return errors.Join(err, s.stopAll())
+				}
+			default:
+			}
+		}
+	}
+}
+
+func (s *Selfplay) record(seat int, p *Peer) {
+	next, head := p.log.Head()
+	s.mu.Lock()
+	s.final[seat] = Outcome{Seat: seat, Next: next, Head: head, Results: p.game.Results(), Violation: p.game.Violation()}
+	s.mu.Unlock()
+}
+
+// Restarts counts the peers stopped and restarted from their stores.
+func (s *Selfplay) Restarts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.restarts
+}
+
+// Outcomes returns what every peer ended with (after Run).
+func (s *Selfplay) Outcomes() []Outcome {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Outcome(nil), s.final...)
+}
+
+// crash stops and restarts a peer, or arms it to die inside its next post.
+func (s *Selfplay) crash(ctx context.Context, c Crash) error {
+	if c.BeforePublish {
+		s.mu.Lock()
+		r := s.seats[c.Seat]
+		s.mu.Unlock()
+		if r != nil {
+			r.tr.armed.Store(true)
+		}
+		return nil
+	}
+	if err := s.stop(c.Seat); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.restarts++
+	s.mu.Unlock()
+	return s.start(ctx, c.Seat)
+}
+
+func (s *Selfplay) stopAll() error {
+	var errs []error
+	for seat := range s.cfg.Players {
+		errs = append(errs, s.stop(seat))
+	}
+	return errors.Join(errs...)
+}
+
+// Export writes seat's exported log to w's file path (opening its store,
+// which must not be in use).
+func (s *Selfplay) Export(seat int, path string) (Hash, error) {
+	store, err := OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("seat-%d.db", seat)), &StoreOptions{NoSync: true})
+	if err != nil {
+		return Hash{}, err
+	}
+	defer store.Close()
+	next, err := store.Next(s.table)
+	if err != nil {
+		return Hash{}, err
+	}
+	envs, err := store.Envelopes(s.table, next-1, next)
+	if err != nil || len(envs) != 1 {
+		return Hash{}, fmt.Errorf("table: seat %d has no log: %w", seat, err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return Hash{}, err
+	}
+	if err := store.Export(f, s.table); err != nil {
+		return Hash{}, errors.Join(err, f.Close())
+	}
+	return envs[0].Hash(), f.Close()
+}
