@@ -136,36 +136,54 @@ func usageError(fs *flag.FlagSet, format string, args ...any) int {
 	return exitUsage
 }
 
-// table checks an edition name and a player count.
-func table(edition string, players int) (engine.Edition, error) {
-	e, err := engine.ParseEdition(edition)
-	if err != nil {
-		return 0, fmt.Errorf("bad --edition %q: want classic or modern", edition)
+// gameFlags are the flags that choose a game: the edition, the number of
+// players and the length of the game (R-END).
+type gameFlags struct {
+	edition string
+	players int
+	short   bool
+	target  int
+}
+
+// addGameFlags adds the game flags to fs.
+func addGameFlags(fs *flag.FlagSet) *gameFlags {
+	g := new(gameFlags)
+	fs.StringVar(&g.edition, "edition", "classic", "edition: classic or modern")
+	fs.IntVar(&g.players, "players", 4, "number of players (classic 3-4, modern 2-5)")
+	fs.BoolVar(&g.short, "short", false, "play the Classic short game (4 rounds with 4 players, 3 with 3)")
+	fs.IntVar(&g.target, "target", 0, "play until a player's total reaches this score (0: the edition's number of rounds)")
+	return g
+}
+
+// args spells the game flags out again, as a command line would give them.
+func (g *gameFlags) args(e engine.Edition) string {
+	s := fmt.Sprintf("--edition %s --players %d", e, g.players)
+	if g.short {
+		s += " --short"
 	}
-	if players < e.MinPlayers() || players > e.MaxPlayers() {
-		return 0, fmt.Errorf("bad --players %d: the %s edition seats %d to %d players", players, e, e.MinPlayers(), e.MaxPlayers())
+	if g.target > 0 {
+		s += fmt.Sprintf(" --target %d", g.target)
+	}
+	return s
+}
+
+// check validates the game flags together and returns the edition.
+func (g *gameFlags) check() (engine.Edition, error) {
+	e, err := engine.ParseEdition(g.edition)
+	if err != nil {
+		return 0, fmt.Errorf("bad --edition %q: want classic or modern", g.edition)
+	}
+	switch {
+	case g.players < e.MinPlayers() || g.players > e.MaxPlayers():
+		return 0, fmt.Errorf("bad --players %d: the %s edition seats %d to %d players", g.players, e, e.MinPlayers(), e.MaxPlayers())
+	case g.short && e != engine.Classic:
+		return 0, fmt.Errorf("bad --short: the short game is a Classic variant")
+	case g.target < 0:
+		return 0, fmt.Errorf("bad --target %d: want a positive score, or 0 for none", g.target)
+	case g.short && g.target > 0:
+		return 0, fmt.Errorf("bad --short with --target: choose one")
 	}
 	return e, nil
-}
-
-// lengthFlags adds the flags that set how long a game lasts (R-END).
-func lengthFlags(fs *flag.FlagSet) (short *bool, target *int) {
-	short = fs.Bool("short", false, "play the Classic short game (4 rounds with 4 players, 3 with 3)")
-	target = fs.Int("target", 0, "play until a player's total reaches this score (0: the edition's number of rounds)")
-	return short, target
-}
-
-// checkLength checks the game-length flags against the edition.
-func checkLength(e engine.Edition, short bool, target int) error {
-	switch {
-	case short && e != engine.Classic:
-		return fmt.Errorf("bad --short: the short game is a Classic variant")
-	case target < 0:
-		return fmt.Errorf("bad --target %d: want a positive score, or 0 for none", target)
-	case short && target > 0:
-		return fmt.Errorf("bad --short with --target: choose one")
-	}
-	return nil
 }
 
 // botKinds checks a comma-separated list of bot kinds.
@@ -204,19 +222,14 @@ func cryptoSeed() (uint64, error) {
 func (c *cli) play(args []string) int {
 	fs := c.flagSet("play", "[--edition classic|modern] [--players N] [--seed S] [--bot heuristic|random]",
 		"Play one game in the terminal against bots: you sit in seat 0.")
-	edition := fs.String("edition", "classic", "edition: classic or modern")
-	players := fs.Int("players", 4, "number of players (classic 3-4, modern 2-5)")
+	game := addGameFlags(fs)
 	seed := fs.Uint64("seed", 0, "seed of the game, to replay one (default: a fresh random seed)")
 	kind := fs.String("bot", "heuristic", "kind of the other players: "+strings.Join(bot.Kinds(), " or "))
-	short, target := lengthFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	e, err := table(*edition, *players)
+	e, err := game.check()
 	if err != nil {
-		return usageError(fs, "%v", err)
-	}
-	if err := checkLength(e, *short, *target); err != nil {
 		return usageError(fs, "%v", err)
 	}
 	if _, err := botKinds(*kind); err != nil || strings.Contains(*kind, ",") {
@@ -230,10 +243,10 @@ func (c *cli) play(args []string) int {
 			return exitFail
 		}
 	}
-	fmt.Fprintf(c.stdout, "Seed %d (replay this game with: njet play --edition %s --players %d --bot %s --seed %d)\n",
-		*seed, e, *players, strings.ToLower(*kind), *seed)
-	cfg := term.Config{Edition: e, Players: *players, Seed: *seed, Bot: strings.ToLower(*kind),
-		Echo: !isTerminal(c.stdin), Short: *short, Target: *target}
+	fmt.Fprintf(c.stdout, "Seed %d (replay this game with: njet play %s --bot %s --seed %d)\n",
+		*seed, game.args(e), strings.ToLower(*kind), *seed)
+	cfg := term.Config{Edition: e, Players: game.players, Seed: *seed, Bot: strings.ToLower(*kind),
+		Echo: !isTerminal(c.stdin), Short: game.short, Target: game.target}
 	if err := term.Play(cfg, c.stdin, c.stdout); err != nil {
 		fmt.Fprintf(c.stderr, "njet play: %v\n", err)
 		return exitFail
@@ -244,21 +257,16 @@ func (c *cli) play(args []string) int {
 func (c *cli) sim(args []string) int {
 	fs := c.flagSet("sim", "--edition E --players N --games G --seed S [--bots random,heuristic,...] [--record FILE]",
 		"Play games between bots and print the average score per bot kind.")
-	edition := fs.String("edition", "classic", "edition: classic or modern")
-	players := fs.Int("players", 4, "number of players (classic 3-4, modern 2-5)")
+	game := addGameFlags(fs)
 	games := fs.Int("games", 100, "number of games")
 	seed := fs.Uint64("seed", 1, "seed of the batch; the same seed plays the same games")
 	bots := fs.String("bots", "heuristic", "comma list of bot kinds, assigned to seats round-robin")
 	record := fs.String("record", "", "write game records (JSON lines, docs/record.md) to this file")
-	short, target := lengthFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	e, err := table(*edition, *players)
+	e, err := game.check()
 	if err != nil {
-		return usageError(fs, "%v", err)
-	}
-	if err := checkLength(e, *short, *target); err != nil {
 		return usageError(fs, "%v", err)
 	}
 	if *games < 1 {
@@ -268,8 +276,8 @@ func (c *cli) sim(args []string) int {
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	cfg := sim.Config{Edition: e, Players: *players, Games: *games, Seed: *seed, Bots: kinds,
-		Short: *short, Target: *target}
+	cfg := sim.Config{Edition: e, Players: game.players, Games: *games, Seed: *seed, Bots: kinds,
+		Short: game.short, Target: game.target}
 	var file *os.File
 	if *record != "" {
 		if file, err = os.Create(*record); err != nil {
@@ -313,8 +321,7 @@ func (c *cli) selfplay(args []string) int {
 		"Play a table of bot peers, each with its own store, over an in-memory network, and write\n"+
 			"each peer's exported log to DIR/seat-N.njetlog. Prints each round's scores and each\n"+
 			"peer's final log hash; all peers must agree.")
-	edition := fs.String("edition", "classic", "edition: classic or modern")
-	players := fs.Int("players", 4, "number of players (classic 3-4, modern 2-5)")
+	game := addGameFlags(fs)
 	rounds := fs.Int("rounds", 0, "end the game after this many rounds (0: the whole game)")
 	seed := fs.Uint64("seed", 1, "seed of the keys, deals and bots")
 	kind := fs.String("bot", "random", "kind of the bots: "+strings.Join(bot.Kinds(), " or "))
@@ -322,7 +329,7 @@ func (c *cli) selfplay(args []string) int {
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	e, err := table(*edition, *players)
+	e, err := game.check()
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
@@ -335,8 +342,8 @@ func (c *cli) selfplay(args []string) int {
 	if *out == "" {
 		return usageError(fs, "--out is required")
 	}
-	sp, err := ntable.NewSelfplay(ntable.SelfplayConfig{Edition: e, Players: *players, Rounds: *rounds, Seed: *seed,
-		Dir: filepath.Join(*out, "stores"), Bot: strings.ToLower(*kind)})
+	sp, err := ntable.NewSelfplay(ntable.SelfplayConfig{Edition: e, Players: game.players, Rounds: *rounds, Seed: *seed,
+		Short: game.short, Target: game.target, Dir: filepath.Join(*out, "stores"), Bot: strings.ToLower(*kind)})
 	if err == nil {
 		err = sp.Run(context.Background())
 	}
