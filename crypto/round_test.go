@@ -1,6 +1,7 @@
 package crypto
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -188,5 +189,30 @@ func TestRoundTrip(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A reveal turns back into the very secrets it came from, and a reveal
+// that does not match the round keys is refused, naming the seat.
+func TestSecretsFromReveal(t *testing.T) {
+	tt := fullRound(t, 3, 36, 7)
+	for seat, s := range tt.secrets {
+		got, err := tt.round.Secrets(s.Reveal())
+		if err != nil {
+			t.Fatalf("seat %d: %v", seat, err)
+		}
+		want, err := s.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err := got.MarshalBinary(); err != nil || string(b) != string(want) || got.Seat() != seat {
+			t.Fatalf("seat %d: the secrets differ (%v)", seat, err)
+		}
+	}
+	wrong := *tt.secrets[1].Reveal()
+	wrong.Seat = 2
+	var ce *CheatError
+	if _, err := tt.round.Secrets(&wrong); !errors.As(err, &ce) || ce.Seat != 2 || ce.Check != CheckReveal {
+		t.Fatalf("seat 1's secrets revealed as seat 2: %v", err)
 	}
 }

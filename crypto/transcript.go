@@ -22,9 +22,12 @@ func (s *Secrets) Reveal() *Reveal {
 	return m
 }
 
-// secrets turns a reveal back into secrets, checking it against the round
-// keys. Failures name m.Seat.
-func (r *Round) secrets(m *Reveal) (*Secrets, error) {
+// Secrets turns a seat's reveal back into its round Secrets, checking it
+// against the round keys first: the revealed scalar must give the seat's
+// published key share and the revealed seed its published HPKE key. An
+// auditor uses the result to open the seat's sealed messages or to rebuild
+// its tokens; failures are *CheatError values naming m.Seat.
+func (r *Round) Secrets(m *Reveal) (*Secrets, error) {
 	if m.Seat < 0 || m.Seat >= r.params.Parties {
 		return nil, cheat(m.Seat, CheckParams, "seat %d at a table of %d", m.Seat, r.params.Parties)
 	}
@@ -47,7 +50,7 @@ func (r *Round) secrets(m *Reveal) (*Secrets, error) {
 
 // VerifyReveal checks a reveal against the round keys.
 func (r *Round) VerifyReveal(m *Reveal) error {
-	_, err := r.secrets(m)
+	_, err := r.Secrets(m)
 	return err
 }
 
@@ -141,7 +144,7 @@ func Audit(t *Transcript) error {
 		if m.Seat != i {
 			return cheat(m.Seat, CheckMissing, "reveal of seat %d in slot %d", m.Seat, i)
 		}
-		if secrets[i], err = r.secrets(m); err != nil {
+		if secrets[i], err = r.Secrets(m); err != nil {
 			return err
 		}
 	}

@@ -138,6 +138,45 @@ func (g *Game) draftLocked(seq uint64, seat int, rnd io.Reader, choose Chooser, 
 	return d, nil
 }
 
+// draftVoidSilent builds the VoidSilent the decider posts at seq with the
+// certificate votes (one per seat but the silent one, any order), and the
+// bot's key seed to store first. It changes no state.
+func (g *Game) draftVoidSilent(seq uint64, prev Hash, votes []*SilenceVote, rnd io.Reader) (*draft, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if seq != g.next {
+		return nil, fmt.Errorf("table: draft for seq %d, the game is at %d", seq, g.next)
+	}
+	silent, _, err := g.turn()
+	if err != nil {
+		return nil, err
+	}
+	if !g.voidable(silent) {
+		return nil, fmt.Errorf("table: the round cannot be voided for seat %d", silent)
+	}
+	cert := slices.Clone(votes)
+	slices.SortFunc(cert, func(a, b *SilenceVote) int { return int(a.Voter) - int(b.Voter) })
+	for _, v := range cert {
+		if err := g.checkVote(v, prev); err != nil {
+			return nil, err
+		}
+	}
+	var seed [ed25519.SeedSize]byte
+	if _, err := io.ReadFull(rnd, seed[:]); err != nil {
+		return nil, err
+	}
+	id, err := IdentityOf(ed25519.NewKeyFromSeed(seed[:]).Public().(ed25519.PublicKey))
+	if err != nil {
+		return nil, err
+	}
+	body, err := voidSilentBody(silent, id, cert)
+	if err != nil {
+		return nil, err
+	}
+	return &draft{seq: seq, kind: KindVoidSilent, body: body,
+		secrets: map[string][]byte{botKeyName(silent): seed[:]}}, nil
+}
+
 // botKeyName names the stored signing key seed of a hosted bot seat.
 func botKeyName(seat int) string { return fmt.Sprintf("bot-key/%d", seat) }
 

@@ -28,8 +28,11 @@
 //     Protocol hook that replays the log into the rules engine and the
 //     mental-poker state, says who posts next, drafts a hosted seat's next
 //     envelope, audits every round and halts on a cheat with a *Violation.
-//   - Peer (peer.go): one seat at a table — Replica + Game + a bot — with a
-//     view and events for a UI.
+//   - Peer (peer.go, human.go, silence.go): one seat at a table — Replica +
+//     Game + a bot or a human's Submit — with a view and events for a UI.
+//     When the seat entitled next stays silent, peers sign SilenceVotes
+//     (vote.go) outside the log; the decider posts them as the certificate
+//     of a VoidSilent, which voids the round and seats a bot.
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
 //     crashes on demand; Verify (verify.go): the offline check of an export.
 //

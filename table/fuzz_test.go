@@ -113,3 +113,53 @@ func FuzzReadExport(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseVote(f *testing.F) {
+	fx := newFixture(f, 3, 100)
+	v := &SilenceVote{Table: fx.table, Seq: 7, Prev: Hash{3}, Silent: 2, Voter: 0}
+	if err := v.Sign(fx.privs[0]); err != nil {
+		f.Fatal(err)
+	}
+	enc, err := v.MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(enc)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := ParseVote(data)
+		if err != nil {
+			return
+		}
+		enc, err := v.MarshalBinary()
+		if err != nil || !bytes.Equal(enc, data) {
+			t.Fatalf("re-encoding differs: %v", err)
+		}
+	})
+}
+
+func FuzzParseVoidSilent(f *testing.F) {
+	fx := newFixture(f, 3, 100)
+	var votes []*SilenceVote
+	for _, voter := range []uint8{0, 1} {
+		v := &SilenceVote{Table: fx.table, Seq: 7, Silent: 2, Voter: voter}
+		if err := v.Sign(fx.privs[voter]); err != nil {
+			f.Fatal(err)
+		}
+		votes = append(votes, v)
+	}
+	body, err := voidSilentBody(2, fx.ids[2], votes)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(body)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		vs, err := parseVoidSilent(data)
+		if err != nil {
+			return
+		}
+		enc, err := voidSilentBody(vs.silent, vs.bot, vs.votes)
+		if err != nil || !bytes.Equal(enc, data) {
+			t.Fatalf("re-encoding differs: %v", err)
+		}
+	})
+}

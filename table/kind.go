@@ -44,9 +44,14 @@ const (
 	// KindBotSeat puts a bot in a seat for the rest of the game, naming the
 	// hosting peer and the bot's key.
 	KindBotSeat Kind = 13
+	// KindVoidSilent voids the round of a seat that stays silent: posted
+	// by the decider in the silent seat's place, with the other seats'
+	// signed votes as its certificate, it puts a bot hosted by the decider
+	// in the silent seat for the rest of the game.
+	KindVoidSilent Kind = 14
 
 	// kindEnd is one past the last kind; append new kinds above it.
-	kindEnd Kind = 14
+	kindEnd Kind = 15
 )
 
 var kindNames = [...]string{
@@ -63,6 +68,7 @@ var kindNames = [...]string{
 	KindReveal:        "Reveal",
 	KindVoidVote:      "VoidVote",
 	KindBotSeat:       "BotSeat",
+	KindVoidSilent:    "VoidSilent",
 }
 
 // Valid reports whether k is a kind this code knows.

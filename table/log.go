@@ -15,6 +15,25 @@ type Turn struct {
 	Key Identity
 	// Kinds are the kinds the seat may post; anything else is rejected.
 	Kinds []Kind
+	// Instead, when not empty, names other seats that may post at this seq
+	// in Seat's place, each with its key and its own kinds (the decider of
+	// a silent seat's void). Whichever envelope a log appends first takes
+	// the seq; the protocol layer must make sure that every honest log
+	// appends the same one.
+	Instead []Turn
+}
+
+// of returns the turn of author: t itself or one of t.Instead.
+func (t Turn) of(author uint8) (Turn, bool) {
+	if author == t.Seat {
+		return t, true
+	}
+	for _, alt := range t.Instead {
+		if alt.Seat == author {
+			return alt, true
+		}
+	}
+	return Turn{}, false
 }
 
 // Protocol is the hook through which the game protocol drives a Log. The Log
@@ -145,12 +164,13 @@ func (l *Log) Append(env *Envelope) ([]*Envelope, error) {
 // extend applies the checks of step 5 and appends env at the next seq.
 func (l *Log) extend(env *Envelope) error {
 	seq := env.Seq
-	turn, err := l.proto.Entitled(seq)
+	entitled, err := l.proto.Entitled(seq)
 	if err != nil {
 		return fmt.Errorf("%w: nobody may post at seq %d: %w", ErrNotEntitled, seq, err)
 	}
-	if env.Author != turn.Seat {
-		return fmt.Errorf("%w: seat %d posted at seq %d, seat %d is entitled", ErrNotEntitled, env.Author, seq, turn.Seat)
+	turn, ok := entitled.of(env.Author)
+	if !ok {
+		return fmt.Errorf("%w: seat %d posted at seq %d, seat %d is entitled", ErrNotEntitled, env.Author, seq, entitled.Seat)
 	}
 	if err := env.Verify(turn.Key); err != nil {
 		return err

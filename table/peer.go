@@ -41,8 +41,27 @@ type PeerConfig struct {
 	// simulation replays exactly, even across a restart. Nil uses
 	// crypto/rand, as every real game must.
 	Seed *[32]byte
-	// Now is the clock of the "waiting since" report (time.Now if nil).
+	// Now is the clock of the "waiting since" report and of the patience
+	// with a silent seat (time.Now if nil).
 	Now func() time.Time
+	// Human makes the peer's own seat a human's: its Njet blocks, team
+	// choice, discard or pass and plays come from Submit (announced by a
+	// Prompt in Events and View), not from Bot. Keys, shuffles, tokens and
+	// reveals stay automatic. Bots the peer hosts still use Bot.
+	Human bool
+	// Patience is how long the seat entitled next must have been silent
+	// before the peer votes to void the round, automatically or through
+	// VoteVoid (DefaultPatience if 0).
+	Patience time.Duration
+	// VoidAfter, when positive, makes the peer vote on its own once the
+	// entitled seat has been silent that long (and at least Patience).
+	// 0 never votes automatically: only VoteVoid does.
+	VoidAfter time.Duration
+	// Poll, when not nil, makes the peer look at the clock on every value:
+	// vote once the patience is over, publish its standing votes again
+	// (gossip loses messages), and ask the decider for the voted seq.
+	// Without it the peer does this only when the log or the votes change.
+	Poll <-chan time.Time
 	// Tick, when not nil, makes the replica ask a member for what follows
 	// its log on every tick (see ReplicaConfig.Tick).
 	Tick <-chan time.Time
@@ -52,7 +71,11 @@ type PeerConfig struct {
 	Events int
 }
 
-// Event tells a UI that the table moved on: the log grew to Seq envelopes.
+// DefaultPatience is PeerConfig.Patience when it is 0.
+const DefaultPatience = 30 * time.Second
+
+// Event tells a UI that the table moved on: the log grew to Seq envelopes,
+// or the peer's human seat must choose (Prompt).
 type Event struct {
 	Seq       uint64
 	Turn      int   // the seat entitled next, or -1
@@ -60,6 +83,18 @@ type Event struct {
 	Round     int   // rounds audited so far
 	Over      bool  // the game is over
 	Violation error // the violation that halted the round, if any
+	// Prompt is set when the peer's human seat must choose now (Submit).
+	Prompt *Prompt
+}
+
+// Prompt asks a human seat for its choice: one of Legal, given View, to be
+// posted as Kind at Seq.
+type Prompt struct {
+	Seq   uint64
+	Seat  int
+	Kind  Kind
+	View  engine.View
+	Legal []engine.Action
 }
 
 // PeerView is what a UI shows of the table.
@@ -71,14 +106,25 @@ type PeerView struct {
 	Turn  int
 	Kind  Kind
 	Since time.Time
+	// Silent is how long the log has not grown (by the peer's clock).
+	Silent time.Duration
 	// Results are the audited rounds; Violation what halted the round.
 	Results   []RoundResult
 	Violation error
 	Over      bool
+	// Prompt is set while the peer's human seat must choose (Submit).
+	Prompt *Prompt
+	// BotHost is -1 while the peer plays its own seat; once the table has
+	// voided a round for it (silent, or caught cheating) and seated a bot
+	// there, it is the seat whose peer hosts that bot, and this peer only
+	// watches.
+	BotHost int
+	// Voided are the rounds the table voided, each with the seat at fault.
+	Voided []*Violation
 }
 
-// Waiting describes whom the table waits for, e.g.
-// "waiting for seat 2 (Play) since 12:03:04".
+// Waiting describes whom the table waits for and how long, e.g.
+// "waiting for seat 2 (Play) since 12:03:04 (45s)".
 func (v PeerView) Waiting() string {
 	switch {
 	case v.Over:
@@ -88,26 +134,58 @@ func (v PeerView) Waiting() string {
 	case v.Turn < 0:
 		return "waiting for the log"
 	}
-	return fmt.Sprintf("waiting for seat %d (%v) since %s", v.Turn, v.Kind, v.Since.Format(time.TimeOnly))
+	w := fmt.Sprintf("waiting for seat %d (%v) since %s", v.Turn, v.Kind, v.Since.Format(time.TimeOnly))
+	if v.Silent >= time.Second {
+		w += fmt.Sprintf(" (%v)", v.Silent.Round(time.Second))
+	}
+	return w
 }
 
 // Peer is one seat at a table: it replays the log through its Game, posts
 // its own envelopes when its seat is entitled (storing secrets and the
 // envelope before sending), and reports to a UI through View and Events.
 type Peer struct {
-	cfg     PeerConfig
-	game    *Game
+	cfg    PeerConfig
+	events chan Event
+	wake   chan struct{}
+	rand   *rand.Rand // picks members to ask; Run's goroutine only
+
+	mu      sync.Mutex
+	game    *Game // game, log and replica are replaced by a rewind
 	log     *Log
 	replica *Replica
-	events  chan Event
-
-	mu    sync.Mutex
-	since time.Time
+	since   time.Time
+	// Silence votes for the seq where they were cast (votes[voter]), the
+	// vote this peer stands by (mine), a VoteVoid request, and a member
+	// whose log seems to have moved past this peer's own last envelopes.
+	voteSeq  uint64
+	votes    map[uint8]*SilenceVote
+	mine     *standing
+	wantVote bool
+	diverged *Identity
+	checked  map[uint64]bool // heads whose divergence was ruled out
+	// The human seat's pending choice and the prompt that asked for it.
+	choice *submission
+	prompt *Prompt
 
 	// tamper, in tests, rewrites and re-signs an envelope before it is
 	// posted, to play a cheater.
 	tamper func(env *Envelope, key ed25519.PrivateKey)
 }
+
+// standing is this peer's vote: the seq and the silent seat.
+type standing struct {
+	seq  uint64
+	seat int
+}
+
+type submission struct {
+	seq    uint64
+	action engine.Action
+}
+
+// Names of the peer's metadata in its store.
+const metaVote = "silence-vote" // seq (8) and silent seat (1) of the peer's standing vote
 
 // NewPeer builds a peer and replays its stored log.
 func NewPeer(cfg PeerConfig) (*Peer, error) {
@@ -123,10 +201,8 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	if cfg.Events <= 0 {
 		cfg.Events = 64
 	}
-	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table}})
-	log, err := NewLog(LogConfig{Table: cfg.Table, Protocol: game})
-	if err != nil {
-		return nil, err
+	if cfg.Patience <= 0 {
+		cfg.Patience = DefaultPatience
 	}
 	var seed [32]byte
 	if cfg.Seed != nil {
@@ -134,41 +210,101 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	} else if _, err := crand.Read(seed[:]); err != nil {
 		return nil, err
 	}
-	rep, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
-		Rand: rand.New(rand.NewChaCha8(seed)), Tick: cfg.Tick, Logf: cfg.Logf})
-	if err != nil {
+	p := &Peer{cfg: cfg, events: make(chan Event, cfg.Events), wake: make(chan struct{}, 1),
+		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now(), checked: map[uint64]bool{}}
+	if err := p.open(); err != nil {
 		return nil, err
 	}
-	return &Peer{cfg: cfg, game: game, log: log, replica: rep, events: make(chan Event, cfg.Events), since: cfg.Now()}, nil
+	return p, nil
+}
+
+// open builds the game, log and replica from the store (replaying it) and
+// restores the peer's standing vote.
+func (p *Peer) open() error {
+	cfg := p.cfg
+	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table}})
+	log, err := NewLog(LogConfig{Table: cfg.Table, Protocol: game})
+	if err != nil {
+		return err
+	}
+	rep, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
+		Rand: rand.New(rand.NewChaCha8(seedFrom(p.rand))), Tick: cfg.Tick, Logf: cfg.Logf,
+		Vote: p.receiveVote, Rejected: p.rejected})
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.game, p.log, p.replica = game, log, rep
+	p.mine, p.votes = nil, nil
+	p.mu.Unlock()
+	// The vote was stored before it was sent: a restarted peer stands by
+	// it (and its fence) as long as the log has not passed its seq.
+	if b, err := cfg.Store.Meta(cfg.Table, metaVote); err == nil && len(b) == 9 {
+		seq, seat := binary.BigEndian.Uint64(b), int(b[8])
+		if seq == log.Next() {
+			p.stand(seq, seat)
+		}
+	} else if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+// seedFrom draws a ChaCha8 seed from r.
+func seedFrom(r *rand.Rand) [32]byte {
+	var seed [32]byte
+	for i := 0; i < len(seed); i += 8 {
+		binary.BigEndian.PutUint64(seed[i:], r.Uint64())
+	}
+	return seed
 }
 
 // Events returns the buffered event channel. A reader that falls behind
 // misses events (View always has the latest state); it is never closed.
 func (p *Peer) Events() <-chan Event { return p.events }
 
+// state returns the current game, log and replica (a rewind replaces them).
+func (p *Peer) state() (*Game, *Log, *Replica) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.game, p.log, p.replica
+}
+
 // Game returns the peer's protocol state.
-func (p *Peer) Game() *Game { return p.game }
+func (p *Peer) Game() *Game {
+	g, _, _ := p.state()
+	return g
+}
 
 // Log returns the peer's log.
-func (p *Peer) Log() *Log { return p.log }
+func (p *Peer) Log() *Log {
+	_, l, _ := p.state()
+	return l
+}
 
 // View returns what a UI shows.
 func (p *Peer) View() PeerView {
-	next := p.log.Next()
-	v := PeerView{Turn: -1, Results: p.game.Results(), Over: p.game.Over()}
-	if viol := p.game.Violation(); viol != nil {
+	game, log, _ := p.state()
+	next := log.Next()
+	v := PeerView{Turn: -1, Results: game.Results(), Over: game.Over(), BotHost: game.HostOf(p.cfg.Seat),
+		Voided: game.Voided()}
+	if viol := game.Violation(); viol != nil {
 		v.Violation = viol
 	}
-	if t, err := p.game.Entitled(next); err == nil {
+	if t, err := game.Entitled(next); err == nil {
 		v.Turn, v.Kind = int(t.Seat), t.Kinds[0]
 	}
-	p.game.mu.Lock()
-	if p.game.eng != nil {
-		v.Game = p.game.eng.View(p.cfg.Seat)
+	game.mu.Lock()
+	if game.eng != nil {
+		v.Game = game.eng.View(p.cfg.Seat)
 	}
-	p.game.mu.Unlock()
+	game.mu.Unlock()
 	p.mu.Lock()
 	v.Since = p.since
+	v.Silent = p.cfg.Now().Sub(p.since)
+	if p.prompt != nil && p.prompt.Seq == next {
+		v.Prompt = p.prompt
+	}
 	p.mu.Unlock()
 	return v
 }
@@ -177,44 +313,72 @@ func (p *Peer) View() PeerView {
 // or halted by a violation that only this peer saw (after a public one the
 // table votes to void the round).
 func (p *Peer) Done() bool {
-	v := p.game.Violation()
-	return p.game.Over() || v != nil && v.Private
+	game := p.Game()
+	v := game.Violation()
+	return game.Over() || v != nil && v.Private
 }
+
+// errRewound stops one run of the replica after the peer rewound its log.
+var errRewound = errors.New("table: log rewound")
 
 // Run replicates the log and plays the peer's seat until ctx ends (then it
 // returns nil) or the replica fails.
 func (p *Peer) Run(ctx context.Context) error {
+	for {
+		if err := p.run(ctx); !errors.Is(err, errRewound) {
+			return err
+		}
+	}
+}
+
+func (p *Peer) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	_, _, replica := p.state()
 	errc := make(chan error, 1)
-	go func() { errc <- p.replica.Run(ctx) }()
+	go func() { errc <- replica.Run(ctx) }()
+	stop := func(err error) error {
+		cancel()
+		<-errc
+		return err
+	}
 	for {
 		if err := p.act(ctx); err != nil {
-			cancel()
-			<-errc
-			return err
+			return stop(err)
+		}
+		if from, ok := p.takeDiverged(); ok {
+			rewound, err := p.checkDiverged(ctx, from, stop)
+			if err != nil || rewound {
+				return err
+			}
 		}
 		select {
 		case <-ctx.Done():
 			return <-errc
 		case err := <-errc:
 			return err
-		case <-p.replica.Changed():
+		case <-replica.Changed():
 			p.mu.Lock()
 			p.since = p.cfg.Now()
 			p.mu.Unlock()
-			p.emit()
+			p.emit(nil)
+		case <-p.wake:
+		case <-p.cfg.Poll:
+			if err := p.poll(ctx); err != nil {
+				return stop(err)
+			}
 		}
 	}
 }
 
-func (p *Peer) emit() {
-	next := p.log.Next()
-	e := Event{Seq: next, Turn: -1, Round: len(p.game.Results()), Over: p.game.Over()}
-	if v := p.game.Violation(); v != nil {
+func (p *Peer) emit(prompt *Prompt) {
+	game, log, _ := p.state()
+	next := log.Next()
+	e := Event{Seq: next, Turn: -1, Round: len(game.Results()), Over: game.Over(), Prompt: prompt}
+	if v := game.Violation(); v != nil {
 		e.Violation = v
 	}
-	if t, err := p.game.Entitled(next); err == nil {
+	if t, err := game.Entitled(next); err == nil {
 		e.Turn, e.Kind = int(t.Seat), t.Kinds[0]
 	}
 	select {
@@ -223,74 +387,130 @@ func (p *Peer) emit() {
 	}
 }
 
+func (p *Peer) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
 // maxPostsInARow bounds one act call; the peer's seat never posts more
 // than a few envelopes in a row.
 const maxPostsInARow = 64
 
-// act posts every envelope the peer's seat is entitled to at the head of
-// the log.
+// act posts every envelope the peer's seats are entitled to at the head of
+// the log, then votes and decides a silent seat's void when it is time.
 func (p *Peer) act(ctx context.Context) error {
 	for range maxPostsInARow {
-		next, prev := p.log.Head()
+		_, log, replica := p.state()
+		next, prev := log.Head()
 		env, err := p.nextEnvelope(next, prev)
 		if err != nil || env == nil {
-			return err
-		}
-		if err := p.replica.Post(ctx, env); err != nil {
-			if errors.Is(err, ErrClosed) || ctx.Err() != nil {
+			if err != nil {
 				return err
 			}
-			// The envelope is stored; the others fetch it by sync.
-			if p.cfg.Logf != nil {
-				p.cfg.Logf("table: seat %d: post seq %d: %v", p.cfg.Seat, next, err)
-			}
-			return nil
+			break
 		}
+		if err := p.post(ctx, replica, env); err != nil {
+			return err
+		}
+	}
+	return p.silence(ctx, false)
+}
+
+// post sends one of the peer's envelopes. A failed publish is no error:
+// the envelope is stored, and the others fetch it by sync.
+func (p *Peer) post(ctx context.Context, replica *Replica, env *Envelope) error {
+	err := replica.Post(ctx, env)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrClosed) || ctx.Err() != nil:
+		return err
+	case errors.Is(err, ErrNotEntitled) || errors.Is(err, ErrDuplicate):
+		// The seq was taken meanwhile (the decider's void, or the silent
+		// seat's envelope arriving first): nothing was stored or sent.
+		return nil
+	}
+	if p.cfg.Logf != nil {
+		p.cfg.Logf("table: seat %d: post seq %d: %v", p.cfg.Seat, env.Seq, err)
 	}
 	return nil
 }
 
+// hosts reports whether this peer posts for seat: its own seat while no
+// bot replaced it, or a bot it hosts.
+func (p *Peer) hosts(game *Game, seat int) bool {
+	h := game.HostOf(seat)
+	return h == p.cfg.Seat || h < 0 && seat == p.cfg.Seat
+}
+
+// keyOf returns the signing key of a seat this peer posts for.
+func (p *Peer) keyOf(game *Game, seat int) (ed25519.PrivateKey, error) {
+	if seat == p.cfg.Seat && game.HostOf(seat) < 0 {
+		return p.cfg.Key, nil
+	}
+	// A bot this peer hosts: its key was stored before its BotSeat.
+	b, err := p.cfg.Store.Secret(p.cfg.Table, botKeyName(seat))
+	if err != nil || len(b) != ed25519.SeedSize {
+		return nil, fmt.Errorf("table: the key of hosted bot seat %d: %w", seat, err)
+	}
+	return ed25519.NewKeyFromSeed(b), nil
+}
+
 // nextEnvelope drafts, stores the secrets of, and signs the envelope the
-// peer's seat must post at seq next, or returns nil when it is not its turn.
+// peer's seat must post at seq next, or returns nil when it is not its turn
+// (or its human has not chosen yet).
 func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
+	game, _, _ := p.state()
 	if next == 0 {
 		if p.cfg.Seat != 0 || p.cfg.Genesis == nil {
 			return nil, nil
 		}
 		return p.cfg.Genesis.Clone(), nil
 	}
-	turn, err := p.game.Entitled(next)
+	turn, err := game.Entitled(next)
 	if err != nil {
 		return nil, nil
 	}
-	seat, key := int(turn.Seat), p.cfg.Key
-	if seat != p.cfg.Seat || p.game.HostOf(seat) >= 0 {
-		// Another seat's turn, or a bot's: only its host posts for it.
-		if p.game.HostOf(seat) != p.cfg.Seat {
-			return nil, nil
-		}
-		// A bot this peer hosts: its key was stored before its BotSeat.
-		seed, err := p.cfg.Store.Secret(p.cfg.Table, botKeyName(seat))
-		if err != nil || len(seed) != ed25519.SeedSize {
-			return nil, fmt.Errorf("table: the key of hosted bot seat %d: %w", seat, err)
-		}
-		key = ed25519.NewKeyFromSeed(seed)
+	seat := int(turn.Seat)
+	if !p.hosts(game, seat) {
+		return nil, nil
+	}
+	key, err := p.keyOf(game, seat)
+	if err != nil {
+		return nil, err
 	}
 	rnd, brng, err := p.randomness(next)
 	if err != nil {
 		return nil, err
 	}
-	choose := func(seat int, v *engine.View, legal []engine.Action) engine.Action {
-		b, err := bot.New(p.cfg.Bot, brng)
-		if err != nil {
-			return engine.Action{}
+	human := p.cfg.Human && seat == p.cfg.Seat && game.HostOf(seat) < 0 && choiceKind(turn.Kinds[0])
+	var choose Chooser
+	if human {
+		a, ok := p.submitted(game, next, seat, turn.Kinds[0])
+		if !ok {
+			return nil, nil
 		}
-		return b.Act(v, legal)
+		choose = func(int, *engine.View, []engine.Action) engine.Action { return a }
+	} else {
+		choose = func(seat int, v *engine.View, legal []engine.Action) engine.Action {
+			b, err := bot.New(p.cfg.Bot, brng)
+			if err != nil {
+				return engine.Action{}
+			}
+			return b.Act(v, legal)
+		}
 	}
-	d, err := p.game.draft(next, seat, rnd, choose)
+	d, err := game.draft(next, seat, rnd, choose)
 	if err != nil {
 		return nil, fmt.Errorf("table: seat %d at seq %d: %w", seat, next, err)
 	}
+	return p.seal(d, next, prev, seat, key)
+}
+
+// seal stores a draft's secrets, then builds and signs its envelope.
+func (p *Peer) seal(d *draft, next uint64, prev Hash, seat int, key ed25519.PrivateKey) (*Envelope, error) {
 	for name, s := range d.secrets {
 		if err := p.cfg.Store.PutSecret(p.cfg.Table, name, s); err != nil {
 			return nil, err

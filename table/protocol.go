@@ -41,6 +41,16 @@ var (
 	ErrHalted = errors.New("table: the round is halted by a violation")
 	// ErrOver: the game is over; nobody may post.
 	ErrOver = errors.New("table: the game is over")
+	// ErrSilent is the reason of a round voided because a seat stayed
+	// silent (KindVoidSilent): no cheat, only absence.
+	ErrSilent = errors.New("table: the seat stayed silent")
+	// ErrVote: a SilenceVote (or a VoidSilent certificate) that does not
+	// fit the log: wrong table, seq, previous hash or seats, or a bad
+	// signature.
+	ErrVote = errors.New("table: invalid vote")
+	// ErrFenced: this peer voted to void the round of the seat that posted
+	// the envelope at that seq; it takes that seq only from the decider.
+	ErrFenced = errors.New("table: the seat was voted silent at this seq")
 )
 
 // Names of the checks a Violation can report (besides crypto.Check names).
@@ -56,6 +66,7 @@ const (
 	CheckRules     = "rules"           // any other engine rejection
 	CheckKeys      = "hosted key"      // a hosted seat's stored secrets do not match its key
 	CheckTokens    = "private opening" // a sealed message for a hosted seat does not open
+	CheckSilent    = "silent"          // not a cheat: the round was voided for a silent seat (ErrSilent)
 )
 
 // Violation is a detected cheat: the seat whose signed envelope (at Seq)
@@ -77,8 +88,15 @@ func (v *Violation) Error() string {
 	return fmt.Sprintf("table: seat %d failed the %s check at seq %d: %v", v.Seat, v.Check, v.Seq, v.Err)
 }
 
-// Unwrap returns ErrCheat and the underlying error.
-func (v *Violation) Unwrap() []error { return []error{ErrCheat, v.Err} }
+// Unwrap returns ErrCheat and the underlying error; for a seat voided as
+// silent (CheckSilent), which cheated in nothing, only the underlying
+// ErrSilent.
+func (v *Violation) Unwrap() []error {
+	if v.Check == CheckSilent {
+		return []error{v.Err}
+	}
+	return []error{ErrCheat, v.Err}
+}
 
 // RoundResult is one audited round.
 type RoundResult struct {
@@ -142,6 +160,11 @@ type Game struct {
 	snap    *engine.Game
 	votes   int
 	voided  []*Violation
+	// fence, set by this peer's own SilenceVote, refuses the silent seat's
+	// envelope at the voted seq unless it is the one the decider's log
+	// holds (allow). It is local to the peer, never part of the replicated
+	// state: an observer has none.
+	fence *fence
 	// blind keeps the hosted seats' cards out of the engine (it still
 	// drafts for them): tests use it to play a cheater whose own engine
 	// would refuse the cheat.
@@ -172,6 +195,13 @@ type dealState struct {
 	own      map[int]*choice
 }
 
+// fence is what a peer's own SilenceVote binds it to.
+type fence struct {
+	seq   uint64
+	seat  int
+	allow Hash // the decider's envelope of the silent seat at seq, once seen
+}
+
 // NewGame returns the protocol state before the genesis.
 func NewGame(cfg GameConfig) *Game { return &Game{cfg: cfg} }
 
@@ -190,7 +220,116 @@ func (g *Game) Entitled(seq uint64) (Turn, error) {
 	if g.gen != nil {
 		key = g.keys[seat]
 	}
-	return Turn{Seat: uint8(seat), Key: key, Kinds: kinds}, nil
+	t := Turn{Seat: uint8(seat), Key: key, Kinds: kinds}
+	if g.voidable(seat) {
+		d := decider(seat)
+		t.Instead = []Turn{{Seat: uint8(d), Key: g.keys[d], Kinds: []Kind{KindVoidSilent}}}
+	}
+	return t, nil
+}
+
+// voidable reports whether the round can be voided for seat, entitled
+// now, staying silent: during a deal (after the acknowledgements), with no
+// violation pending, and for a seat that is neither a bot (its host is the
+// one to wait for) nor the host of one (its bot could not vote).
+func (g *Game) voidable(seat int) bool {
+	if g.gen == nil || g.halt != nil || g.rd == nil || g.st < stKeys || g.st > stReveal {
+		return false
+	}
+	if _, bot := g.botHost[seat]; bot {
+		return false
+	}
+	for _, h := range g.botHost {
+		if h == seat {
+			return false
+		}
+	}
+	return true
+}
+
+// decider is the seat that decides, and posts, the void of silent seat:
+// the lowest other seat. It hosts the bot afterwards.
+func decider(silent int) int {
+	if silent == 0 {
+		return 1
+	}
+	return 0
+}
+
+// peerOf returns the seat whose peer posts for seat: its bot host, or
+// itself.
+func (g *Game) peerOf(seat int) int {
+	if h, ok := g.botHost[seat]; ok {
+		return h
+	}
+	return seat
+}
+
+// checkVote checks a SilenceVote against the state at seq g.next, whose
+// previous envelope hashes to prev: the seat it names must be entitled
+// and voidable, the voter another seat, the signature the voter's key's.
+func (g *Game) checkVote(v *SilenceVote, prev Hash) error {
+	if g.gen == nil {
+		return fmt.Errorf("%w: before the genesis", ErrVote)
+	}
+	if v.Table != g.cfg.Table || v.Seq != g.next || v.Prev != prev {
+		return fmt.Errorf("%w: a vote for seq %d of table %v, this log is at %d of %v", ErrVote, v.Seq, v.Table, g.next, g.cfg.Table)
+	}
+	seat, _, err := g.turn()
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrVote, err)
+	}
+	if int(v.Silent) != seat || !g.voidable(seat) {
+		return fmt.Errorf("%w: a vote against seat %d, seat %d is entitled at seq %d", ErrVote, v.Silent, seat, v.Seq)
+	}
+	if int(v.Voter) >= g.n || v.Voter == v.Silent {
+		return fmt.Errorf("%w: voter seat %d", ErrVote, v.Voter)
+	}
+	if err := v.Verify(g.keys[v.Voter]); err != nil {
+		return fmt.Errorf("%w: %w", ErrVote, err)
+	}
+	return nil
+}
+
+// CheckVote checks a SilenceVote against the state of the game at seq
+// Next(), given the hash of the log's envelope before it.
+func (g *Game) CheckVote(v *SilenceVote, prev Hash) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.checkVote(v, prev)
+}
+
+// setFence binds this game to its peer's vote against seat at seq. It
+// reports false, and sets nothing, when the game is already past seq: the
+// vote must then not be sent.
+func (g *Game) setFence(seq uint64, seat int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.next != seq {
+		return false
+	}
+	g.fence = &fence{seq: seq, seat: seat}
+	return true
+}
+
+// allowFenced lets the fenced seat's envelope with hash h through: the
+// decider's log holds it.
+func (g *Game) allowFenced(seq uint64, h Hash) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.fence != nil && g.fence.seq == seq {
+		g.fence.allow = h
+	}
+}
+
+// fenced returns the seq and seat of the peer's standing vote, if any.
+func (g *Game) fenced() (uint64, int, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.fence == nil {
+		return 0, 0, false
+	}
+	return g.fence.seq, g.fence.seat, true
 }
 
 // turn derives the entitled seat and kinds from the state.
@@ -248,6 +387,9 @@ func (g *Game) Apply(env *Envelope) error {
 	if env.Seq != g.next {
 		return fmt.Errorf("table: envelope for seq %d, the game is at %d", env.Seq, g.next)
 	}
+	if f := g.fence; f != nil && f.seq == env.Seq && int(env.Author) == f.seat && env.Hash() != f.allow {
+		return fmt.Errorf("%w: seat %d at seq %d", ErrFenced, f.seat, f.seq)
+	}
 	var v *Violation
 	var err error
 	seat := int(env.Author)
@@ -274,6 +416,8 @@ func (g *Game) Apply(env *Envelope) error {
 		err = g.applyVote(env.Body)
 	case KindBotSeat:
 		err = g.applyBotSeat(seat, env.Body)
+	case KindVoidSilent:
+		err = g.applyVoidSilent(env)
 	default:
 		err = fmt.Errorf("%w: %v is not part of the game protocol", ErrUnknownKind, env.Kind)
 	}
@@ -283,6 +427,9 @@ func (g *Game) Apply(env *Envelope) error {
 	if v != nil {
 		v.Seq = env.Seq
 		g.halt = v
+	}
+	if g.fence != nil && g.fence.seq <= env.Seq {
+		g.fence = nil
 	}
 	g.next++
 	return nil
@@ -743,36 +890,43 @@ func (g *Game) applyReveal(seat int, body []byte) (*Violation, error) {
 	return nil, nil
 }
 
-// secretsOf turns a verified reveal into secrets. A Reveal and stored
-// Secrets share their layout after the kind byte (crypto's wire.go).
-func secretsOf(rv *crypto.Reveal) (*crypto.Secrets, error) {
-	b, err := rv.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	const kindSecrets = 2
-	b[1] = kindSecrets
-	s := new(crypto.Secrets)
-	return s, s.UnmarshalBinary(b)
-}
-
-// audit re-checks the whole deal once every seat has revealed: the crypto
-// transcript, the cards of every hand, and the engine's audit of the
+// audit re-checks the whole deal once every seat has revealed: every
+// sealed message, the cards of every hand, and the engine's audit of the
 // discards, passes and every play.
+//
+// It is crypto.Audit without the parts this Game has already checked as
+// the envelopes came in, in the same order and against the same deck:
+// every key proof (applyKey, NewRound), every shuffle pass (applyShuffle),
+// every play's tokens (applyPlay) and every reveal (applyReveal). What no
+// observer could check before the reveal is whether each sealed message
+// opens for its recipient, with a valid token proof and commitment; that
+// is done here for all of them with the revealed keys. A Game that replays
+// an export (Verify) applies every envelope too, so an offline verification
+// still runs every check of crypto.Audit exactly once.
 func (g *Game) audit() *Violation {
 	rd := g.rd
-	t := &crypto.Transcript{Params: rd.params, Keys: rd.keys, Shuffles: rd.shuffles, Sealed: rd.sealed,
-		Plays: rd.plays, Reveals: rd.reveals}
-	if err := crypto.Audit(t); err != nil {
-		return cryptoViolation(0, err)
-	}
 	secrets := make([]*crypto.Secrets, g.n)
 	for s := range g.n {
-		sec, err := secretsOf(&rd.reveals[s])
+		sec, err := rd.cr.Secrets(&rd.reveals[s])
 		if err != nil {
 			return cryptoViolation(s, err)
 		}
 		secrets[s] = sec
+	}
+	for i := range rd.sealed {
+		m := &rd.sealed[i]
+		var err error
+		switch m.Kind {
+		case crypto.SealDeal:
+			_, err = rd.cr.OpenDeal(secrets[m.To], rd.deck, m)
+		case crypto.SealForward:
+			_, _, err = rd.cr.OpenForward(secrets[m.To], rd.deck, m, rd.sealed[:i])
+		default:
+			err = fmt.Errorf("sealed message %d of kind %d", i, m.Kind)
+		}
+		if err != nil {
+			return cryptoViolation(m.From, err)
+		}
 	}
 	rnd := fixedRand()
 	rev := engine.Reveal{Dealt: make([]engine.Hand, g.n), Discards: make([]engine.Hand, g.n),
@@ -866,13 +1020,61 @@ func (g *Game) applyBotSeat(author int, body []byte) error {
 	if seat != g.halt.Seat || slices.Contains(g.keys, key) {
 		return fmt.Errorf("%w: a bot for seat %d with a key already seated", ErrMalformed, seat)
 	}
-	g.keys[seat] = key
-	g.botHost[seat] = author
 	g.voided = append(g.voided, g.halt)
 	g.halt, g.votes = nil, 0
+	g.seatBot(seat, key, author)
+	return nil
+}
+
+// seatBot gives seat a bot with key, hosted by the peer of seat author,
+// goes back to where the deal began and starts a fresh deal.
+func (g *Game) seatBot(seat int, key Identity, author int) {
+	g.keys[seat] = key
+	g.botHost[seat] = g.peerOf(author)
 	g.eng = g.snap
 	g.st = stKeys
 	g.startDeal()
+}
+
+// applyVoidSilent voids the deal because the seat entitled at this seq
+// stayed silent: the decider (the author, as Entitled allows) shows a vote
+// from every other seat, all for this table, seq and previous envelope and
+// against the entitled seat. The silent seat gets the bot's key, hosted by
+// the decider, and a fresh deal starts, as after a BotSeat.
+func (g *Game) applyVoidSilent(env *Envelope) error {
+	vs, err := parseVoidSilent(env.Body)
+	if err != nil {
+		return err
+	}
+	seat, _, err := g.turn()
+	if err != nil {
+		return err
+	}
+	if vs.silent != seat || !g.voidable(seat) || int(env.Author) != decider(seat) {
+		return fmt.Errorf("%w: seat %d voids seat %d at seq %d, seat %d is entitled", ErrVote, env.Author, vs.silent, env.Seq, seat)
+	}
+	if slices.Contains(g.keys, vs.bot) {
+		return fmt.Errorf("%w: a bot for seat %d with a key already seated", ErrMalformed, seat)
+	}
+	if len(vs.votes) != g.n-1 {
+		return fmt.Errorf("%w: %d votes, want one from each of the %d other seats", ErrVote, len(vs.votes), g.n-1)
+	}
+	i := 0
+	for voter := range g.n {
+		if voter == seat {
+			continue
+		}
+		v := vs.votes[i]
+		i++
+		if int(v.Voter) != voter {
+			return fmt.Errorf("%w: vote %d is seat %d's, want seat %d's", ErrVote, i-1, v.Voter, voter)
+		}
+		if err := g.checkVote(v, env.Prev); err != nil {
+			return err
+		}
+	}
+	g.voided = append(g.voided, &Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent})
+	g.seatBot(seat, vs.bot, int(env.Author))
 	return nil
 }
 

@@ -27,6 +27,14 @@ type ReplicaConfig struct {
 	Tick <-chan time.Time
 	// Logf, when not nil, is told about envelopes that were rejected.
 	Logf func(format string, args ...any)
+	// Vote, when not nil, receives every message that is a SilenceVote
+	// (IsVote) rather than an envelope, unparsed, in Run's goroutine; it
+	// must not block. Without it votes are dropped.
+	Vote func(m Received)
+	// Rejected, when not nil, is told about every received or fetched
+	// envelope the log refused (not duplicates, not gaps), with the member
+	// it came from, in Run's goroutine; it must not block.
+	Rejected func(from Identity, env *Envelope, err error)
 }
 
 // Replica keeps one peer's copy of a table's log up to date: it appends what
@@ -162,7 +170,13 @@ func (r *Replica) Run(ctx context.Context) error {
 				}
 				return fmt.Errorf("%w: transport stopped delivering", ErrClosed)
 			}
-			gap, err := r.receive(m.Data)
+			if IsVote(m.Data) {
+				if r.cfg.Vote != nil {
+					r.cfg.Vote(m)
+				}
+				continue
+			}
+			gap, err := r.receive(m.From, m.Data)
 			if err != nil {
 				return err
 			}
@@ -174,7 +188,7 @@ func (r *Replica) Run(ctx context.Context) error {
 				r.cfg.Logf("table: range [%d, %d) from %v: %v", res.job.from, res.job.to, res.job.peer, res.err)
 			}
 			for _, d := range res.data {
-				if _, err := r.receive(d); err != nil {
+				if _, err := r.receive(res.job.peer, d); err != nil {
 					return err
 				}
 			}
@@ -198,7 +212,7 @@ func (r *Replica) Run(ctx context.Context) error {
 
 // receive parses and appends one received envelope. It returns the gap to
 // fill, if any, and an error only when the replica can no longer go on.
-func (r *Replica) receive(data []byte) (*GapError, error) {
+func (r *Replica) receive(from Identity, data []byte) (*GapError, error) {
 	env, err := ParseEnvelope(data)
 	if err != nil {
 		r.cfg.Logf("table: dropped a received envelope: %v", err)
@@ -219,6 +233,9 @@ func (r *Replica) receive(data []byte) (*GapError, error) {
 		return nil, failed
 	}
 	r.cfg.Logf("table: rejected seq %d from seat %d: %v", env.Seq, env.Author, err)
+	if r.cfg.Rejected != nil {
+		r.cfg.Rejected(from, env, err)
+	}
 	return nil, nil
 }
 

@@ -40,6 +40,12 @@ type SelfplayConfig struct {
 	Tick time.Duration
 	// Crashes stop and restart peers from their stores during the game.
 	Crashes []Crash
+	// Silences cut peers off from the table during the game.
+	Silences []Silence
+	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience), on
+	// the selfplay's own clock: it stands still but for one second per
+	// Tick while a silenced seat is the one the table waits for.
+	VoidAfter time.Duration
 	// Logf, when not nil, receives the peers' reports.
 	Logf func(format string, args ...any)
 }
@@ -50,6 +56,19 @@ type SelfplayConfig struct {
 type Crash struct {
 	Seat          int
 	AtSeq         uint64
+	BeforePublish bool
+}
+
+// Silence disconnects a seat's peer once its log has reached AtSeq: it
+// keeps running, and posting into its own store, but reaches nobody. When
+// another peer's log reaches ReturnAt (if not 0), it is stopped, connected
+// again and restarted from its store.
+// With BeforePublish the cut happens inside the peer's next post, after
+// the envelope is stored and before anyone receives it.
+type Silence struct {
+	Seat          int
+	AtSeq         uint64
+	ReturnAt      uint64
 	BeforePublish bool
 }
 
@@ -66,9 +85,13 @@ type Selfplay struct {
 	seats    []*seatRun
 	final    []Outcome
 	restarts int
+	silent   map[int]bool // seats cut off now
+	clock    time.Time    // the peers' clock (see SelfplayConfig.VoidAfter)
 
 	// tamper, in tests, makes a seat's peer a cheater (see Peer.tamper).
 	tamper map[int]func(env *Envelope, key ed25519.PrivateKey)
+	// human, in tests, makes a seat's peer a human's (PeerConfig.Human).
+	human map[int]bool
 }
 
 // Outcome is what one peer ended with.
@@ -78,6 +101,10 @@ type Outcome struct {
 	Head      Hash   // hash of its last envelope
 	Results   []RoundResult
 	Violation *Violation
+	// BotHost is the seat hosting a bot in this peer's seat, or -1.
+	BotHost int
+	// Voided are the rounds voided, with the seat at fault.
+	Voided []*Violation
 }
 
 type seatRun struct {
@@ -95,9 +122,33 @@ type crashTransport struct {
 	armed   atomic.Bool
 	crashed chan struct{}
 	once    sync.Once
+	// cutArmed makes the next publish of an envelope cut the member off
+	// instead (cut), losing the envelope.
+	cutArmed atomic.Bool
+	cut      func()
+	gate     *gatedServer
+}
+
+// gatedServer answers range requests until it is closed, then with
+// nothing: a member about to be cut off serves nothing it stores from then
+// on, so its next envelope reaches nobody.
+type gatedServer struct {
+	server RangeServer
+	closed atomic.Bool
+}
+
+func (g *gatedServer) ServeRange(ctx context.Context, table TableID, from, to uint64) ([][]byte, error) {
+	if g.closed.Load() {
+		return nil, nil
+	}
+	return g.server.ServeRange(ctx, table, from, to)
 }
 
 func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
+	if !IsVote(data) && t.cutArmed.CompareAndSwap(true, false) {
+		t.cut()
+		return nil
+	}
 	if t.armed.CompareAndSwap(true, false) {
 		t.once.Do(func() { close(t.crashed) })
 		return fmt.Errorf("%w: crashed before publishing", ErrClosed)
@@ -118,7 +169,7 @@ func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 		return nil, fmt.Errorf("table: %d players in the %s edition", n, cfg.Edition)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73656c66))
-	s := &Selfplay{cfg: cfg}
+	s := &Selfplay{cfg: cfg, silent: map[int]bool{}, clock: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
 	gen := &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n), Rounds: cfg.Rounds,
 		Short: cfg.Short, Target: cfg.Target}
 	for range n {
@@ -193,7 +244,8 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 	if err != nil {
 		return err
 	}
-	ep, err := s.net.Join(ctx, s.ids[seat], store)
+	gate := &gatedServer{server: store}
+	ep, err := s.net.Join(ctx, s.ids[seat], gate)
 	if err != nil {
 		return errors.Join(err, store.Close())
 	}
@@ -203,12 +255,14 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 			peers = append(peers, id)
 		}
 	}
-	tr := &crashTransport{Transport: ep, crashed: make(chan struct{})}
-	ticker := time.NewTicker(s.cfg.Tick)
+	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate}
+	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
 	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat, Key: s.keys[seat],
-		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: s.seatSeed(seat), Tick: ticker.C, Logf: s.cfg.Logf})
+		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: s.seatSeed(seat), Tick: ticker.C, Logf: s.cfg.Logf,
+		Now: s.now, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Poll: poll.C, Human: s.human[seat]})
 	if err != nil {
 		ticker.Stop()
+		poll.Stop()
 		return errors.Join(err, ep.Close(), store.Close())
 	}
 	p.tamper = s.tamper[seat]
@@ -217,6 +271,7 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 	go func() {
 		err := p.Run(rctx)
 		ticker.Stop()
+		poll.Stop()
 		r.done <- errors.Join(err, ep.Close(), store.Close())
 	}()
 	s.mu.Lock()
@@ -260,19 +315,24 @@ func (s *Selfplay) Run(ctx context.Context) error {
 		}
 	}
 	crashes := append([]Crash(nil), s.cfg.Crashes...)
+	silences := append([]Silence(nil), s.cfg.Silences...)
 	for {
 		allDone := true
 		for seat := range s.cfg.Players {
 			p := s.Peer(seat)
-			allDone = allDone && p != nil && p.Done()
+			allDone = allDone && (s.isSilent(seat) || p != nil && p.Done())
 		}
 		if allDone {
 			return s.stopAll()
 		}
+		var err error
+		if silences, err = s.silence(ctx, silences); err != nil {
+			return errors.Join(err, s.stopAll())
+		}
 		for i := 0; i < len(crashes); i++ {
 			c := crashes[i]
 			p := s.Peer(c.Seat)
-			if p == nil || p.log.Next() < c.AtSeq {
+			if p == nil || p.Log().Next() < c.AtSeq {
 				continue
 			}
 			crashes = append(crashes[:i], crashes[i+1:]...)
@@ -314,10 +374,86 @@ func (s *Selfplay) Run(ctx context.Context) error {
 	}
 }
 
-func (s *Selfplay) record(seat int, p *Peer) {
-	next, head := p.log.Head()
+// now is the peers' clock.
+func (s *Selfplay) now() time.Time {
 	s.mu.Lock()
-	s.final[seat] = Outcome{Seat: seat, Next: next, Head: head, Results: p.game.Results(), Violation: p.game.Violation()}
+	defer s.mu.Unlock()
+	return s.clock
+}
+
+func (s *Selfplay) isSilent(seat int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.silent[seat]
+}
+
+// silence cuts off and brings back the seats of the pending silences, and
+// moves the clock while the table waits for a silenced seat. It returns
+// the silences still to come or to end.
+func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, error) {
+	var head uint64 // the longest log of a peer that is not cut off
+	waiting := false
+	for seat := range s.cfg.Players {
+		p := s.Peer(seat)
+		if p == nil || s.isSilent(seat) {
+			continue
+		}
+		v := p.View()
+		head = max(head, p.Log().Next())
+		waiting = waiting || v.Turn >= 0 && s.isSilent(v.Turn) && p.Game().HostOf(v.Turn) < 0
+	}
+	if waiting {
+		s.mu.Lock()
+		s.clock = s.clock.Add(time.Second)
+		s.mu.Unlock()
+	}
+	var rest []Silence
+	for _, c := range pending {
+		p := s.Peer(c.Seat)
+		switch {
+		case !s.isSilent(c.Seat) && p != nil && p.Log().Next() >= c.AtSeq:
+			id := s.ids[c.Seat]
+			if c.BeforePublish {
+				s.mu.Lock()
+				r := s.seats[c.Seat]
+				s.mu.Unlock()
+				r.tr.cut = func() { s.net.Disconnect(id) }
+				r.tr.gate.closed.Store(true)
+				r.tr.cutArmed.Store(true)
+			} else {
+				s.net.Disconnect(id)
+			}
+			s.mu.Lock()
+			s.silent[c.Seat] = true
+			s.mu.Unlock()
+		case s.isSilent(c.Seat) && c.ReturnAt > 0 && head >= c.ReturnAt:
+			if err := s.stop(c.Seat); err != nil {
+				return nil, err
+			}
+			s.net.Reconnect(s.ids[c.Seat])
+			s.mu.Lock()
+			s.silent[c.Seat] = false
+			s.restarts++
+			s.mu.Unlock()
+			if err := s.start(ctx, c.Seat); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if s.isSilent(c.Seat) && c.ReturnAt == 0 {
+			continue // gone for good
+		}
+		rest = append(rest, c)
+	}
+	return rest, nil
+}
+
+func (s *Selfplay) record(seat int, p *Peer) {
+	game, log, _ := p.state()
+	next, head := log.Head()
+	s.mu.Lock()
+	s.final[seat] = Outcome{Seat: seat, Next: next, Head: head, Results: game.Results(), Violation: game.Violation(),
+		BotHost: game.HostOf(seat), Voided: game.Voided()}
 	s.mu.Unlock()
 }
 

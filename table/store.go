@@ -169,6 +169,30 @@ func putEncoded(tx *bolt.Tx, e *Envelope, enc []byte) error {
 	return b.Put(seqKey(e.Seq), enc)
 }
 
+// rewind deletes the stored envelopes of table at seq from and after, in
+// one durable transaction. It breaks the rule that nothing stored is ever
+// dropped, so only one caller uses it: a Peer whose own last envelopes were
+// superseded by a VoidSilent that every other seat's vote certifies, which
+// proves that no other peer holds them (see docs/protocol.md).
+func (s *Store) rewind(table TableID, from uint64) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b, err := tableBucket(tx, table, bucketLog)
+		if err != nil {
+			return err
+		}
+		next, _, err := logNext(b)
+		if err != nil {
+			return err
+		}
+		for seq := from; seq < next; seq++ {
+			if err := b.Delete(seqKey(seq)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // Next returns the number of envelopes stored for table (the next seq).
 func (s *Store) Next(table TableID) (uint64, error) {
 	var next uint64

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,44 +149,62 @@ func TestStoreEvidence(t *testing.T) {
 // crashEnv names the store a crashing child process writes to.
 const crashEnv = "NJET_TABLE_CRASH_STORE"
 
-// TestStoreCrashChild is the child half of TestStoreSurvivesCrash: it
-// stores envelopes one Put at a time and then kills itself, so the store is
-// never closed.
-func TestStoreCrashChild(t *testing.T) {
-	path := os.Getenv(crashEnv)
-	if path == "" {
-		t.Skip("run by TestStoreSurvivesCrash")
+// TestMain runs the crashing child of TestStoreSurvivesCrash when the
+// environment names its store, and the tests otherwise.
+func TestMain(m *testing.M) {
+	if path := os.Getenv(crashEnv); path != "" {
+		crashChild(path)
+		return
 	}
-	f := newFixture(t, 3, 100)
+	m.Run()
+}
+
+// crashChild stores envelopes one Put at a time, reports how far it got
+// and kills itself, so the store is never closed. On a failure it prints
+// it and dies without the report, which the parent test shows.
+func crashChild(path string) {
+	die := func() {
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			_ = p.Kill()
+		}
+		select {} // killed
+	}
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, "crash child:", err)
+		die()
+	}
+	f := newFixture(childTB{fail: fail}, 3, 100)
 	s, err := OpenStore(path, nil)
 	if err != nil {
-		t.Fatal(err)
+		fail(err)
 	}
-	for _, e := range f.chain(t, 20) {
+	for _, e := range f.chain(childTB{fail: fail}, 20) {
 		if err := s.Put(e); err != nil {
-			t.Fatal(err)
+			fail(err)
 		}
 	}
 	if err := s.PutSecret(f.table, "round-1/key", []byte("k")); err != nil {
-		t.Fatal(err)
+		fail(err)
 	}
-	// Report how far it got, then die without closing anything.
 	if err := os.WriteFile(path+".done", []byte(strconv.Itoa(20)), 0o600); err != nil {
-		t.Fatal(err)
+		fail(err)
 	}
-	p, err := os.FindProcess(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	select {} // killed
+	die()
 }
+
+// childTB lets the crash child use the test fixtures outside a test.
+type childTB struct {
+	testing.TB
+	fail func(error)
+}
+
+func (c childTB) Helper()                           {}
+func (c childTB) Fatal(args ...any)                 { c.fail(errors.New(fmt.Sprint(args...))) }
+func (c childTB) Fatalf(format string, args ...any) { c.fail(fmt.Errorf(format, args...)) }
 
 func TestStoreSurvivesCrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "njet.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestStoreCrashChild$")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), crashEnv+"="+path)
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
