@@ -115,22 +115,38 @@ func TestWholeGameToTheEnd(t *testing.T) {
 // it. The table ends exactly as without the crashes: every draw is derived
 // from the seeds and the seq, so the scores match a run without crashes.
 func TestCrashRestart(t *testing.T) {
-	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 2, Seed: 9, Net: lossy}
-	_, calm := selfplay(t, cfg)
-	agree(t, calm, 2)
-	rng := rand.New(rand.NewPCG(9, 9))
-	for i := range 8 {
-		cfg.Crashes = append(cfg.Crashes, Crash{Seat: rng.IntN(4), AtSeq: 1 + rng.Uint64N(calm[0].Next-2), BeforePublish: i%2 == 1})
+	runs := []struct {
+		e       engine.Edition
+		players int
+		seed    uint64
+	}{
+		{engine.Modern, 4, 9}, {engine.Classic, 3, 10}, {engine.Modern, 5, 11},
+		{engine.Classic, 4, 12}, {engine.Modern, 2, 13}, {engine.Modern, 3, 14},
 	}
-	sp, out := selfplay(t, cfg)
-	agree(t, out, 2)
-	// A peer armed to die inside its next post may have posted its last
-	// envelope already; the plain stops always happen.
-	if sp.Restarts() < len(cfg.Crashes)/2 {
-		t.Errorf("%d restarts, want at least %d", sp.Restarts(), len(cfg.Crashes)/2)
+	if testing.Short() {
+		runs = runs[:2]
 	}
-	if !reflect.DeepEqual(out[0].Results, calm[0].Results) {
-		t.Errorf("with crashes %+v, without %+v", out[0].Results, calm[0].Results)
+	for _, run := range runs {
+		t.Run(fmt.Sprintf("%s/players=%d/seed=%d", run.e, run.players, run.seed), func(t *testing.T) {
+			cfg := SelfplayConfig{Edition: run.e, Players: run.players, Rounds: 1, Seed: run.seed, Net: lossy}
+			_, calm := selfplay(t, cfg)
+			agree(t, calm, 1)
+			rng := rand.New(rand.NewPCG(run.seed, 9))
+			for i := range 6 {
+				cfg.Crashes = append(cfg.Crashes, Crash{Seat: rng.IntN(run.players),
+					AtSeq: 1 + rng.Uint64N(calm[0].Next-2), BeforePublish: i%2 == 1})
+			}
+			sp, out := selfplay(t, cfg)
+			agree(t, out, 1)
+			// A peer armed to die inside its next post may have posted its last
+			// envelope already; the plain stops always happen.
+			if sp.Restarts() < len(cfg.Crashes)/2 {
+				t.Errorf("%d restarts, want at least %d", sp.Restarts(), len(cfg.Crashes)/2)
+			}
+			if !reflect.DeepEqual(out[0].Results, calm[0].Results) {
+				t.Errorf("with crashes %+v, without %+v", out[0].Results, calm[0].Results)
+			}
+		})
 	}
 }
 
