@@ -1,7 +1,7 @@
 # Shortcuts behind the README's commands. Plain `go` works just as well.
 GO ?= go
 
-.PHONY: play test check bench fuzz android
+.PHONY: play test check bench fuzz android netns
 
 play:
 	$(GO) run . play
@@ -15,6 +15,7 @@ check:
 
 bench:
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/ ./crypto/
+	$(GO) test -run=NONE -bench=EnvelopeLatency -benchtime=2000x ./p2p/
 
 # A short fuzzing pass over every fuzz target (FUZZTIME=1m for longer).
 FUZZTIME ?= 20s
@@ -26,4 +27,8 @@ fuzz:
 	done
 
 android:
-	GOOS=android GOARCH=arm64 CGO_ENABLED=0 $(GO) build -ldflags=-checklinkname=0 ./engine/... ./bot/... ./crypto/...
+	GOOS=android GOARCH=arm64 CGO_ENABLED=0 $(GO) build -ldflags=-checklinkname=0 ./engine/... ./bot/... ./crypto/... ./p2p/... ./table/...
+
+# The LAN test across network namespaces (root).
+netns:
+	bash p2p/testdata/netns.sh

@@ -16,13 +16,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/multiformats/go-multiaddr"
 
 	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/sim"
 	ntable "github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
@@ -71,6 +78,9 @@ var commands = []command{
 	{"sim", "play many games between bots and sum up the scores", (*cli).sim},
 	{"selfplay", "play a replicated table of bot peers in one process and export their logs", (*cli).selfplay},
 	{"verify", "re-check an exported table log offline", (*cli).verify},
+	{"host", "create a table on the LAN, advertise it and play, bots in the empty seats", (*cli).host},
+	{"join", "find a table on the LAN (or by address or join code) and take a seat", (*cli).join},
+	{"tables", "list the tables advertised on the LAN", (*cli).tables},
 }
 
 func (c *cli) usage() {
@@ -415,4 +425,451 @@ func (c *cli) verify(args []string) int {
 	}
 	fmt.Fprintf(c.stdout, "%s: table %v, %d envelopes, %d rounds verified, %s\n", fs.Arg(0), v.Table, v.Envelopes, len(v.Results), state)
 	return exitOK
+}
+
+// lanFlags are the flags that host and join share.
+type lanFlags struct {
+	data   *string
+	bot    *string
+	export *string
+	listen *string
+	linger *time.Duration
+}
+
+func addLANFlags(fs *flag.FlagSet) *lanFlags {
+	return &lanFlags{
+		data:   fs.String("data", defaultDataDir(), "data directory of this device: identity key and game store"),
+		bot:    fs.String("bot", "", "play this device's seat with a bot of this kind ("+strings.Join(bot.Kinds(), " or ")+")"),
+		export: fs.String("export", "", "write the table's log here when the game ends (default DATA/<table>.njetlog)"),
+		listen: fs.String("listen", "", "comma list of multiaddrs to listen on (default: every interface, TCP and QUIC)"),
+		linger: fs.Duration("linger", 30*time.Second, "how long a finished device keeps serving the log to members still catching up"),
+	}
+}
+
+// defaultDataDir is njet's directory in the user's config directory.
+func defaultDataDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ".njet"
+	}
+	return filepath.Join(dir, "njet")
+}
+
+// check validates the shared flags.
+func (f *lanFlags) check(fs *flag.FlagSet) int {
+	if *f.bot == "" {
+		return usageError(fs, "--bot is required: playing a LAN table in the terminal as a human is not available yet")
+	}
+	if _, err := botKinds(*f.bot); err != nil || strings.Contains(*f.bot, ",") {
+		return usageError(fs, "bad --bot %q: want one of %s", *f.bot, strings.Join(bot.Kinds(), ", "))
+	}
+	if *f.data == "" {
+		return usageError(fs, "--data must not be empty")
+	}
+	if *f.linger <= 0 {
+		return usageError(fs, "bad --linger %v: want a positive duration", *f.linger)
+	}
+	return -1
+}
+
+// device is this device on the LAN: its node and its store.
+type device struct {
+	node  *p2p.Node
+	store *ntable.Store
+}
+
+// openDevice loads the identity, opens the store and starts the node.
+func (c *cli) openDevice(name string, f *lanFlags) (*device, error) {
+	if err := os.MkdirAll(*f.data, 0o700); err != nil {
+		return nil, err
+	}
+	key, err := p2p.LoadIdentity(*f.data)
+	if err != nil {
+		return nil, err
+	}
+	store, err := ntable.OpenStore(filepath.Join(*f.data, "njet.db"), nil)
+	if err != nil {
+		return nil, err
+	}
+	var listen []string
+	if *f.listen != "" {
+		listen = strings.Split(*f.listen, ",")
+	}
+	node, err := p2p.NewNode(p2p.NodeConfig{Key: key, Listen: listen})
+	if err != nil {
+		return nil, errors.Join(err, store.Close())
+	}
+	fmt.Fprintf(c.stdout, "njet %s: device %v\n", name, node.ID())
+	return &device{node: node, store: store}, nil
+}
+
+func (d *device) close() error { return errors.Join(d.node.Close(), d.store.Close()) }
+
+// signalContext ends on SIGINT or SIGTERM.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+func (c *cli) host(args []string) int {
+	fs := c.flagSet("host", "--name N [--edition E] [--players P] [--bots K] --bot KIND [--rounds R] [--data DIR]",
+		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
+			"for players to join, fill --bots seats with bots hosted here, and play to the end.\n"+
+			"A device with an unfinished table in its store resumes it instead.")
+	name := fs.String("name", "", "name of the table, as others see it")
+	game := addGameFlags(fs)
+	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
+	rounds := fs.Int("rounds", 0, "end the game after this many rounds (0: the whole game)")
+	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for players")
+	lf := addLANFlags(fs)
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	e, err := game.check()
+	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	players := &game.players
+	switch {
+	case strings.TrimSpace(*name) == "":
+		return usageError(fs, "--name is required")
+	case *bots < 0 || *bots > *players-1:
+		return usageError(fs, "bad --bots %d: want 0 to %d", *bots, *players-1)
+	case *rounds < 0 || *rounds > 255:
+		return usageError(fs, "bad --rounds %d: want 0 to 255", *rounds)
+	case *wait <= 0:
+		return usageError(fs, "bad --wait %v", *wait)
+	}
+	if code := lf.check(fs); code >= 0 {
+		return code
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	d, err := c.openDevice("host", lf)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
+		return exitFail
+	}
+	defer d.close()
+	if code := c.resume(ctx, "host", d, lf); code >= 0 {
+		return code
+	}
+	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: *name, Edition: e, Players: *players, Bots: *bots,
+		Short: game.short, Target: game.target, Rounds: *rounds})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
+		return exitFail
+	}
+	defer lobby.Close()
+	ad := p2p.TableAd{ID: lobby.ID(), Name: *name, Edition: e, Players: *players, Free: lobby.Free()}
+	advert, err := d.node.Advertise(ad)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet host: not advertised on the LAN (join by code or address): %v\n", err)
+	} else {
+		defer advert.Close()
+	}
+	fmt.Fprintf(c.stdout, "table %q (%v), %s, %d players, %d bots\n", *name, lobby.ID(), e, *players, *bots)
+	c.printJoinHelp(d.node)
+	wctx, cancel := context.WithTimeout(ctx, *wait)
+	err = lobby.Wait(wctx, func(seated, wanted int) {
+		fmt.Fprintf(c.stdout, "waiting for players %d/%d…\n", seated, wanted)
+		if advert != nil {
+			advert.SetFree(wanted - seated)
+		}
+	})
+	cancel()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet host: no table: %v\n", err)
+		return exitFail
+	}
+	setup, botKeys, err := lobby.Start()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
+		return exitFail
+	}
+	if advert != nil {
+		advert.Close()
+	}
+	seats := []p2p.LocalSeat{{Seat: 0, Key: d.node.Key(), Bot: strings.ToLower(*lf.bot)}}
+	for seat, k := range botKeys {
+		seats = append(seats, p2p.LocalSeat{Seat: seat, Key: k, Bot: "heuristic"})
+	}
+	if err := p2p.SaveTable(d.store, setup, seats); err != nil {
+		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
+		return exitFail
+	}
+	return c.playTable(ctx, "host", d, setup, seats, lf)
+}
+
+// printJoinHelp prints the join code and addresses of a host.
+func (c *cli) printJoinHelp(n *p2p.Node) {
+	for _, a := range n.Addrs() {
+		ip, err := a.ValueForProtocol(multiaddr.P_IP4)
+		if err != nil || strings.HasPrefix(ip, "127.") {
+			continue
+		}
+		if _, err := a.ValueForProtocol(multiaddr.P_TCP); err != nil {
+			continue
+		}
+		if code, err := p2p.JoinCode(net.ParseIP(ip), n.TCPPort(), n.ID()); err == nil {
+			fmt.Fprintf(c.stdout, "join code %s (njet join --code %s)\n", code, code)
+		}
+		fmt.Fprintf(c.stdout, "address %v\n", a)
+	}
+}
+
+// resume plays an unfinished table from the store, if there is one; it
+// returns -1 when there is none.
+func (c *cli) resume(ctx context.Context, name string, d *device, lf *lanFlags) int {
+	setup, seats, err := p2p.LoadTable(d.store, d.node.Key())
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
+		return exitFail
+	}
+	if setup == nil {
+		return -1
+	}
+	fmt.Fprintf(c.stdout, "resuming table %v from the store\n", setup.Table())
+	return c.playTable(ctx, name, d, setup, seats, lf)
+}
+
+// playTable runs the device's seats to the end of the game and exports
+// the log.
+func (c *cli) playTable(ctx context.Context, name string, d *device, setup *p2p.Setup, seats []p2p.LocalSeat, lf *lanFlags) int {
+	s, err := d.node.NewSession(p2p.SessionConfig{Setup: setup, Store: d.store, Seats: seats, Linger: *lf.linger})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
+		return exitFail
+	}
+	own := seats[0].Seat
+	fmt.Fprintf(c.stdout, "table %v: playing seat %d\n", setup.Table(), own)
+	lastRound, shuffling := -1, -1
+	err = s.Run(ctx, func(seat int, e ntable.Event) {
+		if seat != own {
+			return
+		}
+		if e.Kind == ntable.KindShuffle && shuffling != e.Round {
+			shuffling = e.Round
+			fmt.Fprintf(c.stdout, "shuffling…\n")
+		}
+		if e.Round != lastRound {
+			results := s.Peer(own).Game().Results()
+			for _, r := range results[max(lastRound, 0):] {
+				fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", r.Round, r.Points, r.Totals)
+			}
+			lastRound = len(results)
+		}
+		if e.Violation != nil {
+			fmt.Fprintf(c.stdout, "violation: %v\n", e.Violation)
+		}
+	})
+	p := s.Peer(own)
+	over := p.Game().Over()
+	cerr := s.Close()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
+		return exitFail
+	}
+	if cerr != nil {
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, cerr)
+	}
+	path := *lf.export
+	if path == "" {
+		path = filepath.Join(*lf.data, setup.Table().String()+".njetlog")
+	}
+	if err := exportLog(d.store, setup.Table(), path); err != nil {
+		fmt.Fprintf(c.stderr, "njet %s: export: %v\n", name, err)
+		return exitFail
+	}
+	next, head := p.Log().Head()
+	fmt.Fprintf(c.stdout, "%d envelopes, log hash %v, exported to %s\n", next, head, path)
+	if !over {
+		fmt.Fprintf(c.stderr, "njet %s: the game did not end: %s\n", name, p.View().Waiting())
+		return exitFail
+	}
+	if err := p2p.MarkOver(d.store, setup.Table()); err != nil {
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
+		return exitFail
+	}
+	fmt.Fprintf(c.stdout, "the game is over\n")
+	return exitOK
+}
+
+func exportLog(store *ntable.Store, id ntable.TableID, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := store.Export(f, id); err != nil {
+		return errors.Join(err, f.Close())
+	}
+	return f.Close()
+}
+
+func (c *cli) join(args []string) int {
+	fs := c.flagSet("join", "[--table ID | --addr A | --code C] --bot KIND [--data DIR]",
+		"Take a seat at a table: the first one found on the LAN with a free seat (or the one whose\n"+
+			"id starts with --table), or the host at --addr (host:port or a multiaddr) or --code (the\n"+
+			"host's join code), which need no multicast. A device with an unfinished table in its\n"+
+			"store resumes it instead.")
+	tableID := fs.String("table", "", "id (or a prefix of it) of the table to join")
+	addr := fs.String("addr", "", "address of the host: host:port or a multiaddr")
+	code := fs.String("code", "", "join code printed by the host")
+	wait := fs.Duration("wait", 2*time.Minute, "how long to look for the table and wait for it to start")
+	lf := addLANFlags(fs)
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	given := 0
+	for _, v := range []string{*tableID, *addr, *code} {
+		if v != "" {
+			given++
+		}
+	}
+	if given > 1 {
+		return usageError(fs, "give at most one of --table, --addr and --code")
+	}
+	if *wait <= 0 {
+		return usageError(fs, "bad --wait %v", *wait)
+	}
+	var target multiaddr.Multiaddr
+	var hostID peer.ID
+	var prefix [5]byte
+	var err error
+	switch {
+	case *addr != "":
+		if target, hostID, err = p2p.ParseAddr(*addr); err != nil {
+			return usageError(fs, "bad --addr: %v", err)
+		}
+	case *code != "":
+		if target, prefix, err = p2p.ParseJoinCode(*code); err != nil {
+			return usageError(fs, "bad --code: %v", err)
+		}
+	}
+	if code := lf.check(fs); code >= 0 {
+		return code
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	d, err := c.openDevice("join", lf)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
+		return exitFail
+	}
+	defer d.close()
+	if code := c.resume(ctx, "join", d, lf); code >= 0 {
+		return code
+	}
+	wctx, cancel := context.WithTimeout(ctx, *wait)
+	defer cancel()
+	var info peer.AddrInfo
+	var lobbyID p2p.LobbyID
+	switch {
+	case target != nil && hostID != "":
+		info = peer.AddrInfo{ID: hostID, Addrs: []multiaddr.Multiaddr{target}}
+	case target != nil:
+		fmt.Fprintf(c.stdout, "contacting %v…\n", target)
+		var accept func(peer.ID) bool
+		if *code != "" {
+			accept = func(pid peer.ID) bool { return p2p.MatchesPrefix(pid, prefix) }
+		}
+		dctx, dcancel := context.WithTimeout(wctx, 15*time.Second)
+		hostID, err = d.node.DialUnknown(dctx, target, accept)
+		dcancel()
+		if err != nil {
+			fmt.Fprintf(c.stderr, "njet join: cannot reach the host: %v\n", err)
+			return exitFail
+		}
+		info = peer.AddrInfo{ID: hostID, Addrs: []multiaddr.Multiaddr{target}}
+	default:
+		fmt.Fprintf(c.stdout, "looking for tables…\n")
+		ad, err := findTable(wctx, *tableID)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "njet join: no table found: %v\n", err)
+			return exitFail
+		}
+		fmt.Fprintf(c.stdout, "found table %q (%v) at %v\n", ad.Name, ad.ID, ad.Peer)
+		info, lobbyID = ad.AddrInfo(), ad.ID
+	}
+	setup, seat, err := d.node.JoinLobby(wctx, info, lobbyID, func(seated, wanted int) {
+		fmt.Fprintf(c.stdout, "waiting for players %d/%d…\n", seated, wanted)
+	})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
+		return exitFail
+	}
+	seats := []p2p.LocalSeat{{Seat: seat, Key: d.node.Key(), Bot: strings.ToLower(*lf.bot)}}
+	if err := p2p.SaveTable(d.store, setup, seats); err != nil {
+		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
+		return exitFail
+	}
+	return c.playTable(ctx, "join", d, setup, seats, lf)
+}
+
+// findTable browses the LAN until a table with a free seat (whose id
+// starts with prefix) appears.
+func findTable(ctx context.Context, prefix string) (p2p.TableAd, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var found *p2p.TableAd
+	err := p2p.Browse(ctx, func(list []p2p.TableAd) {
+		for _, ad := range list {
+			if found == nil && ad.Free > 0 && strings.HasPrefix(ad.ID.String(), strings.ToLower(prefix)) {
+				found = &ad
+				cancel()
+			}
+		}
+	})
+	if found != nil {
+		return *found, nil
+	}
+	return p2p.TableAd{}, err
+}
+
+func (c *cli) tables(args []string) int {
+	fs := c.flagSet("tables", "[--wait D]",
+		"List the tables advertised on the LAN (mDNS) as they appear and vanish, for --wait.")
+	wait := fs.Duration("wait", 5*time.Second, "how long to look")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	if *wait <= 0 {
+		return usageError(fs, "bad --wait %v", *wait)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, *wait)
+	defer cancel()
+	fmt.Fprintf(c.stdout, "looking for tables…\n")
+	start := c.now()
+	shown := map[p2p.LobbyID]bool{}
+	var last []p2p.TableAd
+	err := p2p.Browse(ctx, func(list []p2p.TableAd) {
+		last = list
+		now := map[p2p.LobbyID]bool{}
+		for _, ad := range list {
+			now[ad.ID] = true
+			if !shown[ad.ID] {
+				fmt.Fprintf(c.stdout, "+ %s after %.3fs\n", describeAd(ad), c.now().Sub(start).Seconds())
+			}
+		}
+		for id := range shown {
+			if !now[id] {
+				fmt.Fprintf(c.stdout, "- table %v vanished\n", id)
+			}
+		}
+		shown = now
+	})
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(c.stderr, "njet tables: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(c.stdout, "%d tables\n", len(last))
+	for _, ad := range last {
+		fmt.Fprintf(c.stdout, "%s\n", describeAd(ad))
+	}
+	return exitOK
+}
+
+func describeAd(ad p2p.TableAd) string {
+	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host %v", ad.Name, ad.ID, ad.Edition, ad.Players, ad.Free, ad.Peer)
 }

@@ -229,3 +229,43 @@ func TestSelfplayAndVerify(t *testing.T) {
 		}
 	}
 }
+
+func TestLANUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"host without name", []string{"host", "--bot", "random"}, "--name is required"},
+		{"host bad bots", []string{"host", "--name", "x", "--bot", "random", "--bots", "4"}, "bad --bots 4"},
+		{"host bad edition", []string{"host", "--name", "x", "--bot", "random", "--edition", "deluxe"}, `bad --edition "deluxe"`},
+		{"host without bot", []string{"host", "--name", "x"}, "--bot is required"},
+		{"host unknown bot", []string{"host", "--name", "x", "--bot", "genius"}, `bad --bot "genius"`},
+		{"join two targets", []string{"join", "--bot", "random", "--addr", "1.2.3.4:5", "--code", "AAAA"}, "at most one of"},
+		{"join bad addr", []string{"join", "--bot", "random", "--addr", "nowhere"}, "bad --addr"},
+		{"join bad code", []string{"join", "--bot", "random", "--code", "!!"}, "bad --code"},
+		{"tables bad wait", []string{"tables", "--wait", "0s"}, "bad --wait"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(tc.args, &stdout, &stderr); code != exitUsage {
+				t.Errorf("exit code %d, want %d", code, exitUsage)
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("stderr lacks %q:\n%s", tc.want, stderr.String())
+			}
+		})
+	}
+}
+
+func TestJoinUnreachableHost(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"join", "--bot", "random", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0",
+		"--addr", "127.0.0.1:1", "--wait", "20s"}, &stdout, &stderr)
+	if code != exitFail {
+		t.Errorf("exit code %d, want %d", code, exitFail)
+	}
+	if !strings.Contains(stderr.String(), "cannot reach the host") {
+		t.Errorf("stderr lacks the reason:\n%s", stderr.String())
+	}
+}

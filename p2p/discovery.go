@@ -1,0 +1,241 @@
+package p2p
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/grandcat/zeroconf"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// Discovery constants.
+const (
+	// ServiceType is the mDNS service tables advertise.
+	ServiceType = "_njet._tcp"
+	// DiscoveryVersion is the protocol version in the TXT record ("v=").
+	DiscoveryVersion = 1
+	// AdvertTTL is the TTL of the advertised records, in seconds: a table
+	// that vanishes without a goodbye is dropped soon.
+	AdvertTTL = 10
+)
+
+// TableAd is a table as advertised on the LAN.
+type TableAd struct {
+	ID      LobbyID
+	Name    string
+	Edition engine.Edition
+	Players int
+	Free    int // seats open to joiners when the record was sent
+	Peer    peer.ID
+	Addrs   []ma.Multiaddr // where its host listens, each without /p2p
+}
+
+// AddrInfo returns where to dial the table's host.
+func (a TableAd) AddrInfo() peer.AddrInfo { return peer.AddrInfo{ID: a.Peer, Addrs: a.Addrs} }
+
+// txt encodes the TXT strings: v, id, name, ed, players, free, peer.
+// Each fits one TXT string (255 bytes): the name is cut to 63 bytes.
+func (a TableAd) txt() []string {
+	name := a.Name
+	if len(name) > 63 {
+		name = name[:63]
+	}
+	return []string{
+		"v=" + strconv.Itoa(DiscoveryVersion),
+		"id=" + a.ID.String(),
+		"name=" + name,
+		"ed=" + a.Edition.String(),
+		"players=" + strconv.Itoa(a.Players),
+		"free=" + strconv.Itoa(a.Free),
+		"peer=" + a.Peer.String(),
+	}
+}
+
+// parseAd reads an advertisement; entries of another version or with
+// missing or bad fields are refused.
+func parseAd(text []string, ips []net.IP, port int) (TableAd, error) {
+	f := make(map[string]string)
+	for _, t := range text {
+		k, v, ok := strings.Cut(t, "=")
+		if ok {
+			f[k] = v
+		}
+	}
+	var a TableAd
+	if f["v"] != strconv.Itoa(DiscoveryVersion) {
+		return a, fmt.Errorf("p2p: advert version %q", f["v"])
+	}
+	id, err := hex.DecodeString(f["id"])
+	if err != nil || len(id) != len(a.ID) {
+		return a, fmt.Errorf("p2p: advert id %q", f["id"])
+	}
+	copy(a.ID[:], id)
+	a.Name = f["name"]
+	if a.Edition, err = engine.ParseEdition(f["ed"]); err != nil {
+		return a, err
+	}
+	if a.Players, err = strconv.Atoi(f["players"]); err != nil {
+		return a, err
+	}
+	if a.Free, err = strconv.Atoi(f["free"]); err != nil {
+		return a, err
+	}
+	if a.Peer, err = peer.Decode(f["peer"]); err != nil {
+		return a, err
+	}
+	if port <= 0 || port > 65535 {
+		return a, fmt.Errorf("p2p: advert port %d", port)
+	}
+	for _, ip := range ips {
+		m, err := manet.FromNetAddr(&net.TCPAddr{IP: ip, Port: port})
+		if err == nil {
+			a.Addrs = append(a.Addrs, m)
+		}
+	}
+	return a, nil
+}
+
+// Advert is a table advertised over mDNS.
+type Advert struct {
+	mu     sync.Mutex
+	server *zeroconf.Server
+	ad     TableAd
+}
+
+// Advertise announces the table on every multicast interface. The
+// addresses are the node's own, read through anet, so that Android, where
+// the standard library cannot list them, advertises them too.
+func (n *Node) Advertise(ad TableAd) (*Advert, error) {
+	port := n.TCPPort()
+	if port == 0 {
+		return nil, fmt.Errorf("p2p: no TCP listener to advertise")
+	}
+	ad.Peer = n.host.ID()
+	ifaces, err := multicastInterfaces()
+	if err != nil {
+		return nil, err
+	}
+	var ips []string
+	for _, a := range n.host.Addrs() {
+		ip, err := manet.ToIP(a)
+		if err != nil || ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.To4() == nil {
+			continue
+		}
+		if s := ip.String(); !slices.Contains(ips, s) {
+			ips = append(ips, s)
+		}
+	}
+	if len(ips) == 0 {
+		return nil, fmt.Errorf("p2p: no LAN address to advertise")
+	}
+	instance := "njet-" + ad.ID.String()[:12]
+	host := "njet-" + ad.Peer.String()[len(ad.Peer.String())-12:]
+	server, err := zeroconf.RegisterProxy(instance, ServiceType, "local.", port, host, ips, ad.txt(), ifaces)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: mDNS: %w", err)
+	}
+	server.TTL(AdvertTTL)
+	return &Advert{server: server, ad: ad}, nil
+}
+
+// SetFree changes the free seat count in the TXT record. Browsers that
+// already saw the entry do not hear of it (zeroconf sends no updates);
+// Browse re-queries, so they learn it on their next round.
+func (a *Advert) SetFree(free int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.server == nil || a.ad.Free == free {
+		return
+	}
+	a.ad.Free = free
+	a.server.SetText(a.ad.txt())
+}
+
+// Close withdraws the advertisement (a goodbye with TTL 0).
+func (a *Advert) Close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.server != nil {
+		a.server.Shutdown()
+		a.server = nil
+	}
+}
+
+// BrowseRound is the length of one mDNS browsing round: zeroconf reports
+// an entry once per browse, so Browse starts a new one every round, and a
+// table missing from two rounds (and older than its TTL) is dropped.
+const BrowseRound = 3 * time.Second
+
+// Browse lists the tables advertised on the LAN until ctx ends: found is
+// called, from Browse's goroutine, with the whole list, sorted by name,
+// whenever a table appears, changes or vanishes.
+func Browse(ctx context.Context, found func([]TableAd)) error {
+	ifaces, err := multicastInterfaces()
+	if err != nil {
+		return err
+	}
+	type seen struct {
+		ad    TableAd
+		round int
+		at    time.Time
+	}
+	tables := make(map[LobbyID]*seen)
+	report := func() {
+		list := make([]TableAd, 0, len(tables))
+		for _, s := range tables {
+			list = append(list, s.ad)
+		}
+		slices.SortFunc(list, func(a, b TableAd) int {
+			return strings.Compare(a.Name+a.ID.String(), b.Name+b.ID.String())
+		})
+		found(list)
+	}
+	report()
+	for round := 0; ctx.Err() == nil; round++ {
+		resolver, err := zeroconf.NewResolver(zeroconf.SelectIfaces(ifaces), zeroconf.SelectIPTraffic(zeroconf.IPv4))
+		if err != nil {
+			return fmt.Errorf("p2p: mDNS: %w", err)
+		}
+		rctx, cancel := context.WithTimeout(ctx, BrowseRound)
+		entries := make(chan *zeroconf.ServiceEntry, 16)
+		if err := resolver.Browse(rctx, ServiceType, "local.", entries); err != nil {
+			cancel()
+			return fmt.Errorf("p2p: mDNS browse: %w", err)
+		}
+		// zeroconf closes entries when rctx ends.
+		for e := range entries {
+			ad, err := parseAd(e.Text, e.AddrIPv4, e.Port)
+			if err != nil {
+				continue
+			}
+			old := tables[ad.ID]
+			tables[ad.ID] = &seen{ad: ad, round: round, at: time.Now()}
+			if old == nil || old.ad.Free != ad.Free || old.ad.Name != ad.Name {
+				report()
+			}
+		}
+		cancel()
+		changed := false
+		for id, s := range tables {
+			if s.round < round-1 && time.Since(s.at) > AdvertTTL*time.Second {
+				delete(tables, id)
+				changed = true
+			}
+		}
+		if changed {
+			report()
+		}
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,235 @@
+package p2p
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"io"
+	"testing"
+
+	"github.com/libp2p/go-libp2p"
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	lcrypto "github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/table"
+)
+
+// testSetup builds a setup of two devices and a bot hosted by the first.
+func testSetup(t *testing.T) (*Setup, []ed25519.PrivateKey, ed25519.PrivateKey) {
+	t.Helper()
+	var keys []ed25519.PrivateKey
+	var ids []table.Identity
+	for range 3 {
+		_, k, err := ed25519.GenerateKey(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _ := table.IdentityOf(k.Public().(ed25519.PublicKey))
+		keys, ids = append(keys, k), append(ids, id)
+	}
+	gen := &table.Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:3], Keys: ids}
+	body, err := gen.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	if err := env.Sign(keys[0]); err != nil {
+		t.Fatal(err)
+	}
+	return &Setup{Genesis: env, Devices: []Device{{ID: ids[0]}, {ID: ids[1]}}}, keys[:2], keys[2]
+}
+
+func signed(t *testing.T, id table.TableID, author uint8, seq uint64, key ed25519.PrivateKey) []byte {
+	t.Helper()
+	env := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Seq: seq, Author: author, Kind: table.KindAck,
+		Body: []byte{table.BodyVersion}}
+	if err := env.Sign(key); err != nil {
+		t.Fatal(err)
+	}
+	b, err := env.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestValidatorRejectsHostileInput(t *testing.T) {
+	setup, keys, botKey := testSetup(t)
+	r, err := newRoster(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &Table{id: setup.Table(), roster: r}
+	pid0, _ := PeerIDOf(setup.Devices[0].ID)
+	pid1, _ := PeerIDOf(setup.Devices[1].ID)
+	_, strangerKey, _ := ed25519.GenerateKey(nil)
+	strangerID, _ := table.IdentityOf(strangerKey.Public().(ed25519.PublicKey))
+	stranger, _ := PeerIDOf(strangerID)
+	id := setup.Table()
+	other := id
+	other[0] ^= 1
+	genesis, _ := setup.Genesis.MarshalBinary()
+	tampered := signed(t, id, 1, 1, keys[1])
+	tampered[len(tampered)-1] ^= 1
+	for _, tc := range []struct {
+		name string
+		from peer.ID
+		data []byte
+		want pubsub.ValidationResult
+	}{
+		{"genesis from the creator", pid0, genesis, pubsub.ValidationAccept},
+		{"own seat", pid1, signed(t, id, 1, 1, keys[1]), pubsub.ValidationAccept},
+		{"hosted bot seat from its host", pid0, signed(t, id, 2, 1, botKey), pubsub.ValidationAccept},
+		{"bot seat from another device", pid1, signed(t, id, 2, 1, botKey), pubsub.ValidationReject},
+		{"another device's seat", pid0, signed(t, id, 1, 1, keys[1]), pubsub.ValidationReject},
+		{"author claims a seat it does not sign for", pid1, signed(t, id, 0, 1, keys[1]), pubsub.ValidationReject},
+		{"garbage", pid1, []byte("hello, table"), pubsub.ValidationReject},
+		{"empty", pid1, nil, pubsub.ValidationReject},
+		{"oversized", pid1, bytes.Repeat([]byte{1}, table.MaxEnvelopeSize+1), pubsub.ValidationReject},
+		{"bad signature", pid1, tampered, pubsub.ValidationReject},
+		{"valid envelope for another table", pid1, signed(t, other, 1, 1, keys[1]), pubsub.ValidationReject},
+		{"peer without a seat", stranger, signed(t, id, 1, 1, strangerKey), pubsub.ValidationReject},
+		{"no seat 7", pid1, signed(t, id, 7, 1, keys[1]), pubsub.ValidationReject},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tb.check(tc.from, tc.data); got != tc.want {
+				t.Errorf("check = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSyncStreamRejectsHostileInput(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	tt := newTestTable(t, ctx, 3, 1, 1)
+	heads := tt.play(t, ctx, nil)
+	if err := sameHeads(heads); err != nil {
+		t.Fatal(err)
+	}
+	// The game is over and its sessions closed; serve the log again from
+	// device 0 and knock at it.
+	host := tt.nodes[0]
+	tb, err := host.JoinTable(TableConfig{Setup: tt.setup, Server: tt.stores[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	rogue := newTestNode(t)
+	info := peer.AddrInfo{ID: host.ID(), Addrs: host.Host().Addrs()}
+	if err := rogue.Connect(ctx, info); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(n *Node, req []byte) ([]byte, error) {
+		s, err := n.Host().NewStream(ctx, host.ID(), SyncProtocol)
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		if _, err := s.Write(req); err != nil {
+			return nil, err
+		}
+		if err := s.CloseWrite(); err != nil {
+			return nil, err
+		}
+		return io.ReadAll(io.LimitReader(s, maxSyncResponse+1))
+	}
+	good, _ := table.SyncRequest{Table: tt.setup.Table(), From: 0, To: 4}.MarshalBinary()
+	otherTable, _ := table.SyncRequest{Table: table.TableID{1}, From: 0, To: 4}.MarshalBinary()
+	for _, tc := range []struct {
+		name string
+		req  []byte
+	}{
+		{"garbage", []byte("GET / HTTP/1.1\r\n\r\n")},
+		{"oversized", bytes.Repeat([]byte{table.SyncVersion}, 1<<20)},
+		{"empty range", append(good[:table.SyncRequestSize-8:table.SyncRequestSize-8], make([]byte, 8)...)},
+		{"another table", otherTable},
+		{"valid, from a peer without a seat", good},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := ask(rogue, tc.req)
+			if err == nil && len(resp) > 0 {
+				t.Fatalf("answered %d bytes", len(resp))
+			}
+		})
+	}
+	// A flood of requests, bounded in count, changes nothing for members.
+	for range 64 {
+		ask(rogue, good)
+	}
+	resp, err := ask(tt.nodes[1], good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	envs, err := table.ParseSyncResponse(resp)
+	if err != nil || len(envs) != 4 {
+		t.Fatalf("member got %d envelopes, err %v", len(envs), err)
+	}
+	if tb.Stats.SyncServed.Load() != 1 || tb.Stats.SyncRefused.Load() == 0 {
+		t.Errorf("served %d, refused %d", tb.Stats.SyncServed.Load(), tb.Stats.SyncRefused.Load())
+	}
+}
+
+// TestGameSurvivesHostileTopic floods the table's topic, during a game,
+// with garbage, oversized messages, envelopes signed by a device without a
+// seat and valid envelopes of another table; the game ends as usual.
+func TestGameSurvivesHostileTopic(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	tt := newTestTable(t, ctx, 4, 1, 1)
+	// The rogue runs a plain gossipsub router: no validator, no filter.
+	_, rogueKey, _ := ed25519.GenerateKey(nil)
+	sk, err := lcrypto.UnmarshalEd25519PrivateKey(rogueKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rogue, err := libp2p.New(libp2p.Identity(sk), libp2p.ListenAddrStrings(LoopbackListen...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rogue.Close()
+	rctx, rcancel := context.WithCancel(ctx)
+	defer rcancel()
+	ps, err := pubsub.NewGossipSub(rctx, rogue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic, err := ps.Join(TopicName(tt.setup.Table()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topic.Close()
+	for _, n := range tt.nodes {
+		if err := rogue.Connect(ctx, peer.AddrInfo{ID: n.ID(), Addrs: n.Host().Addrs()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, strangerKey, _ := ed25519.GenerateKey(nil)
+	other := tt.setup.Table()
+	other[0] ^= 1
+	junk := [][]byte{
+		[]byte("garbage"),
+		bytes.Repeat([]byte{0xff}, table.MaxEnvelopeSize+100),
+		signed(t, tt.setup.Table(), 1, 1, rogueKey),
+		signed(t, tt.setup.Table(), 2, 3, strangerKey),
+		signed(t, other, 0, 0, rogueKey),
+	}
+	var rejected int64
+	heads := tt.play(t, ctx, func(sessions []*Session) {
+		for i := range 200 {
+			msg := append(bytes.Clone(junk[i%len(junk)]), byte(i))
+			if err := topic.Publish(ctx, msg); err != nil {
+				t.Logf("rogue publish: %v", err)
+			}
+		}
+		for _, s := range sessions {
+			rejected += s.Table().Stats.Rejected.Load()
+		}
+	})
+	if err := sameHeads(heads); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the members' validators rejected %d rogue messages", rejected)
+}

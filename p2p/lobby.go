@@ -1,0 +1,524 @@
+package p2p
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/table"
+)
+
+// LobbyProtocol is the stream protocol by which a device claims a seat at
+// a table before its genesis. The joiner sends a claim; the host answers
+// with progress messages while seats fill and finally with the table's
+// Setup, or refuses. Every message is length-prefixed and small.
+const LobbyProtocol protocol.ID = "/njet/lobby/1"
+
+// LobbyID names a table before its genesis exists: the genesis records it
+// as its Nonce, so it names exactly one table. Discovery and join codes
+// carry it.
+type LobbyID [16]byte
+
+// String returns the id in hex.
+func (id LobbyID) String() string { return fmt.Sprintf("%x", id[:]) }
+
+// Lobby message types and limits.
+const (
+	lobbyVersion    = 1
+	msgClaim        = 1
+	msgWait         = 2
+	msgStart        = 3
+	msgRefuse       = 4
+	maxLobbyMessage = maxSetupMessage + 16
+	maxLobbyStreams = 16
+	lobbyIOTimeout  = 10 * time.Second
+)
+
+// Errors of the lobby.
+var (
+	// ErrRefused: the host refused the claim (table full, game started).
+	ErrRefused = errors.New("p2p: the host refused to seat this device")
+	// ErrLobbyClosed: the lobby was closed before the table started.
+	ErrLobbyClosed = errors.New("p2p: the lobby is closed")
+)
+
+// LobbyConfig describes the table a host offers.
+type LobbyConfig struct {
+	// ID names the lobby (and becomes the genesis Nonce); zero draws one.
+	ID      LobbyID
+	Name    string
+	Edition engine.Edition
+	Players int
+	// Bots is the number of seats the host fills with bots it hosts; the
+	// others wait for devices that join.
+	Bots int
+	// Short, Target and Rounds set the game's length (table.Genesis).
+	Short  bool
+	Target int
+	Rounds int
+	// Rand draws the lobby id, the first dealer and the bots' keys; nil
+	// uses crypto/rand.
+	Rand io.Reader
+}
+
+// Lobby is a host's table before its genesis: it seats the devices that
+// claim a seat until enough have, then Start writes the genesis. It keeps
+// answering claims afterwards, so a member that lost its connection gets
+// the Setup again.
+type Lobby struct {
+	n   *Node
+	cfg LobbyConfig
+
+	mu      sync.Mutex
+	claims  []table.Identity
+	changed chan struct{} // closed and replaced whenever claims or started change
+	setup   *Setup
+	closed  bool
+	streams int
+}
+
+// OpenLobby opens the node's lobby (one at a time).
+func (n *Node) OpenLobby(cfg LobbyConfig) (*Lobby, error) {
+	e := cfg.Edition
+	if cfg.Players < e.MinPlayers() || cfg.Players > e.MaxPlayers() {
+		return nil, fmt.Errorf("p2p: %d players in the %s edition", cfg.Players, e)
+	}
+	if cfg.Bots < 0 || cfg.Bots > cfg.Players-1 {
+		return nil, fmt.Errorf("p2p: %d bots at a table of %d", cfg.Bots, cfg.Players)
+	}
+	if cfg.Rand == nil {
+		cfg.Rand = cryptoReader{}
+	}
+	if cfg.ID == (LobbyID{}) {
+		if _, err := io.ReadFull(cfg.Rand, cfg.ID[:]); err != nil {
+			return nil, err
+		}
+	}
+	l := &Lobby{n: n, cfg: cfg, changed: make(chan struct{})}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.lobby != nil {
+		return nil, fmt.Errorf("p2p: a lobby is already open")
+	}
+	n.lobby = l
+	return l, nil
+}
+
+// ID returns the lobby id.
+func (l *Lobby) ID() LobbyID { return l.cfg.ID }
+
+// Config returns the lobby's configuration.
+func (l *Lobby) Config() LobbyConfig { return l.cfg }
+
+// Seated returns how many human seats are taken (the host's included) and
+// how many the table waits for.
+func (l *Lobby) Seated() (seated, wanted int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return 1 + len(l.claims), l.cfg.Players - l.cfg.Bots
+}
+
+// Free returns the number of seats still open to joiners.
+func (l *Lobby) Free() int {
+	s, w := l.Seated()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.setup != nil {
+		return 0
+	}
+	return w - s
+}
+
+func (l *Lobby) notify() {
+	close(l.changed)
+	l.changed = make(chan struct{})
+}
+
+// Wait returns once every seat that is not a bot is claimed, or ctx ends.
+// progress, when not nil, is called with the count at the start and after
+// every change.
+func (l *Lobby) Wait(ctx context.Context, progress func(seated, wanted int)) error {
+	last := -1
+	for {
+		l.mu.Lock()
+		seated, wanted, ch, closed := 1+len(l.claims), l.cfg.Players-l.cfg.Bots, l.changed, l.closed
+		l.mu.Unlock()
+		if closed {
+			return ErrLobbyClosed
+		}
+		if seated != last && progress != nil {
+			progress(seated, wanted)
+		}
+		last = seated
+		if seated >= wanted {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+// Start writes and signs the genesis: seat 0 is the host, then the
+// claimed seats in claim order, then the bots. Each bot gets a fresh key,
+// returned by seat for the host to store and to sign with. Every waiting
+// joiner receives the Setup.
+func (l *Lobby) Start() (*Setup, map[int]ed25519.PrivateKey, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, nil, ErrLobbyClosed
+	}
+	if l.setup != nil {
+		return nil, nil, fmt.Errorf("p2p: the table has started")
+	}
+	if 1+len(l.claims)+l.cfg.Bots != l.cfg.Players {
+		return nil, nil, fmt.Errorf("p2p: %d of %d seats taken", 1+len(l.claims)+l.cfg.Bots, l.cfg.Players)
+	}
+	var seed [32]byte
+	if _, err := io.ReadFull(l.cfg.Rand, seed[:]); err != nil {
+		return nil, nil, err
+	}
+	rng := rand.New(rand.NewChaCha8(seed))
+	keys := append([]table.Identity{l.n.id}, l.claims...)
+	bots := make(map[int]ed25519.PrivateKey)
+	for len(keys) < l.cfg.Players {
+		_, priv, err := ed25519.GenerateKey(l.cfg.Rand)
+		if err != nil {
+			return nil, nil, err
+		}
+		id, err := table.IdentityOf(priv.Public().(ed25519.PublicKey))
+		if err != nil {
+			return nil, nil, err
+		}
+		bots[len(keys)] = priv
+		keys = append(keys, id)
+	}
+	gen := &table.Genesis{Edition: l.cfg.Edition, Characters: l.cfg.Edition.Characters()[:l.cfg.Players], Keys: keys,
+		FirstDealer: rng.IntN(l.cfg.Players), Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds}
+	copy(gen.Nonce[:], l.cfg.ID[:])
+	body, err := gen.MarshalBinary()
+	if err != nil {
+		return nil, nil, err
+	}
+	env := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	if err := env.Sign(l.n.key); err != nil {
+		return nil, nil, err
+	}
+	s := &Setup{Genesis: env, Devices: []Device{{ID: l.n.id, Addrs: l.n.host.Addrs()}}}
+	for _, c := range l.claims {
+		pid, err := PeerIDOf(c)
+		if err != nil {
+			return nil, nil, err
+		}
+		s.Devices = append(s.Devices, Device{ID: c, Addrs: l.n.host.Peerstore().Addrs(pid)})
+	}
+	if _, err := s.MarshalBinary(); err != nil {
+		return nil, nil, err
+	}
+	l.setup = s
+	l.notify()
+	return s, bots, nil
+}
+
+// Close closes the lobby; joiners still waiting are refused.
+func (l *Lobby) Close() error {
+	l.mu.Lock()
+	if !l.closed {
+		l.closed = true
+		l.notify()
+	}
+	l.mu.Unlock()
+	l.n.mu.Lock()
+	if l.n.lobby == l {
+		l.n.lobby = nil
+	}
+	l.n.mu.Unlock()
+	return nil
+}
+
+// claim seats id, or returns why not.
+func (l *Lobby) claim(id table.Identity) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return ErrLobbyClosed
+	case id == l.n.id:
+		return fmt.Errorf("%w: the host's own identity", ErrRefused)
+	}
+	for _, c := range l.claims {
+		if c == id {
+			return nil
+		}
+	}
+	if l.setup != nil {
+		return fmt.Errorf("%w: the game has started", ErrRefused)
+	}
+	if 1+len(l.claims) >= l.cfg.Players-l.cfg.Bots {
+		return fmt.Errorf("%w: the table is full", ErrRefused)
+	}
+	l.claims = append(l.claims, id)
+	l.notify()
+	return nil
+}
+
+// unclaim frees id's seat if the table has not started.
+func (l *Lobby) unclaim(id table.Identity) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.setup != nil || l.closed {
+		return
+	}
+	for i, c := range l.claims {
+		if c == id {
+			l.claims = append(l.claims[:i], l.claims[i+1:]...)
+			l.notify()
+			return
+		}
+	}
+}
+
+// serveLobby handles one joiner's stream.
+func (n *Node) serveLobby(s network.Stream) {
+	n.mu.Lock()
+	l := n.lobby
+	n.mu.Unlock()
+	if l == nil {
+		s.Reset()
+		return
+	}
+	l.mu.Lock()
+	if l.streams >= maxLobbyStreams {
+		l.mu.Unlock()
+		s.Reset()
+		return
+	}
+	l.streams++
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.streams--
+		l.mu.Unlock()
+	}()
+	if err := l.serve(s); err != nil {
+		n.logf("p2p: lobby: %v: %v", s.Conn().RemotePeer(), err)
+		s.Reset()
+		return
+	}
+	s.Close()
+}
+
+func (l *Lobby) serve(s network.Stream) error {
+	if err := s.SetReadDeadline(time.Now().Add(lobbyIOTimeout)); err != nil {
+		return err
+	}
+	msg, err := readFrame(s)
+	if err != nil {
+		return err
+	}
+	if len(msg) != 2+len(LobbyID{}) || msg[0] != lobbyVersion || msg[1] != msgClaim {
+		return fmt.Errorf("%w: lobby claim", table.ErrMalformed)
+	}
+	var want LobbyID
+	copy(want[:], msg[2:])
+	id, err := IdentityOfPeer(s.Conn().RemotePeer())
+	if err != nil {
+		return err
+	}
+	refuse := func(err error) error {
+		s.SetWriteDeadline(time.Now().Add(lobbyIOTimeout))
+		werr := writeFrame(s, append([]byte{lobbyVersion, msgRefuse}, err.Error()...))
+		return errors.Join(err, werr)
+	}
+	if want != (LobbyID{}) && want != l.cfg.ID {
+		return refuse(fmt.Errorf("%w: no such table here", ErrRefused))
+	}
+	if err := l.claim(id); err != nil {
+		return refuse(err)
+	}
+	// The joiner only closes the stream from now on: a read that returns
+	// means it left.
+	if err := s.SetReadDeadline(time.Time{}); err != nil {
+		return err
+	}
+	gone := make(chan struct{})
+	go func() {
+		var b [1]byte
+		s.Read(b[:])
+		close(gone)
+	}()
+	last := -1
+	for {
+		l.mu.Lock()
+		seated, wanted, setup, closed, ch := 1+len(l.claims), l.cfg.Players-l.cfg.Bots, l.setup, l.closed, l.changed
+		l.mu.Unlock()
+		s.SetWriteDeadline(time.Now().Add(lobbyIOTimeout))
+		switch {
+		case setup != nil:
+			return l.sendStart(s, setup, id)
+		case closed:
+			return refuse(ErrLobbyClosed)
+		case seated != last:
+			if err := writeFrame(s, []byte{lobbyVersion, msgWait, byte(seated), byte(wanted)}); err != nil {
+				l.unclaim(id)
+				return err
+			}
+			last = seated
+		}
+		select {
+		case <-gone:
+			l.unclaim(id)
+			return fmt.Errorf("the joiner left")
+		case <-ch:
+		}
+	}
+}
+
+func (l *Lobby) sendStart(s network.Stream, setup *Setup, id table.Identity) error {
+	gen, err := setup.Check()
+	if err != nil {
+		return err
+	}
+	seat := -1
+	for i, k := range gen.Keys {
+		if k == id {
+			seat = i
+		}
+	}
+	if seat < 0 {
+		return fmt.Errorf("%w: not seated", ErrRefused)
+	}
+	enc, err := setup.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return writeFrame(s, append([]byte{lobbyVersion, msgStart, byte(seat)}, enc...))
+}
+
+// JoinLobby claims a seat at the lobby id (zero: whichever the host
+// offers) of the host at info and waits for the table to start. progress,
+// when not nil, hears how many seats are taken. It returns the Setup and
+// the device's seat. ctx bounds the whole wait.
+func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, progress func(seated, wanted int)) (*Setup, int, error) {
+	dctx, cancel := context.WithTimeout(ctx, lobbyIOTimeout)
+	err := n.Connect(dctx, info)
+	cancel()
+	if err != nil {
+		return nil, 0, err
+	}
+	s, err := n.host.NewStream(ctx, info.ID, LobbyProtocol)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, info.ID, err)
+	}
+	stop := context.AfterFunc(ctx, func() { s.Reset() })
+	defer stop()
+	defer s.Close()
+	if err := writeFrame(s, append([]byte{lobbyVersion, msgClaim}, id[:]...)); err != nil {
+		return nil, 0, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, info.ID, err)
+	}
+	for {
+		msg, err := readFrame(s)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, 0, ctx.Err()
+			}
+			return nil, 0, fmt.Errorf("%w: lobby of %v: %w", table.ErrUnreachable, info.ID, err)
+		}
+		if len(msg) < 2 || msg[0] != lobbyVersion {
+			return nil, 0, fmt.Errorf("%w: lobby message", table.ErrMalformed)
+		}
+		switch {
+		case msg[1] == msgWait && len(msg) == 4:
+			if progress != nil {
+				progress(int(msg[2]), int(msg[3]))
+			}
+		case msg[1] == msgRefuse:
+			return nil, 0, fmt.Errorf("%w: %s", ErrRefused, printable(msg[2:]))
+		case msg[1] == msgStart && len(msg) > 3:
+			setup, err := ParseSetup(msg[3:])
+			if err != nil {
+				return nil, 0, err
+			}
+			gen, err := setup.Check()
+			if err != nil {
+				return nil, 0, err
+			}
+			seat := int(msg[2])
+			switch {
+			case seat >= len(gen.Keys) || gen.Keys[seat] != n.id:
+				return nil, 0, fmt.Errorf("%w: the setup does not seat this device at %d", table.ErrMalformed, seat)
+			case setup.Devices[0].ID != mustIdentity(info.ID):
+				return nil, 0, fmt.Errorf("%w: the setup's creator is not the host", table.ErrMalformed)
+			case id != (LobbyID{}) && LobbyID(gen.Nonce) != id:
+				return nil, 0, fmt.Errorf("%w: the setup is for another table", table.ErrWrongTable)
+			}
+			return setup, seat, nil
+		default:
+			return nil, 0, fmt.Errorf("%w: lobby message type %d", table.ErrMalformed, msg[1])
+		}
+	}
+}
+
+func mustIdentity(pid peer.ID) table.Identity {
+	id, err := IdentityOfPeer(pid)
+	if err != nil {
+		return table.Identity{}
+	}
+	return id
+}
+
+// printable keeps a refusal's reason short and free of control bytes.
+func printable(b []byte) string {
+	if len(b) > 200 {
+		b = b[:200]
+	}
+	out := make([]rune, 0, len(b))
+	for _, r := range string(b) {
+		if r < 0x20 || r == 0x7f {
+			r = '?'
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
+
+// writeFrame writes a 4-byte big-endian length and msg.
+func writeFrame(w io.Writer, msg []byte) error {
+	if len(msg) > maxLobbyMessage {
+		return fmt.Errorf("%w: lobby message of %d bytes", table.ErrTooLarge, len(msg))
+	}
+	b := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(msg)), uint32(len(msg)))
+	_, err := w.Write(append(b, msg...))
+	return err
+}
+
+// readFrame reads one length-prefixed message of at most maxLobbyMessage.
+func readFrame(r io.Reader) ([]byte, error) {
+	var h [4]byte
+	if _, err := io.ReadFull(r, h[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(h[:])
+	if n > maxLobbyMessage {
+		return nil, fmt.Errorf("%w: lobby message of %d bytes", table.ErrTooLarge, n)
+	}
+	msg := make([]byte, n)
+	if _, err := io.ReadFull(r, msg); err != nil {
+		return nil, err
+	}
+	return msg, nil
+}

@@ -1,0 +1,293 @@
+package p2p
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/njetlan/njet/table"
+)
+
+// Device is one member device of a table: its identity (the libp2p key)
+// and the addresses others dial it at.
+type Device struct {
+	ID    table.Identity
+	Addrs []ma.Multiaddr
+}
+
+// Setup is what every member knows of a table before its log starts: the
+// genesis envelope (seat 0's, signed by the creating device) and the
+// member devices, the creator first. A seat whose genesis key is a
+// device's identity is that device's own seat; every other seat is a bot
+// hosted by the creator, which holds its key.
+type Setup struct {
+	Genesis *table.Envelope
+	Devices []Device
+}
+
+// Limits of the setup encoding.
+const (
+	maxDevices      = 8
+	maxAddrsPerDev  = 16
+	maxAddrLen      = 255
+	setupVersion    = 1
+	maxSetupMessage = 64 << 10
+)
+
+// Table returns the table id, derived from the genesis body.
+func (s *Setup) Table() table.TableID { return table.TableIDOf(s.Genesis.Body) }
+
+// Check verifies that the setup is consistent: a genesis that parses, is
+// signed by the creator's device key (seat 0), and devices that are
+// distinct, with the creator first.
+func (s *Setup) Check() (*table.Genesis, error) {
+	if s.Genesis == nil || s.Genesis.Kind != table.KindGenesis || s.Genesis.Seq != 0 {
+		return nil, fmt.Errorf("%w: setup without a genesis", table.ErrMalformed)
+	}
+	gen, err := table.ParseGenesis(s.Genesis.Body)
+	if err != nil {
+		return nil, err
+	}
+	if s.Genesis.Table != s.Table() {
+		return nil, fmt.Errorf("%w: the genesis names another table", table.ErrWrongTable)
+	}
+	if len(s.Devices) == 0 || len(s.Devices) > maxDevices || len(s.Devices) > len(gen.Keys) {
+		return nil, fmt.Errorf("%w: %d devices for %d seats", table.ErrMalformed, len(s.Devices), len(gen.Keys))
+	}
+	if s.Devices[0].ID != gen.Keys[0] {
+		return nil, fmt.Errorf("%w: the creating device does not hold seat 0", table.ErrMalformed)
+	}
+	if err := s.Genesis.Verify(gen.Keys[0]); err != nil {
+		return nil, err
+	}
+	for i, d := range s.Devices {
+		for _, e := range s.Devices[:i] {
+			if e.ID == d.ID {
+				return nil, fmt.Errorf("%w: device %v listed twice", table.ErrMalformed, d.ID)
+			}
+		}
+		if i > 0 && !slices.Contains(gen.Keys, d.ID) {
+			return nil, fmt.Errorf("%w: device %v holds no seat", table.ErrMalformed, d.ID)
+		}
+	}
+	return gen, nil
+}
+
+// MarshalBinary encodes the setup: version (1), the genesis envelope
+// (4-byte length + bytes), the device count (1) and per device its key
+// (32), its address count (1) and each address (1-byte length + bytes).
+func (s *Setup) MarshalBinary() ([]byte, error) {
+	gen, err := s.Genesis.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Devices) > maxDevices {
+		return nil, fmt.Errorf("%w: %d devices", table.ErrTooLarge, len(s.Devices))
+	}
+	b := []byte{setupVersion}
+	b = binary.BigEndian.AppendUint32(b, uint32(len(gen)))
+	b = append(b, gen...)
+	b = append(b, byte(len(s.Devices)))
+	for _, d := range s.Devices {
+		b = append(b, d.ID[:]...)
+		addrs := d.Addrs
+		if len(addrs) > maxAddrsPerDev {
+			addrs = addrs[:maxAddrsPerDev]
+		}
+		var enc [][]byte
+		for _, a := range addrs {
+			if raw := a.Bytes(); len(raw) <= maxAddrLen {
+				enc = append(enc, raw)
+			}
+		}
+		b = append(b, byte(len(enc)))
+		for _, raw := range enc {
+			b = append(b, byte(len(raw)))
+			b = append(b, raw...)
+		}
+	}
+	if len(b) > maxSetupMessage {
+		return nil, fmt.Errorf("%w: setup of %d bytes", table.ErrTooLarge, len(b))
+	}
+	return b, nil
+}
+
+// ParseSetup decodes a setup strictly and checks it (Setup.Check).
+func ParseSetup(data []byte) (*Setup, error) {
+	bad := func(what string) error { return fmt.Errorf("%w: setup: %s", table.ErrMalformed, what) }
+	if len(data) > maxSetupMessage {
+		return nil, fmt.Errorf("%w: setup of %d bytes", table.ErrTooLarge, len(data))
+	}
+	if len(data) < 5 || data[0] != setupVersion {
+		return nil, bad("version")
+	}
+	n := binary.BigEndian.Uint32(data[1:])
+	p := data[5:]
+	if uint64(n) > uint64(len(p)) {
+		return nil, bad("genesis length")
+	}
+	env, err := table.ParseEnvelope(p[:n])
+	if err != nil {
+		return nil, err
+	}
+	p = p[n:]
+	s := &Setup{Genesis: env}
+	if len(p) < 1 {
+		return nil, bad("device count")
+	}
+	count := int(p[0])
+	p = p[1:]
+	if count == 0 || count > maxDevices {
+		return nil, bad("device count")
+	}
+	for range count {
+		if len(p) < 33 {
+			return nil, bad("truncated device")
+		}
+		var d Device
+		copy(d.ID[:], p[:32])
+		na := int(p[32])
+		p = p[33:]
+		if na > maxAddrsPerDev {
+			return nil, bad("address count")
+		}
+		for range na {
+			if len(p) < 1 || int(p[0]) > len(p)-1 {
+				return nil, bad("truncated address")
+			}
+			l := int(p[0])
+			a, err := ma.NewMultiaddrBytes(p[1 : 1+l])
+			if err != nil {
+				return nil, bad("address")
+			}
+			d.Addrs = append(d.Addrs, a)
+			p = p[1+l:]
+		}
+		s.Devices = append(s.Devices, d)
+	}
+	if len(p) != 0 {
+		return nil, bad("trailing bytes")
+	}
+	if _, err := s.Check(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// roster answers, for a running table, which device hosts which seat and
+// with which keys. A seat's key can change during the game (a BotSeat puts
+// a bot hosted by the voter's device in it); the roster learns such keys
+// from the BotSeat envelopes it sees.
+type roster struct {
+	players int
+	devices []Device
+	pids    []peer.ID
+
+	mu    sync.Mutex
+	seats [][]seatKey // per seat: the keys it may sign with and their device
+}
+
+type seatKey struct {
+	key    table.Identity
+	device int
+}
+
+func newRoster(s *Setup) (*roster, error) {
+	gen, err := s.Check()
+	if err != nil {
+		return nil, err
+	}
+	r := &roster{players: len(gen.Keys), devices: s.Devices, seats: make([][]seatKey, len(gen.Keys))}
+	for _, d := range s.Devices {
+		pid, err := PeerIDOf(d.ID)
+		if err != nil {
+			return nil, err
+		}
+		r.pids = append(r.pids, pid)
+	}
+	for seat, k := range gen.Keys {
+		dev := 0 // bots are hosted by the creator
+		for i, d := range s.Devices {
+			if d.ID == k {
+				dev = i
+			}
+		}
+		r.seats[seat] = []seatKey{{key: k, device: dev}}
+	}
+	return r, nil
+}
+
+// device returns the index of the member device pid, or -1.
+func (r *roster) device(pid peer.ID) int {
+	return slices.Index(r.pids, pid)
+}
+
+func (r *roster) isMember(pid peer.ID) bool { return r.device(pid) >= 0 }
+
+// deviceOfKey returns the device that holds a seat key (a device's own
+// identity or a hosted bot's key), or -1.
+func (r *roster) deviceOfKey(id table.Identity) int {
+	for i, d := range r.devices {
+		if d.ID == id {
+			return i
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, keys := range r.seats {
+		for _, k := range keys {
+			if k.key == id {
+				return k.device
+			}
+		}
+	}
+	return -1
+}
+
+// signedBy reports whether env verifies under a key of its author seat
+// that device dev holds.
+func (r *roster) signedBy(env *table.Envelope, dev int) bool {
+	if int(env.Author) >= r.players {
+		return false
+	}
+	r.mu.Lock()
+	keys := slices.Clone(r.seats[env.Author])
+	r.mu.Unlock()
+	for _, k := range keys {
+		if (dev < 0 || k.device == dev) && env.Verify(k.key) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// learn records the key a BotSeat envelope gives a seat, hosted by the
+// device of the seat that posted it. The caller has checked env's
+// signature (signedBy). The Log decides whether the BotSeat stands; the
+// roster only widens what the topic validator lets through.
+func (r *roster) learn(env *table.Envelope, dev int) {
+	if env.Kind != table.KindBotSeat || dev < 0 {
+		return
+	}
+	b := env.Body
+	if len(b) != 1+1+32 || b[0] != table.BodyVersion || int(b[1]) >= r.players {
+		return
+	}
+	var key table.Identity
+	copy(key[:], b[2:])
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seat := int(b[1])
+	for _, k := range r.seats[seat] {
+		if k.key == key {
+			return
+		}
+	}
+	if len(r.seats[seat]) < 8 {
+		r.seats[seat] = append(r.seats[seat], seatKey{key: key, device: dev})
+	}
+}

@@ -1,0 +1,189 @@
+package p2p
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/njetlan/njet/table"
+)
+
+// LocalSeat is a seat this device plays: its own (with the device key) or
+// a bot it hosts (with the bot's key).
+type LocalSeat struct {
+	Seat int
+	Key  ed25519.PrivateKey
+	// Bot is the bot kind that chooses the seat's actions.
+	Bot string
+}
+
+// SessionConfig wires a Session.
+type SessionConfig struct {
+	Setup *Setup
+	// Store is the device's store; the session resumes from what it holds.
+	Store *table.Store
+	Seats []LocalSeat
+	// Tick is how often each seat asks a member for what follows its log
+	// (default 500ms).
+	Tick time.Duration
+	// Linger bounds how long a finished device keeps serving the log to
+	// members that have not yet asked for its end (default 30s).
+	Linger time.Duration
+	Logf   Logf
+}
+
+// Session plays a device's seats at a table: a table.Peer per local seat,
+// each over its own Endpoint of one Table, all sharing the device's Store.
+type Session struct {
+	cfg   SessionConfig
+	tbl   *Table
+	peers map[int]*table.Peer
+	eps   []*Endpoint
+	ticks []*time.Ticker
+}
+
+// Metadata names in the store.
+const (
+	metaSetup = "p2p/setup"
+	metaSeats = "p2p/seats"
+	metaOver  = "p2p/over"
+)
+
+// NewSession joins the table and builds the local seats' peers, replaying
+// the stored log.
+func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
+	if cfg.Setup == nil || cfg.Store == nil || len(cfg.Seats) == 0 {
+		return nil, fmt.Errorf("p2p: NewSession: Setup, Store and Seats are required")
+	}
+	if cfg.Tick <= 0 {
+		cfg.Tick = 500 * time.Millisecond
+	}
+	if cfg.Linger <= 0 {
+		cfg.Linger = 30 * time.Second
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	gen, err := cfg.Setup.Check()
+	if err != nil {
+		return nil, err
+	}
+	tbl, err := n.JoinTable(TableConfig{Setup: cfg.Setup, Server: cfg.Store})
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{cfg: cfg, tbl: tbl, peers: make(map[int]*table.Peer)}
+	for _, ls := range cfg.Seats {
+		if ls.Seat < 0 || ls.Seat >= len(gen.Keys) {
+			return nil, errors.Join(fmt.Errorf("p2p: no seat %d", ls.Seat), s.Close())
+		}
+		ep, err := tbl.Transport()
+		if err != nil {
+			return nil, errors.Join(err, s.Close())
+		}
+		s.eps = append(s.eps, ep)
+		tick := time.NewTicker(cfg.Tick)
+		s.ticks = append(s.ticks, tick)
+		var genesis *table.Envelope
+		if ls.Seat == 0 {
+			genesis = cfg.Setup.Genesis
+		}
+		p, err := table.NewPeer(table.PeerConfig{Table: tbl.id, Creator: gen.Keys[0], Genesis: genesis, Seat: ls.Seat,
+			Key: ls.Key, Store: cfg.Store, Transport: ep, Peers: tbl.Members(ls.Seat), Bot: ls.Bot, Tick: tick.C,
+			Logf: cfg.Logf})
+		if err != nil {
+			return nil, errors.Join(err, s.Close())
+		}
+		s.peers[ls.Seat] = p
+	}
+	return s, nil
+}
+
+// Table returns the session's table.
+func (s *Session) Table() *Table { return s.tbl }
+
+// Peer returns the peer of a local seat, or nil.
+func (s *Session) Peer(seat int) *table.Peer { return s.peers[seat] }
+
+// done reports whether every local seat is done.
+func (s *Session) done() bool {
+	for _, p := range s.peers {
+		if !p.Done() {
+			return false
+		}
+	}
+	return true
+}
+
+// Run plays until every local seat is done and the other members have
+// caught up (or Linger passed), or ctx ends (then it returns ctx's error),
+// or a peer fails. onEvent, when not nil, hears every local seat's events
+// from Run's goroutine.
+func (s *Session) Run(ctx context.Context, onEvent func(seat int, e table.Event)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, len(s.peers))
+	for _, p := range s.peers {
+		go func() { errc <- p.Run(ctx) }()
+	}
+	running := len(s.peers)
+	wait := func(err error) error {
+		cancel()
+		for ; running > 0; running-- {
+			if perr := <-errc; perr != nil && !errors.Is(perr, context.Canceled) && err == nil {
+				err = perr
+			}
+		}
+		return err
+	}
+	poll := time.NewTicker(250 * time.Millisecond)
+	defer poll.Stop()
+	var finished time.Time
+	for {
+		for seat, p := range s.peers {
+			for drained := false; !drained; {
+				select {
+				case e := <-p.Events():
+					if onEvent != nil {
+						onEvent(seat, e)
+					}
+				default:
+					drained = true
+				}
+			}
+		}
+		if s.done() {
+			if finished.IsZero() {
+				finished = time.Now()
+			}
+			var next uint64
+			for _, p := range s.peers {
+				next = max(next, p.Log().Next())
+			}
+			if s.tbl.CaughtUp(next) || time.Since(finished) > s.cfg.Linger {
+				return wait(nil)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return wait(ctx.Err())
+		case err := <-errc:
+			running--
+			if err == nil {
+				err = fmt.Errorf("p2p: a seat stopped")
+			}
+			return wait(err)
+		case <-poll.C:
+		}
+	}
+}
+
+// Close leaves the table and stops the tickers. Run must have returned.
+func (s *Session) Close() error {
+	for _, t := range s.ticks {
+		t.Stop()
+	}
+	return s.tbl.Close()
+}

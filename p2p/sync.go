@@ -1,0 +1,122 @@
+package p2p
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
+
+	"github.com/njetlan/njet/table"
+)
+
+// SyncProtocol is the stream protocol that serves log ranges: the asker
+// writes one table.SyncRequest and closes its side, the server answers
+// with one sync response (table.MarshalSyncResponse) and closes.
+const SyncProtocol protocol.ID = "/njet/sync/1"
+
+// Sync timeouts: a request is answered or abandoned within these bounds.
+const (
+	syncServeTimeout = 10 * time.Second
+	syncFetchTimeout = 5 * time.Second
+	// maxSyncResponse bounds a response as table.ParseSyncResponse does.
+	maxSyncResponse = 1 + 4 + table.MaxRange*4 + table.MaxRangeBytes + table.MaxEnvelopeSize
+)
+
+// serveSync answers one sync request from a member device of the table it
+// names; anything else (garbage, a non-member, an unknown table, too many
+// requests at once) resets the stream.
+func (n *Node) serveSync(s network.Stream) {
+	select {
+	case n.syncs <- struct{}{}:
+		defer func() { <-n.syncs }()
+	default:
+		s.Reset()
+		return
+	}
+	t, err := n.answerSync(s)
+	if err != nil {
+		if t != nil {
+			t.Stats.SyncRefused.Add(1)
+		}
+		n.logf("p2p: sync request from %v refused: %v", s.Conn().RemotePeer(), err)
+		s.Reset()
+		return
+	}
+	t.Stats.SyncServed.Add(1)
+	s.Close()
+}
+
+func (n *Node) answerSync(s network.Stream) (*Table, error) {
+	if err := s.SetDeadline(time.Now().Add(syncServeTimeout)); err != nil {
+		return nil, err
+	}
+	buf := make([]byte, table.SyncRequestSize)
+	if _, err := io.ReadFull(s, buf); err != nil {
+		return nil, err
+	}
+	req, err := table.ParseSyncRequest(buf)
+	if err != nil {
+		return nil, err
+	}
+	n.mu.Lock()
+	t := n.tables[req.Table]
+	n.mu.Unlock()
+	if t == nil {
+		return nil, fmt.Errorf("%w: unknown table %v", table.ErrNotFound, req.Table)
+	}
+	dev := t.roster.device(s.Conn().RemotePeer())
+	if dev < 0 {
+		return t, fmt.Errorf("not a member of table %.8s", req.Table.String())
+	}
+	t.noteAsked(dev, req.From)
+	ctx, cancel := context.WithTimeout(t.ctx, syncServeTimeout)
+	defer cancel()
+	envs, err := t.server.ServeRange(ctx, req.Table, req.From, req.To)
+	if err != nil {
+		return t, err
+	}
+	resp, err := table.MarshalSyncResponse(envs)
+	if err != nil {
+		return t, err
+	}
+	_, err = s.Write(resp)
+	return t, err
+}
+
+// fetch asks pid for a range over SyncProtocol, bounded by syncFetchTimeout.
+func (n *Node) fetch(ctx context.Context, pid peer.ID, req table.SyncRequest) ([][]byte, error) {
+	data, err := req.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, syncFetchTimeout)
+	defer cancel()
+	s, err := n.host.NewStream(ctx, pid, SyncProtocol)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+	}
+	defer s.Close()
+	deadline, _ := ctx.Deadline()
+	if err := s.SetDeadline(deadline); err != nil {
+		s.Reset()
+		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+	}
+	if _, err := s.Write(data); err != nil {
+		s.Reset()
+		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+	}
+	if err := s.CloseWrite(); err != nil {
+		s.Reset()
+		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+	}
+	resp, err := io.ReadAll(io.LimitReader(s, maxSyncResponse+1))
+	if err != nil {
+		s.Reset()
+		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+	}
+	return table.ParseSyncResponse(resp)
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# LAN integration test: four network namespaces on one bridge (the bridge
+# in a namespace of its own), private test addresses inside those
+# namespaces only, no default route, nothing in the root namespace's
+# network touched. One njet peer per namespace: the three joiners find the
+# host's table by mDNS alone and the four play with bots to the end; all
+# four logs must be identical and pass `njet verify`. Then the same with a
+# joiner killed mid-round and restarted from its store, and with a
+# joiner's link down for ten seconds.
+#
+# Run as root from the repository root: bash p2p/testdata/netns.sh
+# Every wait is bounded; namespaces and processes are removed on every exit.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+[ "$(id -u)" = 0 ] || { echo "netns.sh: needs root"; exit 1; }
+command -v ip >/dev/null || { echo "netns.sh: needs ip (iproute2)"; exit 1; }
+
+P="njt$$"                      # prefix of every namespace
+BR="$P-br"
+NS=("$P-0" "$P-1" "$P-2" "$P-3")
+NET=10.213.77                  # private test range, inside the namespaces only
+WORK=$(mktemp -d /tmp/njet-netns.XXXXXX)
+PIDS=()
+
+cleanup() {
+	local code=$?
+	for pid in "${PIDS[@]:-}"; do
+		[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+	done
+	for pid in "${PIDS[@]:-}"; do
+		[ -n "$pid" ] && wait "$pid" 2>/dev/null || true
+	done
+	for ns in "${NS[@]}" "$BR"; do
+		ip netns del "$ns" 2>/dev/null || true
+	done
+	if [ $code -ne 0 ]; then
+		echo "netns.sh: FAILED (exit $code); logs:"
+		for f in "$WORK"/*/out.txt; do
+			[ -f "$f" ] && { echo "--- $f"; tail -n 25 "$f"; }
+		done
+	fi
+	rm -rf "$WORK"
+	exit $code
+}
+trap cleanup EXIT INT TERM
+
+echo "== building njet"
+go build -o "$WORK/njet" .
+NJET="$WORK/njet"
+
+echo "== namespaces $BR ${NS[*]}"
+ip netns add "$BR"
+ip -n "$BR" link add br0 type bridge mcast_snooping 0
+ip -n "$BR" link set br0 up
+for i in 0 1 2 3; do
+	ip netns add "${NS[$i]}"
+	ip -n "$BR" link add "h$i" type veth peer name eth0 netns "${NS[$i]}"
+	ip -n "$BR" link set "h$i" master br0 up
+	ip -n "${NS[$i]}" link set lo up
+	ip -n "${NS[$i]}" addr add "$NET.$((i + 1))/24" dev eth0
+	ip -n "${NS[$i]}" link set eth0 up
+done
+
+# wait_for FILE PATTERN SECONDS: until FILE holds PATTERN, or fail.
+wait_for() {
+	local n=$(($3 * 10))
+	while ! grep -q -- "$2" "$1" 2>/dev/null; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || { echo "timed out after $3s waiting for \"$2\" in $1"; return 1; }
+		sleep 0.1
+	done
+}
+
+# wait_pid PID SECONDS: until PID exits (returning its status), or fail.
+wait_pid() {
+	local n=$(($2 * 10))
+	while kill -0 "$1" 2>/dev/null; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || { echo "timed out after $2s waiting for process $1"; return 1; }
+		sleep 0.1
+	done
+	wait "$1"
+}
+
+# start I DIR ARGS...: run njet in namespace I in the background.
+start() {
+	local i=$1 dir=$2
+	shift 2
+	mkdir -p "$dir"
+	ip netns exec "${NS[$i]}" "$NJET" "$@" --data "$dir" --export "$dir/log.njetlog" >>"$dir/out.txt" 2>&1 &
+	PIDS[$i]=$!
+}
+
+# check_logs SCENARIO: all four exports identical and verified.
+check_logs() {
+	local first
+	first=$(sha256sum <"$WORK/$1-0/log.njetlog")
+	for i in 0 1 2 3; do
+		[ "$(sha256sum <"$WORK/$1-$i/log.njetlog")" = "$first" ] || { echo "$1: log $i differs from log 0"; return 1; }
+		"$NJET" verify "$WORK/$1-$i/log.njetlog" | tail -n 1
+	done
+	echo "$1: four identical logs, each verified"
+}
+
+# scenario NAME ROUNDS DISTURB: host in ns 0, joiners by mDNS in 1-3; DISTURB
+# runs while they play.
+scenario() {
+	local name=$1 rounds=$2 disturb=$3
+	echo "== $name"
+	start 0 "$WORK/$name-0" host --name "$name" --players 4 --bot random --rounds "$rounds" --linger 60s
+	wait_for "$WORK/$name-0/out.txt" "waiting for players 1/4" 20
+	if [ "$name" = game ]; then
+		mkdir -p "$WORK/tables"
+		ip netns exec "${NS[1]}" "$NJET" tables --wait 4s >"$WORK/tables/out.txt" 2>&1
+		grep -- "+ table" "$WORK/tables/out.txt" || { echo "tables: nothing listed"; return 1; }
+		echo "mDNS listing: $(grep -o 'after [0-9.]*s' "$WORK/tables/out.txt" | head -n 1)"
+	fi
+	for i in 1 2 3; do
+		start "$i" "$WORK/$name-$i" join --bot random --wait 60s --linger 60s
+	done
+	$disturb "$name"
+	for i in 0 1 2 3; do
+		wait_pid "${PIDS[$i]}" 600 || { echo "$name: peer $i failed"; return 1; }
+		PIDS[$i]=""
+	done
+	check_logs "$name"
+}
+
+none() { :; }
+
+kill_joiner() {
+	local dir="$WORK/$1-2"
+	wait_for "$dir/out.txt" "shuffling" 60
+	sleep 0.5
+	echo "killing peer 2 (pid ${PIDS[2]})"
+	kill -9 "${PIDS[2]}"
+	wait "${PIDS[2]}" 2>/dev/null || true
+	echo "restarting peer 2 from its store"
+	start 2 "$dir" join --bot random --wait 60s --linger 60s
+	wait_for "$dir/out.txt" "resuming table" 20
+}
+
+link_down() {
+	local dir="$WORK/$1-3"
+	wait_for "$dir/out.txt" "shuffling" 60
+	echo "link of peer 3 down for 10s"
+	ip -n "${NS[3]}" link set eth0 down
+	sleep 10
+	ip -n "${NS[3]}" link set eth0 up
+	echo "link of peer 3 up"
+}
+
+scenario game 0 none
+scenario crash 3 kill_joiner
+scenario link 3 link_down
+echo "netns.sh: PASS"
