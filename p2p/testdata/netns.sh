@@ -114,7 +114,7 @@ scenario() {
 		mkdir -p "$WORK/tables"
 		ip netns exec "${NS[1]}" "$NJET" tables --wait 4s >"$WORK/tables/out.txt" 2>&1
 		grep -- "+ table" "$WORK/tables/out.txt" || { echo "tables: nothing listed"; return 1; }
-		echo "mDNS listing: $(grep -o 'after [0-9.]*s' "$WORK/tables/out.txt" | head -n 1)"
+		echo "mDNS listing of a running table: $(grep -o 'after [0-9.]*s' "$WORK/tables/out.txt" | head -n 1) from the browse's start"
 	fi
 	for i in 1 2 3; do
 		start "$i" "$WORK/$name-$i" join --bot random --wait 60s --linger 60s
@@ -151,6 +151,28 @@ link_down() {
 	echo "link of peer 3 up"
 }
 
+# listing: the time from a host's start to its table being listed by a
+# browser that was already looking (polled every 0.1 s).
+listing() {
+	echo "== listing"
+	mkdir -p "$WORK/listing"
+	ip netns exec "${NS[1]}" "$NJET" tables --wait 10s >"$WORK/listing/out.txt" 2>&1 &
+	PIDS[1]=$!
+	wait_for "$WORK/listing/out.txt" "looking for tables" 10
+	local t0 t1
+	t0=$(date +%s%N)
+	start 0 "$WORK/listing-0" host --name listing --players 4 --bot random
+	wait_for "$WORK/listing/out.txt" "+ table" 10
+	t1=$(date +%s%N)
+	echo "mDNS listing from the host's start: $(((t1 - t0) / 1000000)) ms"
+	for i in 0 1; do
+		kill -9 "${PIDS[$i]}" 2>/dev/null || true
+		wait "${PIDS[$i]}" 2>/dev/null || true
+		PIDS[$i]=""
+	done
+}
+
+listing
 scenario game 0 none
 scenario crash 3 kill_joiner
 scenario link 3 link_down
