@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -438,8 +439,9 @@ type lanFlags struct {
 
 func addLANFlags(fs *flag.FlagSet) *lanFlags {
 	return &lanFlags{
-		data:   fs.String("data", defaultDataDir(), "data directory of this device: identity key and game store"),
-		bot:    fs.String("bot", "", "play this device's seat with a bot of this kind ("+strings.Join(bot.Kinds(), " or ")+")"),
+		data: fs.String("data", defaultDataDir(), "data directory of this device: identity key and game store"),
+		bot: fs.String("bot", "", "let a bot of this kind ("+strings.Join(bot.Kinds(), " or ")+") play this device's seat;\n"+
+			"without it you play the seat yourself, in the terminal"),
 		export: fs.String("export", "", "write the table's log here when the game ends (default DATA/<table>.njetlog)"),
 		listen: fs.String("listen", "", "comma list of multiaddrs to listen on (default: every interface, TCP and QUIC)"),
 		linger: fs.Duration("linger", 30*time.Second, "how long a finished device keeps serving the log to members still catching up"),
@@ -457,10 +459,7 @@ func defaultDataDir() string {
 
 // check validates the shared flags.
 func (f *lanFlags) check(fs *flag.FlagSet) int {
-	if *f.bot == "" {
-		return usageError(fs, "--bot is required: playing a LAN table in the terminal as a human is not available yet")
-	}
-	if _, err := botKinds(*f.bot); err != nil || strings.Contains(*f.bot, ",") {
+	if _, err := botKinds(*f.bot); *f.bot != "" && (err != nil || strings.Contains(*f.bot, ",")) {
 		return usageError(fs, "bad --bot %q: want one of %s", *f.bot, strings.Join(bot.Kinds(), ", "))
 	}
 	if *f.data == "" {
@@ -470,6 +469,16 @@ func (f *lanFlags) check(fs *flag.FlagSet) int {
 		return usageError(fs, "bad --linger %v: want a positive duration", *f.linger)
 	}
 	return -1
+}
+
+// ownSeat is this device's own seat as the flags want it played: by the
+// person at the terminal, or by a bot of the --bot kind. A person's seat
+// keeps a bot kind for any bot the table seats with this device as host.
+func (f *lanFlags) ownSeat(seat int, key ed25519.PrivateKey) p2p.LocalSeat {
+	if *f.bot == "" {
+		return p2p.LocalSeat{Seat: seat, Key: key, Bot: "heuristic", Human: true}
+	}
+	return p2p.LocalSeat{Seat: seat, Key: key, Bot: strings.ToLower(*f.bot)}
 }
 
 // device is this device on the LAN: its node and its store.
@@ -511,10 +520,12 @@ func signalContext() (context.Context, context.CancelFunc) {
 }
 
 func (c *cli) host(args []string) int {
-	fs := c.flagSet("host", "--name N [--edition E] [--players P] [--bots K] --bot KIND [--rounds R] [--data DIR]",
+	fs := c.flagSet("host", "--name N [--edition E] [--players P] [--bots K] [--bot KIND] [--rounds R] [--data DIR]",
 		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
 			"for players to join, fill --bots seats with bots hosted here, and play to the end.\n"+
-			"A device with an unfinished table in its store resumes it instead.")
+			"You play seat 0 in the terminal; with --bot KIND a bot plays it instead.\n"+
+			"A device with an unfinished table in its store resumes it instead (as a person or a bot,\n"+
+			"as --bot says this time).")
 	name := fs.String("name", "", "name of the table, as others see it")
 	game := addGameFlags(fs)
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
@@ -589,7 +600,7 @@ func (c *cli) host(args []string) int {
 	if advert != nil {
 		advert.Close()
 	}
-	seats := []p2p.LocalSeat{{Seat: 0, Key: d.node.Key(), Bot: strings.ToLower(*lf.bot)}}
+	seats := []p2p.LocalSeat{lf.ownSeat(0, d.node.Key())}
 	for seat, k := range botKeys {
 		seats = append(seats, p2p.LocalSeat{Seat: seat, Key: k, Bot: "heuristic"})
 	}
@@ -600,18 +611,22 @@ func (c *cli) host(args []string) int {
 	return c.playTable(ctx, "host", d, setup, seats, lf)
 }
 
-// printJoinHelp prints the join code and addresses of a host.
+// printJoinHelp prints the join codes and addresses of a host: a code
+// per LAN address, and every IPv4 TCP address (loopback ones too, for
+// players on this machine: njet join --addr).
 func (c *cli) printJoinHelp(n *p2p.Node) {
 	for _, a := range n.Addrs() {
 		ip, err := a.ValueForProtocol(multiaddr.P_IP4)
-		if err != nil || strings.HasPrefix(ip, "127.") {
+		if err != nil {
 			continue
 		}
 		if _, err := a.ValueForProtocol(multiaddr.P_TCP); err != nil {
 			continue
 		}
-		if code, err := p2p.JoinCode(net.ParseIP(ip), n.TCPPort(), n.ID()); err == nil {
-			fmt.Fprintf(c.stdout, "join code %s (njet join --code %s)\n", code, code)
+		if !strings.HasPrefix(ip, "127.") {
+			if code, err := p2p.JoinCode(net.ParseIP(ip), n.TCPPort(), n.ID()); err == nil {
+				fmt.Fprintf(c.stdout, "join code %s (njet join --code %s)\n", code, code)
+			}
 		}
 		fmt.Fprintf(c.stdout, "address %v\n", a)
 	}
@@ -629,6 +644,12 @@ func (c *cli) resume(ctx context.Context, name string, d *device, lf *lanFlags) 
 		return -1
 	}
 	fmt.Fprintf(c.stdout, "resuming table %v from the store\n", setup.Table())
+	// The flags say who plays the device's own seat this time.
+	own := lf.ownSeat(seats[0].Seat, seats[0].Key)
+	if own.Human {
+		own.Bot = seats[0].Bot
+	}
+	seats[0] = own
 	return c.playTable(ctx, name, d, setup, seats, lf)
 }
 
@@ -641,27 +662,21 @@ func (c *cli) playTable(ctx context.Context, name string, d *device, setup *p2p.
 		return exitFail
 	}
 	own := seats[0].Seat
-	fmt.Fprintf(c.stdout, "table %v: playing seat %d\n", setup.Table(), own)
-	lastRound, shuffling := -1, -1
-	err = s.Run(ctx, func(seat int, e ntable.Event) {
-		if seat != own {
-			return
+	if seats[0].Human {
+		fmt.Fprintf(c.stdout, "table %v: you play seat %d\n", setup.Table(), own)
+	} else {
+		fmt.Fprintf(c.stdout, "table %v: a %s bot plays seat %d\n", setup.Table(), seats[0].Bot, own)
+	}
+	left := false
+	if seats[0].Human {
+		rounds := 0
+		if gen, err := setup.Check(); err == nil {
+			rounds = gen.Rounds
 		}
-		if e.Kind == ntable.KindShuffle && shuffling != e.Round {
-			shuffling = e.Round
-			fmt.Fprintf(c.stdout, "shuffling…\n")
-		}
-		if e.Round != lastRound {
-			results := s.Peer(own).Game().Results()
-			for _, r := range results[max(lastRound, 0):] {
-				fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", r.Round, r.Points, r.Totals)
-			}
-			lastRound = len(results)
-		}
-		if e.Violation != nil {
-			fmt.Fprintf(c.stdout, "violation: %v\n", e.Violation)
-		}
-	})
+		left, err = c.playHuman(ctx, s, own, rounds)
+	} else {
+		err = c.runBot(ctx, s, own)
+	}
 	p := s.Peer(own)
 	over := p.Game().Over()
 	cerr := s.Close()
@@ -671,6 +686,9 @@ func (c *cli) playTable(ctx context.Context, name string, d *device, setup *p2p.
 	}
 	if cerr != nil {
 		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, cerr)
+	}
+	if left {
+		return exitOK
 	}
 	path := *lf.export
 	if path == "" {
@@ -694,6 +712,78 @@ func (c *cli) playTable(ctx context.Context, name string, d *device, setup *p2p.
 	return exitOK
 }
 
+// runBot runs the session with a bot in the device's own seat, printing
+// the table's progress.
+func (c *cli) runBot(ctx context.Context, s *p2p.Session, own int) error {
+	lastRound, shuffling := -1, -1
+	return s.Run(ctx, func(seat int, e ntable.Event) {
+		if seat != own {
+			return
+		}
+		if e.Kind == ntable.KindShuffle && shuffling != e.Round {
+			shuffling = e.Round
+			fmt.Fprintf(c.stdout, "shuffling…\n")
+		}
+		if e.Round != lastRound {
+			results := s.Peer(own).Game().Results()
+			for _, r := range results[max(lastRound, 0):] {
+				fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", r.Round, r.Points, r.Totals)
+			}
+			lastRound = len(results)
+		}
+		if e.Violation != nil {
+			fmt.Fprintf(c.stdout, "violation: %v\n", e.Violation)
+		}
+	})
+}
+
+// playHuman runs the session while the person plays the device's own seat
+// in the terminal. It reports whether the person left before the end (the
+// session is then stopped; the store keeps the seat). Once the game is
+// over it waits for the session, which lingers for the others.
+func (c *cli) playHuman(ctx context.Context, s *p2p.Session, own, rounds int) (left bool, err error) {
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	tctx, endTerm := context.WithCancel(ctx)
+	defer endTerm()
+	changed := make(chan struct{}, 1)
+	ran := make(chan error, 1)
+	go func() {
+		ran <- s.Run(sctx, func(seat int, _ ntable.Event) {
+			if seat != own {
+				return
+			}
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		})
+		endTerm() // the terminal has nothing more to show
+	}()
+	terr := term.PlayLAN(tctx, term.LANConfig{Seat: own, Peer: s.Peer(own), Changed: changed, Echo: !isTerminal(c.stdin),
+		Rounds: rounds},
+		c.stdin, c.stdout)
+	switch {
+	case terr == nil:
+		fmt.Fprintf(c.stdout, "waiting for the other devices to catch up…\n")
+		return false, <-ran
+	case errors.Is(terr, term.ErrLeft):
+		stop()
+		if err := <-ran; err != nil && !errors.Is(err, context.Canceled) {
+			return true, err
+		}
+		return true, nil
+	case tctx.Err() != nil && ctx.Err() == nil:
+		// The session stopped first; its error says why.
+		return false, <-ran
+	}
+	stop()
+	if err := <-ran; err != nil && !errors.Is(err, context.Canceled) {
+		return false, errors.Join(terr, err)
+	}
+	return false, terr
+}
+
 func exportLog(store *ntable.Store, id ntable.TableID, path string) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -706,11 +796,12 @@ func exportLog(store *ntable.Store, id ntable.TableID, path string) error {
 }
 
 func (c *cli) join(args []string) int {
-	fs := c.flagSet("join", "[--table ID | --addr A | --code C] --bot KIND [--data DIR]",
+	fs := c.flagSet("join", "[--table ID | --addr A | --code C] [--bot KIND] [--data DIR]",
 		"Take a seat at a table: the first one found on the LAN with a free seat (or the one whose\n"+
 			"id starts with --table), or the host at --addr (host:port or a multiaddr) or --code (the\n"+
-			"host's join code), which need no multicast. A device with an unfinished table in its\n"+
-			"store resumes it instead.")
+			"host's join code), which need no multicast. You play the seat in the terminal; with\n"+
+			"--bot KIND a bot plays it instead. A device with an unfinished table in its store\n"+
+			"resumes it instead (as a person or a bot, as --bot says this time).")
 	tableID := fs.String("table", "", "id (or a prefix of it) of the table to join")
 	addr := fs.String("addr", "", "address of the host: host:port or a multiaddr")
 	code := fs.String("code", "", "join code printed by the host")
@@ -797,7 +888,7 @@ func (c *cli) join(args []string) int {
 		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
 		return exitFail
 	}
-	seats := []p2p.LocalSeat{{Seat: seat, Key: d.node.Key(), Bot: strings.ToLower(*lf.bot)}}
+	seats := []p2p.LocalSeat{lf.ownSeat(seat, d.node.Key())}
 	if err := p2p.SaveTable(d.store, setup, seats); err != nil {
 		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
 		return exitFail

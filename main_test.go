@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -239,7 +244,6 @@ func TestLANUsage(t *testing.T) {
 		{"host without name", []string{"host", "--bot", "random"}, "--name is required"},
 		{"host bad bots", []string{"host", "--name", "x", "--bot", "random", "--bots", "4"}, "bad --bots 4"},
 		{"host bad edition", []string{"host", "--name", "x", "--bot", "random", "--edition", "deluxe"}, `bad --edition "deluxe"`},
-		{"host without bot", []string{"host", "--name", "x"}, "--bot is required"},
 		{"host unknown bot", []string{"host", "--name", "x", "--bot", "genius"}, `bad --bot "genius"`},
 		{"join two targets", []string{"join", "--bot", "random", "--addr", "1.2.3.4:5", "--code", "AAAA"}, "at most one of"},
 		{"join bad addr", []string{"join", "--bot", "random", "--addr", "nowhere"}, "bad --addr"},
@@ -267,5 +271,178 @@ func TestJoinUnreachableHost(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "cannot reach the host") {
 		t.Errorf("stderr lacks the reason:\n%s", stderr.String())
+	}
+}
+
+// syncBuffer is a command's output, read while the command runs; changed
+// receives a value after each write.
+type syncBuffer struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	changed chan struct{}
+}
+
+func newSyncBuffer() *syncBuffer { return &syncBuffer{changed: make(chan struct{}, 1)} }
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	b.buf.Write(p)
+	b.mu.Unlock()
+	select {
+	case b.changed <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitFor waits, bounded by ctx, until the output matches re and returns
+// the first submatch.
+func (b *syncBuffer) waitFor(ctx context.Context, re *regexp.Regexp) (string, error) {
+	for {
+		if m := re.FindStringSubmatch(b.String()); m != nil {
+			return m[1], nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("no %v in the output: %w", re, ctx.Err())
+		case <-b.changed:
+		}
+	}
+}
+
+// person answers a LAN seat's questions: at every "> " it types the next
+// of its script, then "1" once the script is used up, or ends its input
+// after quitAfter answers (if positive).
+type person struct {
+	mu        sync.Mutex
+	buf       bytes.Buffer
+	answers   *io.PipeWriter
+	script    []string
+	typed     int
+	quitAfter int
+	wg        sync.WaitGroup
+}
+
+func newPerson(script []string, quitAfter int) (*person, *io.PipeReader) {
+	pr, pw := io.Pipe()
+	return &person{answers: pw, script: script, quitAfter: quitAfter}, pr
+}
+
+func (p *person) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.buf.Write(b)
+	if !bytes.HasSuffix(b, []byte("> ")) {
+		return len(b), nil
+	}
+	answer := "1"
+	if p.typed < len(p.script) {
+		answer = p.script[p.typed]
+	}
+	p.typed++
+	if p.quitAfter > 0 && p.typed > p.quitAfter {
+		answer = "quit"
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		fmt.Fprintf(p.answers, "%s\n", answer)
+	}()
+	return len(b), nil
+}
+
+func (p *person) transcript() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.buf.String()
+}
+
+// close ends the person's input and waits for its typing.
+func (p *person) close() {
+	p.answers.Close()
+	p.wg.Wait()
+}
+
+// A person joins a host with bots by address and plays seat 1 in the
+// terminal: the first answer is not a choice and is refused with a reason;
+// the person leaves after a few answers, comes back with the same command
+// (the store resumes the seat) and plays to the end. Both devices export
+// the same log, which verifies.
+func TestJoinAsHumanOnLoopback(t *testing.T) {
+	// The deadline only stops a hung test; nothing is asserted about time.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	hostDir, joinDir := t.TempDir(), t.TempDir()
+	hostOut, hostErr := newSyncBuffer(), newSyncBuffer()
+	hostCode := make(chan int, 1)
+	go func() {
+		c := newCLI(strings.NewReader(""), hostOut, hostErr)
+		hostCode <- c.run([]string{"host", "--name", "T", "--players", "3", "--bots", "1", "--bot", "random",
+			"--rounds", "1", "--data", hostDir, "--listen", "/ip4/127.0.0.1/tcp/0", "--linger", "10s", "--wait", "1m"})
+	}()
+	addr, err := hostOut.waitFor(ctx, regexp.MustCompile(`address (/ip4/127\.0\.0\.1/tcp/\d+/p2p/\w+)`))
+	if err != nil {
+		t.Fatalf("%v\n%s%s", err, hostOut, hostErr)
+	}
+	join := func(p *person, in io.Reader, extra ...string) (int, string) {
+		var stderr bytes.Buffer
+		c := newCLI(in, p, &stderr)
+		args := append([]string{"join", "--data", joinDir, "--listen", "/ip4/127.0.0.1/tcp/0", "--linger", "10s",
+			"--wait", "1m"}, extra...)
+		code := c.run(args)
+		p.close()
+		return code, stderr.String()
+	}
+	first, in := newPerson([]string{"banana", "99"}, 4)
+	code, stderr := join(first, in, "--addr", addr)
+	out := first.transcript()
+	if code != exitOK {
+		t.Fatalf("join: exit %d: %s\n%s", code, stderr, out)
+	}
+	for _, want := range []string{"you play seat 1", "Your hand", "Your choices:", "> banana\n",
+		`"banana" is not a choice now: type a number from the list`, "99 is not a choice: pick a number from 1 to",
+		"You leave the table. Your seat stays in this device's store"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the first transcript lacks %q:\n%s", want, out)
+		}
+	}
+	again, in := newPerson(nil, 0)
+	code, stderr = join(again, in)
+	out = again.transcript()
+	if code != exitOK {
+		t.Fatalf("join again: exit %d: %s\n%s", code, stderr, out)
+	}
+	for _, want := range []string{"resuming table", "you play seat 1", "Your choices:", "Seat 2 plays",
+		"Round 1 over", "round  total", "=== Game over after 1 round ===", "the game is over"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the second transcript lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "is not a choice") || strings.Contains(out, "Not accepted") {
+		t.Errorf("a valid answer was refused:\n%s", out)
+	}
+	select {
+	case code := <-hostCode:
+		if code != exitOK {
+			t.Fatalf("host: exit %d: %s\n%s", code, hostErr, hostOut)
+		}
+	case <-ctx.Done():
+		t.Fatalf("the host did not end: %s", hostOut)
+	}
+	logHash := regexp.MustCompile(`log hash (\w+), exported to (\S+)`)
+	h := logHash.FindStringSubmatch(hostOut.String())
+	j := logHash.FindStringSubmatch(out)
+	if h == nil || j == nil || h[1] != j[1] {
+		t.Fatalf("host and joiner logs differ:\n%s\n%s", hostOut, out)
+	}
+	var vout, verr bytes.Buffer
+	if code := run([]string{"verify", j[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "1 rounds verified") {
+		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
 	}
 }

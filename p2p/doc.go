@@ -18,14 +18,18 @@
 //     table. The topic validator rejects oversized, malformed, foreign,
 //     non-member and wrongly signed envelopes before they propagate: the
 //     envelope's author seat must be held by the pubsub message's signed
-//     source (a device's own seat, or a bot it hosts). Each local seat gets
-//     an Endpoint, which implements table.Transport. Member connections are
-//     protected in the connection manager and redialed when lost.
+//     source (a device's own seat, or a bot it hosts); SilenceVotes pass by
+//     the same rule, the voter seat standing for the author. Each local
+//     seat gets an Endpoint, which implements table.Transport. Member
+//     connections are protected in the connection manager and redialed
+//     when lost.
 //   - Sync (sync.go, /njet/sync/1): one table.SyncRequest, one response,
 //     served to member devices only. Pubsub neither orders nor stores; the
 //     table's Log and this protocol do.
-//   - Session (session.go): runs a table.Peer per local seat over the
-//     device's store and lingers after the game until the others caught up.
+//   - Session (session.go): runs a table.Peer per local seat (a bot's, or
+//     a person's with LocalSeat.Human) over the device's store, with the
+//     patience and votes for a silent seat, and lingers after the game
+//     until the others caught up.
 //     SaveTable and LoadTable (persist.go) let a restarted device resume.
 //   - Discovery (discovery.go, joincode.go): tables advertise as
 //     _njet._tcp over mDNS with a short TTL; Browse re-queries in rounds,

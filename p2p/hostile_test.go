@@ -233,3 +233,66 @@ func TestGameSurvivesHostileTopic(t *testing.T) {
 	}
 	t.Logf("the members' validators rejected %d rogue messages", rejected)
 }
+
+func vote(t *testing.T, id table.TableID, silent, voter uint8, key ed25519.PrivateKey) []byte {
+	t.Helper()
+	v := &table.SilenceVote{Table: id, Seq: 9, Prev: table.Hash{7}, Silent: silent, Voter: voter}
+	if err := v.Sign(key); err != nil {
+		t.Fatal(err)
+	}
+	b, err := v.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// SilenceVotes pass the validator by the envelopes' rule: the voter seat
+// must be held by the signed sender, and the vote must verify under its
+// key. Whether a vote fits the log is the Peer's business.
+func TestValidatorVotes(t *testing.T) {
+	setup, keys, botKey := testSetup(t)
+	r, err := newRoster(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &Table{id: setup.Table(), roster: r}
+	pid0, _ := PeerIDOf(setup.Devices[0].ID)
+	pid1, _ := PeerIDOf(setup.Devices[1].ID)
+	_, strangerKey, _ := ed25519.GenerateKey(nil)
+	strangerID, _ := table.IdentityOf(strangerKey.Public().(ed25519.PublicKey))
+	stranger, _ := PeerIDOf(strangerID)
+	id := setup.Table()
+	other := id
+	other[0] ^= 1
+	tampered := vote(t, id, 0, 1, keys[1])
+	tampered[len(tampered)-1] ^= 1
+	long := append(vote(t, id, 0, 1, keys[1]), 0)
+	for _, tc := range []struct {
+		name string
+		from peer.ID
+		data []byte
+		want pubsub.ValidationResult
+	}{
+		{"own seat", pid1, vote(t, id, 0, 1, keys[1]), pubsub.ValidationAccept},
+		{"creator's seat", pid0, vote(t, id, 1, 0, keys[0]), pubsub.ValidationAccept},
+		{"hosted bot seat from its host", pid0, vote(t, id, 1, 2, botKey), pubsub.ValidationAccept},
+		{"bot seat from another device", pid1, vote(t, id, 0, 2, botKey), pubsub.ValidationReject},
+		{"another device's seat", pid0, vote(t, id, 2, 1, keys[1]), pubsub.ValidationReject},
+		{"voter claims a seat it does not sign for", pid1, vote(t, id, 2, 0, keys[1]), pubsub.ValidationReject},
+		{"bad signature", pid1, tampered, pubsub.ValidationReject},
+		{"another table", pid1, vote(t, other, 0, 1, keys[1]), pubsub.ValidationReject},
+		{"peer without a seat", stranger, vote(t, id, 0, 1, strangerKey), pubsub.ValidationReject},
+		{"no seat 7", pid1, vote(t, id, 0, 7, keys[1]), pubsub.ValidationReject},
+		{"against no seat 7", pid1, vote(t, id, 7, 1, keys[1]), pubsub.ValidationReject},
+		{"garbage with the vote tag", pid1, []byte{table.VoteTag, 1, 2, 3}, pubsub.ValidationReject},
+		{"trailing byte", pid1, long, pubsub.ValidationReject},
+		{"unknown vote version", pid1, append([]byte{table.VoteTag, 9}, vote(t, id, 0, 1, keys[1])[2:]...), pubsub.ValidationReject},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tb.check(tc.from, tc.data); got != tc.want {
+				t.Errorf("check = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

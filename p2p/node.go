@@ -133,10 +133,20 @@ func NewNode(cfg NodeConfig) (*Node, error) {
 }
 
 // messageID is the message's content hash: the same envelope published
-// twice (a restarted peer re-publishing) is one message.
+// twice (a restarted peer re-publishing) is one message. A SilenceVote's id
+// adds its sender and sequence number: a voter publishes its standing vote
+// again on every poll because gossip loses messages, and with the content
+// hash alone every repetition would be dropped as already seen.
 func messageID(m *pb.Message) string {
-	h := sha256.Sum256(m.Data)
-	return string(h[:])
+	if !table.IsVote(m.Data) {
+		h := sha256.Sum256(m.Data)
+		return string(h[:])
+	}
+	h := sha256.New()
+	h.Write(m.Data)
+	h.Write(m.From)
+	h.Write(m.Seqno)
+	return string(h.Sum(nil))
 }
 
 // peerFilter admits to a table's topic only the devices that host its

@@ -265,20 +265,51 @@ func (r *roster) signedBy(env *table.Envelope, dev int) bool {
 	return false
 }
 
-// learn records the key a BotSeat envelope gives a seat, hosted by the
-// device of the seat that posted it. The caller has checked env's
-// signature (signedBy). The Log decides whether the BotSeat stands; the
-// roster only widens what the topic validator lets through.
+// voteSignedBy reports whether v verifies under a key of its voter seat
+// that device dev holds.
+func (r *roster) voteSignedBy(v *table.SilenceVote, dev int) bool {
+	if int(v.Voter) >= r.players || int(v.Silent) >= r.players {
+		return false
+	}
+	r.mu.Lock()
+	keys := slices.Clone(r.seats[v.Voter])
+	r.mu.Unlock()
+	for _, k := range keys {
+		if k.device == dev && v.Verify(k.key) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// learn records the key that a BotSeat or a VoidSilent envelope gives a
+// seat, hosted by the device of the seat that posted it. Both bodies start
+// with the body version, the seat and the bot's key; a VoidSilent's votes
+// follow. The caller has checked env's signature (signedBy). The Log
+// decides whether the envelope stands; the roster only widens what the
+// topic validator lets through.
 func (r *roster) learn(env *table.Envelope, dev int) {
-	if env.Kind != table.KindBotSeat || dev < 0 {
+	if dev < 0 {
 		return
 	}
 	b := env.Body
-	if len(b) != 1+1+32 || b[0] != table.BodyVersion || int(b[1]) >= r.players {
+	switch env.Kind {
+	case table.KindBotSeat:
+		if len(b) != 1+1+32 {
+			return
+		}
+	case table.KindVoidSilent:
+		if len(b) < 1+1+32+1 {
+			return
+		}
+	default:
+		return
+	}
+	if b[0] != table.BodyVersion || int(b[1]) >= r.players {
 		return
 	}
 	var key table.Identity
-	copy(key[:], b[2:])
+	copy(key[:], b[2:2+32])
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	seat := int(b[1])

@@ -15,8 +15,12 @@ import (
 type LocalSeat struct {
 	Seat int
 	Key  ed25519.PrivateKey
-	// Bot is the bot kind that chooses the seat's actions.
+	// Bot is the bot kind that chooses the seat's actions, and those of a
+	// bot the table seats for a silent seat with this one as its host.
 	Bot string
+	// Human makes the seat a person's: its choices come from
+	// table.Peer.Submit (PeerConfig.Human), not from Bot.
+	Human bool
 }
 
 // SessionConfig wires a Session.
@@ -31,7 +35,18 @@ type SessionConfig struct {
 	// Linger bounds how long a finished device keeps serving the log to
 	// members that have not yet asked for its end (default 30s).
 	Linger time.Duration
-	Logf   Logf
+	// Patience and VoidAfter are every local seat's PeerConfig.Patience
+	// and VoidAfter: how long a silent seat is waited for before a vote to
+	// void the round is possible, and after how long the seats vote on
+	// their own (0: only when asked, through table.Peer.VoteVoid).
+	Patience, VoidAfter time.Duration
+	// Now is the seats' clock (time.Now if nil).
+	Now func() time.Time
+	// Poll is how often each seat looks at the clock for a silent seat,
+	// publishes its standing votes again and asks the decider (default
+	// Tick).
+	Poll time.Duration
+	Logf Logf
 }
 
 // Session plays a device's seats at a table: a table.Peer per local seat,
@@ -63,6 +78,9 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 	if cfg.Linger <= 0 {
 		cfg.Linger = 30 * time.Second
 	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = cfg.Tick
+	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
@@ -84,15 +102,15 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 			return nil, errors.Join(err, s.Close())
 		}
 		s.eps = append(s.eps, ep)
-		tick := time.NewTicker(cfg.Tick)
-		s.ticks = append(s.ticks, tick)
+		tick, poll := time.NewTicker(cfg.Tick), time.NewTicker(cfg.Poll)
+		s.ticks = append(s.ticks, tick, poll)
 		var genesis *table.Envelope
 		if ls.Seat == 0 {
 			genesis = cfg.Setup.Genesis
 		}
 		p, err := table.NewPeer(table.PeerConfig{Table: tbl.id, Creator: gen.Keys[0], Genesis: genesis, Seat: ls.Seat,
-			Key: ls.Key, Store: cfg.Store, Transport: ep, Peers: tbl.Members(ls.Seat), Bot: ls.Bot, Tick: tick.C,
-			Logf: cfg.Logf})
+			Key: ls.Key, Store: cfg.Store, Transport: ep, Peers: tbl.Members(ls.Seat), Bot: ls.Bot, Human: ls.Human,
+			Tick: tick.C, Poll: poll.C, Now: cfg.Now, Patience: cfg.Patience, VoidAfter: cfg.VoidAfter, Logf: cfg.Logf})
 		if err != nil {
 			return nil, errors.Join(err, s.Close())
 		}

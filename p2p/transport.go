@@ -348,8 +348,10 @@ var _ table.Transport = (*Endpoint)(nil)
 // device that holds no seat, or whose author seat is not held by the
 // signed sender (pubsub's StrictSign has checked the sender's signature;
 // here the envelope's own signature must verify under a key of the author
-// seat that the sender's device holds). Entitlement and the chain are the
-// Log's business: a valid envelope at the wrong seq passes.
+// seat that the sender's device holds). SilenceVotes (table.IsVote) pass
+// by the same rule, the voter seat standing for the author. Entitlement
+// and the chain are the Log's business: a valid envelope at the wrong seq
+// passes.
 func (t *Table) validate(_ context.Context, _ peer.ID, m *pubsub.Message) pubsub.ValidationResult {
 	res := t.check(m.GetFrom(), m.Data)
 	switch res {
@@ -371,6 +373,9 @@ func (t *Table) check(src peer.ID, data []byte) pubsub.ValidationResult {
 	if len(data) > table.MaxEnvelopeSize {
 		return pubsub.ValidationReject
 	}
+	if table.IsVote(data) {
+		return t.checkVote(dev, data)
+	}
 	env, err := table.ParseEnvelope(data)
 	if err != nil || env.Table != t.id {
 		return pubsub.ValidationReject
@@ -382,12 +387,25 @@ func (t *Table) check(src peer.ID, data []byte) pubsub.ValidationResult {
 	return pubsub.ValidationAccept
 }
 
+// checkVote validates a SilenceVote from member device dev: it must parse
+// strictly, name this table, and verify under a key of the voter seat that
+// dev holds (its own seat or a bot it hosts), so that, as for an envelope,
+// the signed sender is the voter. Whether the vote fits the log (seq,
+// previous hash, silent seat) is the Peer's business.
+func (t *Table) checkVote(dev int, data []byte) pubsub.ValidationResult {
+	v, err := table.ParseVote(data)
+	if err != nil || v.Table != t.id || !t.roster.voteSignedBy(v, dev) {
+		return pubsub.ValidationReject
+	}
+	return pubsub.ValidationAccept
+}
+
 // learnFetched lets the roster learn BotSeat keys from envelopes that came
 // by sync rather than through the topic.
 func (t *Table) learnFetched(data [][]byte) {
 	for _, d := range data {
 		env, err := table.ParseEnvelope(d)
-		if err != nil || env.Kind != table.KindBotSeat || env.Table != t.id {
+		if err != nil || env.Table != t.id || env.Kind != table.KindBotSeat && env.Kind != table.KindVoidSilent {
 			continue
 		}
 		for dev := range t.roster.devices {

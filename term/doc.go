@@ -1,4 +1,5 @@
-// Package term is the terminal game: one person against bots, line by line.
+// Package term is the terminal game: one person against bots, line by line,
+// or a person's seat at a table on the LAN.
 //
 // Play reads the person's choices from an io.Reader and writes everything
 // to an io.Writer, so a game can be played in a terminal, through a pipe or
@@ -10,4 +11,11 @@
 // refused with a reason and asked again; the game state is never lost. The
 // end of the input ends the game cleanly. Bots' moves are printed as they
 // happen; round scores, running totals and the winner follow.
+//
+// PlayLAN (lan.go) plays a person's seat at a LAN table through its
+// table.Peer, with the same rendering and answer parsing (the screen type):
+// it shows the other seats' moves as the log brings them, asks when the
+// peer prompts, hands the choice to Submit, tells whom the table waits for
+// and offers the vote to void the round of a silent seat. Its input is read
+// by a goroutine, so the table moves on while nobody types.
 package term

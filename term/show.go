@@ -10,8 +10,8 @@ import (
 // lineWidth is the width that lists of choices are wrapped to.
 const lineWidth = 78
 
-func (s *match) showRoundStart() {
-	v := s.g.View(You)
+func (s *screen) showRoundStart() {
+	v := s.view()
 	round := "Round " + strconv.Itoa(v.Round)
 	if v.Rounds > 0 {
 		round += " of " + strconv.Itoa(v.Rounds)
@@ -21,8 +21,8 @@ func (s *match) showRoundStart() {
 }
 
 // showSituation shows what the person needs to decide.
-func (s *match) showSituation() {
-	v := s.g.View(You)
+func (s *screen) showSituation() {
+	v := s.view()
 	s.out.f("\n")
 	switch v.Phase {
 	case engine.PhaseNjet:
@@ -35,7 +35,7 @@ func (s *match) showSituation() {
 		s.showRules(v.Rules)
 		s.showTeams(v)
 		if v.Rules.Discard == engine.PassLeft {
-			s.out.f("--- Your turn: pass one card to %s ---\n", s.name((You+1)%s.n))
+			s.out.f("--- Your turn: pass one card to %s ---\n", s.name((s.you+1)%s.n))
 		} else {
 			s.out.f("--- Your turn: %s ---\n", s.e.FieldName(engine.RowDiscard, v.Rules.Discard))
 		}
@@ -57,7 +57,7 @@ func superName(r engine.Rules) string {
 
 // showHand lists the person's hand by colour, low to high, marking the
 // trump colour and the supertrumps once the rules are known.
-func (s *match) showHand(v engine.View) {
+func (s *screen) showHand(v engine.View) {
 	rulesKnown := v.Phase > engine.PhaseNjet && v.Phase < engine.PhaseRoundOver
 	byColour := map[engine.Colour][]string{}
 	supers := false
@@ -89,7 +89,7 @@ func (s *match) showHand(v engine.View) {
 
 // showBoard shows each row's fields in board order, the blocked ones in
 // brackets with who blocked them.
-func (s *match) showBoard(v engine.View) {
+func (s *screen) showBoard(v engine.View) {
 	by := map[[2]int]string{}
 	for _, b := range v.Blocks {
 		by[[2]int{int(b.Row), int(b.Field)}] = s.name(b.Seat)
@@ -116,7 +116,7 @@ func (s *match) showBoard(v engine.View) {
 }
 
 // holder names the seat holding the character of start-row field f.
-func (s *match) holder(v engine.View, f engine.Field) string {
+func (s *screen) holder(v engine.View, f engine.Field) string {
 	ch := s.e.Characters()[f]
 	for seat, c := range v.Characters {
 		if c == ch {
@@ -126,12 +126,12 @@ func (s *match) holder(v engine.View, f engine.Field) string {
 	return "nobody"
 }
 
-func (s *match) showRules(r engine.Rules) {
+func (s *screen) showRules(r engine.Rules) {
 	s.out.f("Rules of this round: start player %s; %s; trump %s; supertrump %s; %s per trick and loot.\n",
 		s.longName(r.StartSeat), s.e.FieldName(engine.RowDiscard, r.Discard), r.Trump, superName(r), plural(r.Points, "point"))
 }
 
-func (s *match) teamNames(v engine.View, team int) string {
+func (s *screen) teamNames(v engine.View, team int) string {
 	var names []string
 	for seat, t := range v.Team {
 		if t == team {
@@ -141,8 +141,8 @@ func (s *match) teamNames(v engine.View, team int) string {
 	return strings.Join(names, " + ")
 }
 
-func (s *match) showTeams(v engine.View) {
-	if len(v.Team) == 0 || v.Team[You] < 0 {
+func (s *screen) showTeams(v engine.View) {
+	if len(v.Team) == 0 || v.Team[s.you] < 0 {
 		return
 	}
 	s.out.f("Teams: %s (start team) vs %s", s.teamNames(v, 0), s.teamNames(v, 1))
@@ -152,13 +152,13 @@ func (s *match) showTeams(v engine.View) {
 	s.out.f(".\n")
 }
 
-func (s *match) showTrick(v engine.View) {
-	total := len(v.Tricks) + v.HandSizes[You]
+func (s *screen) showTrick(v engine.View) {
+	total := len(v.Tricks) + v.HandSizes[s.you]
 	if len(v.Trick.Plays) > 0 {
 		// HandSizes already count the card played into this trick.
 		total = len(v.Tricks) + v.HandSizes[v.Trick.Plays[0].Seat] + 1
 	}
-	mine := v.Team[You]
+	mine := v.Team[s.you]
 	s.out.f("Tricks so far: your team %d, the others %d.\n", v.TricksWon[mine], v.TricksWon[1-mine])
 	if len(v.Trick.Plays) == 0 {
 		s.out.f("Trick %d of %d: you lead.\n", len(v.Tricks)+1, total)
@@ -173,7 +173,7 @@ func (s *match) showTrick(v engine.View) {
 
 // showChoices lists the choices, one per line when there are few, packed
 // into columns otherwise.
-func (s *match) showChoices(cs []choice) {
+func (s *screen) showChoices(cs []choice) {
 	s.out.f("Your choices:\n")
 	if len(cs) <= 12 {
 		for i, c := range cs {
@@ -211,7 +211,7 @@ func padRight(s string, w int) string {
 }
 
 func (s *match) showScore(h engine.RoundHistory) {
-	v := s.g.View(You)
+	v := s.view()
 	sc := h.Score
 	s.out.f("\nRound %d over: %s.\n", h.Round, plural(h.Rules.Points, "point")+" per trick and loot")
 	for t := 0; t < 2; t++ {
@@ -244,7 +244,7 @@ func (s *match) showGameOver() {
 	}
 	s.out.f("\n=== Game over after %s ===\n", plural(s.g.Round(), "round"))
 	if len(winners) == 1 {
-		if winners[0] == You {
+		if winners[0] == s.you {
 			s.out.f("You win with %d points!\n", best)
 		} else {
 			s.out.f("%s wins with %d points.\n", names[0], best)

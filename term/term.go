@@ -58,7 +58,9 @@ func Play(cfg Config, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("term: %w", err)
 	}
-	s := &match{echo: cfg.Echo, g: g, e: cfg.Edition, n: cfg.Players, rng: rng, bots: make([]bot.Player, cfg.Players), out: &printer{w: out}}
+	s := &match{echo: cfg.Echo, g: g, rng: rng, bots: make([]bot.Player, cfg.Players),
+		screen: &screen{e: cfg.Edition, n: cfg.Players, you: You, others: "Bot", view: func() engine.View { return g.View(You) },
+			out: &printer{w: out}}}
 	for seat := range s.bots {
 		if seat == You {
 			continue
@@ -79,13 +81,24 @@ var errQuit = errors.New("term: game left")
 
 // match is one terminal game under way.
 type match struct {
+	*screen
 	echo bool
 	g    *engine.Game
-	e    engine.Edition
-	n    int
 	rng  *rand.Rand
 	bots []bot.Player // nil at You
 	in   *bufio.Reader
+}
+
+// screen writes a seat's view of a game as text and reads the seat's
+// choices from typed answers: what the local game and a LAN seat share.
+type screen struct {
+	e   engine.Edition
+	n   int
+	you int
+	// others is how the text calls the other seats: "Bot" or "Seat".
+	others string
+	// view returns the seat's view of the game now.
+	view func() engine.View
 	out  *printer
 }
 
@@ -161,24 +174,24 @@ func (s *match) botKind() string {
 }
 
 // verb conjugates a verb for a seat: "You play", "Bot 1 plays".
-func (s *match) verb(seat int, base string) string {
-	if seat == You {
+func (s *screen) verb(seat int, base string) string {
+	if seat == s.you {
 		return base
 	}
 	return base + "s"
 }
 
 // name is how the text calls a seat.
-func (s *match) name(seat int) string {
-	if seat == You {
+func (s *screen) name(seat int) string {
+	if seat == s.you {
 		return "You"
 	}
-	return "Bot " + strconv.Itoa(seat)
+	return s.others + " " + strconv.Itoa(seat)
 }
 
 // longName adds the seat's character.
-func (s *match) longName(seat int) string {
-	return s.name(seat) + " (" + s.g.View(You).Characters[seat].String() + ")"
+func (s *screen) longName(seat int) string {
+	return s.name(seat) + " (" + s.view().Characters[seat].String() + ")"
 }
 
 // apply applies a and prints what happened.
@@ -275,7 +288,7 @@ func normalise(s string) string {
 
 // choices turns legal actions into numbered choices; actions that look the
 // same to the person (equal 1s) are offered once.
-func (s *match) choices(legal []engine.Action) []choice {
+func (s *screen) choices(legal []engine.Action) []choice {
 	var out []choice
 	seen := map[string]bool{}
 	for _, a := range legal {
@@ -291,14 +304,14 @@ func (s *match) choices(legal []engine.Action) []choice {
 }
 
 // describe labels an action for the person.
-func (s *match) describe(a engine.Action) choice {
+func (s *screen) describe(a engine.Action) choice {
 	c := choice{action: a}
 	switch a.Kind {
 	case engine.ActBlock:
 		f := s.e.FieldName(a.Row, a.Field)
 		c.label = "block " + a.Row.String() + " " + f
 		if a.Row == engine.RowStart {
-			for seat, ch := range s.g.View(You).Characters {
+			for seat, ch := range s.view().Characters {
 				if ch.String() == f {
 					c.hint = s.name(seat)
 				}
@@ -354,7 +367,7 @@ func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 		if s.out.err != nil {
 			return engine.Action{}, s.out.err
 		}
-		text, err := s.readLine()
+		text, err := readLine(s.in)
 		if errors.Is(err, io.EOF) {
 			s.out.f("\nInput ended: leaving the game in round %d.\n", s.g.Round())
 			return engine.Action{}, errQuit
@@ -366,9 +379,6 @@ func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 		}
 		line := normalise(text)
 		switch line {
-		case "":
-			s.out.f("Please choose: a number from 1 to %d, or a choice as shown.\n", len(cs))
-			continue
 		case "quit", "exit", "q":
 			s.out.f("You leave the game in round %d.\n", s.g.Round())
 			return engine.Action{}, errQuit
@@ -377,33 +387,46 @@ func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 			s.showChoices(cs)
 			continue
 		}
-		if n, err := strconv.Atoi(line); err == nil {
-			if n >= 1 && n <= len(cs) {
-				return cs[n-1].action, nil
-			}
-			s.out.f("%d is not a choice: pick a number from 1 to %d.\n", n, len(cs))
-			continue
+		if a, ok := s.pick(line, legal, cs); ok {
+			return a, nil
 		}
-		for _, c := range cs {
-			if slices.Contains(c.accepts, line) {
-				return c.action, nil
-			}
-		}
-		shown := line
-		if len(shown) > 40 {
-			shown = shown[:40] + "..."
-		}
-		s.out.f("%q is not a choice now: %s\n", shown, s.reason(line, legal))
 	}
+}
+
+// pick returns the choice that a normalised answer names, or explains
+// why it names none and reports false.
+func (s *screen) pick(line string, legal []engine.Action, cs []choice) (engine.Action, bool) {
+	if line == "" {
+		s.out.f("Please choose: a number from 1 to %d, or a choice as shown.\n", len(cs))
+		return engine.Action{}, false
+	}
+	if n, err := strconv.Atoi(line); err == nil {
+		if n >= 1 && n <= len(cs) {
+			return cs[n-1].action, true
+		}
+		s.out.f("%d is not a choice: pick a number from 1 to %d.\n", n, len(cs))
+		return engine.Action{}, false
+	}
+	for _, c := range cs {
+		if slices.Contains(c.accepts, line) {
+			return c.action, true
+		}
+	}
+	shown := line
+	if len(shown) > 40 {
+		shown = shown[:40] + "..."
+	}
+	s.out.f("%q is not a choice now: %s\n", shown, s.reason(line, legal))
+	return engine.Action{}, false
 }
 
 // readLine reads one line without its line end. A line longer than maxLine
 // is cut there (the rest is read and dropped), so no input can end the game
 // but the end of the input. A last line without a line end still counts.
-func (s *match) readLine() (string, error) {
+func readLine(in *bufio.Reader) (string, error) {
 	var line []byte
 	for {
-		chunk, err := s.in.ReadSlice('\n')
+		chunk, err := in.ReadSlice('\n')
 		line = append(line, chunk[:min(len(chunk), maxLine-len(line))]...)
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
@@ -418,8 +441,8 @@ func (s *match) readLine() (string, error) {
 }
 
 // reason explains why a typed answer is not a choice.
-func (s *match) reason(line string, legal []engine.Action) string {
-	v := s.g.View(You)
+func (s *screen) reason(line string, legal []engine.Action) string {
+	v := s.view()
 	word := strings.Fields(line)[0]
 	if c, err := engine.ParseCard(s.e, strings.TrimPrefix(line, "play "), 0); err == nil {
 		switch {
@@ -451,7 +474,7 @@ func holdsName(v engine.View, name string) bool {
 }
 
 // blockReason explains why "block ROW FIELD" is not a choice.
-func (s *match) blockReason(v engine.View, words []string) string {
+func (s *screen) blockReason(v engine.View, words []string) string {
 	if v.Phase != engine.PhaseNjet {
 		return "the Njet phase is over."
 	}

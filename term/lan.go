@@ -1,0 +1,436 @@
+package term
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/table"
+)
+
+// ErrLeft is what PlayLAN returns when the person leaves the table (quit,
+// or the end of the input) before the game is over. The device's store
+// keeps the seat: the same command resumes it.
+var ErrLeft = errors.New("term: left the table")
+
+// LANSeat is what PlayLAN needs of the peer that plays the person's seat
+// (a *table.Peer with PeerConfig.Human).
+type LANSeat interface {
+	View() table.PeerView
+	Submit(a engine.Action) error
+	VoteVoid() error
+}
+
+// LANConfig sets up a person's seat at a table on the LAN.
+type LANConfig struct {
+	// Seat is the person's seat and Peer the peer that posts for it.
+	Seat int
+	Peer LANSeat
+	// Changed receives a value whenever the table may have moved on (the
+	// peer's events); PlayLAN also looks at the peer's view every second.
+	Changed <-chan struct{}
+	// Patience is the peer's patience with a silent seat: from then on
+	// PlayLAN offers to vote to void the round (table.DefaultPatience if 0).
+	Patience time.Duration
+	// Echo repeats each answer after reading it (input not typed at a
+	// terminal).
+	Echo bool
+	// Rounds is the number of rounds the table plays when its genesis ends
+	// the game early (0: the edition's).
+	Rounds int
+}
+
+// Waits shorter than waitQuiet are not reported; longer ones are
+// reported again every waitRepeat.
+const (
+	waitQuiet  = 5 * time.Second
+	waitRepeat = 15 * time.Second
+)
+
+// PlayLAN lets a person play their seat at a table on the LAN, reading
+// answers from in and writing to out, until the game is over (nil), the
+// person leaves (ErrLeft), or ctx ends (its error). The peer runs
+// elsewhere (p2p.Session.Run); PlayLAN only reads its view and hands it
+// the person's choices.
+//
+// It shows the board, the hand, the trick and the choices when the seat
+// must choose, the other seats' moves as the log brings them, whom the
+// table waits for when that lasts, and each round's scores. An answer that
+// is not a choice, and a choice the peer refuses, are explained and asked
+// again; a question the game has moved past is withdrawn. "void" votes to
+// void the round of a silent seat, "help" shows the table again, "quit"
+// leaves.
+//
+// Lines are read by a goroutine, so that the table moves on while nobody
+// types; it ends at the end of the input, or at its next line once
+// PlayLAN has returned.
+func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) error {
+	if cfg.Peer == nil {
+		return fmt.Errorf("term: PlayLAN without a peer")
+	}
+	if cfg.Patience <= 0 {
+		cfg.Patience = table.DefaultPatience
+	}
+	l := &lan{cfg: cfg, answered: map[uint64]bool{}}
+	v := cfg.Peer.View()
+	l.cur = v.Game
+	e := v.Game.Edition
+	if v.Game.Players == 0 {
+		e = engine.Classic // not dealt yet; set again once the genesis is known
+	}
+	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", view: l.view, out: &printer{w: out}}
+
+	type input struct {
+		text string
+		err  error
+	}
+	lines := make(chan input)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		r := bufio.NewReader(in)
+		for {
+			text, err := readLine(r)
+			select {
+			case lines <- input{text, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	l.out.f("You play seat %d. When it is your turn, answer with the number of a choice or type it as shown;\n"+
+		"\"help\" shows the table, \"void\" votes to void the round of a seat that stays silent, \"quit\" leaves.\n", cfg.Seat)
+	for {
+		if l.update() {
+			return l.out.err
+		}
+		if l.out.err != nil {
+			return l.out.err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-cfg.Changed:
+		case <-tick.C:
+		case line := <-lines:
+			if errors.Is(line.err, io.EOF) {
+				l.out.f("\nInput ended: you leave the table. Your seat stays in this device's store; run the same command again to resume.\n")
+				return ErrLeft
+			} else if line.err != nil {
+				return fmt.Errorf("term: read: %w", line.err)
+			}
+			if l.cfg.Echo {
+				l.out.f("%s\n", line.text)
+			}
+			if err := l.answer(normalise(line.text)); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// lan is a person's seat at a LAN table under way.
+type lan struct {
+	*screen
+	cfg LANConfig
+	cur engine.View // the seat's latest view
+
+	prompt   *table.Prompt // the question shown, not yet answered
+	cs       []choice
+	answered map[uint64]bool // seqs the person answered
+
+	// What has been told already.
+	ready         bool // the genesis is known: edition and players
+	dealt         bool // the current deal's hand was shown
+	round         int  // ... in this round
+	blocks, plays int  // blocks and plays of the deal told
+	results       int
+	voided        int
+	violation     bool
+	waitSince     time.Time     // the wait told about ...
+	waitTold      time.Duration // ... and for how long
+	hintSince     time.Time     // the wait whose "void" hint was given
+}
+
+// view is the view the screen shows: the prompt's while one stands.
+func (l *lan) view() engine.View {
+	v := l.cur
+	if l.prompt != nil {
+		v = l.prompt.View
+	}
+	if l.cfg.Rounds > 0 {
+		v.Rounds = l.cfg.Rounds
+	}
+	return v
+}
+
+// update shows what changed since the last look and reports whether the
+// game is over.
+func (l *lan) update() bool {
+	v := l.cfg.Peer.View()
+	if v.Game.Players > 0 && !l.ready {
+		l.ready = true
+		l.e, l.n = v.Game.Edition, v.Game.Players
+		l.out.f("Njet! %s edition, %d players. You are seat %d (%s).\n", l.e, l.n, l.you, v.Game.Characters[l.you])
+	}
+	before := l.cur
+	l.cur = v.Game
+	if l.ready {
+		l.narrate(before, v.Game, v.Prompt != nil && !l.answered[v.Prompt.Seq])
+	}
+	for _, r := range v.Results[min(l.results, len(v.Results)):] {
+		l.showResult(r)
+	}
+	l.results = len(v.Results)
+	for _, viol := range v.Voided[min(l.voided, len(v.Voided)):] {
+		l.showVoided(viol, v)
+	}
+	l.voided = len(v.Voided)
+	if v.Over {
+		l.showLANGameOver(v)
+		return true
+	}
+	if v.Violation != nil && !l.violation {
+		l.violation = true
+		l.out.f("The round is halted: %v\n", v.Violation)
+	}
+	if l.prompt != nil && (v.Prompt == nil || v.Prompt.Seq != l.prompt.Seq) {
+		l.out.f("\nThe table moved on: that question no longer stands.\n")
+		l.prompt, l.cs = nil, nil
+	}
+	if pr := v.Prompt; pr != nil && l.prompt == nil && !l.answered[pr.Seq] {
+		l.prompt = pr
+		l.cs = l.choices(pr.Legal)
+		l.showSituation()
+		l.showChoices(l.cs)
+		l.out.f("> ")
+		return false
+	}
+	if l.prompt == nil && v.Turn >= 0 && v.Turn != l.you {
+		l.showWait(v)
+	}
+	return false
+}
+
+// narrate tells the moves between two views of the seat; when a question
+// follows (asking), its situation shows the rules and teams instead.
+func (l *lan) narrate(before, after engine.View, asking bool) {
+	switch {
+	case after.Phase <= engine.PhaseDeal:
+		l.dealt = false
+		return
+	case after.Phase >= engine.PhaseRoundOver && !l.dealt:
+		return
+	}
+	plays := slices.Clone(after.Trick.Plays)
+	for i := len(after.Tricks) - 1; i >= 0; i-- {
+		plays = append(slices.Clone(after.Tricks[i].Plays), plays...)
+	}
+	if !l.dealt || after.Round != l.round || len(after.Blocks) < l.blocks || len(plays) < l.plays {
+		l.dealt, l.round = true, after.Round
+		l.blocks, l.plays = 0, 0
+		l.showRoundStart()
+		before = engine.View{}
+	}
+	for _, b := range after.Blocks[min(l.blocks, len(after.Blocks)):] {
+		l.out.f("%s %s %s: %s\n", l.name(b.Seat), l.verb(b.Seat, "block"), b.Row, l.e.FieldName(b.Row, b.Field))
+	}
+	l.blocks = len(after.Blocks)
+	quiet := asking && (after.Phase == engine.PhaseTeams || after.Phase == engine.PhaseDiscard)
+	if before.Phase <= engine.PhaseNjet && after.Phase > engine.PhaseNjet && !quiet {
+		l.showRules(after.Rules)
+	}
+	if before.Phase <= engine.PhaseTeams && after.Phase > engine.PhaseTeams && !quiet {
+		l.showTeams(after)
+	}
+	if before.Phase == engine.PhaseDiscard && after.Phase > engine.PhaseDiscard && after.Received != engine.NoCard {
+		l.out.f("You received %s from %s.\n", after.Received, l.name((l.you+l.n-1)%l.n))
+	}
+	for i := l.plays; i < len(plays); i++ {
+		p := plays[i]
+		l.out.f("%s %s %s\n", l.name(p.Seat), l.verb(p.Seat, "play"), p.Card)
+		if k := i / l.n; (i+1)%l.n == 0 && k < len(after.Tricks) {
+			l.showTrickTaken(after.Tricks[k], k+1)
+		}
+	}
+	l.plays = len(plays)
+}
+
+func (l *lan) showTrickTaken(t engine.Trick, k int) {
+	l.out.f("  -> %s %s trick %d", l.name(t.Winner), l.verb(t.Winner, "take"), k)
+	if len(t.Loot) > 0 {
+		l.out.f(" with loot %s", cardList(t.Loot))
+	}
+	l.out.f(".\n")
+}
+
+// showWait tells whom the table waits for once that lasts, and offers
+// the vote to void the round once the patience is over.
+func (l *lan) showWait(v table.PeerView) {
+	if v.Silent < waitQuiet {
+		return
+	}
+	if v.Since != l.waitSince || v.Silent >= l.waitTold+waitRepeat {
+		l.waitSince, l.waitTold = v.Since, v.Silent
+		l.out.f("waiting for %s (%s) since %v\n", l.seatName(v.Turn), kindName(v.Kind), v.Silent.Round(time.Second))
+	}
+	if v.Silent >= l.cfg.Patience && v.Since != l.hintSince {
+		l.hintSince = v.Since
+		l.out.f("%s has been silent for %v. Type \"void\" to vote to void this round: once every other seat\n"+
+			"has voted, the round is dealt again and a bot plays %s for the rest of the game.\n",
+			l.seatName(v.Turn), v.Silent.Round(time.Second), l.seatName(v.Turn))
+	}
+}
+
+// seatName is "seat N", or "your seat".
+func (l *lan) seatName(seat int) string {
+	if seat == l.you {
+		return "your seat"
+	}
+	return "seat " + strconv.Itoa(seat)
+}
+
+// kindName is how the text calls what a seat must post.
+func kindName(k table.Kind) string {
+	switch k {
+	case table.KindPlay:
+		return "play a card"
+	case table.KindBlock:
+		return "block a field"
+	case table.KindTeam:
+		return "choose the teams"
+	case table.KindDiscardCommit:
+		return "discard"
+	case table.KindPassCommit:
+		return "pass a card"
+	case table.KindShuffle:
+		return "shuffle"
+	}
+	return strings.ToLower(k.String())
+}
+
+// answer handles one typed line.
+func (l *lan) answer(line string) error {
+	switch line {
+	case "quit", "exit", "q":
+		l.out.f("You leave the table. Your seat stays in this device's store; run the same command again to resume.\n")
+		return ErrLeft
+	case "void":
+		l.vote()
+		return nil
+	case "help", "?":
+		if l.prompt != nil {
+			l.showSituation()
+			l.showChoices(l.cs)
+			l.out.f("> ")
+			return nil
+		}
+	}
+	if l.prompt == nil {
+		v := l.cfg.Peer.View()
+		if l.ready {
+			l.showSituation()
+		}
+		l.out.f("It is not your turn: %s.\n", l.waiting(v))
+		return nil
+	}
+	a, ok := l.pick(line, l.prompt.Legal, l.cs)
+	if !ok {
+		l.out.f("> ")
+		return nil
+	}
+	if err := l.cfg.Peer.Submit(a); err != nil {
+		if now := l.cfg.Peer.View().Prompt; now == nil || now.Seq != l.prompt.Seq {
+			l.out.f("Too late: the table moved on (%v).\n", err)
+			l.prompt, l.cs = nil, nil
+			return nil
+		}
+		l.out.f("Not accepted: %v\nPlease choose again.\n> ", err)
+		return nil
+	}
+	l.answered[l.prompt.Seq] = true
+	l.prompt, l.cs = nil, nil
+	return nil
+}
+
+// vote asks the peer to vote to void the round of the silent seat.
+func (l *lan) vote() {
+	v := l.cfg.Peer.View()
+	if err := l.cfg.Peer.VoteVoid(); err != nil {
+		l.out.f("No vote: %v\n", err)
+		return
+	}
+	l.out.f("You voted to void this round because %s is silent. When every other seat has voted, the\n"+
+		"lowest other seat voids it: nobody scores it, it is dealt again, and a bot hosted by that\n"+
+		"seat's device plays %s for the rest of the game. If %s posts first, the game goes on.\n",
+		l.seatName(v.Turn), l.seatName(v.Turn), l.seatName(v.Turn))
+}
+
+// waiting describes whom the table waits for.
+func (l *lan) waiting(v table.PeerView) string {
+	switch {
+	case v.Over:
+		return "the game is over"
+	case v.Violation != nil:
+		return "the round is halted: " + v.Violation.Error()
+	case v.Turn < 0:
+		return "waiting for the log"
+	}
+	return fmt.Sprintf("waiting for %s (%s) since %v", l.seatName(v.Turn), kindName(v.Kind), v.Silent.Round(time.Second))
+}
+
+func (l *lan) showResult(r table.RoundResult) {
+	l.out.f("\nRound %d over: %s per trick and loot.\n", r.Round, plural(r.Rules.Points, "point"))
+	l.out.f("  %-24s %6s %6s\n", "", "round", "total")
+	for seat := range r.Points {
+		l.out.f("  %-24s %6d %6d\n", l.longName(seat), r.Points[seat], r.Totals[seat])
+	}
+}
+
+func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
+	host := "another seat"
+	if h := v.BotHost; h >= 0 && viol.Seat == l.you {
+		host = l.seatName(h)
+	}
+	if viol.Seat == l.you {
+		l.out.f("\nThe table voided the round because your seat was silent (%v); a bot hosted by %s plays it now.\n", viol, host)
+		return
+	}
+	l.out.f("\nThe table voided the round: %v. It is dealt again; a bot plays %s now.\n", viol, l.seatName(viol.Seat))
+}
+
+func (l *lan) showLANGameOver(v table.PeerView) {
+	if len(v.Results) == 0 {
+		l.out.f("\n=== Game over ===\n")
+		return
+	}
+	totals := v.Results[len(v.Results)-1].Totals
+	best := slices.Max(totals)
+	var names []string
+	for seat, t := range totals {
+		if t == best {
+			names = append(names, l.name(seat))
+		}
+	}
+	l.out.f("\n=== Game over after %s ===\n", plural(len(v.Results), "round"))
+	switch {
+	case len(names) > 1:
+		l.out.f("Shared win with %d points: %s.\n", best, strings.Join(names, ", "))
+	case names[0] == "You":
+		l.out.f("You win with %d points!\n", best)
+	default:
+		l.out.f("%s wins with %d points.\n", names[0], best)
+	}
+}
