@@ -146,8 +146,11 @@ func (s *screen) showTeams(v engine.View) {
 		return
 	}
 	s.out.f("Teams: %s (start team) vs %s", s.teamNames(v, 0), s.teamNames(v, 1))
-	if v.Bonus >= 0 {
-		s.out.f("; %s doubles", s.name(v.Bonus))
+	switch {
+	case v.Bonus == s.you:
+		s.out.f("; your score counts double")
+	case v.Bonus >= 0:
+		s.out.f("; %s's score counts double", s.name(v.Bonus))
 	}
 	s.out.f(".\n")
 }
