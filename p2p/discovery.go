@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/grandcat/zeroconf"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -44,13 +46,30 @@ type TableAd struct {
 // AddrInfo returns where to dial the table's host.
 func (a TableAd) AddrInfo() peer.AddrInfo { return peer.AddrInfo{ID: a.Peer, Addrs: a.Addrs} }
 
-// txt encodes the TXT strings: v, id, name, ed, players, free, peer.
-// Each fits one TXT string (255 bytes): the name is cut to 63 bytes.
-func (a TableAd) txt() []string {
-	name := a.Name
-	if len(name) > 63 {
-		name = name[:63]
+// maxAdName bounds the advertised name, in bytes.
+const maxAdName = 63
+
+// adName is the name as advertised and as read from an advert: valid
+// UTF-8, control characters replaced (a browser prints it on a terminal),
+// cut to maxAdName bytes at a character's end.
+func adName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return '?'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
+	for len(s) > maxAdName {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
 	}
+	return s
+}
+
+// txt encodes the TXT strings: v, id, name, ed, players, free, peer.
+// Each fits one TXT string (255 bytes): the name is cut (adName).
+func (a TableAd) txt() []string {
+	name := adName(a.Name)
 	return []string{
 		"v=" + strconv.Itoa(DiscoveryVersion),
 		"id=" + a.ID.String(),
@@ -81,15 +100,21 @@ func parseAd(text []string, ips []net.IP, port int) (TableAd, error) {
 		return a, fmt.Errorf("p2p: advert id %q", f["id"])
 	}
 	copy(a.ID[:], id)
-	a.Name = f["name"]
+	a.Name = adName(f["name"])
 	if a.Edition, err = engine.ParseEdition(f["ed"]); err != nil {
 		return a, err
 	}
 	if a.Players, err = strconv.Atoi(f["players"]); err != nil {
 		return a, err
 	}
+	if a.Players < a.Edition.MinPlayers() || a.Players > a.Edition.MaxPlayers() {
+		return a, fmt.Errorf("p2p: advert of %d players in the %s edition", a.Players, a.Edition)
+	}
 	if a.Free, err = strconv.Atoi(f["free"]); err != nil {
 		return a, err
+	}
+	if a.Free < 0 || a.Free > a.Players {
+		return a, fmt.Errorf("p2p: advert with %d of %d seats free", a.Free, a.Players)
 	}
 	if a.Peer, err = peer.Decode(f["peer"]); err != nil {
 		return a, err

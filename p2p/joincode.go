@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 
 	lcrypto "github.com/libp2p/go-libp2p/core/crypto"
@@ -51,10 +52,16 @@ func ParseJoinCode(code string) (ma.Multiaddr, [5]byte, error) {
 	var prefix [5]byte
 	s := strings.ToUpper(strings.NewReplacer("-", "", " ", "").Replace(code))
 	b, err := joinCodeEncoding.DecodeString(s)
-	if err != nil || len(b) != joinCodeLen {
+	// The last letter carries two bits beyond the 11 bytes: a code whose
+	// bits there are not zero is not one JoinCode writes, nor is port 0.
+	if err != nil || len(b) != joinCodeLen || joinCodeEncoding.EncodeToString(b) != s {
 		return nil, prefix, fmt.Errorf("p2p: bad join code %q", code)
 	}
-	addr, err := manet.FromNetAddr(&net.TCPAddr{IP: net.IP(b[:4]), Port: int(binary.BigEndian.Uint16(b[4:6]))})
+	port := int(binary.BigEndian.Uint16(b[4:6]))
+	if port == 0 {
+		return nil, prefix, fmt.Errorf("p2p: bad join code %q: port 0", code)
+	}
+	addr, err := manet.FromNetAddr(&net.TCPAddr{IP: net.IP(b[:4]), Port: port})
 	if err != nil {
 		return nil, prefix, err
 	}
@@ -91,11 +98,12 @@ func ParseAddr(s string) (ma.Multiaddr, peer.ID, error) {
 		}
 		ip = ips[0]
 	}
-	var p int
-	if _, err := fmt.Sscan(port, &p); err != nil || p <= 0 || p > 65535 {
+	// Decimal digits only: "4001x" or "0x0fa1" is no port.
+	p, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || p == 0 {
 		return nil, "", fmt.Errorf("p2p: bad port in %q", s)
 	}
-	m, err := manet.FromNetAddr(&net.TCPAddr{IP: ip, Port: p})
+	m, err := manet.FromNetAddr(&net.TCPAddr{IP: ip, Port: int(p)})
 	return m, "", err
 }
 

@@ -1,0 +1,411 @@
+package term_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/term"
+)
+
+// lanTestTimeout only stops a hung test; nothing is asserted about time.
+const lanTestTimeout = time.Minute
+
+// lanPatience is every peer's patience with a silent seat, on testClock.
+const lanPatience = 5 * time.Second
+
+// testClock is the peers' clock: it stands still but when the test moves
+// it, so that a seat is silent only while the table waits for it.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// lanTable is a table of three peers over an in-memory network, one round
+// long, on a test clock. Every seat's choices are a person's
+// (PeerConfig.Human) and no peer votes on its own: PlayLAN plays one
+// seat, the test the others (see play), so that every vote to void a
+// round is one the test meant.
+type lanTable struct {
+	peers []*table.Peer
+	clock *testClock
+	stop  func()
+
+	answered map[int]uint64 // per seat the last seq play answered
+	voted    map[int]bool   // seats play has voted for
+}
+
+func newLANTable(t *testing.T, ctx context.Context) *lanTable {
+	t.Helper()
+	const players = 3
+	var keys []ed25519.PrivateKey
+	var ids []table.Identity
+	for i := range players {
+		k := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{byte(i + 1)}, ed25519.SeedSize))
+		id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, ids = append(keys, k), append(ids, id)
+	}
+	gen := &table.Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:players], Keys: ids, Rounds: 1}
+	body, err := gen.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := table.TableIDOf(body)
+	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Kind: table.KindGenesis, Body: body}
+	if err := genesis.Sign(keys[0]); err != nil {
+		t.Fatal(err)
+	}
+	net, err := table.NewMemNetwork(id, rand.New(rand.NewPCG(1, 2)), table.NetConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt := &lanTable{clock: &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)},
+		answered: map[int]uint64{}, voted: map[int]bool{}}
+	runCtx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	lt.stop = func() {
+		cancel()
+		wg.Wait()
+	}
+	t.Cleanup(lt.stop)
+	for seat := range players {
+		store, err := table.OpenStore(filepath.Join(t.TempDir(), "seat.db"), &table.StoreOptions{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep, err := net.Join(runCtx, ids[seat], store)
+		if err != nil {
+			t.Fatal(errors.Join(err, store.Close()))
+		}
+		var others []table.Identity
+		for i, id := range ids {
+			if i != seat {
+				others = append(others, id)
+			}
+		}
+		tick, poll := time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond)
+		seed := [32]byte{byte(seat)}
+		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
+			Store: store, Transport: ep, Peers: others, Bot: "random", Seed: &seed, Now: lt.clock.Now,
+			Patience: lanPatience, Human: true, Tick: tick.C, Poll: poll.C})
+		if err != nil {
+			tick.Stop()
+			poll.Stop()
+			t.Fatal(errors.Join(err, ep.Close(), store.Close()))
+		}
+		lt.peers = append(lt.peers, p)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := p.Run(runCtx)
+			tick.Stop()
+			poll.Stop()
+			if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
+				t.Errorf("seat %d: %v", seat, err)
+			}
+			if err := errors.Join(ep.Close(), store.Close()); err != nil {
+				t.Errorf("seat %d: %v", seat, err)
+			}
+		}()
+	}
+	return lt
+}
+
+// play is the test's turn at the seats in seats: each answers its
+// question with its first legal choice, but the silent seat, which never
+// answers. While every peer waits for the silent seat to post kind (any
+// if 0), the clock moves on by a second; once the patience is over, each
+// of the seats votes to void the round (VoteVoid, as a UI's button).
+func (lt *lanTable) play(silent int, kind table.Kind, seats ...int) error {
+	for _, seat := range seats {
+		p := lt.peers[seat]
+		if pr := p.View().Prompt; pr != nil && seat != silent && lt.answered[seat] != pr.Seq {
+			if err := p.Submit(pr.Legal[0]); err != nil {
+				return fmt.Errorf("seat %d: %w", seat, err)
+			}
+			lt.answered[seat] = pr.Seq
+		}
+	}
+	if !lt.waitingFor(silent, kind) {
+		return nil
+	}
+	lt.clock.add(time.Second)
+	for _, seat := range seats {
+		if p := lt.peers[seat]; !lt.voted[seat] && p.View().Silent >= lanPatience {
+			// The log may have moved on since waitingFor: then there is
+			// no vote, and the next look tries again.
+			lt.voted[seat] = p.VoteVoid() == nil
+		}
+	}
+	return nil
+}
+
+// waitingFor reports whether every peer waits for seat, played by nobody
+// but its own peer, to post kind (any kind if 0).
+func (lt *lanTable) waitingFor(seat int, kind table.Kind) bool {
+	for _, p := range lt.peers {
+		v := p.View()
+		if v.Turn != seat || kind != 0 && v.Kind != kind || p.Game().HostOf(seat) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// transcript is PlayLAN's output, read while it runs.
+type transcript struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	changed chan struct{}
+}
+
+func (tr *transcript) Write(b []byte) (int, error) {
+	tr.mu.Lock()
+	tr.buf.Write(b)
+	tr.mu.Unlock()
+	select {
+	case tr.changed <- struct{}{}:
+	default:
+	}
+	return len(b), nil
+}
+
+func (tr *transcript) String() string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.buf.String()
+}
+
+// seatAtLAN runs PlayLAN for seat on the table and a typist who reads the
+// transcript: whenever it has grown, typist is asked for the lines to type
+// (given the whole transcript). Meanwhile drive plays the other seats
+// (lanTable.play), and PlayLAN is told to look again, over and over. It
+// returns the transcript and PlayLAN's error.
+func seatAtLAN(t *testing.T, ctx context.Context, lt *lanTable, seat int, drive func() error,
+	typist func(out string) []string) (string, error) {
+	t.Helper()
+	in, typed := io.Pipe()
+	out := &transcript{changed: make(chan struct{}, 1)}
+	changed := make(chan struct{}, 1)
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		// The typist writes from its own goroutine: PlayLAN reads lines
+		// from another, so it never waits on the typist.
+		defer wg.Done()
+		defer typed.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-out.changed:
+			}
+			for _, line := range typist(out.String()) {
+				if _, err := fmt.Fprintf(typed, "%s\n", line); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if err := drive(); err != nil {
+				t.Error(err)
+				return
+			}
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	err := term.PlayLAN(ctx, term.LANConfig{Seat: seat, Peer: lt.peers[seat], Changed: changed, Patience: lanPatience,
+		Echo: true, Rounds: 1}, in, out)
+	cancel()
+	in.Close()
+	wg.Wait()
+	return out.String(), err
+}
+
+// answerPrompts is a typist's memory: how many "> " it has answered.
+type answerPrompts struct{ answered int }
+
+// next returns "1" for each question asked since the last call, unless
+// hold says to leave the latest unanswered.
+func (a *answerPrompts) next(out string, hold bool) []string {
+	var lines []string
+	for n := strings.Count(out, "\n> "); a.answered < n; a.answered++ {
+		if hold && a.answered == n-1 {
+			break
+		}
+		lines = append(lines, "1")
+	}
+	return lines
+}
+
+// A person who stays silent when asked to play: the other seats vote to
+// void the round, a bot takes the person's seat, and PlayLAN withdraws the
+// question that no longer stands. An answer typed afterwards is not taken
+// for it: the table says it is not the person's turn, and the seat's
+// envelope at that seq is the void, not a play.
+func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), lanTestTimeout)
+	defer cancel()
+	const you = 1
+	lt := newLANTable(t, ctx)
+	person := lt.peers[you]
+	var (
+		prompts   answerPrompts
+		mu        sync.Mutex
+		heldSeq   uint64
+		lateTyped bool
+	)
+	out, err := seatAtLAN(t, ctx, lt, you,
+		func() error { return lt.play(you, table.KindPlay, 0, 2) },
+		func(out string) []string {
+			mu.Lock()
+			defer mu.Unlock()
+			if strings.Contains(out, "that question no longer stands") {
+				if lateTyped {
+					return nil
+				}
+				lateTyped = true
+				return []string{"1"}
+			}
+			pr := person.View().Prompt
+			hold := pr != nil && pr.Kind == table.KindPlay
+			if hold && heldSeq == 0 {
+				heldSeq = pr.Seq
+			}
+			return prompts.next(out, hold || heldSeq != 0)
+		})
+	if err != nil {
+		t.Fatalf("PlayLAN: %v\n%s", err, out)
+	}
+	lt.stop()
+	withdrawn := "\nThe table moved on: that question no longer stands.\n"
+	if n := strings.Count(out, withdrawn); n != 1 {
+		t.Errorf("the question was withdrawn %d times, want 1:\n%s", n, out)
+	}
+	for _, want := range []string{
+		"The table voided the round because your seat was silent",
+		"a bot hosted by seat 0 plays it now",
+		// The answer typed after the withdrawal is echoed and refused.
+		withdrawn + "1\n",
+		"=== Game over after 1 round ===",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in the transcript:\n%s", want, out)
+		}
+	}
+	if at, late := strings.Index(out, withdrawn), strings.LastIndex(out, "It is not your turn: "); late < at {
+		t.Errorf("the late answer was not refused:\n%s", out)
+	}
+	for _, bad := range []string{"Too late", "Not accepted", "No vote"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("%q in the transcript:\n%s", bad, out)
+		}
+	}
+	v := person.View()
+	if !v.Over || len(v.Voided) != 1 || v.Voided[0].Seat != you || v.Voided[0].Check != table.CheckSilent || v.BotHost != 0 {
+		t.Fatalf("over %v, voided %v, bot host %d", v.Over, v.Voided, v.BotHost)
+	}
+	if heldSeq == 0 {
+		t.Fatal("the person was never asked to play")
+	}
+	env, ok := person.Log().Get(heldSeq)
+	if !ok || env.Kind != table.KindVoidSilent || env.Author != 0 {
+		t.Fatalf("seq %d holds %v, want seat 0's void", heldSeq, env)
+	}
+}
+
+// A seat stays silent (a person's peer that never answers); once the
+// patience is over PlayLAN offers the vote, the person types "void", and
+// with the other seat's vote the table voids the silent seat's round, deals
+// it again with a bot in that seat, and plays the game to its end.
+func TestLANVoidVotesOutASilentSeat(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), lanTestTimeout)
+	defer cancel()
+	const you, silent = 1, 2
+	// Seat 2's peer is a person's who never answers.
+	lt := newLANTable(t, ctx)
+	var (
+		prompts answerPrompts
+		mu      sync.Mutex
+		voted   bool
+	)
+	out, err := seatAtLAN(t, ctx, lt, you,
+		func() error { return lt.play(silent, 0, 0, silent) },
+		func(out string) []string {
+			mu.Lock()
+			defer mu.Unlock()
+			lines := prompts.next(out, false)
+			if !voted && strings.Contains(out, `Type "void" to vote to void this round`) {
+				voted = true
+				lines = append(lines, "void")
+			}
+			return lines
+		})
+	if err != nil {
+		t.Fatalf("PlayLAN: %v\n%s", err, out)
+	}
+	lt.stop()
+	hint := "seat 2 has been silent for 5s. Type \"void\" to vote to void this round"
+	vote := "\nvoid\nYou voted to void this round because seat 2 is silent."
+	voided := "The table voided the round: table: seat 2 failed the silent check"
+	hi, vi, di := strings.Index(out, hint), strings.Index(out, vote), strings.Index(out, voided)
+	if hi < 0 || vi < hi || di < vi {
+		t.Errorf("want the hint, the vote and the void in this order (at %d, %d, %d):\n%s", hi, vi, di, out)
+	}
+	for _, want := range []string{"a bot plays seat 2 now", "Round 1 over", "=== Game over after 1 round ==="} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in the transcript:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "No vote") || strings.Contains(out, "Not accepted") {
+		t.Errorf("a vote or an answer was refused:\n%s", out)
+	}
+	for seat, p := range lt.peers[:silent] {
+		v := p.View()
+		if !v.Over || len(v.Voided) != 1 || v.Voided[0].Seat != silent || v.Voided[0].Check != table.CheckSilent ||
+			len(v.Results) != 1 || v.Results[0].Deal != 2 || p.Game().HostOf(silent) != 0 {
+			t.Errorf("seat %d: over %v, voided %v, results %+v, seat %d hosted by %d", seat, v.Over, v.Voided,
+				v.Results, silent, p.Game().HostOf(silent))
+		}
+	}
+}
