@@ -29,7 +29,7 @@ fuzz:
 	done
 
 android:
-	GOOS=android GOARCH=arm64 CGO_ENABLED=0 $(GO) build -ldflags=-checklinkname=0 ./engine/... ./bot/... ./crypto/... ./p2p/... ./table/...
+	GOOS=android GOARCH=arm64 CGO_ENABLED=0 $(GO) build -ldflags=-checklinkname=0 ./engine/... ./bot/... ./crypto/... ./p2p/... ./table/... ./lan/...
 
 # The LAN test across network namespaces (root).
 netns:

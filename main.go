@@ -10,14 +10,12 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -25,12 +23,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/multiformats/go-multiaddr"
-
 	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
-	"github.com/njetlan/njet/p2p"
+	"github.com/njetlan/njet/lan"
 	"github.com/njetlan/njet/sim"
 	ntable "github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
@@ -471,48 +466,20 @@ func (f *lanFlags) check(fs *flag.FlagSet) int {
 	return -1
 }
 
-// ownSeat is this device's own seat as the flags want it played: by the
-// person at the terminal, or by a bot of the --bot kind. A person's seat
-// keeps a bot kind for any bot the table seats with this device as host.
-func (f *lanFlags) ownSeat(seat int, key ed25519.PrivateKey) p2p.LocalSeat {
-	if *f.bot == "" {
-		return p2p.LocalSeat{Seat: seat, Key: key, Bot: "heuristic", Human: true}
-	}
-	return p2p.LocalSeat{Seat: seat, Key: key, Bot: strings.ToLower(*f.bot)}
-}
-
-// device is this device on the LAN: its node and its store.
-type device struct {
-	node  *p2p.Node
-	store *ntable.Store
-}
-
-// openDevice loads the identity, opens the store and starts the node.
-func (c *cli) openDevice(name string, f *lanFlags) (*device, error) {
-	if err := os.MkdirAll(*f.data, 0o700); err != nil {
-		return nil, err
-	}
-	key, err := p2p.LoadIdentity(*f.data)
-	if err != nil {
-		return nil, err
-	}
-	store, err := ntable.OpenStore(filepath.Join(*f.data, "njet.db"), nil)
-	if err != nil {
-		return nil, err
-	}
+// openDevice opens the device in --data, listening on --listen, and prints
+// its id.
+func (c *cli) openDevice(name string, f *lanFlags) (*lan.Device, error) {
 	var listen []string
 	if *f.listen != "" {
 		listen = strings.Split(*f.listen, ",")
 	}
-	node, err := p2p.NewNode(p2p.NodeConfig{Key: key, Listen: listen})
+	d, err := lan.OpenDevice(*f.data, listen)
 	if err != nil {
-		return nil, errors.Join(err, store.Close())
+		return nil, err
 	}
-	fmt.Fprintf(c.stdout, "njet %s: device %v\n", name, node.ID())
-	return &device{node: node, store: store}, nil
+	fmt.Fprintf(c.stdout, "njet %s: device %v\n", name, d.ID())
+	return d, nil
 }
-
-func (d *device) close() error { return errors.Join(d.node.Close(), d.store.Close()) }
 
 // signalContext ends on SIGINT or SIGTERM.
 func signalContext() (context.Context, context.CancelFunc) {
@@ -560,151 +527,94 @@ func (c *cli) host(args []string) int {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
 		return exitFail
 	}
-	defer d.close()
+	defer d.Close()
 	if code := c.resume(ctx, "host", d, lf); code >= 0 {
 		return code
 	}
-	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: *name, Edition: e, Players: *players, Bots: *bots,
-		Short: game.short, Target: game.target, Rounds: *rounds})
+	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Edition: e, Players: *players, Bots: *bots,
+		Short: game.short, Target: game.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot}, c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
 		return exitFail
 	}
-	defer lobby.Close()
-	ad := p2p.TableAd{ID: lobby.ID(), Name: *name, Edition: e, Players: *players, Free: lobby.Free()}
-	advert, err := d.node.Advertise(ad)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "njet host: not advertised on the LAN (join by code or address): %v\n", err)
-	} else {
-		defer advert.Close()
-	}
-	fmt.Fprintf(c.stdout, "table %q (%v), %s, %d players, %d bots\n", *name, lobby.ID(), e, *players, *bots)
-	c.printJoinHelp(d.node)
-	wctx, cancel := context.WithTimeout(ctx, *wait)
-	err = lobby.Wait(wctx, func(seated, wanted int) {
-		fmt.Fprintf(c.stdout, "waiting for players %d/%d…\n", seated, wanted)
-		if advert != nil {
-			advert.SetFree(wanted - seated)
-		}
-	})
-	cancel()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "njet host: no table: %v\n", err)
-		return exitFail
-	}
-	setup, botKeys, err := lobby.Start()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
-		return exitFail
-	}
-	if advert != nil {
-		advert.Close()
-	}
-	seats := []p2p.LocalSeat{lf.ownSeat(0, d.node.Key())}
-	for seat, k := range botKeys {
-		seats = append(seats, p2p.LocalSeat{Seat: seat, Key: k, Bot: "heuristic"})
-	}
-	if err := p2p.SaveTable(d.store, setup, seats); err != nil {
-		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
-		return exitFail
-	}
-	return c.playTable(ctx, "host", d, setup, seats, lf)
+	defer t.Close()
+	return c.playTable(ctx, "host", d, t, lf)
 }
 
-// printJoinHelp prints the join codes and addresses of a host: a code
-// per LAN address, and every IPv4 TCP address (loopback ones too, for
-// players on this machine: njet join --addr).
-func (c *cli) printJoinHelp(n *p2p.Node) {
-	for _, a := range n.Addrs() {
-		ip, err := a.ValueForProtocol(multiaddr.P_IP4)
-		if err != nil {
-			continue
-		}
-		if _, err := a.ValueForProtocol(multiaddr.P_TCP); err != nil {
-			continue
-		}
-		if !strings.HasPrefix(ip, "127.") {
-			if code, err := p2p.JoinCode(net.ParseIP(ip), n.TCPPort(), n.ID()); err == nil {
-				fmt.Fprintf(c.stdout, "join code %s (njet join --code %s)\n", code, code)
+// progress prints how hosting or joining a table goes: for a host, its
+// join codes and addresses, a code per LAN address, and every IPv4 TCP
+// address (loopback ones too, for players on this machine: njet join
+// --addr).
+func (c *cli) progress(name string) func(lan.Progress) {
+	return func(p lan.Progress) {
+		switch p := p.(type) {
+		case lan.NotAdvertised:
+			fmt.Fprintf(c.stderr, "njet %s: not advertised on the LAN (join by code or address): %v\n", name, p.Err)
+		case lan.Hosting:
+			fmt.Fprintf(c.stdout, "table %q (%v), %s, %d players, %d bots\n", p.Name, p.ID, p.Edition, p.Players, p.Bots)
+			for _, a := range p.Addrs {
+				if a.Code != "" {
+					fmt.Fprintf(c.stdout, "join code %s (njet join --code %s)\n", a.Code, a.Code)
+				}
+				fmt.Fprintf(c.stdout, "address %v\n", a.Addr)
 			}
+		case lan.Waiting:
+			fmt.Fprintf(c.stdout, "waiting for players %d/%d…\n", p.Seated, p.Wanted)
+		case lan.Contacting:
+			fmt.Fprintf(c.stdout, "contacting %v…\n", p.Addr)
+		case lan.Looking:
+			fmt.Fprintf(c.stdout, "looking for tables…\n")
+		case lan.Found:
+			fmt.Fprintf(c.stdout, "found table %q (%v) at %v\n", p.Ad.Name, p.Ad.ID, p.Ad.Peer)
 		}
-		fmt.Fprintf(c.stdout, "address %v\n", a)
 	}
 }
 
 // resume plays an unfinished table from the store, if there is one; it
 // returns -1 when there is none.
-func (c *cli) resume(ctx context.Context, name string, d *device, lf *lanFlags) int {
-	setup, seats, err := p2p.LoadTable(d.store, d.node.Key())
+func (c *cli) resume(ctx context.Context, name string, d *lan.Device, lf *lanFlags) int {
+	// The flags say who plays the device's own seat this time.
+	t, err := d.Resume(*lf.bot)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
 		return exitFail
 	}
-	if setup == nil {
+	if t == nil {
 		return -1
 	}
-	fmt.Fprintf(c.stdout, "resuming table %v from the store\n", setup.Table())
-	// The flags say who plays the device's own seat this time.
-	own := lf.ownSeat(seats[0].Seat, seats[0].Key)
-	if own.Human {
-		own.Bot = seats[0].Bot
-	}
-	seats[0] = own
-	return c.playTable(ctx, name, d, setup, seats, lf)
+	fmt.Fprintf(c.stdout, "resuming table %v from the store\n", t.ID())
+	defer t.Close()
+	return c.playTable(ctx, name, d, t, lf)
 }
 
-// playTable runs the device's seats to the end of the game and exports
-// the log.
-func (c *cli) playTable(ctx context.Context, name string, d *device, setup *p2p.Setup, seats []p2p.LocalSeat, lf *lanFlags) int {
-	s, err := d.node.NewSession(p2p.SessionConfig{Setup: setup, Store: d.store, Seats: seats, Linger: *lf.linger})
+// playTable plays the device's seats to the end of the game, the person's
+// in the terminal, and exports the log.
+func (c *cli) playTable(ctx context.Context, name string, d *lan.Device, t *lan.Table, lf *lanFlags) int {
+	out, err := d.Play(ctx, t, lan.PlayConfig{Linger: *lf.linger, Person: c.playPerson}, c.showPlay)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
 		return exitFail
 	}
-	own := seats[0].Seat
-	if seats[0].Human {
-		fmt.Fprintf(c.stdout, "table %v: you play seat %d\n", setup.Table(), own)
-	} else {
-		fmt.Fprintf(c.stdout, "table %v: a %s bot plays seat %d\n", setup.Table(), seats[0].Bot, own)
+	if out.CloseErr != nil {
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, out.CloseErr)
 	}
-	left := false
-	if seats[0].Human {
-		rounds := 0
-		if gen, err := setup.Check(); err == nil {
-			rounds = gen.Rounds
-		}
-		left, err = c.playHuman(ctx, s, own, rounds)
-	} else {
-		err = c.runBot(ctx, s, own)
-	}
-	p := s.Peer(own)
-	over := p.Game().Over()
-	cerr := s.Close()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
-		return exitFail
-	}
-	if cerr != nil {
-		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, cerr)
-	}
-	if left {
+	if out.Left {
 		return exitOK
 	}
 	path := *lf.export
 	if path == "" {
-		path = filepath.Join(*lf.data, setup.Table().String()+".njetlog")
+		path = d.LogPath(t.ID())
 	}
-	if err := exportLog(d.store, setup.Table(), path); err != nil {
+	if err := d.Export(t.ID(), path); err != nil {
 		fmt.Fprintf(c.stderr, "njet %s: export: %v\n", name, err)
 		return exitFail
 	}
-	next, head := p.Log().Head()
-	fmt.Fprintf(c.stdout, "%d envelopes, log hash %v, exported to %s\n", next, head, path)
-	if !over {
-		fmt.Fprintf(c.stderr, "njet %s: the game did not end: %s\n", name, p.View().Waiting())
+	fmt.Fprintf(c.stdout, "%d envelopes, log hash %v, exported to %s\n", out.Envelopes, out.Head, path)
+	if !out.Over {
+		fmt.Fprintf(c.stderr, "njet %s: the game did not end: %s\n", name, out.Waiting)
 		return exitFail
 	}
-	if err := p2p.MarkOver(d.store, setup.Table()); err != nil {
+	if err := d.MarkOver(t.ID()); err != nil {
 		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
 		return exitFail
 	}
@@ -712,87 +622,34 @@ func (c *cli) playTable(ctx context.Context, name string, d *device, setup *p2p.
 	return exitOK
 }
 
-// runBot runs the session with a bot in the device's own seat, printing
-// the table's progress.
-func (c *cli) runBot(ctx context.Context, s *p2p.Session, own int) error {
-	lastRound, shuffling := -1, -1
-	return s.Run(ctx, func(seat int, e ntable.Event) {
-		if seat != own {
-			return
+// showPlay prints the table's progress.
+func (c *cli) showPlay(e lan.Event) {
+	switch e := e.(type) {
+	case lan.Playing:
+		if e.Bot == "" {
+			fmt.Fprintf(c.stdout, "table %v: you play seat %d\n", e.Table, e.Seat)
+		} else {
+			fmt.Fprintf(c.stdout, "table %v: a %s bot plays seat %d\n", e.Table, e.Bot, e.Seat)
 		}
-		if e.Kind == ntable.KindShuffle && shuffling != e.Round {
-			shuffling = e.Round
-			fmt.Fprintf(c.stdout, "shuffling…\n")
-		}
-		if e.Round != lastRound {
-			results := s.Peer(own).Game().Results()
-			for _, r := range results[max(lastRound, 0):] {
-				fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", r.Round, r.Points, r.Totals)
-			}
-			lastRound = len(results)
-		}
-		if e.Violation != nil {
-			fmt.Fprintf(c.stdout, "violation: %v\n", e.Violation)
-		}
-	})
-}
-
-// playHuman runs the session while the person plays the device's own seat
-// in the terminal. It reports whether the person left before the end (the
-// session is then stopped; the store keeps the seat). Once the game is
-// over it waits for the session, which lingers for the others.
-func (c *cli) playHuman(ctx context.Context, s *p2p.Session, own, rounds int) (left bool, err error) {
-	sctx, stop := context.WithCancel(ctx)
-	defer stop()
-	tctx, endTerm := context.WithCancel(ctx)
-	defer endTerm()
-	changed := make(chan struct{}, 1)
-	ran := make(chan error, 1)
-	go func() {
-		ran <- s.Run(sctx, func(seat int, _ ntable.Event) {
-			if seat != own {
-				return
-			}
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		})
-		endTerm() // the terminal has nothing more to show
-	}()
-	terr := term.PlayLAN(tctx, term.LANConfig{Seat: own, Peer: s.Peer(own), Changed: changed, Echo: !isTerminal(c.stdin),
-		Rounds: rounds},
-		c.stdin, c.stdout)
-	switch {
-	case terr == nil:
+	case lan.Shuffling:
+		fmt.Fprintf(c.stdout, "shuffling…\n")
+	case lan.RoundOver:
+		fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", e.Result.Round, e.Result.Points, e.Result.Totals)
+	case lan.Violation:
+		fmt.Fprintf(c.stdout, "violation: %v\n", e.Err)
+	case lan.CatchingUp:
 		fmt.Fprintf(c.stdout, "waiting for the other devices to catch up…\n")
-		return false, <-ran
-	case errors.Is(terr, term.ErrLeft):
-		stop()
-		if err := <-ran; err != nil && !errors.Is(err, context.Canceled) {
-			return true, err
-		}
-		return true, nil
-	case tctx.Err() != nil && ctx.Err() == nil:
-		// The session stopped first; its error says why.
-		return false, <-ran
 	}
-	stop()
-	if err := <-ran; err != nil && !errors.Is(err, context.Canceled) {
-		return false, errors.Join(terr, err)
-	}
-	return false, terr
 }
 
-func exportLog(store *ntable.Store, id ntable.TableID, path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+// playPerson lets the person play their seat in the terminal.
+func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
+	err := term.PlayLAN(ctx, term.LANConfig{Seat: s.Seat, Peer: s.Peer, Changed: s.Changed, Echo: !isTerminal(c.stdin),
+		Rounds: s.Rounds}, c.stdin, c.stdout)
+	if errors.Is(err, term.ErrLeft) {
+		return lan.ErrLeft
 	}
-	if err := store.Export(f, id); err != nil {
-		return errors.Join(err, f.Close())
-	}
-	return f.Close()
+	return err
 }
 
 func (c *cli) join(args []string) int {
@@ -822,17 +679,15 @@ func (c *cli) join(args []string) int {
 	if *wait <= 0 {
 		return usageError(fs, "bad --wait %v", *wait)
 	}
-	var target multiaddr.Multiaddr
-	var hostID peer.ID
-	var prefix [5]byte
+	target := lan.LANTarget(*tableID)
 	var err error
 	switch {
 	case *addr != "":
-		if target, hostID, err = p2p.ParseAddr(*addr); err != nil {
+		if target, err = lan.AddrTarget(*addr); err != nil {
 			return usageError(fs, "bad --addr: %v", err)
 		}
 	case *code != "":
-		if target, prefix, err = p2p.ParseJoinCode(*code); err != nil {
+		if target, err = lan.CodeTarget(*code); err != nil {
 			return usageError(fs, "bad --code: %v", err)
 		}
 	}
@@ -846,74 +701,19 @@ func (c *cli) join(args []string) int {
 		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
 		return exitFail
 	}
-	defer d.close()
+	defer d.Close()
 	if code := c.resume(ctx, "join", d, lf); code >= 0 {
 		return code
 	}
 	wctx, cancel := context.WithTimeout(ctx, *wait)
 	defer cancel()
-	var info peer.AddrInfo
-	var lobbyID p2p.LobbyID
-	switch {
-	case target != nil && hostID != "":
-		info = peer.AddrInfo{ID: hostID, Addrs: []multiaddr.Multiaddr{target}}
-	case target != nil:
-		fmt.Fprintf(c.stdout, "contacting %v…\n", target)
-		var accept func(peer.ID) bool
-		if *code != "" {
-			accept = func(pid peer.ID) bool { return p2p.MatchesPrefix(pid, prefix) }
-		}
-		dctx, dcancel := context.WithTimeout(wctx, 15*time.Second)
-		hostID, err = d.node.DialUnknown(dctx, target, accept)
-		dcancel()
-		if err != nil {
-			fmt.Fprintf(c.stderr, "njet join: cannot reach the host: %v\n", err)
-			return exitFail
-		}
-		info = peer.AddrInfo{ID: hostID, Addrs: []multiaddr.Multiaddr{target}}
-	default:
-		fmt.Fprintf(c.stdout, "looking for tables…\n")
-		ad, err := findTable(wctx, *tableID)
-		if err != nil {
-			fmt.Fprintf(c.stderr, "njet join: no table found: %v\n", err)
-			return exitFail
-		}
-		fmt.Fprintf(c.stdout, "found table %q (%v) at %v\n", ad.Name, ad.ID, ad.Peer)
-		info, lobbyID = ad.AddrInfo(), ad.ID
-	}
-	setup, seat, err := d.node.JoinLobby(wctx, info, lobbyID, func(seated, wanted int) {
-		fmt.Fprintf(c.stdout, "waiting for players %d/%d…\n", seated, wanted)
-	})
+	t, err := d.Join(wctx, target, *lf.bot, c.progress("join"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
 		return exitFail
 	}
-	seats := []p2p.LocalSeat{lf.ownSeat(seat, d.node.Key())}
-	if err := p2p.SaveTable(d.store, setup, seats); err != nil {
-		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
-		return exitFail
-	}
-	return c.playTable(ctx, "join", d, setup, seats, lf)
-}
-
-// findTable browses the LAN until a table with a free seat (whose id
-// starts with prefix) appears.
-func findTable(ctx context.Context, prefix string) (p2p.TableAd, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var found *p2p.TableAd
-	err := p2p.Browse(ctx, func(list []p2p.TableAd) {
-		for _, ad := range list {
-			if found == nil && ad.Free > 0 && strings.HasPrefix(ad.ID.String(), strings.ToLower(prefix)) {
-				found = &ad
-				cancel()
-			}
-		}
-	})
-	if found != nil {
-		return *found, nil
-	}
-	return p2p.TableAd{}, err
+	defer t.Close()
+	return c.playTable(ctx, "join", d, t, lf)
 }
 
 func (c *cli) tables(args []string) int {
@@ -932,25 +732,17 @@ func (c *cli) tables(args []string) int {
 	defer cancel()
 	fmt.Fprintf(c.stdout, "looking for tables…\n")
 	start := c.now()
-	shown := map[p2p.LobbyID]bool{}
-	var last []p2p.TableAd
-	err := p2p.Browse(ctx, func(list []p2p.TableAd) {
-		last = list
-		now := map[p2p.LobbyID]bool{}
-		for _, ad := range list {
-			now[ad.ID] = true
-			if !shown[ad.ID] {
-				fmt.Fprintf(c.stdout, "+ %s after %.3fs\n", describeAd(ad), c.now().Sub(start).Seconds())
-			}
+	var last []lan.TableAd
+	err := lan.WatchTables(ctx, func(l lan.TableList) {
+		last = l.Tables
+		for _, ad := range l.Appeared {
+			fmt.Fprintf(c.stdout, "+ %s after %.3fs\n", describeAd(ad), c.now().Sub(start).Seconds())
 		}
-		for id := range shown {
-			if !now[id] {
-				fmt.Fprintf(c.stdout, "- table %v vanished\n", id)
-			}
+		for _, id := range l.Vanished {
+			fmt.Fprintf(c.stdout, "- table %v vanished\n", id)
 		}
-		shown = now
 	})
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+	if err != nil {
 		fmt.Fprintf(c.stderr, "njet tables: %v\n", err)
 		return exitFail
 	}
@@ -961,6 +753,6 @@ func (c *cli) tables(args []string) int {
 	return exitOK
 }
 
-func describeAd(ad p2p.TableAd) string {
+func describeAd(ad lan.TableAd) string {
 	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host %v", ad.Name, ad.ID, ad.Edition, ad.Players, ad.Free, ad.Peer)
 }

@@ -1,0 +1,209 @@
+package lan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/njetlan/njet/p2p"
+	"github.com/njetlan/njet/table"
+)
+
+// ErrLeft is what a Person returns (or wraps) when the person leaves the
+// table before the game is over. The store keeps the seat: Resume finds
+// it again.
+var ErrLeft = errors.New("lan: left the table")
+
+// Person lets a person play the device's own seat, in whatever front end,
+// until the game is over (nil), the person leaves (ErrLeft), or ctx ends
+// (its error). ctx also ends when the session stops first. The seat's peer
+// runs in Play; a Person only reads its view and submits the person's
+// choices (term.PlayLAN does this in a terminal).
+type Person func(ctx context.Context, seat PersonSeat) error
+
+// PersonSeat is what a Person needs of the seat it plays.
+type PersonSeat struct {
+	Seat int
+	// Peer posts for the seat (a person's: table.PeerConfig.Human).
+	Peer *table.Peer
+	// Changed receives a value whenever the table may have moved on.
+	Changed <-chan struct{}
+	// Rounds is the number of rounds the table plays when its genesis ends
+	// the game early (0: the edition's).
+	Rounds int
+}
+
+// PlayConfig sets up Play.
+type PlayConfig struct {
+	// Linger bounds how long a finished device keeps serving the log to
+	// members still catching up (p2p.SessionConfig.Linger).
+	Linger time.Duration
+	// Person plays the device's own seat when a person plays it
+	// (Table.Bot is "").
+	Person Person
+}
+
+// Event is what Play reports while the table plays: Playing first, then,
+// when a bot plays the device's own seat, Shuffling, RoundOver and
+// Violation as the table moves on, and CatchingUp once a person's game is
+// over.
+type Event interface{ event() }
+
+// Playing: the session runs, the device's own seat is Seat, and a bot of
+// kind Bot plays it (a person when Bot is "").
+type Playing struct {
+	Table table.TableID
+	Seat  int
+	Bot   string
+}
+
+// Shuffling: a new deal is being shuffled.
+type Shuffling struct{}
+
+// RoundOver: a round ended and was audited.
+type RoundOver struct{ Result table.RoundResult }
+
+// Violation: Err halted the round.
+type Violation struct{ Err error }
+
+// CatchingUp: the person's game is over; the device waits for the other
+// devices to catch up.
+type CatchingUp struct{}
+
+func (Playing) event()    {}
+func (Shuffling) event()  {}
+func (RoundOver) event()  {}
+func (Violation) event()  {}
+func (CatchingUp) event() {}
+
+// Outcome is how Play ended for the device's own seat.
+type Outcome struct {
+	// Left: the person left before the end; the store keeps the seat.
+	Left bool
+	// Over: the game is over.
+	Over bool
+	// Envelopes and Head are the log's length and the hash of its last
+	// envelope.
+	Envelopes uint64
+	Head      table.Hash
+	// Waiting says, when the game is not over, whom the table waits for.
+	Waiting string
+	// CloseErr is the error of leaving the table after the play, if any;
+	// the rest of the outcome stands.
+	CloseErr error
+}
+
+// Play runs the device's seats at t until the game is over and the other
+// devices caught up (or Linger passed), the person leaves, or ctx ends. A
+// bot plays the device's own seat, or cfg.Person lets a person play it.
+// onEvent, when not nil, hears the table's progress from Play's goroutine.
+// The error is why the play stopped early, if it did; the log is then
+// still in the store.
+func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent func(Event)) (Outcome, error) {
+	if onEvent == nil {
+		onEvent = func(Event) {}
+	}
+	own := t.seats[0]
+	if own.Human && cfg.Person == nil {
+		return Outcome{}, fmt.Errorf("lan: Play: a person's seat and no Person")
+	}
+	s, err := d.node.NewSession(p2p.SessionConfig{Setup: t.setup, Store: d.store, Seats: t.seats, Linger: cfg.Linger})
+	if err != nil {
+		return Outcome{}, err
+	}
+	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: t.Bot()})
+	var left bool
+	if own.Human {
+		rounds := 0
+		if gen, err := t.setup.Check(); err == nil {
+			rounds = gen.Rounds
+		}
+		left, err = playPerson(ctx, s, own.Seat, rounds, cfg.Person, onEvent)
+	} else {
+		err = runBot(ctx, s, own.Seat, onEvent)
+	}
+	p := s.Peer(own.Seat)
+	out := Outcome{Left: left, Over: p.Game().Over()}
+	out.CloseErr = s.Close()
+	out.Envelopes, out.Head = p.Log().Head()
+	if !out.Over {
+		out.Waiting = p.View().Waiting()
+	}
+	return out, err
+}
+
+// runBot runs the session with a bot in the device's own seat, reporting
+// the table's progress. Peer events may be dropped when they come faster
+// than they are read, so every event reports all the rounds not reported
+// yet, and so does the end of the session.
+func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) error {
+	reported, shuffling := 0, -1
+	report := func() {
+		results := s.Peer(own).Game().Results()
+		for _, r := range results[min(reported, len(results)):] {
+			onEvent(RoundOver{Result: r})
+		}
+		reported = len(results)
+	}
+	err := s.Run(ctx, func(seat int, e table.Event) {
+		if seat != own {
+			return
+		}
+		if e.Kind == table.KindShuffle && shuffling != e.Round {
+			shuffling = e.Round
+			onEvent(Shuffling{})
+		}
+		report()
+		if e.Violation != nil {
+			onEvent(Violation{Err: e.Violation})
+		}
+	})
+	report()
+	return err
+}
+
+// playPerson runs the session while person plays the device's own seat.
+// It reports whether the person left before the end (the session is then
+// stopped; the store keeps the seat). Once the game is over it waits for
+// the session, which lingers for the others.
+func playPerson(ctx context.Context, s *p2p.Session, own, rounds int, person Person, onEvent func(Event)) (left bool, err error) {
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	pctx, endPerson := context.WithCancel(ctx)
+	defer endPerson()
+	changed := make(chan struct{}, 1)
+	ran := make(chan error, 1)
+	go func() {
+		ran <- s.Run(sctx, func(seat int, _ table.Event) {
+			if seat != own {
+				return
+			}
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		})
+		endPerson() // the person has nothing more to see
+	}()
+	perr := person(pctx, PersonSeat{Seat: own, Peer: s.Peer(own), Changed: changed, Rounds: rounds})
+	switch {
+	case perr == nil:
+		onEvent(CatchingUp{})
+		return false, <-ran
+	case errors.Is(perr, ErrLeft):
+		stop()
+		if err := <-ran; err != nil && !errors.Is(err, context.Canceled) {
+			return true, err
+		}
+		return true, nil
+	case pctx.Err() != nil && ctx.Err() == nil:
+		// The session stopped first; its error says why.
+		return false, <-ran
+	}
+	stop()
+	if err := <-ran; err != nil && !errors.Is(err, context.Canceled) {
+		return false, errors.Join(perr, err)
+	}
+	return false, perr
+}
