@@ -154,7 +154,10 @@ type Peer struct {
 	game    *Game // game, log and replica are replaced by a rewind
 	log     *Log
 	replica *Replica
-	since   time.Time
+	// since is when this peer saw the log's head move to sinceSeq: the
+	// seat entitled there has been silent since then (see waitingSince).
+	since    time.Time
+	sinceSeq uint64
 	// Silence votes for the seq where they were cast (votes[voter]), the
 	// vote this peer stands by (mine), a VoteVoid request, and a member
 	// whose log seems to have moved past this peer's own last envelopes.
@@ -300,8 +303,8 @@ func (p *Peer) View() PeerView {
 	}
 	game.mu.Unlock()
 	p.mu.Lock()
-	v.Since = p.since
-	v.Silent = p.cfg.Now().Sub(p.since)
+	v.Since = p.waitingSince(next)
+	v.Silent = p.cfg.Now().Sub(v.Since)
 	if p.prompt != nil && p.prompt.Seq == next {
 		v.Prompt = p.prompt
 	}
@@ -358,8 +361,9 @@ func (p *Peer) run(ctx context.Context) error {
 		case err := <-errc:
 			return err
 		case <-replica.Changed():
+			_, log, _ := p.state()
 			p.mu.Lock()
-			p.since = p.cfg.Now()
+			p.waitingSince(log.Next())
 			p.mu.Unlock()
 			p.emit(nil)
 		case <-p.wake:
@@ -369,6 +373,18 @@ func (p *Peer) run(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// waitingSince returns when this peer saw the log's head reach next; p.mu
+// must be held. Silence is measured on the head itself, not on change
+// events, because the peer's own posts move the head too: a decider that
+// has just voided one silent seat and posted its next envelopes must not
+// find the following seat silent since before them.
+func (p *Peer) waitingSince(next uint64) time.Time {
+	if next != p.sinceSeq {
+		p.since, p.sinceSeq = p.cfg.Now(), next
+	}
+	return p.since
 }
 
 func (p *Peer) emit(prompt *Prompt) {

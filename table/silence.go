@@ -34,7 +34,7 @@ func (p *Peer) VoteVoid() error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if idle := p.cfg.Now().Sub(p.since); idle < p.cfg.Patience {
+	if idle := p.cfg.Now().Sub(p.waitingSince(next)); idle < p.cfg.Patience {
 		return fmt.Errorf("%w: seat %d has been silent for %v, less than the patience of %v",
 			ErrCannotVote, turn.Seat, idle.Round(time.Second), p.cfg.Patience)
 	}
@@ -63,7 +63,7 @@ func (p *Peer) silence(ctx context.Context, polled bool) error {
 		p.voteSeq, p.votes = next, map[uint8]*SilenceVote{}
 	}
 	voted := p.mine != nil && p.mine.seq == next && p.mine.seat == silent
-	idle := p.cfg.Now().Sub(p.since)
+	idle := p.cfg.Now().Sub(p.waitingSince(next))
 	want := p.wantVote
 	p.wantVote = false
 	p.mu.Unlock()

@@ -407,3 +407,19 @@ func verifyFile(path string) (*Verification, error) {
 	defer f.Close()
 	return Verify(f)
 }
+
+// Silence is measured from the moment the log's head last moved, whoever
+// moved it: a decider whose own posts follow its void must not find the
+// next seat silent since before them.
+func TestSilenceMeasuredFromTheHead(t *testing.T) {
+	now := time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)
+	p := &Peer{cfg: PeerConfig{Now: func() time.Time { return now }}}
+	start := p.waitingSince(13)
+	now = now.Add(time.Minute)
+	if got := p.waitingSince(13); !got.Equal(start) {
+		t.Errorf("head unchanged: waiting since %v, want %v", got, start)
+	}
+	if got := p.waitingSince(16); !got.Equal(now) {
+		t.Errorf("head moved from 13 to 16: waiting since %v, want %v", got, now)
+	}
+}
