@@ -185,6 +185,11 @@ func (l *lan) update() bool {
 		l.e, l.n = v.Game.Edition, v.Game.Players
 		l.out.f("Njet! %s edition, %d players. You are seat %d (%s).\n", l.e, l.n, l.you, v.Game.Characters[l.you])
 	}
+	if v.BotHost >= 0 && !l.watching {
+		l.watching = true
+		l.out.f("\nA bot hosted by %s plays your seat for the rest of the game; you are watching. "+
+			"Type \"quit\" to leave.\n", l.seatName(v.BotHost))
+	}
 	before := l.cur
 	l.cur = v.Game
 	if l.ready {
@@ -296,6 +301,9 @@ func (l *lan) showWait(v table.PeerView) {
 
 // seatName is "seat N", or "your seat".
 func (l *lan) seatName(seat int) string {
+	if seat == l.you && l.watching {
+		return "the bot in your seat"
+	}
 	if seat == l.you {
 		return "your seat"
 	}
@@ -337,6 +345,10 @@ func (l *lan) answer(line string) error {
 			l.out.f("> ")
 			return nil
 		}
+	}
+	if l.watching {
+		l.out.f("You are watching: a bot plays your seat now. Type \"quit\" to leave.\n")
+		return nil
 	}
 	if l.prompt == nil {
 		v := l.cfg.Peer.View()

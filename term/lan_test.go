@@ -333,8 +333,17 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 			t.Errorf("no %q in the transcript:\n%s", want, out)
 		}
 	}
-	if at, late := strings.Index(out, withdrawn), strings.LastIndex(out, "It is not your turn: "); late < at {
+	// The seat is a bot's now: the late answer is refused as such, and the
+	// person watches the bot without an empty hand shown.
+	if at, late := strings.Index(out, withdrawn), strings.LastIndex(out, "You are watching: a bot plays your seat now."); late < at {
 		t.Errorf("the late answer was not refused:\n%s", out)
+	}
+	watch := strings.Index(out, "plays your seat for the rest of the game; you are watching.")
+	if watch < 0 {
+		t.Errorf("no notice that the person watches:\n%s", out)
+	} else if after := out[watch:]; strings.Contains(after, "Your hand (0)") || strings.Contains(after, "You play ") ||
+		!strings.Contains(after, "The bot in your seat plays ") {
+		t.Errorf("after the void the bot's moves must not read as the person's:\n%s", after)
 	}
 	for _, bad := range []string{"Too late", "Not accepted", "No vote"} {
 		if strings.Contains(out, bad) {

@@ -58,6 +58,9 @@ func superName(r engine.Rules) string {
 // showHand lists the person's hand by colour, low to high, marking the
 // trump colour and the supertrumps once the rules are known.
 func (s *screen) showHand(v engine.View) {
+	if s.watching {
+		return // the hand is the bot host's secret now
+	}
 	rulesKnown := v.Phase > engine.PhaseNjet && v.Phase < engine.PhaseRoundOver
 	byColour := map[engine.Colour][]string{}
 	supers := false

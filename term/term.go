@@ -95,6 +95,9 @@ type screen struct {
 	e   engine.Edition
 	n   int
 	you int
+	// watching is set once a bot hosted elsewhere plays the person's seat
+	// (the table voided it): the person only watches from then on.
+	watching bool
 	// others is how the text calls the other seats: "Bot" or "Seat".
 	others string
 	// view returns the seat's view of the game now.
@@ -175,7 +178,7 @@ func (s *match) botKind() string {
 
 // verb conjugates a verb for a seat: "You play", "Bot 1 plays".
 func (s *screen) verb(seat int, base string) string {
-	if seat == s.you {
+	if seat == s.you && !s.watching {
 		return base
 	}
 	return base + "s"
@@ -183,6 +186,9 @@ func (s *screen) verb(seat int, base string) string {
 
 // name is how the text calls a seat.
 func (s *screen) name(seat int) string {
+	if seat == s.you && s.watching {
+		return "The bot in your seat"
+	}
 	if seat == s.you {
 		return "You"
 	}
