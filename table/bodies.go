@@ -1,7 +1,6 @@
 package table
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 
@@ -229,12 +228,7 @@ func ParseGenesis(body []byte) (*Genesis, error) {
 // domain string and the body. A table id thus commits to its setup, and a
 // log can be checked from its own first envelope.
 func TableIDOf(genesisBody []byte) TableID {
-	h := sha256.New()
-	h.Write([]byte(genesisDomain))
-	h.Write(genesisBody)
-	var id TableID
-	h.Sum(id[:0])
-	return id
+	return domainHash(genesisDomain, genesisBody)
 }
 
 // choice is a seat's hidden discard or pass: the deck positions it chose
@@ -246,18 +240,11 @@ type choice struct {
 
 // commitment is the hash a DiscardCommit or PassCommit publishes.
 func (c *choice) commitment(table TableID, deal uint64, seat int, kind Kind) [32]byte {
-	h := sha256.New()
-	h.Write([]byte(choiceDomain))
-	h.Write(table[:])
-	h.Write(binary.BigEndian.AppendUint64(nil, deal))
-	h.Write([]byte{byte(seat), byte(kind), byte(len(c.Positions))})
+	positions := []byte{byte(seat), byte(kind), byte(len(c.Positions))}
 	for _, p := range c.Positions {
-		h.Write([]byte{byte(p)})
+		positions = append(positions, byte(p))
 	}
-	h.Write(c.Salt[:])
-	var out [32]byte
-	h.Sum(out[:0])
-	return out
+	return domainHash(choiceDomain, table[:], binary.BigEndian.AppendUint64(nil, deal), positions, c.Salt[:])
 }
 
 func (c *choice) encode(w *writer) {

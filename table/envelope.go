@@ -173,11 +173,17 @@ func (e *Envelope) Hash() Hash {
 }
 
 // hashEncoded hashes an envelope encoding (as stored or received).
-func hashEncoded(enc []byte) Hash {
+func hashEncoded(enc []byte) Hash { return domainHash(hashDomain, enc) }
+
+// domainHash is SHA-256 over a domain string and then each part in turn:
+// every hash the table computes is separated by its own domain string.
+func domainHash(domain string, parts ...[]byte) [32]byte {
 	h := sha256.New()
-	h.Write([]byte(hashDomain))
-	h.Write(enc)
-	var out Hash
+	h.Write([]byte(domain))
+	for _, p := range parts {
+		h.Write(p)
+	}
+	var out [32]byte
 	h.Sum(out[:0])
 	return out
 }

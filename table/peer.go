@@ -555,13 +555,7 @@ func (p *Peer) randomness(seq uint64) (io.Reader, *rand.Rand, error) {
 		return crand.Reader, rand.New(rand.NewChaCha8(key)), nil
 	}
 	derive := func(purpose string) [32]byte {
-		h := sha256.New()
-		h.Write([]byte("njet/table/v1/peer-rand\x00" + purpose + "\x00"))
-		h.Write(p.cfg.Seed[:])
-		h.Write(binary.BigEndian.AppendUint64(nil, seq))
-		var key [32]byte
-		h.Sum(key[:0])
-		return key
+		return domainHash("njet/table/v1/peer-rand\x00"+purpose+"\x00", p.cfg.Seed[:], binary.BigEndian.AppendUint64(nil, seq))
 	}
 	return rand.NewChaCha8(derive("protocol")), rand.New(rand.NewChaCha8(derive("bot"))), nil
 }
