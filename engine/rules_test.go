@@ -1065,3 +1065,53 @@ func TestR_SUPER_OnesOfTheSupertrumpColour(t *testing.T) {
 		})
 	}
 }
+
+func TestR_WIN_TrickWinSaysWhy(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules Rules
+		cards []string
+		want  Win // Card by name below
+		card  string
+	}{
+		{"supertrump beats a trump", Rules{Trump: Yellow, Super: Green}, []string{"yellow13", "green1", "yellow12", "blue2"}, Win{Seat: 1, Why: WinSuper}, "green1"},
+		{"the later of two supertrumps", Rules{Trump: Yellow, Super: Green}, []string{"green1", "yellow13", "green1", "blue9"}, Win{Seat: 2, Why: WinSuper, Tie: true}, "green1"},
+		{"trump beats the led suit", Rules{Trump: Yellow, Super: Green}, []string{"blue13", "yellow2", "blue12", "red13"}, Win{Seat: 1, Why: WinTrump}, "yellow2"},
+		{"highest of the led suit", Rules{Trump: Yellow, Super: NoColour}, []string{"blue5", "red13", "blue6", "green13"}, Win{Seat: 2, Why: WinLed}, "blue6"},
+		{"the later of two equal 1s", Rules{Trump: Yellow, Super: NoColour}, []string{"red1", "blue5", "red1", "green9"}, Win{Seat: 2, Why: WinLed, Tie: true}, "red1"},
+		{"an equal card played earlier does not tie a later higher one", Rules{Trump: Yellow, Super: NoColour}, []string{"red1", "red1", "red2", "green9"}, Win{Seat: 2, Why: WinLed}, "red2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := trick(t, Modern, 4, 0, tt.cards...)
+			got := TrickWin(tr, tt.rules)
+			want := tt.want
+			want.Card = tr.Plays[want.Seat].Card
+			if got != want || got.Card.String() != tt.card {
+				t.Fatalf("TrickWin = %+v, want %+v (%s)", got, want, tt.card)
+			}
+			if TrickWinner(tr, tt.rules) != want.Seat {
+				t.Fatalf("TrickWinner disagrees with TrickWin")
+			}
+		})
+	}
+	if w := TrickWin(Trick{}, Rules{}); w.Seat != -1 {
+		t.Fatalf("empty trick: %+v", w)
+	}
+}
+
+func TestR_END_Leaders(t *testing.T) {
+	for _, tt := range []struct {
+		totals []int
+		want   []int
+	}{
+		{nil, nil},
+		{[]int{3}, []int{0}},
+		{[]int{3, 9, 2}, []int{1}},
+		{[]int{9, -2, 9, 4}, []int{0, 2}},
+	} {
+		if got := Leaders(tt.totals); !slices.Equal(got, tt.want) {
+			t.Errorf("Leaders(%v) = %v, want %v", tt.totals, got, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // Upper bounds over both editions and every player count. The game state is
@@ -276,13 +277,19 @@ func (g *Game) Winners() []int {
 	if g.phase != PhaseGameOver {
 		return nil
 	}
-	best := g.totals[0]
-	for s := 1; s < g.n; s++ {
-		best = max(best, g.totals[s])
+	return Leaders(g.totals[:g.n])
+}
+
+// Leaders lists every seat with the highest of totals, in seat order (ties
+// share the lead, R-END); nil for no totals.
+func Leaders(totals []int) []int {
+	if len(totals) == 0 {
+		return nil
 	}
+	best := slices.Max(totals)
 	var out []int
-	for s := 0; s < g.n; s++ {
-		if g.totals[s] == best {
+	for s, t := range totals {
+		if t == best {
 			out = append(out, s)
 		}
 	}
