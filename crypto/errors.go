@@ -20,6 +20,8 @@ const (
 	CheckCiphertext                  // HPKE ciphertext that does not open
 	CheckReveal                      // revealed secrets that do not match the round keys
 	CheckMissing                     // a message that should be there is missing or misplaced
+	CheckHPKEKey                     // an HPKE public key nobody can seal to
+	CheckDeck                        // the final deck is not the edition's cards, once each
 )
 
 var checkNames = [...]string{
@@ -32,6 +34,8 @@ var checkNames = [...]string{
 	CheckCiphertext: "ciphertext",
 	CheckReveal:     "reveal",
 	CheckMissing:    "missing message",
+	CheckHPKEKey:    "HPKE key",
+	CheckDeck:       "deck",
 }
 
 // String returns the check's name.
@@ -54,6 +58,8 @@ var (
 	ErrCiphertext = errors.New("crypto: ciphertext does not open")
 	ErrReveal     = errors.New("crypto: revealed secret does not match")
 	ErrMissing    = errors.New("crypto: missing or misplaced message")
+	ErrHPKEKey    = errors.New("crypto: unusable HPKE key")
+	ErrDeck       = errors.New("crypto: deck is not the edition's cards")
 
 	// ErrCheat matches every *CheatError with errors.Is.
 	ErrCheat = errors.New("crypto: cheat detected")
@@ -77,6 +83,10 @@ func (c Check) sentinel() error {
 		return ErrCiphertext
 	case CheckReveal:
 		return ErrReveal
+	case CheckHPKEKey:
+		return ErrHPKEKey
+	case CheckDeck:
+		return ErrDeck
 	default:
 		return ErrMissing
 	}

@@ -153,8 +153,9 @@ func keyChallenge(p Params, m *KeyMessage, R Point) *ristretto255.Scalar {
 }
 
 // VerifyKey checks a key message: valid encodings, a key other than the
-// identity, and a proof of knowledge bound to this round and seat. Without
-// that proof the last seat could pick a key that cancels the others.
+// identity, an HPKE key others can seal to (see checkHPKEKey), and a proof
+// of knowledge bound to this round and seat. Without that proof the last
+// seat could pick a key that cancels the others.
 func VerifyKey(p Params, m *KeyMessage) error {
 	if err := p.Validate(); err != nil {
 		return err
@@ -169,8 +170,8 @@ func VerifyKey(p Params, m *KeyMessage) error {
 	if m.Key == identity {
 		return cheat(m.Seat, CheckKeyProof, "identity key")
 	}
-	if _, err := hpkeKEM.NewPublicKey(m.HPKE[:]); err != nil {
-		return cheat(m.Seat, CheckEncoding, "HPKE key: %v", err)
+	if err := checkHPKEKey(m.HPKE); err != nil {
+		return cheat(m.Seat, CheckHPKEKey, "%v", err)
 	}
 	c, z, err := splitProof(m.Proof)
 	if err != nil {
@@ -261,7 +262,7 @@ func NewRound(p Params, keys []KeyMessage) (*Round, error) {
 		}
 		pk, err := hpkeKEM.NewPublicKey(m.HPKE[:])
 		if err != nil {
-			return nil, cheat(i, CheckEncoding, "HPKE key: %v", err)
+			return nil, cheat(i, CheckHPKEKey, "HPKE key: %v", err)
 		}
 		r.elg[i], r.hpke[i] = Y, pk
 		r.joint.Add(r.joint, Y)
@@ -290,4 +291,66 @@ func (r *Round) checkSecrets(s *Secrets) error {
 		return usageError("secrets of seat %d do not match its published key", s.seat)
 	}
 	return nil
+}
+
+// hpkeProbe is a fixed X25519 private key used only to test public keys: it
+// is clamped like every X25519 scalar, so it is a multiple of the cofactor
+// 8, and its product with a point of small order (on the curve or on its
+// twist) is the all-zero output that X25519 reports as an error. Any other
+// point gives a non-zero output for every clamped scalar.
+var hpkeProbe = func() *ecdh.PrivateKey {
+	var b [32]byte
+	for i := range b {
+		b[i] = byte(0x5a ^ i)
+	}
+	k, err := ecdh.X25519().NewPrivateKey(b[:])
+	if err != nil {
+		// NewPrivateKey accepts every 32-byte string.
+		return nil
+	}
+	return k
+}()
+
+// checkHPKEKey rejects an X25519 public key that nobody could seal to, or
+// that the owner would not be able to open: a non-canonical encoding (the
+// top bit set, or a coordinate not below 2^255-19) or a point of small
+// order (such as all zero bytes), with which the sender's Diffie-Hellman
+// output would be all zero and HPKE refuses to seal. The key proof does not
+// cover the HPKE key's secret, so this check is what stops a seat from
+// publishing a key that makes every honest dealer's seal fail.
+func checkHPKEKey(key [32]byte) error {
+	if !canonicalX25519(key) {
+		return fmt.Errorf("non-canonical X25519 key %x", key)
+	}
+	pub, err := ecdh.X25519().NewPublicKey(key[:])
+	if err != nil {
+		return fmt.Errorf("X25519 key: %v", err)
+	}
+	if hpkeProbe == nil {
+		return fmt.Errorf("X25519 probe key unavailable")
+	}
+	if _, err := hpkeProbe.ECDH(pub); err != nil {
+		return fmt.Errorf("X25519 key of small order %x", key)
+	}
+	if _, err := hpkeKEM.NewPublicKey(key[:]); err != nil {
+		return fmt.Errorf("HPKE key: %v", err)
+	}
+	return nil
+}
+
+// canonicalX25519 reports whether key is the little-endian encoding of a
+// field element below p = 2^255-19, with the unused top bit clear.
+func canonicalX25519(key [32]byte) bool {
+	if key[31] < 0x7f {
+		return true
+	}
+	if key[31] > 0x7f {
+		return false
+	}
+	for i := 30; i >= 1; i-- {
+		if key[i] != 0xff {
+			return true
+		}
+	}
+	return key[0] < 0xed
 }

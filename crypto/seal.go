@@ -54,11 +54,25 @@ func (r *Round) hpkeInfo(kind SealKind, from, to, pos int) []byte {
 	return h[:32]
 }
 
-// seal encrypts plain (which starts with its salt) from s to seat to.
+// seal encrypts plain (which starts with its salt) from s to seat to. A
+// seal that fails because of the recipient's key is that seat's fault: the
+// error is a *CheatError naming it (check CheckHPKEKey), so that the caller
+// reports the key's owner rather than stopping as if it had failed itself.
+// NewRound already refuses such keys; this guards rounds built from keys
+// checked by an older version.
 func (r *Round) seal(kind SealKind, from, to, pos int, plain []byte) (*Sealed, error) {
 	ct, err := hpke.Seal(r.hpke[to], hpkeKDF, hpkeAEAD, r.hpkeInfo(kind, from, to, pos), plain)
 	if err != nil {
-		return nil, err
+		var key [32]byte
+		if b := r.hpke[to].Bytes(); len(b) != len(key) {
+			return nil, cheat(to, CheckHPKEKey, "cannot seal to seat %d: key of %d bytes", to, len(b))
+		} else {
+			copy(key[:], b)
+		}
+		if kerr := checkHPKEKey(key); kerr != nil {
+			return nil, cheat(to, CheckHPKEKey, "cannot seal to seat %d: %v", to, kerr)
+		}
+		return nil, fmt.Errorf("crypto: sealing to seat %d: %w", to, err)
 	}
 	return &Sealed{
 		Kind: kind, From: from, To: to, Position: pos,
