@@ -4,6 +4,7 @@ import (
 	"crypto/cipher"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"io"
 
 	"github.com/gtank/ristretto255"
@@ -32,6 +33,18 @@ func shuffleContext(r *Round, seat int, in, out Deck) string {
 	inD, outD := in.Digest(), out.Digest()
 	h := transcriptHash("njet/crypto/v1/shuffle", r.digest[:], u8s(seat), r.jointPoint[:], inD[:], outD[:])
 	return "njet/crypto/v1/shuffle/" + hex.EncodeToString(h[:32])
+}
+
+// ShuffleProofContext returns the kyber proof suite (ristretto255, SHA-512,
+// cSHAKE256 challenges, the prover's coins from crypto/rand) and the
+// Fiat-Shamir context string under which seat's shuffle proof from deck in
+// to deck out is made and checked with kyber's shuffle.PairShuffle,
+// proof.HashProve and proof.HashVerify. Shuffle and VerifyShuffle use the
+// same statement; it is exported so that code outside the package that
+// builds or checks proofs in this wire format (such as the forging prover
+// the tests use) binds them to the same round, seat and decks.
+func (r *Round) ShuffleProofContext(seat int, in, out Deck) (proof.Suite, string) {
+	return &kyberSuite{}, shuffleContext(r, seat, in, out)
 }
 
 // Bytes returns a copy of the encoding.
@@ -157,9 +170,24 @@ func (r *Round) VerifyShuffle(in Deck, m *ShuffleMessage) error {
 	}
 	G := grp.Point().Base()
 	H := &kyberPoint{e: *r.joint, varTime: true}
-	verifier := shuffle.Verifier(grp, G, H, X, Y, Xbar, Ybar)
+	// kyber's verifier alone accepts decks that are not a permutation of
+	// the input (see shufflelink.go): record its transcript and check the
+	// link it omits.
+	ps := new(shuffle.PairShuffle).Init(grp, k)
+	rec := &recordingVerifier{}
+	verifier := func(ctx proof.VerifierContext) error {
+		rec.inner = ctx
+		return ps.Verify(G, H, X, Y, Xbar, Ybar, rec)
+	}
 	suite := &kyberSuite{kyberGroup: kyberGroup{varTime: true}}
-	if err := proof.HashVerify(suite, shuffleContext(r, m.Seat, in, m.Deck), verifier, m.Proof); err != nil {
+	statement := shuffleContext(r, m.Seat, in, m.Deck)
+	if err := proof.HashVerify(suite, statement, verifier, m.Proof); err != nil {
+		return cheat(m.Seat, CheckShuffle, "%v", err)
+	}
+	if err := checkShuffleLink(rec, k, statement, m.Proof); err != nil {
+		if errors.Is(err, errTranscriptLayout) {
+			return err
+		}
 		return cheat(m.Seat, CheckShuffle, "%v", err)
 	}
 	// A verified output deck is the next pass's input and the deck dealt
