@@ -97,9 +97,11 @@ type Transcript struct {
 }
 
 // Audit re-verifies a whole round: every key proof, every shuffle pass in
-// turn, every reveal against the keys, every sealed message (opened with
-// the recipient's revealed HPKE key: ciphertext, commitment, token proofs,
-// originality of forwarded tokens) and every play. It returns nil or the
+// turn, every reveal against the keys, every position of the final deck
+// (decrypted with the revealed keys, see AuditDeck), every sealed message
+// (opened with the recipient's revealed HPKE key: ciphertext, commitment,
+// token proofs, originality of forwarded tokens) and every play. It
+// returns nil or the
 // first failure, a *CheatError naming the seat responsible. Checks run in
 // that order; within a kind, in transcript order.
 func Audit(t *Transcript) error {
@@ -147,6 +149,9 @@ func Audit(t *Transcript) error {
 		if secrets[i], err = r.Secrets(m); err != nil {
 			return err
 		}
+	}
+	if err := r.AuditDeck(t.Shuffles, t.Reveals); err != nil {
+		return err
 	}
 	for i := range t.Sealed {
 		m := &t.Sealed[i]
