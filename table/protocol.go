@@ -891,8 +891,9 @@ func (g *Game) applyReveal(seat int, body []byte) (*Violation, error) {
 }
 
 // audit re-checks the whole deal once every seat has revealed: every
-// sealed message, the cards of every hand, and the engine's audit of the
-// discards, passes and every play.
+// position of the final deck (crypto.AuditDeck), every sealed message, the
+// cards of every hand, and the engine's audit of the discards, passes and
+// every play.
 //
 // It is crypto.Audit without the parts this Game has already checked as
 // the envelopes came in, in the same order and against the same deck:
@@ -912,6 +913,11 @@ func (g *Game) audit() *Violation {
 			return cryptoViolation(s, err)
 		}
 		secrets[s] = sec
+	}
+	// Every position of the final deck decrypts to a card, each card once,
+	// dealt or not; a broken deck is blamed on the pass that broke it.
+	if err := rd.cr.AuditDeck(rd.shuffles, rd.reveals); err != nil {
+		return cryptoViolation(g.n-1, err)
 	}
 	for i := range rd.sealed {
 		m := &rd.sealed[i]
