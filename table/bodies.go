@@ -437,3 +437,46 @@ func parseBotSeat(body []byte) (int, Identity, error) {
 	copy(key[:], r.take(32))
 	return seat, key, r.finish()
 }
+
+func abandonBody(silent int) []byte {
+	w := newWriter()
+	w.u8(silent)
+	return w.bytes()
+}
+
+func parseAbandon(body []byte) (int, error) {
+	r := newReader(KindAbandon, body)
+	seat := r.u8()
+	return seat, r.finish()
+}
+
+// complaint is the body of a Complaint: the sealed message that does not
+// open for the complainer (its kind, sender and position; the recipient is
+// the envelope's author) and the complainer's round secrets.
+type complaint struct {
+	kind   crypto.SealKind
+	from   int
+	pos    int
+	reveal *crypto.Reveal
+}
+
+func complaintBody(c *complaint) ([]byte, error) {
+	w := newWriter()
+	w.u8(int(c.kind))
+	w.u8(c.from)
+	w.u8(c.pos)
+	if err := w.marshal(c.reveal); err != nil {
+		return nil, err
+	}
+	return w.bytes(), nil
+}
+
+func parseComplaint(body []byte) (*complaint, error) {
+	r := newReader(KindComplaint, body)
+	c := &complaint{kind: crypto.SealKind(r.u8()), from: r.u8(), pos: r.u8(), reveal: new(crypto.Reveal)}
+	if r.err == nil && c.kind != crypto.SealDeal && c.kind != crypto.SealForward {
+		r.fail("seal kind %d", c.kind)
+	}
+	r.unmarshal(c.reveal, 256)
+	return c, r.finish()
+}

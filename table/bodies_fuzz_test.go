@@ -23,6 +23,10 @@ func FuzzBodies(f *testing.F) {
 	}
 	f.Add(uint8(KindVoidVote), voteBody(7))
 	f.Add(uint8(KindBotSeat), botSeatBody(1, Identity{1}))
+	f.Add(uint8(KindAbandon), abandonBody(1))
+	if b, err := complaintBody(&complaint{kind: crypto.SealDeal, from: 1, pos: 7, reveal: &crypto.Reveal{Seat: 0}}); err == nil {
+		f.Add(uint8(KindComplaint), b)
+	}
 	f.Fuzz(func(t *testing.T, k uint8, body []byte) {
 		var again []byte
 		var err error
@@ -71,6 +75,16 @@ func FuzzBodies(f *testing.F) {
 				again = botSeatBody(s, key)
 			} else {
 				err = e
+			}
+		case KindAbandon:
+			var s int
+			if s, err = parseAbandon(body); err == nil {
+				again = abandonBody(s)
+			}
+		case KindComplaint:
+			var c *complaint
+			if c, err = parseComplaint(body); err == nil {
+				again, err = complaintBody(c)
 			}
 		case KindDealTokens:
 			if sealed, e := parseDeal(body); e == nil {

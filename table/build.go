@@ -46,6 +46,20 @@ func (g *Game) draftLocked(seq uint64, seat int, rnd io.Reader, choose Chooser, 
 	}
 	d := &draft{seq: seq, kind: kinds[0], secrets: map[string][]byte{}}
 	rd := g.rd
+	if i, bad := g.complaint(seat); bad {
+		// A sealed message to the seat did not open: its turn is taken by
+		// the complaint, whatever it was to post.
+		sec, err := g.hosted(seat)
+		if err != nil {
+			return nil, err
+		}
+		m := &rd.sealed[i]
+		d.kind = KindComplaint
+		if d.body, err = complaintBody(&complaint{kind: m.Kind, from: m.From, pos: m.Position, reveal: sec.Reveal()}); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
 	switch d.kind {
 	case KindAck:
 		d.body = ackBody(g.genHash)
@@ -175,6 +189,34 @@ func (g *Game) draftVoidSilent(seq uint64, prev Hash, votes []*SilenceVote, rnd 
 	}
 	return &draft{seq: seq, kind: KindVoidSilent, body: body,
 		secrets: map[string][]byte{botKeyName(silent): seed[:]}}, nil
+}
+
+// draftAbandon builds the Abandon the other seat of a two-seat table posts
+// at seq in the silent seat's place. It changes no state.
+func (g *Game) draftAbandon(seq uint64) (*draft, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if seq != g.next {
+		return nil, fmt.Errorf("table: draft for seq %d, the game is at %d", seq, g.next)
+	}
+	silent, _, err := g.turn()
+	if err != nil {
+		return nil, err
+	}
+	if g.n != 2 || !g.voidable(silent) {
+		return nil, fmt.Errorf("table: the game cannot be abandoned for seat %d", silent)
+	}
+	return &draft{seq: seq, kind: KindAbandon, body: abandonBody(silent), secrets: map[string][]byte{}}, nil
+}
+
+// complaint returns the index in the deal's sealed messages of the first
+// one to hosted seat that did not open, when the seat may complain now.
+func (g *Game) complaint(seat int) (int, bool) {
+	if !g.complainable() {
+		return 0, false
+	}
+	i, bad := g.rd.bad[seat]
+	return i, bad
 }
 
 // botKeyName names the stored signing key seed of a hosted bot seat.

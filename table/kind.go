@@ -49,9 +49,18 @@ const (
 	// signed votes as its certificate, it puts a bot hosted by the decider
 	// in the silent seat for the rest of the game.
 	KindVoidSilent Kind = 14
+	// KindAbandon ends the game of a two-seat table whose other seat stays
+	// silent: with one opponent left, no seat is ever handed to a bot its
+	// opponent hosts. It names the silent seat and decides no winner.
+	KindAbandon Kind = 15
+	// KindComplaint is a seat's complaint that a sealed message addressed to
+	// it does not open: it names the message and reveals the seat's round
+	// secrets, so that every log re-opens the message and names either its
+	// sender or, if it opens, the complainer.
+	KindComplaint Kind = 16
 
 	// kindEnd is one past the last kind; append new kinds above it.
-	kindEnd Kind = 15
+	kindEnd Kind = 17
 )
 
 var kindNames = [...]string{
@@ -69,6 +78,8 @@ var kindNames = [...]string{
 	KindVoidVote:      "VoidVote",
 	KindBotSeat:       "BotSeat",
 	KindVoidSilent:    "VoidSilent",
+	KindAbandon:       "Abandon",
+	KindComplaint:     "Complaint",
 }
 
 // Valid reports whether k is a kind this code knows.

@@ -51,6 +51,13 @@ var (
 	// ErrFenced: this peer voted to void the round of the seat that posted
 	// the envelope at that seq; it takes that seq only from the decider.
 	ErrFenced = errors.New("table: the seat was voted silent at this seq")
+	// ErrWithheld is the reason of a round voided because a seat stayed
+	// silent at its reveal, after the tricks were played: a cheat, since
+	// the reveal is what lets the others audit the seat's hand.
+	ErrWithheld = errors.New("table: the seat withheld its reveal")
+	// ErrFalseComplaint: a Complaint about a sealed message that opens
+	// with the complainer's revealed secrets.
+	ErrFalseComplaint = errors.New("table: the sealed message opens")
 )
 
 // Names of the checks a Violation can report (besides crypto.Check names).
@@ -67,6 +74,8 @@ const (
 	CheckKeys      = "hosted key"      // a hosted seat's stored secrets do not match its key
 	CheckTokens    = "private opening" // a sealed message for a hosted seat does not open
 	CheckSilent    = "silent"          // not a cheat: the round was voided for a silent seat (ErrSilent)
+	CheckWithheld  = "withheld reveal" // a seat silent at its reveal, after the tricks (ErrWithheld)
+	CheckComplaint = "false complaint" // a Complaint about a sealed message that opens (ErrFalseComplaint)
 )
 
 // Violation is a detected cheat: the seat whose signed envelope (at Seq)
@@ -90,7 +99,7 @@ func (v *Violation) Error() string {
 
 // Unwrap returns ErrCheat and the underlying error; for a seat voided as
 // silent (CheckSilent), which cheated in nothing, only the underlying
-// ErrSilent.
+// ErrSilent. A seat silent at its reveal (CheckWithheld) did cheat.
 func (v *Violation) Unwrap() []error {
 	if v.Check == CheckSilent {
 		return []error{v.Err}
@@ -155,11 +164,14 @@ type Game struct {
 	rd      *dealState
 	results []RoundResult
 	halt    *Violation
-	keys    []Identity  // each seat's key now (a BotSeat replaces one)
-	botHost map[int]int // bot seat -> the seat hosting it
-	snap    *engine.Game
-	votes   int
-	voided  []*Violation
+	// abandoned is why a two-seat game ended early (a silent seat, or a
+	// cheat): no seat there is ever handed to a bot its opponent hosts.
+	abandoned *Violation
+	keys      []Identity  // each seat's key now (a BotSeat replaces one)
+	botHost   map[int]int // bot seat -> the seat hosting it
+	snap      *engine.Game
+	votes     int
+	voided    []*Violation
 	// fence, set by this peer's own SilenceVote, refuses the silent seat's
 	// envelope at the voted seq unless it is the one the decider's log
 	// holds (allow). It is local to the peer, never part of the replicated
@@ -193,6 +205,10 @@ type dealState struct {
 	secrets  map[int]*crypto.Secrets
 	openings map[int][]crypto.Opening // per position held by a hosted seat
 	own      map[int]*choice
+	// bad maps a hosted seat to the index in sealed of the first message
+	// to it that did not open: the seat posts a Complaint at its next turn
+	// instead of halting alone (which would make it look silent).
+	bad map[int]int
 }
 
 // fence is what a peer's own SilenceVote binds it to.
@@ -221,11 +237,33 @@ func (g *Game) Entitled(seq uint64) (Turn, error) {
 		key = g.keys[seat]
 	}
 	t := Turn{Seat: uint8(seat), Key: key, Kinds: kinds}
+	if g.complainable() {
+		t.Kinds = append(slices.Clone(kinds), KindComplaint)
+	}
 	if g.voidable(seat) {
 		d := decider(seat)
-		t.Instead = []Turn{{Seat: uint8(d), Key: g.keys[d], Kinds: []Kind{KindVoidSilent}}}
+		t.Instead = []Turn{{Seat: uint8(d), Key: g.keys[d], Kinds: []Kind{g.voidKind()}}}
 	}
 	return t, nil
+}
+
+// voidKind is what the decider posts in a silent seat's place: a
+// VoidSilent, or at a table of two an Abandon, so that a seat is never
+// handed to a bot its only opponent hosts (and sees the hand of).
+func (g *Game) voidKind() Kind {
+	if g.n == 2 {
+		return KindAbandon
+	}
+	return KindVoidSilent
+}
+
+// complainable reports whether the seat entitled now may post a Complaint
+// instead of its normal envelope: while a deal's sealed messages are in
+// play (from the deal tokens to the reveals) and no violation is pending.
+// The complaint takes the complainer's own turn, so it never races
+// another envelope for a seq.
+func (g *Game) complainable() bool {
+	return g.gen != nil && g.halt == nil && g.rd != nil && g.st >= stDeal && g.st <= stReveal
 }
 
 // voidable reports whether the round can be voided for seat, entitled
@@ -418,6 +456,10 @@ func (g *Game) Apply(env *Envelope) error {
 		err = g.applyBotSeat(seat, env.Body)
 	case KindVoidSilent:
 		err = g.applyVoidSilent(env)
+	case KindAbandon:
+		err = g.applyAbandon(env)
+	case KindComplaint:
+		v, err = g.applyComplaint(seat, env.Body)
 	default:
 		err = fmt.Errorf("%w: %v is not part of the game protocol", ErrUnknownKind, env.Kind)
 	}
@@ -532,6 +574,7 @@ func (g *Game) startDeal() {
 		secrets:   map[int]*crypto.Secrets{},
 		openings:  map[int][]crypto.Opening{},
 		own:       map[int]*choice{},
+		bad:       map[int]int{},
 		choices:   make([]*choice, 0, n),
 	}
 	g.st = stKeys
@@ -652,14 +695,16 @@ func (g *Game) applyDeal(seat int, body []byte) (*Violation, error) {
 	for i := range sealed {
 		m := &sealed[i]
 		s, hosted := rd.secrets[m.To]
-		if !hosted {
+		if _, bad := rd.bad[m.To]; !hosted || bad {
 			continue
 		}
 		o, err := rd.cr.OpenDeal(s, rd.deck, m)
 		if err != nil {
-			v := cryptoViolation(seat, err)
-			v.Check, v.Private = CheckTokens+": "+v.Check, true
-			return v, nil
+			// Only the recipient can see this: it complains publicly at
+			// its next turn (see applyComplaint) and meanwhile follows
+			// the table without that hand.
+			rd.bad[m.To] = len(rd.sealed) + i
+			continue
 		}
 		opened[m.Position] = o
 	}
@@ -673,7 +718,8 @@ func (g *Game) applyDeal(seat int, body []byte) (*Violation, error) {
 	}
 	for s := range g.n {
 		a := engine.Action{Kind: engine.ActDeal, Seat: s, Hidden: true}
-		if sec, ok := rd.secrets[s]; ok {
+		_, bad := rd.bad[s]
+		if sec, ok := rd.secrets[s]; ok && !bad {
 			a.Hidden = g.blind
 			for p := s * g.h; p < (s+1)*g.h; p++ {
 				i, err := rd.cr.Card(sec, rd.deck, p, rd.openings[p])
@@ -750,17 +796,19 @@ func (g *Game) applyCommit(seat int, kind Kind, body []byte) (*Violation, error)
 		if fwd.Kind != crypto.SealForward || fwd.From != seat || fwd.To != to || g.owner(fwd.Position) != seat {
 			return violation(seat, CheckStructure, "a forward from %d to %d of position %d", fwd.From, fwd.To, fwd.Position), nil
 		}
-		if sec, ok := rd.secrets[to]; ok {
+		_, bad := rd.bad[to]
+		if sec, ok := rd.secrets[to]; ok && !bad {
 			openings, i, err := rd.cr.OpenForward(sec, rd.deck, fwd, rd.sealed)
 			if err != nil {
-				v := cryptoViolation(seat, err)
-				v.Check, v.Private = CheckTokens+": "+v.Check, true
-				return v, nil
-			}
-			rd.openings[fwd.Position] = openings
-			rd.cardAt[fwd.Position] = g.cards[i]
-			if !g.blind {
-				a.Hidden, a.Card = false, g.cards[i]
+				// As for a deal token: the receiver complains at its next
+				// turn; the forward is appended at len(rd.sealed) below.
+				rd.bad[to] = len(rd.sealed)
+			} else {
+				rd.openings[fwd.Position] = openings
+				rd.cardAt[fwd.Position] = g.cards[i]
+				if !g.blind {
+					a.Hidden, a.Card = false, g.cards[i]
+				}
 			}
 		}
 	}
@@ -1012,7 +1060,91 @@ func (g *Game) applyVote(body []byte) error {
 		return fmt.Errorf("%w: a vote on seq %d, the violation is at %d", ErrMalformed, seq, g.halt.Seq)
 	}
 	g.votes++
+	if g.n == 2 {
+		// The only other seat has voted: it would host the cheater's bot
+		// and play against a hand it sees. The game ends instead.
+		g.abandon(g.halt)
+	}
 	return nil
+}
+
+// abandon ends a two-seat game for v (a silent seat or a cheat): the
+// voided deal is rolled back, the audited rounds and their totals stand,
+// and nobody wins.
+func (g *Game) abandon(v *Violation) {
+	g.voided = append(g.voided, v)
+	g.abandoned = v
+	g.halt, g.votes = nil, 0
+	g.eng = g.snap
+	g.st = stOver
+}
+
+// applyAbandon ends a two-seat game whose entitled seat stays silent: the
+// other seat (the decider, as Entitled allows) posts it in its place.
+// There is no certificate to check: with two seats the decider's own word
+// is all there could be, which is why the outcome gives it nothing — no
+// bot, no hand to see, no win.
+func (g *Game) applyAbandon(env *Envelope) error {
+	silent, err := parseAbandon(env.Body)
+	if err != nil {
+		return err
+	}
+	seat, _, err := g.turn()
+	if err != nil {
+		return err
+	}
+	if g.n != 2 || silent != seat || !g.voidable(seat) || int(env.Author) != decider(seat) {
+		return fmt.Errorf("%w: seat %d abandons for seat %d at seq %d, seat %d is entitled", ErrVote, env.Author, silent, env.Seq, seat)
+	}
+	g.abandon(&Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent})
+	return nil
+}
+
+// applyComplaint checks a seat's complaint that a sealed message to it
+// does not open. The complainer reveals its round secrets (the round is
+// void either way, so its hand becoming public costs it nothing); every
+// log checks them against the round keys and re-opens the message with
+// them — ciphertext, commitment, token proof, and for a forward every
+// token and its originality. A message that fails names its sender; one
+// that opens names the complainer. Either way the round halts and is
+// voted void like any other cheat.
+func (g *Game) applyComplaint(seat int, body []byte) (*Violation, error) {
+	c, err := parseComplaint(body)
+	if err != nil {
+		return nil, err
+	}
+	if !g.complainable() {
+		return nil, fmt.Errorf("%w: a complaint outside a deal", ErrMalformed)
+	}
+	rd := g.rd
+	i := slices.IndexFunc(rd.sealed, func(m crypto.Sealed) bool {
+		return m.Kind == c.kind && m.From == c.from && m.To == seat && m.Position == c.pos
+	})
+	if i < 0 {
+		return nil, fmt.Errorf("%w: seat %d complains of no sealed message it received (kind %d from seat %d, position %d)",
+			ErrMalformed, seat, c.kind, c.from, c.pos)
+	}
+	if c.reveal.Seat != seat {
+		return violation(seat, CheckStructure, "a complaint with the secrets of seat %d", c.reveal.Seat), nil
+	}
+	sec, err := rd.cr.Secrets(c.reveal)
+	if err != nil {
+		return cryptoViolation(seat, err), nil
+	}
+	m := &rd.sealed[i]
+	switch m.Kind {
+	case crypto.SealDeal:
+		_, err = rd.cr.OpenDeal(sec, rd.deck, m)
+	default:
+		_, _, err = rd.cr.OpenForward(sec, rd.deck, m, rd.sealed[:i])
+	}
+	if err != nil {
+		v := cryptoViolation(m.From, err)
+		v.Err = fmt.Errorf("on the complaint of seat %d: %w", seat, v.Err)
+		return v, nil
+	}
+	return violation(seat, CheckComplaint, "%w: the sealed message from seat %d for position %d",
+		ErrFalseComplaint, m.From, m.Position), nil
 }
 
 // applyBotSeat voids the halted deal: the engine goes back to where the
@@ -1056,7 +1188,7 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 	if err != nil {
 		return err
 	}
-	if vs.silent != seat || !g.voidable(seat) || int(env.Author) != decider(seat) {
+	if g.n == 2 || vs.silent != seat || !g.voidable(seat) || int(env.Author) != decider(seat) {
 		return fmt.Errorf("%w: seat %d voids seat %d at seq %d, seat %d is entitled", ErrVote, env.Author, vs.silent, env.Seq, seat)
 	}
 	if slices.Contains(g.keys, vs.bot) {
@@ -1079,7 +1211,17 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 			return err
 		}
 	}
-	g.voided = append(g.voided, &Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent})
+	v := &Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent}
+	if g.st == stReveal {
+		// Every trick is played: the reveal is what lets the others audit
+		// this seat's hand (discards, passes, following suit), so staying
+		// silent here is how a cheat the audit would catch escapes it. It
+		// is recorded as a cheat. The round is void for every seat, not
+		// only the withholder: without its hand, not even the tricks are
+		// known to be legal (a renege changes who won them).
+		v.Check, v.Err = CheckWithheld, ErrWithheld
+	}
+	g.voided = append(g.voided, v)
 	g.seatBot(seat, vs.bot, int(env.Author))
 	return nil
 }
@@ -1092,6 +1234,15 @@ func (g *Game) HostOf(seat int) int {
 		return h
 	}
 	return -1
+}
+
+// Abandoned returns why a two-seat game ended before its end (a seat that
+// stayed silent, or a cheat), or nil. The game is then over with no
+// winner; the audited rounds and their totals stand.
+func (g *Game) Abandoned() *Violation {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.abandoned
 }
 
 // Voided returns the violations whose rounds were voided, in order.

@@ -58,6 +58,9 @@ func (p *Peer) silence(ctx context.Context, polled bool) error {
 		return nil
 	}
 	silent, dec := int(turn.Seat), int(turn.Instead[0].Seat)
+	if turn.Instead[0].Kinds[0] == KindAbandon {
+		return p.abandon(ctx, game, replica, next, prev, silent, dec)
+	}
 	p.mu.Lock()
 	if p.voteSeq != next || p.votes == nil {
 		p.voteSeq, p.votes = next, map[uint8]*SilenceVote{}
@@ -87,6 +90,40 @@ func (p *Peer) silence(ctx context.Context, polled bool) error {
 		return p.askDecider(ctx, game, replica, next, silent, dec)
 	}
 	return nil
+}
+
+// abandon ends a two-seat game whose other seat stays silent, when the
+// policy agrees (VoidAfter, or VoteVoid): there are no votes to gather,
+// the peer's own seat decides, and the game simply ends.
+func (p *Peer) abandon(ctx context.Context, game *Game, replica *Replica, seq uint64, prev Hash, silent, dec int) error {
+	if !p.hosts(game, dec) {
+		return nil
+	}
+	p.mu.Lock()
+	idle := p.cfg.Now().Sub(p.waitingSince(seq))
+	want := p.wantVote
+	p.wantVote = false
+	p.mu.Unlock()
+	auto := p.cfg.VoidAfter > 0 && idle >= p.cfg.VoidAfter
+	if !(want || auto) || idle < p.cfg.Patience {
+		return nil
+	}
+	d, err := game.draftAbandon(seq)
+	if err != nil {
+		return nil // the log moved on meanwhile
+	}
+	key, err := p.keyOf(game, dec)
+	if err != nil {
+		return err
+	}
+	env, err := p.seal(d, seq, prev, dec, key)
+	if err != nil {
+		return err
+	}
+	if p.cfg.Logf != nil {
+		p.cfg.Logf("table: seat %d ends the game: seat %d silent at seq %d", p.cfg.Seat, silent, seq)
+	}
+	return p.post(ctx, replica, env)
 }
 
 // vote signs a vote for every seat the peer posts for (but the silent
@@ -302,8 +339,8 @@ func (p *Peer) takeDiverged() (Identity, bool) {
 }
 
 // checkDiverged asks member from for the peer's own last envelopes. If its
-// log holds, at one of those seqs, a VoidSilent that the log up to there
-// accepts, the peer's envelopes from that seq on were never taken by any
+// log holds, at one of those seqs, a VoidSilent (or, at two seats, an
+// Abandon) that the log up to there accepts, the peer's envelopes from that seq on were never taken by any
 // other seat (every one of them voted, and a voter takes the silent seat's
 // envelope only from the decider, whose log has the void): the peer stops
 // its replica with stop, drops them from its store, replays the rest and
@@ -331,7 +368,7 @@ func (p *Peer) checkDiverged(ctx context.Context, from Identity, stop func(error
 			break
 		}
 	}
-	if cand == nil || cand.Kind != KindVoidSilent || !p.supersedes(cand) {
+	if cand == nil || cand.Kind != KindVoidSilent && cand.Kind != KindAbandon || !p.supersedes(cand) {
 		p.mu.Lock()
 		p.checked[next] = true
 		p.mu.Unlock()

@@ -17,6 +17,9 @@ type Verification struct {
 	// Voided are the violations whose rounds the table voided (and whose
 	// seats it gave to bots); the log holds them as evidence.
 	Voided []*Violation
+	// Abandoned is why a two-seat game ended early, or nil (see
+	// Game.Abandoned); it is also listed in Voided.
+	Abandoned *Violation
 }
 
 // Verify re-checks an exported log offline, as an observer: the file's
@@ -58,7 +61,7 @@ func Verify(r io.Reader) (*Verification, error) {
 		}
 		v.Envelopes++
 	}
-	v.Over, v.Voided = game.Over(), game.Voided()
+	v.Over, v.Voided, v.Abandoned = game.Over(), game.Voided(), game.Abandoned()
 	if viol := game.Violation(); viol != nil {
 		return v, viol
 	}

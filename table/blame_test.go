@@ -1,0 +1,428 @@
+package table
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/engine"
+)
+
+// verifyLog writes log as an export and verifies it offline.
+func verifyLog(t *testing.T, l *Log) (*Verification, error) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteExport(&buf, l.Range(0, l.Next())); err != nil {
+		t.Fatal(err)
+	}
+	return Verify(&buf)
+}
+
+// mustPost offers env to every log and fails the test if one refuses it.
+func (d *driver) mustPost(env *Envelope) {
+	d.t.Helper()
+	for i, err := range d.postAll(env) {
+		if err != nil {
+			d.t.Fatalf("log %d refused %v by seat %d: %v", i, env.Kind, env.Author, err)
+		}
+	}
+}
+
+// At a table of two, the seat that has just posted cannot take the other
+// seat over at the very next seq, before it could possibly answer: a
+// VoidSilent (its own vote is the whole certificate) and a BotSeat are
+// refused by every log. All it can do is end the game as abandoned: no bot
+// on its device, no hand to see, no winner, the audited round's totals
+// kept, and the other seat named as silent, not as a cheat.
+func TestTwoSeatsNeverHandASeatToTheOpponent(t *testing.T) {
+	const victim, opponent = 1, 0
+	d := newDriver(t, engine.Modern, 2, 2, 50)
+	// The first round is played and audited; in the second, the opponent
+	// strikes right after its own block.
+	d.runUntil(func(seat int, k Kind) bool {
+		return len(d.observer().Results()) == 1 && k == KindBlock && seat == victim
+	})
+	totals := d.observer().Results()[0].Totals
+	t.Run("void with its own vote", func(t *testing.T) {
+		env := voidEnvelope(t, d, opponent, victim, votesAgainst(t, d, d.logs[d.n], victim))
+		expectLogErr(t, d.postAll(env), ErrNotEntitled)
+	})
+	t.Run("bot seat", func(t *testing.T) {
+		seq, prev := d.logs[d.n].Head()
+		env := d.sign(opponent, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+			Author: opponent, Kind: KindBotSeat, Body: botSeatBody(victim, Identity{0xb0})})
+		expectLogErr(t, d.postAll(env), ErrNotEntitled)
+	})
+	t.Run("abandon for the wrong seat", func(t *testing.T) {
+		seq, prev := d.logs[d.n].Head()
+		env := d.sign(opponent, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+			Author: opponent, Kind: KindAbandon, Body: abandonBody(opponent)})
+		expectLogErr(t, d.postAll(env), ErrVote)
+	})
+	seq, _ := d.logs[d.n].Head()
+	dr, err := d.games[opponent].draftAbandon(seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, prev := d.logs[d.n].Head()
+	d.mustPost(d.sign(opponent, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+		Author: opponent, Kind: dr.kind, Body: dr.body}))
+	for i, g := range d.games {
+		a := g.Abandoned()
+		if !g.Over() || a == nil || a.Seat != victim || a.Check != CheckSilent || errors.Is(a, ErrCheat) {
+			t.Errorf("game %d: over %v, abandoned %v", i, g.Over(), a)
+		}
+		if g.HostOf(victim) >= 0 || g.HostOf(opponent) >= 0 {
+			t.Errorf("game %d: a bot took a seat", i)
+		}
+		if r := g.Results(); len(r) != 1 || !slices.Equal(r[0].Totals, totals) {
+			t.Errorf("game %d: results %+v", i, r)
+		}
+	}
+	if _, _, err := d.turn(); !errors.Is(err, ErrOver) {
+		t.Errorf("after the abandon: %v", err)
+	}
+	v, err := verifyLog(t, d.logs[d.n])
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if !v.Over || v.Abandoned == nil || v.Abandoned.Seat != victim || len(v.Results) != 1 {
+		t.Errorf("verified %+v", v)
+	}
+}
+
+// At a table of two, a proven cheat ends the game too: the honest seat
+// votes, and rather than hosting the cheater's bot (and playing against a
+// hand it sees) the game is over, abandoned, with the cheater named.
+func TestTwoSeatsCheatEndsTheGame(t *testing.T) {
+	const cheater = 1
+	d := newDriver(t, engine.Modern, 2, 2, 51)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == cheater })
+	env := d.envelope(cheater)
+	var m crypto.ShuffleMessage
+	if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Deck[0], m.Deck[1] = m.Deck[1], m.Deck[0]
+	body, err := cryptoBody(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Body = body
+	d.mustPost(d.sign(cheater, env))
+	d.expectCaught(cheater, crypto.CheckShuffle.String())
+	var kinds []Kind
+	for range 10 {
+		_, k, err := d.turn()
+		if err != nil {
+			break
+		}
+		kinds = append(kinds, k)
+		d.step()
+	}
+	if !slices.Equal(kinds, []Kind{KindVoidVote}) {
+		t.Errorf("kinds after the cheat %v, want one VoidVote", kinds)
+	}
+	obs := d.observer()
+	if a := obs.Abandoned(); !obs.Over() || a == nil || a.Seat != cheater || !errors.Is(a, ErrCheat) || obs.HostOf(cheater) >= 0 {
+		t.Fatalf("over %v, abandoned %v, bot host %d", obs.Over(), a, obs.HostOf(cheater))
+	}
+	v, err := verifyLog(t, d.logs[d.n])
+	if err != nil || v.Abandoned == nil || v.Abandoned.Seat != cheater {
+		t.Fatalf("verify %+v: %v", v, err)
+	}
+}
+
+// Over the network: the second seat's device falls silent; the first,
+// after its patience, ends the game as abandoned instead of hosting a bot.
+func TestTwoSeatsSilentOverTheNetwork(t *testing.T) {
+	const silent = 1
+	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Modern, Players: 2, Rounds: 2, Seed: 52, Dir: t.TempDir(),
+		Net: lossy, Silences: []Silence{{Seat: silent, AtSeq: 12}}, VoidAfter: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The deadline only stops a hung test; nothing is asserted about time.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := sp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := sp.Outcomes()[0]
+	if out.BotHost != -1 || len(out.Voided) != 1 || out.Voided[0].Seat != silent || out.Voided[0].Check != CheckSilent {
+		t.Fatalf("outcome %+v", out)
+	}
+	path := filepath.Join(t.TempDir(), "log")
+	if _, err := sp.Export(0, path); err != nil {
+		t.Fatal(err)
+	}
+	v, err := verifyFile(path)
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if !v.Over || v.Abandoned == nil || v.Abandoned.Seat != silent || len(v.Results) != 0 {
+		t.Errorf("verified over %v, abandoned %v, results %+v", v.Over, v.Abandoned, v.Results)
+	}
+}
+
+// corruptToken rewrites a DealTokens body of sender so that the sealed
+// token for position pos of victim is bad in the given way.
+func corruptToken(t *testing.T, d *driver, body []byte, sender, victim int, how string) []byte {
+	t.Helper()
+	sealed, err := parseDeal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(sealed, func(m crypto.Sealed) bool { return m.To == victim })
+	m := &sealed[i]
+	switch how {
+	case "ciphertext":
+		m.Ciphertext[len(m.Ciphertext)-1] ^= 1
+	case "token proof":
+		// A well-sealed token computed on the deck before the shuffles:
+		// it opens, but its proof fails on the deck in play.
+		rd := d.games[sender].rd
+		initial, err := crypto.InitialDeck(rd.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad, err := rd.cr.Deal(rd.secrets[sender], initial, m.Position, victim, d.rand(99))
+		if err != nil {
+			t.Fatal(err)
+		}
+		*m = *bad
+	}
+	ptrs := make([]*crypto.Sealed, len(sealed))
+	for j := range sealed {
+		ptrs[j] = &sealed[j]
+	}
+	out, err := dealBody(ptrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A bad sealed token (one that does not open, or whose proof fails) halts
+// no one alone: its recipient posts a Complaint at its next turn with its
+// round secrets, every log re-opens the message and names the sender; the
+// others void the round and seat a bot for the sender, never the victim.
+func TestComplaintNamesTheSender(t *testing.T) {
+	const sender, victim = 2, 0
+	for _, how := range []string{"ciphertext", "token proof"} {
+		t.Run(how, func(t *testing.T) {
+			d := newDriver(t, engine.Classic, 3, 1, 53)
+			d.runUntil(func(seat int, k Kind) bool { return k == KindDealTokens && seat == sender })
+			env := d.envelope(sender)
+			env.Body = corruptToken(t, d, env.Body, sender, victim, how)
+			d.mustPost(d.sign(sender, env))
+			if v := d.games[victim].Violation(); v != nil {
+				t.Fatalf("the victim halted alone: %v", v)
+			}
+			var complaint *Envelope
+			for range 20 {
+				if d.observer().Violation() != nil {
+					break
+				}
+				seat, _, err := d.turn()
+				if err != nil {
+					t.Fatal(err)
+				}
+				e := d.envelope(seat)
+				if e.Kind == KindComplaint {
+					complaint = e
+				}
+				d.mustPost(e)
+			}
+			if complaint == nil || int(complaint.Author) != victim {
+				t.Fatalf("complaint %v", complaint)
+			}
+			d.expectCaught(sender, how)
+			for d.step() {
+			}
+			obs := d.observer()
+			if !obs.Over() || obs.HostOf(victim) >= 0 || obs.HostOf(sender) < 0 {
+				t.Errorf("over %v, victim's bot host %d, sender's %d", obs.Over(), obs.HostOf(victim), obs.HostOf(sender))
+			}
+			v, err := verifyLog(t, d.logs[d.n])
+			if err != nil {
+				t.Fatalf("verify: %v", err)
+			}
+			if len(v.Voided) != 1 || v.Voided[0].Seat != sender || v.Voided[0].Check != how || !errors.Is(v.Voided[0], ErrCheat) {
+				t.Errorf("verified voided %v", v.Voided)
+			}
+		})
+	}
+}
+
+// A complaint about a sealed message that opens names the complainer.
+func TestFalseComplaintNamesTheComplainer(t *testing.T) {
+	const liar = 1
+	d := newDriver(t, engine.Classic, 3, 1, 54)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindBlock && seat == liar })
+	rd := d.games[liar].rd
+	i := slices.IndexFunc(rd.sealed, func(m crypto.Sealed) bool { return m.To == liar })
+	m := rd.sealed[i]
+	seq, prev := d.logs[d.n].Head()
+	body, err := complaintBody(&complaint{kind: m.Kind, from: m.From, pos: m.Position, reveal: rd.secrets[liar].Reveal()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("about no message", func(t *testing.T) {
+		other, err := complaintBody(&complaint{kind: crypto.SealForward, from: m.From, pos: m.Position, reveal: rd.secrets[liar].Reveal()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := d.sign(liar, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: liar,
+			Kind: KindComplaint, Body: other})
+		expectLogErr(t, d.postAll(env), ErrRejected)
+	})
+	t.Run("out of turn", func(t *testing.T) {
+		env := d.sign(2, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: 2,
+			Kind: KindComplaint, Body: body})
+		expectLogErr(t, d.postAll(env), ErrNotEntitled)
+	})
+	d.mustPost(d.sign(liar, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: liar,
+		Kind: KindComplaint, Body: body}))
+	d.expectCaught(liar, CheckComplaint)
+	if v := d.observer().Violation(); !errors.Is(v, ErrFalseComplaint) {
+		t.Errorf("violation %v", v)
+	}
+}
+
+// Over the network: the sender's peer corrupts one sealed token to seat 1;
+// seat 1 complains, every peer names the sender, the table seats a bot
+// for the sender, and seat 1 plays on.
+func TestComplaintOverTheNetwork(t *testing.T) {
+	const sender, victim = 3, 1
+	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Classic, Players: 4, Rounds: 1, Seed: 55, Dir: t.TempDir(), Net: lossy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheated := false
+	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){sender: func(env *Envelope, key ed25519.PrivateKey) {
+		if env.Kind != KindDealTokens || cheated {
+			return
+		}
+		cheated = true
+		sealed, err := parseDeal(env.Body)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		ptrs := make([]*crypto.Sealed, len(sealed))
+		for j := range sealed {
+			ptrs[j] = &sealed[j]
+			if sealed[j].To == victim {
+				sealed[j].Ciphertext[0] ^= 1
+			}
+		}
+		if env.Body, err = dealBody(ptrs); err != nil {
+			t.Error(err)
+			return
+		}
+		if err := env.Sign(key); err != nil {
+			t.Error(err)
+		}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := sp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := sp.Outcomes()
+	agree(t, out, 1)
+	for _, o := range out {
+		if len(o.Voided) != 1 || o.Voided[0].Seat != sender || o.Voided[0].Check != crypto.CheckCiphertext.String() {
+			t.Errorf("seat %d voided %v", o.Seat, o.Voided)
+		}
+	}
+	if out[victim].BotHost != -1 || out[sender].BotHost < 0 {
+		t.Errorf("victim's bot host %d, sender's %d", out[victim].BotHost, out[sender].BotHost)
+	}
+	path := filepath.Join(t.TempDir(), "log")
+	if _, err := sp.Export(0, path); err != nil {
+		t.Fatal(err)
+	}
+	v, err := verifyFile(path)
+	if err != nil || !v.Over || len(v.Voided) != 1 || v.Voided[0].Seat != sender {
+		t.Fatalf("verified %+v: %v", v, err)
+	}
+}
+
+// A seat that discarded a 1 under "except 1" and then withholds its reveal
+// is voted silent at the reveal step: that is recorded as a cheat naming
+// it (not as mere silence), in every log and in Verify, and the round it
+// withheld counts for nobody: the game's first audited round is the
+// redeal.
+func TestWithheldRevealIsACheat(t *testing.T) {
+	const cheater, dec = 1, 0
+	for seed := uint64(20); seed < 40; seed++ {
+		d := newDriver(t, engine.Modern, 3, 1, seed)
+		d.games[cheater].blind = true
+		d.lenient[cheater] = true
+		steerDiscard(d)
+		d.runUntil(func(_ int, k Kind) bool { return k == KindDiscardCommit || k == KindPassCommit || k == KindPlay })
+		if r := d.observer().eng.Rules().Discard; r != engine.Discard1NoOnes {
+			t.Fatalf("seed %d: the steered rule is %v", seed, r)
+		}
+		cards := holding(d.games[cheater], cheater)
+		one := engine.NoCard
+		for _, c := range cards {
+			if c.Value() == 1 {
+				one = c
+			}
+		}
+		if one == engine.NoCard || len(cards) < 2 {
+			continue
+		}
+		inner := d.choose[cheater]
+		d.choose[cheater] = func(seat int, v *engine.View, legal []engine.Action) engine.Action {
+			switch v.Phase {
+			case engine.PhaseDiscard:
+				return engine.Action{Kind: engine.ActDiscard, Seat: seat, Card: engine.NoCard, Cards: [2]engine.Card{one, engine.NoCard}}
+			case engine.PhaseTricks:
+				return playFrom(d.games[cheater], seat, v, false)
+			}
+			return inner(seat, v, legal)
+		}
+		d.runUntil(func(seat int, k Kind) bool { return k == KindReveal && seat == cheater })
+		seq, prev := d.logs[dec].Head()
+		dr, err := d.games[dec].draftVoidSilent(seq, prev, votesAgainst(t, d, d.logs[dec], cheater), d.rand(seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, b := range dr.secrets {
+			d.vaults[dec].put(name, b)
+		}
+		d.mustPost(d.sign(dec, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
+			Kind: dr.kind, Body: dr.body}))
+		for d.step() {
+		}
+		for i, g := range d.games {
+			v := g.Voided()
+			if len(v) != 1 || v[0].Seat != cheater || v[0].Check != CheckWithheld || !errors.Is(v[0], ErrCheat) || !errors.Is(v[0], ErrWithheld) {
+				t.Errorf("game %d voided %v", i, v)
+			}
+		}
+		obs := d.observer()
+		if r := obs.Results(); !obs.Over() || len(r) != 1 || r[0].Deal != 2 {
+			t.Errorf("over %v, results %+v: the withheld deal must not count", obs.Over(), r)
+		}
+		v, err := verifyLog(t, d.logs[d.n])
+		if err != nil {
+			t.Fatalf("verify: %v", err)
+		}
+		if len(v.Voided) != 1 || v.Voided[0].Seat != cheater || v.Voided[0].Check != CheckWithheld || v.Results[0].Deal != 2 {
+			t.Errorf("verified voided %v, results %+v", v.Voided, v.Results)
+		}
+		return
+	}
+	t.Fatal("no seed gave the cheater a 1 and another card")
+}
