@@ -249,6 +249,9 @@ func Action(ed engine.Edition, a engine.Action, seats Seats) Msg {
 		if IsYou(who) && !a.Hidden {
 			return msg("action.pass.you", "Card", Card(a.Card), "To", to)
 		}
+		if IsYou(to) {
+			return msg("action.pass.to-you", "Seat", who)
+		}
 		return msg("action.pass", "Seat", who, "To", to)
 	case engine.ActPlay:
 		return msg(you("action.play", who), "Seat", who, "Card", Card(a.Card))

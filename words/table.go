@@ -103,7 +103,8 @@ func DoublingRule(ed engine.Edition, bonus int, seats Seats) Msg {
 	if ed == engine.Classic {
 		why = msg("score.why.solo")
 	}
-	return msg("score.doubling", "Seat", seats.name(bonus), "Why", why)
+	who := seats.name(bonus)
+	return msg(you("score.doubling", who), "Seat", who, "Why", why)
 }
 
 // Prompt says what the person must do now in view v (their turn).
