@@ -2,6 +2,7 @@
 //
 // Usage:
 //
+//	njet                  opens the app (a window; see appmode.go)
 //	njet <command> [flags]
 //
 // Each command is a function with its own flag.FlagSet, listed in commands;
@@ -32,7 +33,9 @@ import (
 )
 
 func main() {
-	os.Exit(newCLI(os.Stdin, os.Stdout, os.Stderr).run(os.Args[1:]))
+	c := newCLI(os.Stdin, os.Stdout, os.Stderr)
+	c.window = true
+	os.Exit(c.run(os.Args[1:]))
 }
 
 // Exit codes.
@@ -49,6 +52,9 @@ type cli struct {
 	stdout, stderr io.Writer
 	freshSeed      func() (uint64, error)
 	now            func() time.Time
+	// window is set when no command opens the app; otherwise no command
+	// prints the usage.
+	window bool
 }
 
 func newCLI(stdin io.Reader, stdout, stderr io.Writer) *cli {
@@ -88,14 +94,15 @@ func (c *cli) usage() {
 }
 
 func (c *cli) run(args []string) int {
-	if len(args) == 0 {
-		c.usage()
-		return exitUsage
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	switch {
+	case len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help"):
 		c.usage()
 		return exitOK
+	case c.window && (len(args) == 0 || strings.HasPrefix(args[0], "-")):
+		return c.app(args) // no command: the app
+	case len(args) == 0:
+		c.usage()
+		return exitUsage
 	}
 	for _, cmd := range commands {
 		if cmd.name == args[0] {

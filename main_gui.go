@@ -1,0 +1,89 @@
+//go:build !nogui
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+
+	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/ui"
+)
+
+// This file is the only one that needs cgo and GL: it opens the window.
+// Built with the nogui tag, njet leaves it out and keeps every command.
+
+func init() { openWindow = runApp }
+
+// appID names the app to the system (preferences, storage); FyneApp.toml
+// says the same.
+const appID = "io.github.njetlan.njet"
+
+// smokePace is the bots' pace in the smoke mode: fast, yet every move is
+// painted.
+const smokePace = 30 * time.Millisecond
+
+// runApp opens the app's window and returns when it closes.
+func runApp(c *cli, o appOptions) int {
+	a := app.NewWithID(appID)
+	env := ui.Env{Out: c.stdout, Now: c.now}
+	var u *ui.App
+	if o.firstFrame {
+		env.FirstFrame = func() {
+			now := time.Now()
+			fmt.Fprintf(c.stdout, "first frame %.1f ms after start (unix ns %d)\n",
+				float64(now.Sub(processStart).Microseconds())/1000, now.UnixNano())
+			if !o.smoke {
+				u.Quit()
+			}
+		}
+	}
+	if o.smoke {
+		env.Pace = smokePace
+	}
+	u = ui.New(a, env)
+	if o.width > 0 {
+		u.Window().Resize(fyne.NewSize(o.width, o.height))
+	}
+	code := exitOK
+	if o.smoke {
+		code = exitFail // until the game ends
+		err := u.Smoke(o.game, func(shown []int, g *seat.Local) {
+			code = smokeDone(c, o, shown, g)
+			u.Quit()
+		})
+		if err != nil {
+			fmt.Fprintf(c.stderr, "njet: smoke: %v\n", err)
+			return exitFail
+		}
+	}
+	u.Run()
+	return code
+}
+
+// smokeDone prints the totals the table showed, writes the save when asked
+// and returns the exit code.
+func smokeDone(c *cli, o appOptions, shown []int, g *seat.Local) int {
+	parts := make([]string, len(shown))
+	for i, t := range shown {
+		parts[i] = fmt.Sprint(t)
+	}
+	fmt.Fprintf(c.stdout, "totals %s\n", strings.Join(parts, ","))
+	if o.smokeSave == "" {
+		return exitOK
+	}
+	data, err := g.Save()
+	if err == nil {
+		err = os.WriteFile(o.smokeSave, data, 0o600)
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet: smoke: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}

@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"context"
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Home is the first screen: the game's name, then the ways to play
+// (continue the unfinished game, a new game against bots; the LAN comes
+// here too), then the rules and the settings.
+type Home struct {
+	app  *App
+	view fyne.CanvasObject
+
+	// Continue and NewGame are the screen's buttons, for tests.
+	Continue, NewGame, Rules, Settings *widget.Button
+}
+
+// NewHome makes the home screen.
+func NewHome(a *App) *Home {
+	h := &Home{app: a}
+	h.Continue = widget.NewButtonWithIcon(tr("home.continue", "Continue the game"), theme.MediaPlayIcon(), h.resume)
+	h.NewGame = widget.NewButtonWithIcon(tr("home.new", "New game against bots"), theme.ContentAddIcon(), func() {
+		a.Push(NewNewGame(a))
+	})
+	h.Rules = widget.NewButtonWithIcon(tr("home.rules", "Rules"), theme.QuestionIcon(), func() {
+		a.Push(NewRules(a))
+	})
+	h.Settings = widget.NewButtonWithIcon(tr("home.settings", "Settings"), theme.SettingsIcon(), func() {
+		a.Push(NewSettings(a))
+	})
+	saved := a.HasSavedGame()
+	if saved {
+		h.Continue.Importance = widget.HighImportance
+	} else {
+		h.Continue.Hide()
+		h.NewGame.Importance = widget.HighImportance
+	}
+
+	logo := canvas.NewImageFromResource(Icon())
+	logo.FillMode = canvas.ImageFillContain
+	logo.SetMinSize(fyne.NewSize(112, 112))
+	title := widget.NewLabelWithStyle(appName, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	title.SizeName = theme.SizeNameHeadingText
+	tagline := widget.NewLabelWithStyle(tr("home.tagline", "The card game where everyone says no"), fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	tagline.Wrapping = fyne.TextWrapWord
+
+	greeting := widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{})
+	if name := a.PlayerName(); name != "" {
+		greeting.SetText(tr("home.hello", "Hello, {{.Name}}!", map[string]any{"Name": name}))
+	} else {
+		greeting.Hide()
+	}
+
+	play := section(tr("home.play", "Play"), h.Continue, h.NewGame)
+	more := section(tr("home.more", "More"), h.Rules, h.Settings)
+	body := container.NewVBox(
+		layoutSpacer(24),
+		container.NewCenter(logo), title, tagline, greeting,
+		layoutSpacer(8),
+		play,
+		layoutSpacer(8),
+		more,
+		layoutSpacer(24),
+	)
+	h.view = column(body)
+	return h
+}
+
+// resume loads the saved game and sits down at it again.
+func (h *Home) resume() {
+	if err := resumeLocal(h.app); err != nil {
+		h.app.ShowError(err)
+	}
+}
+
+// View is the home screen's content.
+func (h *Home) View() fyne.CanvasObject { return h.view }
+
+// Start does nothing: the home screen runs nothing behind its view.
+func (h *Home) Start(context.Context) {}
+
+// Stop does nothing.
+func (h *Home) Stop() {}
+
+// section is a titled group of full-width buttons.
+func section(title string, buttons ...fyne.CanvasObject) fyne.CanvasObject {
+	head := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	head.SizeName = theme.SizeNameSubHeadingText
+	objs := append([]fyne.CanvasObject{head}, buttons...)
+	return container.NewVBox(objs...)
+}
+
+// layoutSpacer is empty space h units high.
+func layoutSpacer(h float32) fyne.CanvasObject {
+	r := canvas.NewRectangle(color.Transparent)
+	r.SetMinSize(fyne.NewSize(1, h))
+	return r
+}

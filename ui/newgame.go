@@ -1,0 +1,412 @@
+package ui
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
+)
+
+// NewGame is the screen that sets up a game against bots on this device:
+// the edition, the number of players, each bot's strength, the length of
+// the game and, for a game to replay, its seed.
+type NewGame struct {
+	app  *App
+	view fyne.CanvasObject
+
+	// The form's controls, for tests.
+	Edition, Players, Length *widget.RadioGroup
+	Bots                     []*widget.RadioGroup // one per other seat
+	Target, Seed             *widget.Entry
+	Play                     *widget.Button
+
+	edition engine.Edition
+	players int
+	bots    *fyne.Container
+	lengths []length // the options Length shows, in order
+}
+
+// length is one choice of how long the game lasts.
+type length uint8
+
+const (
+	lengthWhole length = iota
+	lengthShort
+	lengthTarget
+)
+
+// botNames name the other seats, in seat order after the person's.
+var botNames = []string{"Ada", "Boris", "Clara", "Dmitri"}
+
+// botLevels are the offered bot strengths and the bot kinds behind them.
+var botLevels = []struct {
+	key, english, kind string
+}{
+	{"newgame.bot.easy", "Easy", "random"},
+	{"newgame.bot.normal", "Normal", "heuristic"},
+}
+
+// defaultTarget is the target score first offered.
+const defaultTarget = 100
+
+// NewNewGame makes the new-game screen with the last choices made on it.
+func NewNewGame(a *App) *NewGame {
+	n := &NewGame{app: a, edition: engine.Classic, players: 4}
+	pr := a.Prefs().p
+	if pr.String(keyEdition) == engine.Modern.String() {
+		n.edition = engine.Modern
+	}
+	n.players = pr.IntWithFallback(keyPlayers, 4)
+	if n.players < n.edition.MinPlayers() || n.players > n.edition.MaxPlayers() {
+		n.players = 4
+	}
+
+	n.Edition = widget.NewRadioGroup([]string{editionName(engine.Classic), editionName(engine.Modern)}, n.editionChanged)
+	n.Edition.Horizontal = true
+	n.Edition.Required = true
+	n.Players = widget.NewRadioGroup(nil, n.playersChanged)
+	n.Players.Horizontal = true
+	n.Players.Required = true
+	n.bots = container.NewVBox()
+	n.Length = widget.NewRadioGroup(nil, n.lengthChanged)
+	n.Length.Required = true
+	n.Target = widget.NewEntry()
+	n.Target.SetText(strconv.Itoa(pr.IntWithFallback(keyTarget, defaultTarget)))
+	n.Target.Validator = func(s string) error { _, err := parseTarget(s); return err }
+	n.Seed = widget.NewEntry()
+	n.Seed.SetPlaceHolder(tr("newgame.seed.random", "random"))
+	n.Seed.Validator = func(s string) error { _, _, err := parseSeed(s); return err }
+	n.Play = widget.NewButtonWithIcon(tr("newgame.play", "Deal the cards"), theme.MediaPlayIcon(), n.start)
+	n.Play.Importance = widget.HighImportance
+
+	n.Edition.SetSelected(editionName(n.edition))
+	form := container.NewVBox(
+		field(tr("newgame.edition", "Edition"), n.Edition),
+		field(tr("newgame.players", "Players"), n.Players),
+		field(tr("newgame.bots", "Bots"), n.bots),
+		field(tr("newgame.length", "Length of the game"), container.NewVBox(n.Length, n.Target)),
+		field(tr("newgame.seed", "Seed (to replay a game)"), n.Seed),
+		layoutSpacer(8),
+		n.Play,
+		layoutSpacer(16),
+	)
+	n.view = a.page(tr("newgame.title", "New game"), column(form))
+	return n
+}
+
+// field is a labelled part of a form.
+func field(label string, control fyne.CanvasObject) fyne.CanvasObject {
+	l := widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	return container.NewVBox(l, control)
+}
+
+// editionName is an edition's name on screen.
+func editionName(e engine.Edition) string {
+	if e == engine.Modern {
+		return tr("edition.modern", "Modern")
+	}
+	return tr("edition.classic", "Classic")
+}
+
+func (n *NewGame) editionChanged(s string) {
+	if s == editionName(engine.Modern) {
+		n.edition = engine.Modern
+	} else {
+		n.edition = engine.Classic
+	}
+	var opts []string
+	for p := n.edition.MinPlayers(); p <= n.edition.MaxPlayers(); p++ {
+		opts = append(opts, strconv.Itoa(p))
+	}
+	n.Players.Options = opts
+	if n.players < n.edition.MinPlayers() || n.players > n.edition.MaxPlayers() {
+		n.players = 4
+	}
+	n.Players.Selected = ""
+	n.Players.SetSelected(strconv.Itoa(n.players))
+}
+
+func (n *NewGame) playersChanged(s string) {
+	p, err := strconv.Atoi(s)
+	if err != nil {
+		return // Required keeps a choice; nothing to change
+	}
+	n.players = p
+	kinds := strings.Split(n.app.Prefs().p.String(keyBots), ",")
+	n.Bots = nil
+	n.bots.Objects = nil
+	var levels []string
+	for _, l := range botLevels {
+		levels = append(levels, tr(l.key, l.english))
+	}
+	for i := 0; i < p-1; i++ {
+		r := widget.NewRadioGroup(levels, nil)
+		r.Horizontal = true
+		r.Required = true
+		r.SetSelected(levels[1])
+		if i < len(kinds) && kinds[i] == botLevels[0].kind {
+			r.SetSelected(levels[0])
+		}
+		name := widget.NewLabel(botNames[i])
+		n.Bots = append(n.Bots, r)
+		n.bots.Add(container.NewBorder(nil, nil, name, nil, r))
+	}
+	n.bots.Refresh()
+	n.refreshLengths()
+}
+
+// refreshLengths offers the lengths the edition has, with the number of
+// rounds each plays (from the engine).
+func (n *NewGame) refreshLengths() {
+	old := n.length()
+	n.lengths = []length{lengthWhole}
+	opts := []string{tr("newgame.length.whole", "Whole game: {{.Rounds}} rounds", map[string]any{"Rounds": n.rounds(false)})}
+	if n.edition == engine.Classic {
+		n.lengths = append(n.lengths, lengthShort)
+		opts = append(opts, tr("newgame.length.short", "Short game: {{.Rounds}} rounds", map[string]any{"Rounds": n.rounds(true)}))
+	}
+	n.lengths = append(n.lengths, lengthTarget)
+	if n.edition == engine.Classic {
+		opts = append(opts, tr("newgame.length.target.house", "Up to a target score (house rule)"))
+	} else {
+		opts = append(opts, tr("newgame.length.target", "Up to a target score"))
+	}
+	n.Length.Options = opts
+	want := 0
+	for i, l := range n.lengths {
+		if l == old {
+			want = i
+		}
+	}
+	if n.Length.Selected == "" {
+		saved := length(n.app.Prefs().p.IntWithFallback(keyLength, 0))
+		for i, l := range n.lengths {
+			if l == saved {
+				want = i
+			}
+		}
+	}
+	n.Length.Selected = ""
+	n.Length.SetSelected(opts[want])
+}
+
+// rounds is the number of rounds of a whole or short game at this table.
+func (n *NewGame) rounds(short bool) int {
+	g, err := engine.NewGame(engine.Config{Edition: n.edition, Players: n.players, Short: short})
+	if err != nil {
+		return 0
+	}
+	return g.Rounds()
+}
+
+// length is the chosen length.
+func (n *NewGame) length() length {
+	for i, o := range n.Length.Options {
+		if o == n.Length.Selected && i < len(n.lengths) {
+			return n.lengths[i]
+		}
+	}
+	return lengthWhole
+}
+
+func (n *NewGame) lengthChanged(string) {
+	if n.length() == lengthTarget {
+		n.Target.Show()
+	} else {
+		n.Target.Hide()
+	}
+}
+
+// parseTarget reads a target score.
+func parseTarget(s string) (int, error) {
+	t, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || t < 1 || t > 1000 {
+		return 0, errors.New(tr("newgame.target.bad", "A target score is a number from 1 to 1000"))
+	}
+	return t, nil
+}
+
+// parseSeed reads an optional seed: ok is false when none was given.
+func parseSeed(s string) (seed uint64, ok bool, err error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false, nil
+	}
+	seed, err = strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, false, errors.New(tr("newgame.seed.bad", "A seed is a whole number, or nothing for a random game"))
+	}
+	return seed, true, nil
+}
+
+// Config is the game the form describes, with the person in seat 0.
+func (n *NewGame) Config() (seat.LocalConfig, error) {
+	cfg := seat.LocalConfig{Edition: n.edition, Players: n.players, Names: seatNames(n.app, n.players)}
+	for _, r := range n.Bots {
+		kind := botLevels[1].kind
+		for _, l := range botLevels {
+			if r.Selected == tr(l.key, l.english) {
+				kind = l.kind
+			}
+		}
+		cfg.Bots = append(cfg.Bots, kind)
+	}
+	switch n.length() {
+	case lengthShort:
+		cfg.Short = true
+	case lengthTarget:
+		t, err := parseTarget(n.Target.Text)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Target = t
+	}
+	seed, ok, err := parseSeed(n.Seed.Text)
+	if err != nil {
+		return cfg, err
+	}
+	if !ok {
+		if seed, err = freshSeed(); err != nil {
+			return cfg, err
+		}
+	}
+	cfg.Seed = seed
+	return cfg, nil
+}
+
+// seatNames are the names at a table of p: the person's, then the bots'.
+func seatNames(a *App, p int) []string {
+	you := a.PlayerName()
+	if you == "" {
+		you = tr("seat.you", "You")
+	}
+	return append([]string{you}, botNames[:p-1]...)
+}
+
+// freshSeed draws the seed of a game nobody asked to replay.
+func freshSeed() (uint64, error) {
+	var b [8]byte
+	if _, err := crand.Read(b[:]); err != nil {
+		return 0, fmt.Errorf("no random seed: %w", err)
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
+
+// start remembers the choices and sits the person down at the new game.
+func (n *NewGame) start() {
+	cfg, err := n.Config()
+	if err != nil {
+		n.app.ShowError(err)
+		return
+	}
+	pr := n.app.Prefs().p
+	pr.SetString(keyEdition, cfg.Edition.String())
+	pr.SetInt(keyPlayers, cfg.Players)
+	pr.SetString(keyBots, strings.Join(cfg.Bots, ","))
+	pr.SetInt(keyLength, int(n.length()))
+	if cfg.Target > 0 {
+		pr.SetInt(keyTarget, cfg.Target)
+	}
+	if err := startLocal(n.app, cfg); err != nil {
+		n.app.ShowError(err)
+	}
+}
+
+// View is the screen's content.
+func (n *NewGame) View() fyne.CanvasObject { return n.view }
+
+// Start does nothing: the form runs nothing behind its view.
+func (n *NewGame) Start(context.Context) {}
+
+// Stop does nothing.
+func (n *NewGame) Stop() {}
+
+// startLocal begins a new local game, replacing any saved one, and shows
+// its table over the home screen.
+func startLocal(a *App, cfg seat.LocalConfig) error {
+	l, err := seat.NewLocal(cfg)
+	if err != nil {
+		return err
+	}
+	a.ClearLocal()
+	a.SaveLocal(l)
+	a.playLocal(l, TableOptions{})
+	return nil
+}
+
+// resumeLocal sits the person down again at the saved local game. A save
+// that cannot be read is removed, so that home stops offering it.
+func resumeLocal(a *App) error {
+	data, err := loadGame(a.storage())
+	if err == nil {
+		var l *seat.Local
+		if l, err = seat.ResumeLocal(data); err == nil {
+			a.playLocal(l, TableOptions{})
+			return nil
+		}
+	}
+	a.ClearLocal()
+	a.Reset(NewHome(a))
+	return fmt.Errorf("%s: %w", tr("home.resume.bad", "The saved game cannot be continued"), err)
+}
+
+// playLocal shows the table of l over a fresh home screen. Unless opt asks
+// for its own hooks, the game is saved after every choice and its save
+// removed at the end.
+func (a *App) playLocal(l *seat.Local, opt TableOptions) {
+	opt.Names = l.Config().Names
+	if opt.OnChoice == nil {
+		opt.OnChoice = func() { a.SaveLocal(l) }
+	}
+	if opt.OnGameOver == nil {
+		opt.OnGameOver = a.ClearLocal
+	}
+	a.live = l
+	a.Reset(NewHome(a))
+	a.Push(NewTableScreen(a, l, opt))
+}
+
+// Smoke starts a game of cfg that plays itself through the table screen's
+// own controls, without saving. At game over done gets the totals the
+// screen shows and the game; the process's smoke mode prints the first
+// and exits.
+func (a *App) Smoke(cfg seat.LocalConfig, done func(shown []int, g *seat.Local)) error {
+	if len(cfg.Names) == 0 {
+		cfg.Names = seatNames(a, cfg.Players)
+	}
+	l, err := seat.NewLocal(cfg)
+	if err != nil {
+		return err
+	}
+	var scr Screen
+	opt := TableOptions{Autoplay: true, OnChoice: func() {}}
+	opt.OnGameOver = func() {
+		shown := l.Totals()
+		if t, ok := scr.(interface{ Totals() []int }); ok {
+			shown = t.Totals()
+		}
+		done(shown, l)
+	}
+	opt.Names = cfg.Names
+	a.Reset(NewHome(a))
+	scr = NewTableScreen(a, l, opt)
+	a.Push(scr)
+	a.live = nil
+	return nil
+}
+
+// Quit ends the app (from any goroutine).
+func (a *App) Quit() {
+	fyne.Do(a.fy.Quit)
+}

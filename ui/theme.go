@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// appTheme is Fyne's theme with the app's colours and sizes, in the light,
+// dark or system variant the settings choose.
+type appTheme struct {
+	base  fyne.Theme
+	force string // ThemeLight, ThemeDark or ThemeSystem
+}
+
+func newAppTheme(choice string) *appTheme {
+	return &appTheme{base: theme.DefaultTheme(), force: choice}
+}
+
+// variant is the variant to draw in, after the settings' choice.
+func (t *appTheme) variant(v fyne.ThemeVariant) fyne.ThemeVariant {
+	switch t.force {
+	case ThemeLight:
+		return theme.VariantLight
+	case ThemeDark:
+		return theme.VariantDark
+	}
+	return v
+}
+
+// The palette: a card table's felt and cream, with gold for what to press.
+var (
+	lightPalette = map[fyne.ThemeColorName]color.Color{
+		theme.ColorNameBackground:        color.NRGBA{0xF3, 0xEE, 0xE1, 0xFF},
+		theme.ColorNameHeaderBackground:  color.NRGBA{0xE6, 0xDD, 0xC8, 0xFF},
+		theme.ColorNameButton:            color.NRGBA{0xE4, 0xDB, 0xC4, 0xFF},
+		theme.ColorNameInputBackground:   color.NRGBA{0xFB, 0xF8, 0xF0, 0xFF},
+		theme.ColorNameMenuBackground:    color.NRGBA{0xFB, 0xF8, 0xF0, 0xFF},
+		theme.ColorNameOverlayBackground: color.NRGBA{0xFB, 0xF8, 0xF0, 0xFF},
+		theme.ColorNamePrimary:           color.NRGBA{0x1B, 0x6E, 0x45, 0xFF},
+		theme.ColorNameForeground:        color.NRGBA{0x1E, 0x24, 0x22, 0xFF},
+		theme.ColorNameSeparator:         color.NRGBA{0xD3, 0xC8, 0xAE, 0xFF},
+		theme.ColorNameHyperlink:         color.NRGBA{0x1B, 0x6E, 0x45, 0xFF},
+		theme.ColorNameFocus:             color.NRGBA{0x1B, 0x6E, 0x45, 0x55},
+		theme.ColorNameSelection:         color.NRGBA{0x1B, 0x6E, 0x45, 0x33},
+		theme.ColorNameHover:             color.NRGBA{0x1B, 0x6E, 0x45, 0x1A},
+	}
+	darkPalette = map[fyne.ThemeColorName]color.Color{
+		theme.ColorNameBackground:          color.NRGBA{0x12, 0x24, 0x1B, 0xFF},
+		theme.ColorNameHeaderBackground:    color.NRGBA{0x19, 0x30, 0x24, 0xFF},
+		theme.ColorNameButton:              color.NRGBA{0x20, 0x3B, 0x2D, 0xFF},
+		theme.ColorNameInputBackground:     color.NRGBA{0x1A, 0x31, 0x25, 0xFF},
+		theme.ColorNameMenuBackground:      color.NRGBA{0x1A, 0x31, 0x25, 0xFF},
+		theme.ColorNameOverlayBackground:   color.NRGBA{0x1A, 0x31, 0x25, 0xFF},
+		theme.ColorNamePrimary:             color.NRGBA{0xE0, 0xB2, 0x3E, 0xFF},
+		theme.ColorNameForegroundOnPrimary: color.NRGBA{0x12, 0x24, 0x1B, 0xFF},
+		theme.ColorNameForeground:          color.NRGBA{0xEE, 0xF0, 0xEA, 0xFF},
+		theme.ColorNameSeparator:           color.NRGBA{0x2E, 0x4D, 0x3C, 0xFF},
+		theme.ColorNameHyperlink:           color.NRGBA{0xE0, 0xB2, 0x3E, 0xFF},
+		theme.ColorNameFocus:               color.NRGBA{0xE0, 0xB2, 0x3E, 0x66},
+		theme.ColorNameSelection:           color.NRGBA{0xE0, 0xB2, 0x3E, 0x40},
+		theme.ColorNameHover:               color.NRGBA{0xE0, 0xB2, 0x3E, 0x1F},
+	}
+)
+
+func (t *appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	v = t.variant(v)
+	pal := lightPalette
+	if v == theme.VariantDark {
+		pal = darkPalette
+	}
+	if c, ok := pal[n]; ok {
+		return c
+	}
+	return t.base.Color(n, v)
+}
+
+func (t *appTheme) Font(s fyne.TextStyle) fyne.Resource { return t.base.Font(s) }
+
+func (t *appTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base.Icon(n) }
+
+// Size makes text readable on a phone and controls big enough for a finger
+// (at least 44 units high).
+func (t *appTheme) Size(n fyne.ThemeSizeName) float32 {
+	switch n {
+	case theme.SizeNameText:
+		return 16
+	case theme.SizeNameInnerPadding:
+		return 12
+	case theme.SizeNameHeadingText:
+		return 26
+	case theme.SizeNameSubHeadingText:
+		return 20
+	}
+	return t.base.Size(n)
+}
+
+// suitColor is the colour a card colour is drawn in. The four colours of
+// each edition stay apart for colour-blind eyes (after Okabe and Ito), and
+// every suit also has its own symbol (suitSymbol), so colour is never the
+// only cue.
+func suitColor(c engine.Colour) color.Color {
+	switch c {
+	case engine.Red:
+		return color.NRGBA{0xD5, 0x4A, 0x00, 0xFF}
+	case engine.Black:
+		return color.NRGBA{0x2A, 0x2A, 0x2E, 0xFF}
+	case engine.Blue:
+		return color.NRGBA{0x00, 0x66, 0xB0, 0xFF}
+	case engine.Green:
+		return color.NRGBA{0x00, 0x8C, 0x66, 0xFF}
+	case engine.Yellow:
+		return color.NRGBA{0xC9, 0x8A, 0x00, 0xFF}
+	}
+	return color.NRGBA{0x80, 0x80, 0x80, 0xFF}
+}
+
+// suitSymbol is the symbol printed with a card colour's name and values.
+func suitSymbol(c engine.Colour) string {
+	switch c {
+	case engine.Red:
+		return "♥"
+	case engine.Black:
+		return "♠"
+	case engine.Blue:
+		return "♦"
+	case engine.Green:
+		return "♣"
+	case engine.Yellow:
+		return "★"
+	}
+	return "–"
+}
+
+// seatColors mark the seats (blocks on the board, badges); five are enough
+// for the largest table.
+var seatColors = []color.NRGBA{
+	{0x00, 0x72, 0xB2, 0xFF}, // blue
+	{0xD5, 0x5E, 0x00, 0xFF}, // vermilion
+	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	{0x8C, 0x6D, 0x00, 0xFF}, // ochre
+}
+
+// seatColor is seat i's colour.
+func seatColor(i int) color.Color {
+	if i < 0 {
+		return color.NRGBA{0x80, 0x80, 0x80, 0xFF}
+	}
+	return seatColors[i%len(seatColors)]
+}
