@@ -426,3 +426,78 @@ func TestWithheldRevealIsACheat(t *testing.T) {
 	}
 	t.Fatal("no seed gave the cheater a 1 and another card")
 }
+
+// zeroHPKE rewrites a RoundKey body with an all-zero X25519 key, which no
+// dealer can seal to.
+func zeroHPKE(t *testing.T, body []byte) []byte {
+	t.Helper()
+	var km crypto.KeyMessage
+	if err := parseCrypto(KindRoundKey, body, &km); err != nil {
+		t.Fatal(err)
+	}
+	km.HPKE = [32]byte{}
+	out, err := cryptoBody(&km)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A seat that publishes an all-zero HPKE key halts the table at its own
+// key envelope, named with the HPKE key check (it comes before the proof,
+// so a proof re-made over the bad key, as the crypto tests do, is caught
+// the same way): no honest dealer is ever asked to seal to it.
+func TestLowOrderHPKEKeyNamesItsOwner(t *testing.T) {
+	const cheater = 1
+	d := newDriver(t, engine.Classic, 3, 1, 56)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == cheater })
+	env := d.envelope(cheater)
+	env.Body = zeroHPKE(t, env.Body)
+	d.mustPost(d.sign(cheater, env))
+	d.expectCaught(cheater, crypto.CheckHPKEKey.String())
+	if v := d.observer().Violation(); v.Seq != env.Seq {
+		t.Errorf("halted at seq %d, the key is at %d", v.Seq, env.Seq)
+	}
+}
+
+// Over the network: the seat's device publishes the bad key; every peer
+// names it at its key envelope, the table votes the round void and seats a
+// bot for it, and no honest dealer stops: the game goes on to its end.
+func TestLowOrderHPKEKeyOverTheNetwork(t *testing.T) {
+	const cheater = 2
+	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Modern, Players: 3, Rounds: 1, Seed: 57, Dir: t.TempDir(), Net: lossy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheated := false
+	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){cheater: func(env *Envelope, key ed25519.PrivateKey) {
+		if env.Kind != KindRoundKey || cheated {
+			return
+		}
+		cheated = true
+		env.Body = zeroHPKE(t, env.Body)
+		if err := env.Sign(key); err != nil {
+			t.Error(err)
+		}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := sp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := sp.Outcomes()
+	agree(t, out, 1)
+	for _, o := range out {
+		if len(o.Voided) != 1 || o.Voided[0].Seat != cheater || o.Voided[0].Check != crypto.CheckHPKEKey.String() {
+			t.Errorf("seat %d voided %v", o.Seat, o.Voided)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "log")
+	if _, err := sp.Export(0, path); err != nil {
+		t.Fatal(err)
+	}
+	v, err := verifyFile(path)
+	if err != nil || !v.Over || len(v.Voided) != 1 || v.Voided[0].Seat != cheater {
+		t.Fatalf("verified %+v: %v", v, err)
+	}
+}
