@@ -121,6 +121,9 @@ type PeerView struct {
 	BotHost int
 	// Voided are the rounds the table voided, each with the seat at fault.
 	Voided []*Violation
+	// Abandoned, at a table of two, is why the game ended early (the last
+	// of Voided): nobody wins, and the audited rounds' totals stand.
+	Abandoned *Violation
 }
 
 // Waiting describes whom the table waits for and how long, e.g.
@@ -290,7 +293,7 @@ func (p *Peer) View() PeerView {
 	game, log, _ := p.state()
 	next := log.Next()
 	v := PeerView{Turn: -1, Results: game.Results(), Over: game.Over(), BotHost: game.HostOf(p.cfg.Seat),
-		Voided: game.Voided()}
+		Voided: game.Voided(), Abandoned: game.Abandoned()}
 	if viol := game.Violation(); viol != nil {
 		v.Violation = viol
 	}

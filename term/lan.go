@@ -412,6 +412,11 @@ func (l *lan) showResult(r table.RoundResult) {
 }
 
 func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
+	if viol == v.Abandoned {
+		// At a table of two no seat is handed to the opponent.
+		l.out.f("\nThe game ends without a winner: %v. At a table of two no bot takes over a seat.\n", viol)
+		return
+	}
 	host := "another seat"
 	if h := v.BotHost; h >= 0 && viol.Seat == l.you {
 		host = l.seatName(h)
@@ -424,6 +429,10 @@ func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 }
 
 func (l *lan) showLANGameOver(v table.PeerView) {
+	if v.Abandoned != nil {
+		l.out.f("\n=== Game abandoned after %s: nobody wins ===\n", plural(len(v.Results), "round"))
+		return
+	}
 	if len(v.Results) == 0 {
 		l.out.f("\n=== Game over ===\n")
 		return
