@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// fieldView is one field of the Njet board. A free field the person may
+// block has a gold edge; a blocked one is filled with its blocker's colour
+// and name; the free field of a decided row is framed as the round's rule.
+// Tapping any field while the person blocks either blocks it or says why
+// it cannot be blocked.
+type fieldView struct {
+	widget.BaseWidget
+	fs    fieldState
+	text  string
+	by    string // the blocker's short name
+	mark  engine.Colour
+	onTap func()
+}
+
+func newFieldView(fs fieldState, text, by string, mark engine.Colour, onTap func()) *fieldView {
+	f := &fieldView{fs: fs, text: text, by: by, mark: mark, onTap: onTap}
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+// Tapped blocks the field or says why not.
+func (f *fieldView) Tapped(*fyne.PointEvent) {
+	if f.onTap != nil {
+		f.onTap()
+	}
+}
+
+// Disabled reports whether the field cannot be blocked now.
+func (f *fieldView) Disabled() bool { return !f.fs.Blockable }
+
+func (f *fieldView) MinSize() fyne.Size { return fyne.NewSize(52, 44) }
+
+func (f *fieldView) CreateRenderer() fyne.WidgetRenderer {
+	bg := canvas.NewRectangle(white)
+	bg.CornerRadius = 6
+	label := canvas.NewText(f.text, ink)
+	label.Alignment = fyne.TextAlignCenter
+	label.TextSize = 13
+	by := canvas.NewText(f.by, white)
+	by.Alignment = fyne.TextAlignCenter
+	by.TextStyle.Bold = true
+	by.TextSize = 12
+	r := &fieldRenderer{f: f, bg: bg, label: label, by: by}
+	if f.mark != engine.NoColour {
+		r.mark = suitMark(f.mark, suitColour(f.mark))
+	}
+	r.style()
+	return r
+}
+
+type fieldRenderer struct {
+	f         *fieldView
+	bg        *canvas.Rectangle
+	label, by *canvas.Text
+	mark      *canvas.Raster
+}
+
+func (r *fieldRenderer) style() {
+	fs := r.f.fs
+	r.bg.FillColor = color.NRGBA{R: 0xf1, G: 0xf5, B: 0xf0, A: 0xff}
+	r.bg.StrokeColor = color.NRGBA{R: 0xb0, G: 0xbe, B: 0xc5, A: 0xff}
+	r.bg.StrokeWidth = 1
+	r.label.Color = ink
+	r.by.Hidden = true
+	switch {
+	case fs.By != -1:
+		c := seatColour(fs.By)
+		c.A = 0xd0
+		r.bg.FillColor = c
+		r.label.Color = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xb0}
+		r.by.Hidden = false
+	case fs.Rule:
+		r.bg.FillColor = color.NRGBA{R: 0xff, G: 0xf8, B: 0xe1, A: 0xff}
+		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 3
+		r.label.TextStyle.Bold = true
+	case fs.Blockable:
+		r.bg.FillColor = white
+		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 3
+	}
+}
+
+func (r *fieldRenderer) Layout(size fyne.Size) {
+	r.bg.Resize(size)
+	h := size.Height
+	top := float32(3)
+	if r.mark != nil {
+		m := min(h*0.42, size.Width*0.4)
+		r.mark.Move(fyne.NewPos((size.Width-m)/2, top))
+		r.mark.Resize(fyne.NewSize(m, m))
+		top += m
+	}
+	ls := r.label.MinSize()
+	r.label.Move(fyne.NewPos(0, max(top, (h-ls.Height)/2-2)))
+	if r.mark != nil {
+		r.label.Move(fyne.NewPos(0, top))
+	}
+	r.label.Resize(fyne.NewSize(size.Width, ls.Height))
+	bs := r.by.MinSize()
+	r.by.Move(fyne.NewPos(0, h-bs.Height-1))
+	r.by.Resize(fyne.NewSize(size.Width, bs.Height))
+}
+
+func (r *fieldRenderer) MinSize() fyne.Size { return r.f.MinSize() }
+
+func (r *fieldRenderer) Refresh() {
+	r.style()
+	r.Layout(r.f.Size())
+	canvas.Refresh(r.f)
+}
+
+func (r *fieldRenderer) Objects() []fyne.CanvasObject {
+	objs := []fyne.CanvasObject{r.bg, r.label, r.by}
+	if r.mark != nil {
+		objs = append(objs, r.mark)
+	}
+	return objs
+}
+
+func (r *fieldRenderer) Destroy() {}
+
+// boardView builds the Njet board: five rows, each a title and its fields.
+// It returns the view and the fields, in reading order.
+func (t *TableScreen) boardView() (fyne.CanvasObject, []*fieldView) {
+	m := t.model
+	e := m.view.Edition
+	var fields []*fieldView
+	rows := container.NewVBox()
+	title := canvas.NewText(tr("table.board", "Njet board"), white)
+	title.TextStyle.Bold = true
+	title.TextSize = 16
+	rows.Add(title)
+	for r, row := range m.board() {
+		name := canvas.NewText(gsay(wRow(engine.Row(r))), white)
+		name.TextSize = 13
+		name.TextStyle.Bold = true
+		cells := container.New(layout.NewGridLayoutWithColumns(max(len(row), 4)))
+		for _, fs := range row {
+			mark := engine.NoColour
+			if fs.Row == engine.RowTrump || fs.Row == engine.RowSuper && fs.Field != engine.SuperNjet {
+				mark = e.Colours()[fs.Field]
+			}
+			by := ""
+			if fs.By >= 0 {
+				by = t.shortName(fs.By)
+			}
+			fs := fs
+			fv := newFieldView(fs, t.fieldText(fs), by, mark, func() { t.tapField(fs) })
+			fields = append(fields, fv)
+			cells.Add(fv)
+		}
+		rows.Add(name)
+		rows.Add(cells)
+	}
+	return rows, fields
+}
+
+// fieldText is what a field says: a character (with the seat holding it),
+// a discard rule, a colour, "none" or a points value.
+func (t *TableScreen) fieldText(fs fieldState) string {
+	e := t.model.view.Edition
+	if fs.Row == engine.RowStart {
+		ch := e.Characters()[fs.Field]
+		return gsay(wCharacter(ch))
+	}
+	return gsay(wField(e, fs.Row, fs.Field))
+}

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"cmp"
+	"image/color"
+	"slices"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/njetlan/njet/words"
+)
+
+// gameOverView shows the winners, the final table and a chart of the
+// running totals round by round. Its button leaves the game.
+func (t *TableScreen) gameOverView() (fyne.CanvasObject, tapper) {
+	m := t.model
+	o := m.over
+	bg := canvas.NewRectangle(panelColour)
+	bg.CornerRadius = 10
+	best := 0
+	if len(o.Winners) > 0 {
+		best = o.Totals[o.Winners[0]]
+	}
+	var head words.Msg
+	switch {
+	case len(o.Winners) == 1 && o.Winners[0] == m.you:
+		head = words.Msg{ID: "game.win.you", Text: "You win with {{.Points}} points!", Args: map[string]any{"Points": best}}
+	case len(o.Winners) == 1:
+		head = words.Msg{ID: "game.win", Text: "{{.Seat}} wins with {{.Points}} points.", Args: map[string]any{"Seat": words.Plain(t.name(o.Winners[0])), "Points": best}}
+	default:
+		var ws []words.Msg
+		for _, s := range o.Winners {
+			ws = append(ws, words.Plain(t.name(s)))
+		}
+		head = words.Msg{ID: "game.shared", Text: "Shared win with {{.Points}} points: {{.Seats}}.", Args: map[string]any{"Points": best, "Seats": words.List(ws)}}
+	}
+	parts := []fyne.CanvasObject{wrapCol(&t.lay.width, gsay(head), 24, true, gold)}
+	order := make([]int, len(o.Totals))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(o.Totals[b], o.Totals[a]) })
+	table := container.New(layout.NewGridLayoutWithColumns(3))
+	for i, s := range order {
+		place := strconv.Itoa(i + 1)
+		if i > 0 && o.Totals[s] == o.Totals[order[i-1]] {
+			place = ""
+		}
+		table.Add(label(place, 18, true, white))
+		table.Add(label(t.name(s), 18, true, seatTint(s)))
+		table.Add(label(strconv.Itoa(o.Totals[s]), 20, true, gold))
+	}
+	parts = append(parts, table, label(tr("table.chart", "Running totals"), 15, false, white), newChart(m.running()))
+	home := widget.NewButton(tr("table.game-over-done", "Done"), t.leaveOver)
+	home.Importance = widget.HighImportance
+	parts = append(parts, container.NewCenter(container.NewGridWrap(fyne.NewSize(220, 48), home)))
+	return container.NewStack(bg, container.NewPadded(container.NewVScroll(container.NewVBox(parts...)))), home
+}
+
+// chart draws one line per seat through its totals after each round, in
+// the seat's colour, over a zero line and one grid line per round.
+type chart struct {
+	widget.BaseWidget
+	series [][]int
+}
+
+func newChart(series [][]int) *chart {
+	c := &chart{series: series}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+func (c *chart) MinSize() fyne.Size { return fyne.NewSize(280, 180) }
+
+func (c *chart) CreateRenderer() fyne.WidgetRenderer {
+	r := &chartRenderer{c: c, bg: canvas.NewRectangle(color.NRGBA{R: 0x08, G: 0x1e, B: 0x12, A: 0xff})}
+	r.bg.CornerRadius = 6
+	r.zero = canvas.NewLine(color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0x80})
+	r.zero.StrokeWidth = 1
+	n := 0
+	for _, s := range c.series {
+		n = max(n, len(s))
+	}
+	for range n {
+		g := canvas.NewLine(color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0x20})
+		r.grid = append(r.grid, g)
+	}
+	for si, s := range c.series {
+		var ls []*canvas.Line
+		for range max(len(s)-1, 0) {
+			l := canvas.NewLine(seatColour(si))
+			l.StrokeWidth = 3
+			ls = append(ls, l)
+		}
+		r.lines = append(r.lines, ls)
+		dot := canvas.NewCircle(seatColour(si))
+		r.dots = append(r.dots, dot)
+		txt := canvas.NewText("", white)
+		txt.TextSize = 12
+		r.ends = append(r.ends, txt)
+	}
+	return r
+}
+
+type chartRenderer struct {
+	c     *chart
+	bg    *canvas.Rectangle
+	zero  *canvas.Line
+	grid  []*canvas.Line
+	lines [][]*canvas.Line
+	dots  []*canvas.Circle
+	ends  []*canvas.Text
+}
+
+func (r *chartRenderer) Layout(size fyne.Size) {
+	r.bg.Resize(size)
+	lo, hi := 0, 1
+	n := 0
+	for _, s := range r.c.series {
+		for _, v := range s {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		n = max(n, len(s))
+	}
+	const m = 14
+	w, h := size.Width-2*m-36, size.Height-2*m
+	x := func(i int) float32 { return m + w*float32(i)/float32(max(n-1, 1)) }
+	y := func(v int) float32 { return m + h*float32(hi-v)/float32(hi-lo) }
+	r.zero.Position1, r.zero.Position2 = fyne.NewPos(m, y(0)), fyne.NewPos(m+w, y(0))
+	for i, g := range r.grid {
+		g.Position1, g.Position2 = fyne.NewPos(x(i), m), fyne.NewPos(x(i), m+h)
+	}
+	for si, s := range r.c.series {
+		for i, l := range r.lines[si] {
+			l.Position1, l.Position2 = fyne.NewPos(x(i), y(s[i])), fyne.NewPos(x(i+1), y(s[i+1]))
+		}
+		if len(s) > 0 {
+			last := len(s) - 1
+			r.dots[si].Move(fyne.NewPos(x(last)-4, y(s[last])-4))
+			r.dots[si].Resize(fyne.NewSize(8, 8))
+			r.ends[si].Text = strconv.Itoa(s[last])
+			r.ends[si].Move(fyne.NewPos(x(last)+6, y(s[last])-8-float32(si)*2))
+		}
+	}
+}
+
+func (r *chartRenderer) MinSize() fyne.Size { return r.c.MinSize() }
+
+func (r *chartRenderer) Refresh() {
+	r.Layout(r.c.Size())
+	canvas.Refresh(r.c)
+}
+
+func (r *chartRenderer) Objects() []fyne.CanvasObject {
+	objs := []fyne.CanvasObject{r.bg, r.zero}
+	for _, g := range r.grid {
+		objs = append(objs, g)
+	}
+	for _, ls := range r.lines {
+		for _, l := range ls {
+			objs = append(objs, l)
+		}
+	}
+	for i := range r.dots {
+		objs = append(objs, r.dots[i], r.ends[i])
+	}
+	return objs
+}
+
+func (r *chartRenderer) Destroy() {}

@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"image/color"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/words"
+)
+
+// seatsView shows a badge per seat: name, character, dealer mark, team,
+// cards in hand and tricks taken; the seat the table waits for is lit.
+func (t *TableScreen) seatsView() fyne.CanvasObject {
+	m := t.model
+	n := m.view.Players
+	grid := container.New(layout.NewGridLayoutWithColumns(max(n, 1)))
+	tricks := m.seatTricks()
+	for s := range n {
+		grid.Add(t.seatBadge(s, tricks[s]))
+	}
+	return grid
+}
+
+func (t *TableScreen) seatBadge(s, tricks int) fyne.CanvasObject {
+	m := t.model
+	v := m.view
+	bg := canvas.NewRectangle(feltDark)
+	bg.CornerRadius = 8
+	bg.StrokeWidth = 2
+	bg.StrokeColor = seatColour(s)
+	turn := m.turn == s && m.over == nil && m.summary == nil
+	textCol := color.Color(white)
+	if turn {
+		bg.FillColor = gold
+		bg.StrokeWidth = 4
+		bg.StrokeColor = white
+		textCol = ink
+	}
+	name := label(t.name(s), 15, true, textCol)
+	chip := canvas.NewRectangle(seatColour(s))
+	chip.CornerRadius = 5
+	chip.SetMinSize(fyne.NewSize(10, 10))
+	head := container.NewHBox(container.NewCenter(chip), name)
+	var lines []fyne.CanvasObject
+	lines = append(lines, head)
+	ch := ""
+	if s < len(v.Characters) {
+		ch = gsay(wCharacter(v.Characters[s]))
+	}
+	if s == v.Dealer {
+		ch += " · " + tr("table.dealer", "dealer")
+	}
+	lines = append(lines, label(ch, 12, false, textCol))
+	info := ""
+	if s < len(v.HandSizes) {
+		info = trn("table.cards", "{{.Count}} cards", v.HandSizes[s])
+	}
+	if v.Phase >= engine.PhaseTricks || tricks > 0 {
+		info += " · " + trn("table.tricks", "{{.Count}} tricks", tricks)
+	}
+	lines = append(lines, label(info, 12, false, textCol))
+	if s < len(v.Team) && v.Team[s] >= 0 {
+		team := tr("table.team-a", "team A")
+		if v.Team[s] == 1 {
+			team = tr("table.team-b", "team B")
+		}
+		if v.Bonus == s {
+			team += " · x2"
+		}
+		lines = append(lines, label(team, 12, true, textCol))
+	}
+	if turn {
+		lines = append(lines, label(tr("table.to-move", "to move"), 12, true, textCol))
+	}
+	return container.NewStack(bg, container.NewPadded(container.NewVBox(lines...)))
+}
+
+// infoView is the bar that is always visible: the round of the total, the
+// round's rules once decided (trump, supertrump, points per trick, discard)
+// and the running scores.
+func (t *TableScreen) infoView() fyne.CanvasObject {
+	m := t.model
+	v := m.view
+	bg := canvas.NewRectangle(color.NRGBA{R: 0x10, G: 0x33, B: 0x20, A: 0xff})
+	bg.CornerRadius = 8
+	round := tr("table.round", "Round {{.N}} of {{.Of}}", map[string]any{"N": v.Round, "Of": m.rounds})
+	if m.rounds == 0 {
+		round = tr("table.round-open", "Round {{.N}}", map[string]any{"N": v.Round})
+	}
+	hb := container.NewHBox
+	items := []fyne.CanvasObject{label(round, 16, true, white)}
+	if m.rulesSet || v.Phase >= engine.PhaseTeams {
+		r := v.Rules
+		items = append(items,
+			hb(label(gsay(wRow(engine.RowTrump))+":", 15, false, white), suitChip(r.Trump), label(gsay(wColour(r.Trump)), 15, true, white)))
+		if r.Super == engine.NoColour {
+			items = append(items, hb(label(gsay(wRow(engine.RowSuper))+":", 15, false, white),
+				label(gsay(words.Msg{ID: "field.super.njet", Text: "none"}), 15, true, white)))
+		} else {
+			items = append(items, hb(label(gsay(wRow(engine.RowSuper))+":", 15, false, white),
+				suitChip(r.Super), label(gsay(wColour(r.Super))+" 1", 15, true, white)))
+		}
+		items = append(items,
+			label(tr("table.per-trick", "{{.Value}} per trick", map[string]any{"Value": r.Points}), 15, true, gold),
+			label(gsay(wField(v.Edition, engine.RowDiscard, r.Discard)), 15, false, white))
+	} else {
+		items = append(items, label(tr("table.njet-phase", "Njet! Block fields to set the round's rules"), 15, false, white))
+	}
+	items = append(items, label(tr("table.scores", "Scores:"), 15, false, white))
+	for s, tot := range m.totals() {
+		chip := canvas.NewRectangle(seatColour(s))
+		chip.CornerRadius = 4
+		chip.SetMinSize(fyne.NewSize(10, 10))
+		items = append(items, hb(container.NewCenter(chip), label(t.shortName(s)+" "+strconv.Itoa(tot), 15, true, white)))
+	}
+	flow := container.New(&flowLayout{width: &t.lay.width, gap: 14}, items...)
+	return container.NewStack(bg, container.NewPadded(flow))
+}
+
+// suitChip is a small mark of colour c.
+func suitChip(c engine.Colour) fyne.CanvasObject {
+	if c == engine.NoColour {
+		return label("–", 15, true, white)
+	}
+	bg := canvas.NewRectangle(cardFace)
+	bg.CornerRadius = 4
+	mark := suitMark(c, suitColour(c))
+	box := container.NewGridWrap(fyne.NewSize(20, 20), container.NewStack(bg, container.NewPadded(mark)))
+	return container.NewCenter(box)
+}

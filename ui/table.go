@@ -1,0 +1,479 @@
+package ui
+
+import (
+	"context"
+	"image/color"
+	"errors"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/words"
+)
+
+// TableOptions set up a table screen.
+type TableOptions struct {
+	// Names are the seats' names by seat; an empty name is replaced by the
+	// seat's own name from the game or "You" / "Bot N".
+	Names []string
+	// OnChoice is called on the UI goroutine after each accepted choice
+	// (the app saves the local game then).
+	OnChoice func()
+	// OnGameOver is called once when the person leaves the game-over view.
+	OnGameOver func()
+	// Autoplay answers every question itself by tapping the first enabled
+	// control through the same handlers as a finger (the smoke mode).
+	Autoplay bool
+}
+
+// TableScreen is the game screen: the seats, the Njet board, the trick, the
+// hand and the questions, fed by one seat.Seat, so that a local and a LAN
+// game use the same widgets. It decides nothing about the game: every move
+// it offers comes from the seat's prompt.
+type TableScreen struct {
+	app  *App // nil in tests that build the screen alone
+	seat seat.Seat
+	opt  TableOptions
+	pace time.Duration
+	do   func(func()) // runs a function on the UI goroutine: fyne.Do
+
+	model *tableModel
+
+	root   *fyne.Container
+	lay    *tableLayout
+	status string // why the last tap did nothing, or an error
+	focus  int    // the keyboard's card in the hand, -1 for none
+	peek   bool   // the last trick is shown again
+	sent   bool   // a choice is on its way to the seat
+
+	// controls answer the table: action bar buttons, fields, cards, chosen
+	// cards, in that order (see controls).
+	bar    []tapper
+	fields []*fieldView
+	cards  []*cardView
+	picked []*cardView
+
+	mu      sync.Mutex
+	cancel  context.CancelFunc
+	cont    chan struct{} // the person read the round summary
+	done    chan struct{} // the pump has ended
+	started bool
+}
+
+// tapper is a control that answers the table: a button or a card.
+type tapper interface {
+	fyne.Tappable
+	Disabled() bool
+}
+
+// NewTableScreen returns the game screen for s. The app gives it the bot
+// pace from the settings.
+func NewTableScreen(a *App, s seat.Seat, opt TableOptions) *TableScreen {
+	pace := time.Duration(0)
+	if a != nil {
+		pace = a.Pace()
+	}
+	return newTableScreen(a, s, opt, pace, fyne.Do)
+}
+
+func newTableScreen(a *App, s seat.Seat, opt TableOptions, pace time.Duration, do func(func())) *TableScreen {
+	t := &TableScreen{app: a, seat: s, opt: opt, pace: pace, do: do, focus: -1,
+		model: newTableModel(opt.Names), cont: make(chan struct{}, 1), done: make(chan struct{})}
+	t.lay = &tableLayout{}
+	t.root = container.New(t.lay)
+	t.render()
+	return t
+}
+
+// View is the screen's content.
+func (t *TableScreen) View() fyne.CanvasObject { return t.root }
+
+// Start starts reading the seat; the pump ends with ctx or Stop.
+func (t *TableScreen) Start(ctx context.Context) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.started {
+		return
+	}
+	t.started = true
+	ctx, t.cancel = context.WithCancel(ctx)
+	go t.pump(ctx)
+}
+
+// Stop ends the pump. The seat is left as it is: a local game is saved by
+// the app and can be resumed.
+func (t *TableScreen) Stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cancel != nil {
+		t.cancel()
+	}
+}
+
+// Totals are the running totals per seat as the screen shows them.
+func (t *TableScreen) Totals() []int { return t.model.totals() }
+
+// Over reports whether the game-over view is up.
+func (t *TableScreen) Over() bool { return t.model.over != nil }
+
+// send gives a choice to the seat off the UI goroutine: a local seat runs
+// the engine in Choose, a LAN seat posts to the log.
+func (t *TableScreen) send(a engine.Action) {
+	if t.model.prompt == nil || t.sent {
+		return
+	}
+	t.sent = true
+	seq := t.model.prompt.Seq
+	go func() {
+		err := t.seat.Choose(seq, a)
+		t.do(func() {
+			t.sent = false
+			if err != nil {
+				t.status = t.reason(err)
+				t.render()
+				return
+			}
+			t.status = ""
+			if t.opt.OnChoice != nil {
+				t.opt.OnChoice()
+			}
+		})
+	}()
+}
+
+// tryCard asks the seat about a card the person may not use now, so that
+// the engine's reason can be told; the seat refuses it and nothing changes.
+func (t *TableScreen) tryCard(c engine.Card) {
+	p := t.model.prompt
+	if p == nil {
+		t.status = tr("table.wait", "Wait for your turn.")
+		t.render()
+		return
+	}
+	if p.Kind != engine.ActPlay {
+		t.status = tr("table.not-this-card", "This card cannot be chosen now.")
+		t.render()
+		return
+	}
+	seq, you := p.Seq, t.model.you
+	go func() {
+		err := t.seat.Choose(seq, engine.Action{Kind: engine.ActPlay, Seat: you, Card: c})
+		if err == nil {
+			return // the prompt allowed it after all: the move goes on as played
+		}
+		t.do(func() {
+			t.status = t.reason(err)
+			t.render()
+		})
+	}()
+}
+
+// reason says in words why the seat refused a choice.
+func (t *TableScreen) reason(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrMustFollow):
+		led := engine.NoColour
+		if tr := t.model.trick; len(tr.Plays) > 0 && t.model.trickWon == nil {
+			led = engine.SuitOf(tr.Plays[0].Card, t.model.view.Rules)
+		}
+		if led == t.model.view.Rules.Trump {
+			return gsay(words.Msg{ID: "reason.must-follow.trump", Text: "trump was led and you hold a trump: play a trump (the supertrumps count as trumps)"})
+		}
+		return gsay(words.Msg{ID: "reason.must-follow", Text: "you must follow the led suit: play {{.Suit}}",
+			Args: map[string]any{"Suit": wColour(led)}})
+	case errors.Is(err, engine.ErrRenege):
+		return gsay(words.Msg{ID: "reason.renege", Text: "that card is of a suit you showed earlier you do not hold"})
+	case errors.Is(err, seat.ErrWithdrawn):
+		return tr("table.withdrawn", "The table moved on before your answer.")
+	case errors.Is(err, engine.ErrIllegalBlock):
+		return gsay(words.Msg{ID: "reason.illegal-block", Text: "that field cannot be blocked"})
+	case errors.Is(err, engine.ErrIllegalDiscard):
+		return gsay(words.Msg{ID: "reason.illegal-discard", Text: "that discard is not allowed"})
+	}
+	return gsay(words.Msg{ID: "reason.unknown", Text: "that move was refused"})
+}
+
+// tapField blocks a field, or says why it cannot be blocked.
+func (t *TableScreen) tapField(fs fieldState) {
+	m := t.model
+	if m.prompt == nil || m.prompt.Kind != engine.ActBlock {
+		t.status = tr("table.board-not-now", "The board is not your move now.")
+		t.render()
+		return
+	}
+	if a, ok := m.blockAction(fs.Row, fs.Field); ok {
+		t.send(a)
+		return
+	}
+	e := m.view.Edition
+	args := map[string]any{"Row": wRow(fs.Row), "Field": wField(e, fs.Row, fs.Field)}
+	if fs.Row == engine.RowStart {
+		args["Field"] = wCharacter(e.Characters()[fs.Field])
+	}
+	if fs.By != -1 {
+		t.status = gsay(words.Msg{ID: "reason.blocked", Text: "{{.Row}}: {{.Field}} is already blocked", Args: args})
+	} else {
+		t.status = gsay(words.Msg{ID: "reason.last-free", Text: "{{.Row}}: {{.Field}} is the last free field of its row, so it cannot be blocked", Args: args})
+	}
+	t.render()
+}
+
+// tapCard plays a card, or picks it for a discard or pass.
+func (t *TableScreen) tapCard(c engine.Card) {
+	m := t.model
+	if !m.cardUsable(c) {
+		t.tryCard(c)
+		return
+	}
+	t.status = ""
+	if a, ok := m.choose(c); ok {
+		t.send(a)
+		return
+	}
+	t.render()
+}
+
+// unpick puts a picked card back.
+func (t *TableScreen) unpick(c engine.Card) {
+	t.model.unchoose(c)
+	t.render()
+}
+
+// confirm sends the picked cards.
+func (t *TableScreen) confirm() {
+	if a, ok := t.model.chosenAction(); ok {
+		t.send(a)
+	}
+}
+
+// nextRound closes the round summary.
+func (t *TableScreen) nextRound() {
+	if t.model.summary == nil {
+		return
+	}
+	t.model.summary = nil
+	t.render()
+	select {
+	case t.cont <- struct{}{}:
+	default:
+	}
+}
+
+// leaveOver closes the game-over view.
+func (t *TableScreen) leaveOver() {
+	if t.opt.OnGameOver != nil {
+		t.opt.OnGameOver()
+	}
+}
+
+// controls lists the controls that answer the table, in the order a person
+// reads them: the action bar, the board's fields, the hand, the picked
+// cards.
+func (t *TableScreen) controls() []tapper {
+	var out []tapper
+	out = append(out, t.bar...)
+	for _, f := range t.fields {
+		out = append(out, f)
+	}
+	for _, c := range t.cards {
+		out = append(out, c)
+	}
+	for _, c := range t.picked {
+		out = append(out, c)
+	}
+	return out
+}
+
+// tapFirst taps the first enabled control, as the smoke mode and the tests
+// do; it reports whether there was one.
+func (t *TableScreen) tapFirst() bool {
+	for _, c := range t.controls() {
+		if !c.Disabled() {
+			c.Tapped(&fyne.PointEvent{})
+			return true
+		}
+	}
+	return false
+}
+
+// autoplay answers the open question by taps, a few at most (a discard of
+// two takes three: two cards and the confirm).
+func (t *TableScreen) autoplay() {
+	for range 4 {
+		if t.sent || (t.model.prompt == nil && t.model.summary == nil) {
+			return
+		}
+		if !t.tapFirst() {
+			return
+		}
+	}
+}
+
+// name is how the screen calls seat s.
+func (t *TableScreen) name(s int) string {
+	m := t.model
+	if s >= 0 && s < len(m.names) && m.names[s] != "" {
+		return m.names[s]
+	}
+	if s == m.you {
+		return gsay(words.Msg{ID: "seat.you", Text: "You"})
+	}
+	if s >= 0 && s < len(m.seats) && m.seats[s].Name != "" {
+		return m.seats[s].Name
+	}
+	return gsay(words.Msg{ID: "seat.bot", Text: "Bot {{.N}}", Args: map[string]any{"N": s}})
+}
+
+// shortName fits a seat's name on a board field.
+func (t *TableScreen) shortName(s int) string {
+	n := []rune(t.name(s))
+	if len(n) > 6 {
+		n = append(n[:5], '.')
+	}
+	return string(n)
+}
+
+// gsay says a game phrase in the person's language.
+func gsay(m words.Msg) string {
+	return m.Say(func(id, en string, data map[string]any, count int, plural bool) string {
+		if plural {
+			return lang.LocalizePluralKey(id, en, count, data)
+		}
+		return lang.LocalizeKey(id, en, data)
+	})
+}
+
+// The game's words, by the ids of package words.
+func wColour(c engine.Colour) words.Msg {
+	return words.Msg{ID: "colour." + c.String(), Text: c.String()}
+}
+
+func wCard(c engine.Card) words.Msg {
+	return words.Msg{ID: "card", Text: "{{.Colour}} {{.Value}}",
+		Args: map[string]any{"Colour": wColour(c.Colour()), "Value": c.Value()}}
+}
+
+func wCharacter(ch engine.Character) words.Msg {
+	n := ch.String()
+	return words.Msg{ID: "character." + n, Text: string(n[0]-'a'+'A') + n[1:]}
+}
+
+var rowText = [engine.NumRows]string{"Start player", "Discard", "Trump", "Supertrump", "Points"}
+
+func wRow(r engine.Row) words.Msg {
+	return words.Msg{ID: "row." + r.String(), Text: rowText[r]}
+}
+
+var discardWords = [][2]string{
+	{"field.discard.njet", "no discard"},
+	{"field.discard.one", "discard 1"},
+	{"field.discard.two", "discard 2"},
+	{"field.discard.one-not-one", "discard 1, not a 1"},
+	{"field.discard.pass-left", "pass 1 to the left"},
+}
+
+func wField(e engine.Edition, r engine.Row, f engine.Field) words.Msg {
+	switch r {
+	case engine.RowStart:
+		return wCharacter(e.Characters()[f])
+	case engine.RowDiscard:
+		if int(f) < len(discardWords) {
+			return words.Msg{ID: discardWords[f][0], Text: discardWords[f][1]}
+		}
+	case engine.RowTrump:
+		return wColour(e.Colours()[f])
+	case engine.RowSuper:
+		if f == engine.SuperNjet {
+			return words.Msg{ID: "field.super.njet", Text: "none"}
+		}
+		return wColour(e.Colours()[f])
+	case engine.RowPoints:
+		return words.Msg{ID: "field.points", Text: "{{.Value}}", Args: map[string]any{"Value": engine.PointsValue(f)}}
+	}
+	return words.Plain(e.FieldName(r, f))
+}
+
+// wWhy says why a card won a trick (R-WIN).
+func wWhy(w engine.Win) words.Msg {
+	switch {
+	case w.Why == engine.WinSuper && w.Tie:
+		return words.Msg{ID: "win.super.last", Text: "the last supertrump played"}
+	case w.Why == engine.WinSuper:
+		return words.Msg{ID: "win.super", Text: "supertrump"}
+	case w.Tie:
+		return words.Msg{ID: "win.tie", Text: "the later of two equal cards"}
+	case w.Why == engine.WinTrump:
+		return words.Msg{ID: "win.trump", Text: "the highest trump"}
+	}
+	return words.Msg{ID: "win.led", Text: "the highest card of the led suit"}
+}
+
+// label makes a text of the given size and colour.
+func label(s string, size float32, bold bool, col color.Color) *canvas.Text {
+	t := canvas.NewText(s, col)
+	t.TextSize = size
+	t.TextStyle.Bold = bold
+	return t
+}
+
+func feltRect() fyne.CanvasObject { return canvas.NewRectangle(feltColour) }
+
+func emptyObj() fyne.CanvasObject { return canvas.NewRectangle(color.Transparent) }
+
+// TypedKey plays the hand from the keyboard: the arrows move between the
+// cards, Enter or Space taps the chosen one (or confirms a discard or
+// pass when the picks are complete).
+func (t *TableScreen) TypedKey(ev *fyne.KeyEvent) bool {
+	n := len(t.cards)
+	switch ev.Name {
+	case fyne.KeyLeft:
+		if n > 0 {
+			t.focus = (max(t.focus, 0) + n - 1) % n
+			t.render()
+		}
+		return true
+	case fyne.KeyRight:
+		if n > 0 {
+			t.focus = (t.focus + 1) % n
+			t.render()
+		}
+		return true
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		if _, ok := t.model.chosenAction(); ok {
+			t.confirm()
+			return true
+		}
+		if t.model.summary != nil {
+			t.nextRound()
+			return true
+		}
+		if t.focus >= 0 && t.focus < n {
+			t.cards[t.focus].Tapped(&fyne.PointEvent{})
+		}
+		return true
+	}
+	return false
+}
+
+// TypedRune taps the card with that number: 1 is the first card of the
+// hand, 0 the tenth.
+func (t *TableScreen) TypedRune(r rune) bool {
+	if r < '0' || r > '9' {
+		return false
+	}
+	i := int(r - '1')
+	if r == '0' {
+		i = 9
+	}
+	if i < len(t.cards) {
+		t.focus = i
+		t.cards[i].Tapped(&fyne.PointEvent{})
+	}
+	return true
+}
