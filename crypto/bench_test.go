@@ -8,6 +8,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"go.dedis.ch/kyber/v4"
+	"go.dedis.ch/kyber/v4/proof"
+	"go.dedis.ch/kyber/v4/shuffle"
 )
 
 // BenchmarkShufflePass times one seat's shuffle pass: proving it, and
@@ -173,4 +177,42 @@ func dealPipelined(p Params, rnd io.Reader) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// BenchmarkShuffleLink times the check VerifyShuffle adds to kyber's
+// verifier (shufflelink.go) on its own, for one 60-card pass: the part of
+// ms/verify in BenchmarkShufflePass that soundness costs.
+func BenchmarkShuffleLink(b *testing.B) {
+	const k = 60
+	tt := newTable(b, testParams(2, k), seeded(13))
+	m := must(tt.round.Shuffle(0, tt.deck, tt.rand)).of(b)
+	statement := shuffleContext(tt.round, 0, tt.deck, m.Deck)
+	grp := &kyberGroup{varTime: true}
+	c1, c2, err := tt.deck.elements()
+	if err != nil {
+		b.Fatal(err)
+	}
+	d1, d2, err := m.Deck.elements()
+	if err != nil {
+		b.Fatal(err)
+	}
+	X, Y, Xbar, Ybar := make([]kyber.Point, k), make([]kyber.Point, k), make([]kyber.Point, k), make([]kyber.Point, k)
+	for i := range k {
+		X[i], Y[i] = &kyberPoint{e: *c1[i], varTime: true}, &kyberPoint{e: *c2[i], varTime: true}
+		Xbar[i], Ybar[i] = &kyberPoint{e: *d1[i], varTime: true}, &kyberPoint{e: *d2[i], varTime: true}
+	}
+	rec := &recordingVerifier{}
+	verifier := func(ctx proof.VerifierContext) error {
+		rec.inner = ctx
+		return new(shuffle.PairShuffle).Init(grp, k).Verify(grp.Point().Base(), &kyberPoint{e: *tt.round.joint, varTime: true}, X, Y, Xbar, Ybar, rec)
+	}
+	if err := proof.HashVerify(&kyberSuite{kyberGroup: *grp}, statement, verifier, m.Proof); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := checkShuffleLink(rec, k, statement, m.Proof); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/link")
 }

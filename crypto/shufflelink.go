@@ -21,9 +21,9 @@ package crypto
 // A, C, U, D, ρ, λ and the simple shuffle's X, Y must satisfy the two
 // equations above for every i, and Γ must not be the identity (Neff needs
 // γ ≠ 0). The 2k equations are checked at once as one random linear
-// combination, computed by a single multi-scalar multiplication; its
-// weights are derived by hashing the statement and the whole proof, which
-// the prover has fixed before they exist.
+// combination with 128-bit weights, computed by two multi-scalar
+// multiplications; the weights are derived by hashing the statement and
+// the whole proof, which the prover has fixed before they exist.
 
 import (
 	"crypto/sha3"
@@ -175,55 +175,86 @@ func checkShuffleLink(rec *recordingVerifier, k int, statement string, prf []byt
 	if err != nil {
 		return err
 	}
-	// Weights e_i (for the X equations) and f_i (for the Y equations) from
-	// a hash of the statement and the proof.
+	// Weights e_i (for the X equations) and f_i (for the Y equations) of
+	// 128 bits each, from a hash of the statement and the proof: a false
+	// equation survives the combination with probability 2^-128, and short
+	// weights halve the additions of the multi-scalar multiplications.
 	xof := sha3.NewCSHAKE256(nil, []byte("njet/crypto/v1/shuffle-link"))
 	_, _ = xof.Write([]byte(statement)) // writing to a SHAKE never fails
 	_, _ = xof.Write(prf)
-	weight := func() *ristretto255.Scalar {
-		var b [64]byte
-		_, _ = xof.Read(b[:]) // reading from a SHAKE never fails
-		return wideScalar(&b)
+	weight := func() (*ristretto255.Scalar, error) {
+		var b [32]byte
+		_, _ = xof.Read(b[:16]) // reading from a SHAKE never fails
+		return ristretto255.NewScalar().SetCanonicalBytes(b[:])
 	}
-	// Σ e_i·(X_i − A_i + λ·U_i) − (λ·Σ e_i·ρ_i)·G + Σ f_i·(Y_i − C_i − λ·D_i) = 0
-	scalars := make([]*ristretto255.Scalar, 0, 6*k+1)
-	points := make([]*ristretto255.Element, 0, 6*k+1)
-	add := func(s *ristretto255.Scalar, p kyber.Point) error {
-		e, err := elementOf(p)
-		if err != nil {
-			return err
+	// With P_i = X_i − A_i, Q_i = Y_i − C_i the equations are
+	//   Σ e_i·P_i + Σ f_i·Q_i + λ·(Σ e_i·U_i − Σ f_i·D_i) − (λ·Σ e_i·ρ_i)·G = 0,
+	// computed as V = Σ e_i·U_i + Σ f_i·(−D_i), then one more
+	// multi-scalar multiplication over the P, Q, V and G.
+	pts := func(ps []kyber.Point) ([]*ristretto255.Element, error) {
+		out := make([]*ristretto255.Element, len(ps))
+		for i, p := range ps {
+			e, err := elementOf(p)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = e
 		}
-		scalars = append(scalars, s)
-		points = append(points, e)
-		return nil
+		return out, nil
 	}
+	X, err := pts(t.X)
+	if err != nil {
+		return err
+	}
+	Y, err := pts(t.Y)
+	if err != nil {
+		return err
+	}
+	A, err := pts(t.A)
+	if err != nil {
+		return err
+	}
+	C, err := pts(t.C)
+	if err != nil {
+		return err
+	}
+	U, err := pts(t.U)
+	if err != nil {
+		return err
+	}
+	D, err := pts(t.D)
+	if err != nil {
+		return err
+	}
+	ws := make([]*ristretto255.Scalar, 2*k, 2*k+2)
+	inner := make([]*ristretto255.Element, 2*k)
+	outer := make([]*ristretto255.Element, 2*k, 2*k+2)
 	var rhoSum ristretto255.Scalar
 	for i := range k {
 		rho, err := scalarOf(t.Rho[i])
 		if err != nil {
 			return err
 		}
-		e, f := weight(), weight()
-		negE := ristretto255.NewScalar().Negate(e)
-		eLambda := ristretto255.NewScalar().Multiply(e, lambda)
-		negF := ristretto255.NewScalar().Negate(f)
-		negFLambda := ristretto255.NewScalar().Multiply(negF, lambda)
-		rhoSum.Add(&rhoSum, ristretto255.NewScalar().Multiply(e, rho))
-		for _, term := range []struct {
-			s *ristretto255.Scalar
-			p kyber.Point
-		}{{e, t.X[i]}, {negE, t.A[i]}, {eLambda, t.U[i]}, {f, t.Y[i]}, {negF, t.C[i]}, {negFLambda, t.D[i]}} {
-			if err := add(term.s, term.p); err != nil {
-				return err
-			}
+		if ws[i], err = weight(); err != nil {
+			return err
 		}
+		if ws[k+i], err = weight(); err != nil {
+			return err
+		}
+		rhoSum.Add(&rhoSum, ristretto255.NewScalar().Multiply(ws[i], rho))
+		inner[i] = U[i]
+		inner[k+i] = ristretto255.NewElement().Negate(D[i])
+		outer[i] = ristretto255.NewElement().Subtract(X[i], A[i])
+		outer[k+i] = ristretto255.NewElement().Subtract(Y[i], C[i])
 	}
+	var V ristretto255.Element
+	V.VarTimeMultiScalarMult(ws, inner)
 	g := ristretto255.NewScalar().Multiply(&rhoSum, lambda)
 	g.Negate(g)
-	scalars = append(scalars, g)
-	points = append(points, generatorElement)
+	ws = append(ws, lambda, g)
+	outer = append(outer, &V, generatorElement)
 	var sum ristretto255.Element
-	sum.VarTimeMultiScalarMult(scalars, points)
+	sum.VarTimeMultiScalarMult(ws, outer)
 	if sum.Equal(identityElement) != 1 {
 		return fmt.Errorf("%w: the simple shuffle's inputs are not A+λB and C+λD", errLinkBroken)
 	}
