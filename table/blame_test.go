@@ -298,13 +298,43 @@ func TestFalseComplaintNamesTheComplainer(t *testing.T) {
 
 // Over the network: the sender's peer corrupts one sealed token to seat 1;
 // seat 1 complains, every peer names the sender, the table seats a bot
-// for the sender, and seat 1 plays on.
+// for the sender, and seat 1 plays on. In the second case seat 1 is a
+// person's: the complaint is posted at the person's turn like any
+// protocol step, and the person then plays the redealt round.
 func TestComplaintOverTheNetwork(t *testing.T) {
+	for _, human := range []bool{false, true} {
+		t.Run(map[bool]string{false: "bot", true: "person"}[human], func(t *testing.T) {
+			complaintOverTheNetwork(t, human)
+		})
+	}
+}
+
+// answerPrompts plays seat's person: the first legal action at every
+// prompt, until ctx ends.
+func answerPrompts(ctx context.Context, sp *Selfplay, seat int) {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if p := sp.Peer(seat); p != nil {
+			if pr := p.View().Prompt; pr != nil {
+				_ = p.Submit(pr.Legal[0]) // a prompt already answered is refused: nothing to do
+			}
+		}
+	}
+}
+
+func complaintOverTheNetwork(t *testing.T, human bool) {
 	const sender, victim = 3, 1
 	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Classic, Players: 4, Rounds: 1, Seed: 55, Dir: t.TempDir(), Net: lossy})
 	if err != nil {
 		t.Fatal(err)
 	}
+	sp.human = map[int]bool{victim: human}
 	cheated := false
 	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){sender: func(env *Envelope, key ed25519.PrivateKey) {
 		if env.Kind != KindDealTokens || cheated {
@@ -333,7 +363,16 @@ func TestComplaintOverTheNetwork(t *testing.T) {
 	}}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := sp.Run(ctx); err != nil {
+	pctx, stop := context.WithCancel(ctx)
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		answerPrompts(pctx, sp, victim)
+	}()
+	err = sp.Run(ctx)
+	stop()
+	<-answered
+	if err != nil {
 		t.Fatal(err)
 	}
 	out := sp.Outcomes()

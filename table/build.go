@@ -209,6 +209,15 @@ func (g *Game) draftAbandon(seq uint64) (*draft, error) {
 	return &draft{seq: seq, kind: KindAbandon, body: abandonBody(silent), secrets: map[string][]byte{}}, nil
 }
 
+// Complaining reports whether hosted seat has received a sealed message
+// that does not open and will post a Complaint at its turn.
+func (g *Game) Complaining(seat int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, bad := g.complaint(seat)
+	return bad
+}
+
 // complaint returns the index in the deal's sealed messages of the first
 // one to hosted seat that did not open, when the seat may complain now.
 func (g *Game) complaint(seat int) (int, bool) {

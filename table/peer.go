@@ -504,7 +504,10 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	human := p.cfg.Human && seat == p.cfg.Seat && game.HostOf(seat) < 0 && choiceKind(turn.Kinds[0])
+	// A seat with a complaint to post posts it at once: there is nothing
+	// for its person to choose.
+	human := p.cfg.Human && seat == p.cfg.Seat && game.HostOf(seat) < 0 && choiceKind(turn.Kinds[0]) &&
+		!game.Complaining(seat)
 	var choose Chooser
 	if human {
 		a, ok := p.submitted(game, next, seat, turn.Kinds[0])
