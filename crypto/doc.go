@@ -15,14 +15,19 @@
 //  1. Keys. Each seat draws round Secrets and publishes a KeyMessage: an
 //     ElGamal key share Y = x*G, an HPKE (X25519) key, and a Schnorr proof
 //     of knowledge of x bound to table, round and seat. The proof stops a
-//     seat from choosing a key that cancels the others. NewRound checks all
-//     key messages and adds the shares into the joint key H.
+//     seat from choosing a key that cancels the others; the HPKE key must
+//     be a canonical X25519 key not of small order, so that others can
+//     seal to it. NewRound checks all key messages and adds the shares
+//     into the joint key H.
 //  2. Shuffle. The deck starts as encryptions of the cards in order
 //     (InitialDeck). Each seat in turn re-randomises every ciphertext,
 //     permutes the deck and proves it did so with Neff's shuffle proof
 //     (from go.dedis.ch/kyber/v4, run over ristretto255). The proof is bound
 //     to table, round, seat, joint key and both decks, so it cannot be
-//     replayed. Everybody verifies each pass (VerifyShuffle).
+//     replayed. Everybody verifies each pass (VerifyShuffle): kyber's
+//     verifier, plus the link between the pair shuffle and its embedded
+//     simple shuffle that kyber omits, without which a deck that is not a
+//     permutation of its input would pass (see shufflelink.go).
 //  3. Deal. To give a position to seat P, every other seat computes its
 //     decryption token D = x*C1 with a DLEQ proof that it used its real key,
 //     and seals it to P with HPKE (Deal). The sealed message carries a hash
@@ -37,8 +42,9 @@
 //     (Forward), who checks each proof and that each token opens the
 //     commitment it was originally dealt under (OpenForward).
 //  6. Reveal. After the round each seat publishes its round Secrets (a
-//     Reveal). Audit then opens every sealed message with the recipient's
-//     HPKE key and re-runs every check.
+//     Reveal). AuditDeck decrypts every position of the final deck, dealt
+//     or not, and checks it holds each card once; Audit also opens every
+//     sealed message with the recipient's HPKE key and re-runs every check.
 //
 // Each step is a method producing a message; each message has a matching
 // check that returns a *CheatError naming the seat, and MarshalBinary and
@@ -54,8 +60,11 @@
 //
 // # Limits
 //
-// If all other seats collude they can open any card: the secret is shared
-// n-of-n. The scheme cannot stop a seat from leaving: with n-of-n
+// The secret is shared n-of-n: a position opens only with a token from
+// every seat, so even all other seats together open no position the honest
+// seat has not given its token for (the positions dealt to them, and each
+// position once it is played); after the round the reveals open them all.
+// The scheme cannot stop a seat from leaving: with n-of-n
 // decryption a seat that is gone for good takes its share with it and the
 // rest of the deck can no longer be opened. That is why a seat stores its
 // Secrets (MarshalBinary) before it sends anything and resumes with them
