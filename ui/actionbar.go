@@ -87,25 +87,25 @@ func (t *TableScreen) promptText() string {
 	p := m.prompt
 	switch p.Kind {
 	case engine.ActBlock:
-		return gsay(words.Msg{ID: "prompt.block", Text: "Your turn: block one free field (a row's last free field cannot be blocked)."})
+		return say(words.Msg{ID: "prompt.block", Text: "Your turn: block one free field (a row's last free field cannot be blocked)."})
 	case engine.ActTeam:
-		return gsay(words.Msg{ID: "prompt.teams", Text: "Your turn: you are the start player, choose your team."})
+		return say(words.Msg{ID: "prompt.teams", Text: "Your turn: you are the start player, choose your team."})
 	case engine.ActPass:
 		to := (m.you + 1) % max(m.view.Players, 1)
-		return gsay(words.Msg{ID: "prompt.pass", Text: "Your turn: pass 1 card to {{.To}}.", Args: map[string]any{"To": words.Plain(t.name(to))}})
+		return say(words.Msg{ID: "prompt.pass", Text: "Your turn: pass 1 card to {{.To}}.", Args: map[string]any{"To": words.Plain(t.name(to))}})
 	case engine.ActDiscard:
 		switch m.view.Rules.Discard {
 		case engine.Discard2:
-			return gsay(words.Msg{ID: "prompt.discard.two", Text: "Your turn: discard 2 cards."})
+			return say(words.Msg{ID: "prompt.discard.two", Text: "Your turn: discard 2 cards."})
 		case engine.Discard1NoOnes:
-			return gsay(words.Msg{ID: "prompt.discard.one-not-one", Text: "Your turn: discard 1 card, not a 1."})
+			return say(words.Msg{ID: "prompt.discard.one-not-one", Text: "Your turn: discard 1 card, not a 1."})
 		}
-		return gsay(words.Msg{ID: "prompt.discard.one", Text: "Your turn: discard 1 card."})
+		return say(words.Msg{ID: "prompt.discard.one", Text: "Your turn: discard 1 card."})
 	}
 	if len(m.trick.Plays) == 0 || m.trickWon != nil {
-		return gsay(words.Msg{ID: "prompt.lead", Text: "Your turn: lead a card."})
+		return say(words.Msg{ID: "prompt.lead", Text: "Your turn: lead a card."})
 	}
-	return gsay(words.Msg{ID: "prompt.play", Text: "Your turn: play a card."})
+	return say(words.Msg{ID: "prompt.play", Text: "Your turn: play a card."})
 }
 
 // waitText says whom the table waits for.
@@ -129,11 +129,11 @@ func (t *TableScreen) confirmText() string {
 func (t *TableScreen) teamHelp() string {
 	switch t.model.view.Players {
 	case 3:
-		return gsay(words.Msg{ID: "team.help.three", Text: "With 3 players it is always two against one: the player alone counts double."})
+		return say(words.Msg{ID: "team.help.three", Text: "With 3 players it is always two against one: the player alone counts double."})
 	case 4:
-		return gsay(words.Msg{ID: "team.help.four", Text: "With 4 players you choose one partner; the other two play together."})
+		return say(words.Msg{ID: "team.help.four", Text: "With 4 players you choose one partner; the other two play together."})
 	}
-	return gsay(words.Msg{ID: "team.help.five", Text: "With 5 players it is three against two. One partner makes a team of two, two partners a team of three. The x2 card doubles its holder's round score and always goes to a member of the team of two: keep it or give it."})
+	return say(words.Msg{ID: "team.help.five", Text: "With 5 players it is three against two. One partner makes a team of two, two partners a team of three. The x2 card doubles its holder's round score and always goes to a member of the team of two: keep it or give it."})
 }
 
 // teamText describes one team choice.
@@ -152,19 +152,18 @@ func (t *TableScreen) teamText(a engine.Action) string {
 	}
 	switch {
 	case len(partners) == 0:
-		return gsay(words.Msg{ID: "team.alone", Text: "play alone against {{.Others}}; you count double", Args: map[string]any{"Others": words.List(others)}})
+		return say(words.Msg{ID: "team.alone", Text: "play alone against {{.Others}}; you count double", Args: map[string]any{"Others": words.List(others)}})
 	case n == 3:
-		return gsay(words.Msg{ID: "team.partner.three", Text: "team with {{.Partner}}; {{.Solo}} plays alone and counts double",
+		return say(words.Msg{ID: "team.partner.three", Text: "team with {{.Partner}}; {{.Solo}} plays alone and counts double",
 			Args: map[string]any{"Partner": partners[0], "Solo": others[0]}})
 	case n == 4:
-		return gsay(words.Msg{ID: "team.partner.four", Text: "team with {{.Partner}} against {{.Others}}",
+		return say(words.Msg{ID: "team.partner.four", Text: "team with {{.Partner}} against {{.Others}}",
 			Args: map[string]any{"Partner": partners[0], "Others": words.List(others)}})
 	case len(partners) == 1 && a.Bonus == a.Seat:
-		return gsay(words.Msg{ID: "team.two.keep", Text: "team of two with {{.Partner}}; you keep the x2 card", Args: map[string]any{"Partner": partners[0]}})
+		return say(words.Msg{ID: "team.two.keep", Text: "team of two with {{.Partner}}; you keep the x2 card", Args: map[string]any{"Partner": partners[0]}})
 	case len(partners) == 1:
-		return gsay(words.Msg{ID: "team.two.give", Text: "team of two with {{.Partner}}; {{.Partner}} gets the x2 card", Args: map[string]any{"Partner": partners[0]}})
+		return say(words.Msg{ID: "team.two.give", Text: "team of two with {{.Partner}}; {{.Partner}} gets the x2 card", Args: map[string]any{"Partner": partners[0]}})
 	}
-	return gsay(words.Msg{ID: "team.three", Text: "team of three with {{.Partners}}; {{.Bonus}} of the other two gets the x2 card",
+	return say(words.Msg{ID: "team.three", Text: "team of three with {{.Partners}}; {{.Bonus}} of the other two gets the x2 card",
 		Args: map[string]any{"Partners": words.List(partners), "Bonus": words.Plain(t.name(a.Bonus))}})
 }
-

@@ -144,7 +144,7 @@ func (t *TableScreen) boardView() (fyne.CanvasObject, []*fieldView) {
 	title.TextSize = 16
 	rows.Add(title)
 	for r, row := range m.board() {
-		name := canvas.NewText(gsay(wRow(engine.Row(r))), white)
+		name := canvas.NewText(say(wRow(engine.Row(r))), white)
 		name.TextSize = 13
 		name.TextStyle.Bold = true
 		cells := container.New(layout.NewGridLayoutWithColumns(max(len(row), 4)))
@@ -174,7 +174,7 @@ func (t *TableScreen) fieldText(fs fieldState) string {
 	e := t.model.view.Edition
 	if fs.Row == engine.RowStart {
 		ch := e.Characters()[fs.Field]
-		return gsay(wCharacter(ch))
+		return say(wCharacter(ch))
 	}
-	return gsay(wField(e, fs.Row, fs.Field))
+	return say(wField(e, fs.Row, fs.Field))
 }

@@ -39,7 +39,7 @@ func (t *TableScreen) gameOverView() (fyne.CanvasObject, tapper) {
 		}
 		head = words.Msg{ID: "game.shared", Text: "Shared win with {{.Points}} points: {{.Seats}}.", Args: map[string]any{"Points": best, "Seats": words.List(ws)}}
 	}
-	parts := []fyne.CanvasObject{wrapCol(&t.lay.width, gsay(head), 24, true, gold)}
+	parts := []fyne.CanvasObject{wrapCol(&t.lay.width, say(head), 24, true, gold)}
 	order := make([]int, len(o.Totals))
 	for i := range order {
 		order[i] = i

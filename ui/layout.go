@@ -16,8 +16,8 @@ import (
 // info bar.
 type tableLayout struct {
 	felt, info, seats, board, trick, bar, hand, over fyne.CanvasObject
-	showBoard                                        bool // portrait: the board instead of the trick
-	portrait                                         bool // the last layout was portrait
+	showBoard                                        bool    // portrait: the board instead of the trick
+	portrait                                         bool    // the last layout was portrait
 	width                                            float32 // of the whole table
 	colW                                             float32 // of the trick and action bar
 }

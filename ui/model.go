@@ -154,6 +154,12 @@ func (m *tableModel) hand() []handCard {
 	return out
 }
 
+// unchosen is the hand without the cards picked for a discard or pass:
+// the cards the hand row shows.
+func (m *tableModel) unchosen() []handCard {
+	return slices.DeleteFunc(m.hand(), func(h handCard) bool { return h.Chosen })
+}
+
 // cardUsable reports whether card c, with the cards chosen so far, is part
 // of a legal answer.
 func (m *tableModel) cardUsable(c engine.Card) bool {

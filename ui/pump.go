@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -65,6 +66,10 @@ func (t *TableScreen) show(ev seat.Event) {
 		t.status = ""
 	}
 	t.model.apply(ev)
+	if _, ok := ev.(seat.YourTurn); ok {
+		// The keyboard starts at the first card that answers.
+		t.focus = slices.IndexFunc(t.model.unchosen(), func(h handCard) bool { return h.Legal })
+	}
 	t.render()
 	switch ev.(type) {
 	case seat.YourTurn, seat.RoundOver:
@@ -111,10 +116,7 @@ func (t *TableScreen) render() {
 	t.cards = nil
 	var cards []fyne.CanvasObject
 	i := 0
-	for _, hc := range m.hand() {
-		if hc.Chosen {
-			continue
-		}
+	for _, hc := range m.unchosen() {
 		c := hc.Card
 		cv := newCardView(c, func() { t.tapCard(c) })
 		cv.usable = hc.Legal

@@ -50,7 +50,7 @@ func (t *TableScreen) seatBadge(s, tricks int) fyne.CanvasObject {
 	lines = append(lines, head)
 	ch := ""
 	if s < len(v.Characters) {
-		ch = gsay(wCharacter(v.Characters[s]))
+		ch = say(wCharacter(v.Characters[s]))
 	}
 	if s == v.Dealer {
 		ch += " · " + tr("table.dealer", "dealer")
@@ -97,17 +97,17 @@ func (t *TableScreen) infoView() fyne.CanvasObject {
 	if m.rulesSet || v.Phase >= engine.PhaseTeams {
 		r := v.Rules
 		items = append(items,
-			hb(label(gsay(wRow(engine.RowTrump))+":", 15, false, white), suitChip(r.Trump), label(gsay(wColour(r.Trump)), 15, true, white)))
+			hb(label(say(wRow(engine.RowTrump))+":", 15, false, white), suitChip(r.Trump), label(say(wColour(r.Trump)), 15, true, white)))
 		if r.Super == engine.NoColour {
-			items = append(items, hb(label(gsay(wRow(engine.RowSuper))+":", 15, false, white),
-				label(gsay(words.Msg{ID: "field.super.njet", Text: "none"}), 15, true, white)))
+			items = append(items, hb(label(say(wRow(engine.RowSuper))+":", 15, false, white),
+				label(say(words.Msg{ID: "field.super.njet", Text: "none"}), 15, true, white)))
 		} else {
-			items = append(items, hb(label(gsay(wRow(engine.RowSuper))+":", 15, false, white),
-				suitChip(r.Super), label(gsay(wColour(r.Super))+" 1", 15, true, white)))
+			items = append(items, hb(label(say(wRow(engine.RowSuper))+":", 15, false, white),
+				suitChip(r.Super), label(say(wColour(r.Super))+" 1", 15, true, white)))
 		}
 		items = append(items,
 			label(tr("table.per-trick", "{{.Value}} per trick", map[string]any{"Value": r.Points}), 15, true, gold),
-			label(gsay(wField(v.Edition, engine.RowDiscard, r.Discard)), 15, false, white))
+			label(say(wField(v.Edition, engine.RowDiscard, r.Discard)), 15, false, white))
 	} else {
 		items = append(items, label(tr("table.njet-phase", "Njet! Block fields to set the round's rules"), 15, false, white))
 	}

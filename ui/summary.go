@@ -37,7 +37,7 @@ func (t *TableScreen) summaryView(r *seat.RoundResult) (fyne.CanvasObject, tappe
 		if len(r.Teams[k]) > 0 {
 			pts = (r.Tricks[k] + r.Loot[k]) * r.Rules.Points
 		}
-		teams.Add(t.colText(gsay(words.Join(names, " + ")), 16, true))
+		teams.Add(t.colText(say(words.Join(names, " + ")), 16, true))
 		teams.Add(label(strconv.Itoa(r.Tricks[k]), 18, true, white))
 		teams.Add(label(strconv.Itoa(r.Loot[k]), 18, true, white))
 		teams.Add(label(strconv.Itoa(pts), 18, true, gold))
@@ -47,17 +47,17 @@ func (t *TableScreen) summaryView(r *seat.RoundResult) (fyne.CanvasObject, tappe
 	if r.Rules.Points < 0 {
 		rule = words.Msg{ID: "score.rule.negative", Text: "Each team scores (tricks + loot cards) x {{.Value}}, for every member: with -2, tricks and loot cost points.", Args: map[string]any{"Value": r.Rules.Points}}
 	}
-	parts = append(parts, t.colText(gsay(rule), 15, false))
+	parts = append(parts, t.colText(say(rule), 15, false))
 	if r.Bonus >= 0 {
 		why := words.Msg{ID: "score.why.bonus", Text: "the x2 card"}
 		if len(r.Teams[0]) == 1 || len(r.Teams[1]) == 1 {
 			why = words.Msg{ID: "score.why.solo", Text: "the player alone"}
 		}
-		parts = append(parts, t.colText(gsay(words.Msg{ID: "score.doubling", Text: "x2: {{.Seat}}'s round score is doubled ({{.Why}}).",
+		parts = append(parts, t.colText(say(words.Msg{ID: "score.doubling", Text: "x2: {{.Seat}}'s round score is doubled ({{.Why}}).",
 			Args: map[string]any{"Seat": words.Plain(t.name(r.Bonus)), "Why": why}}), 15, false))
 	}
 	seats := container.New(layout.NewGridLayoutWithColumns(3))
-	for _, h := range []string{"", gsay(words.Msg{ID: "score.round", Text: "round"}), gsay(words.Msg{ID: "score.total", Text: "total"})} {
+	for _, h := range []string{"", say(words.Msg{ID: "score.round", Text: "round"}), say(words.Msg{ID: "score.total", Text: "total"})} {
 		seats.Add(label(h, 14, false, white))
 	}
 	for s := range r.Points {

@@ -2,15 +2,14 @@ package ui
 
 import (
 	"context"
-	"image/color"
 	"errors"
+	"image/color"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/lang"
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
@@ -140,6 +139,10 @@ func (t *TableScreen) send(a engine.Action) {
 				return
 			}
 			t.status = ""
+			if p := t.model.prompt; p != nil && p.Seq == seq {
+				t.model.prompt, t.model.chosen = nil, nil // answered; the move itself comes from the seat
+				t.render()
+			}
 			if t.opt.OnChoice != nil {
 				t.opt.OnChoice()
 			}
@@ -183,20 +186,20 @@ func (t *TableScreen) reason(err error) string {
 			led = engine.SuitOf(tr.Plays[0].Card, t.model.view.Rules)
 		}
 		if led == t.model.view.Rules.Trump {
-			return gsay(words.Msg{ID: "reason.must-follow.trump", Text: "trump was led and you hold a trump: play a trump (the supertrumps count as trumps)"})
+			return say(words.Msg{ID: "reason.must-follow.trump", Text: "trump was led and you hold a trump: play a trump (the supertrumps count as trumps)"})
 		}
-		return gsay(words.Msg{ID: "reason.must-follow", Text: "you must follow the led suit: play {{.Suit}}",
+		return say(words.Msg{ID: "reason.must-follow", Text: "you must follow the led suit: play {{.Suit}}",
 			Args: map[string]any{"Suit": wColour(led)}})
 	case errors.Is(err, engine.ErrRenege):
-		return gsay(words.Msg{ID: "reason.renege", Text: "that card is of a suit you showed earlier you do not hold"})
+		return say(words.Msg{ID: "reason.renege", Text: "that card is of a suit you showed earlier you do not hold"})
 	case errors.Is(err, seat.ErrWithdrawn):
 		return tr("table.withdrawn", "The table moved on before your answer.")
 	case errors.Is(err, engine.ErrIllegalBlock):
-		return gsay(words.Msg{ID: "reason.illegal-block", Text: "that field cannot be blocked"})
+		return say(words.Msg{ID: "reason.illegal-block", Text: "that field cannot be blocked"})
 	case errors.Is(err, engine.ErrIllegalDiscard):
-		return gsay(words.Msg{ID: "reason.illegal-discard", Text: "that discard is not allowed"})
+		return say(words.Msg{ID: "reason.illegal-discard", Text: "that discard is not allowed"})
 	}
-	return gsay(words.Msg{ID: "reason.unknown", Text: "that move was refused"})
+	return say(words.Msg{ID: "reason.unknown", Text: "that move was refused"})
 }
 
 // tapField blocks a field, or says why it cannot be blocked.
@@ -217,9 +220,9 @@ func (t *TableScreen) tapField(fs fieldState) {
 		args["Field"] = wCharacter(e.Characters()[fs.Field])
 	}
 	if fs.By != -1 {
-		t.status = gsay(words.Msg{ID: "reason.blocked", Text: "{{.Row}}: {{.Field}} is already blocked", Args: args})
+		t.status = say(words.Msg{ID: "reason.blocked", Text: "{{.Row}}: {{.Field}} is already blocked", Args: args})
 	} else {
-		t.status = gsay(words.Msg{ID: "reason.last-free", Text: "{{.Row}}: {{.Field}} is the last free field of its row, so it cannot be blocked", Args: args})
+		t.status = say(words.Msg{ID: "reason.last-free", Text: "{{.Row}}: {{.Field}} is the last free field of its row, so it cannot be blocked", Args: args})
 	}
 	t.render()
 }
@@ -322,12 +325,12 @@ func (t *TableScreen) name(s int) string {
 		return m.names[s]
 	}
 	if s == m.you {
-		return gsay(words.Msg{ID: "seat.you", Text: "You"})
+		return say(words.Msg{ID: "seat.you", Text: "You"})
 	}
 	if s >= 0 && s < len(m.seats) && m.seats[s].Name != "" {
 		return m.seats[s].Name
 	}
-	return gsay(words.Msg{ID: "seat.bot", Text: "Bot {{.N}}", Args: map[string]any{"N": s}})
+	return say(words.Msg{ID: "seat.bot", Text: "Bot {{.N}}", Args: map[string]any{"N": s}})
 }
 
 // shortName fits a seat's name on a board field.
@@ -337,16 +340,6 @@ func (t *TableScreen) shortName(s int) string {
 		n = append(n[:5], '.')
 	}
 	return string(n)
-}
-
-// gsay says a game phrase in the person's language.
-func gsay(m words.Msg) string {
-	return m.Say(func(id, en string, data map[string]any, count int, plural bool) string {
-		if plural {
-			return lang.LocalizePluralKey(id, en, count, data)
-		}
-		return lang.LocalizeKey(id, en, data)
-	})
 }
 
 // The game's words, by the ids of package words.

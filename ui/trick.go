@@ -59,7 +59,7 @@ func (t *TableScreen) trickView() fyne.CanvasObject {
 	}
 	if m.received != engine.NoCard && m.view.Phase == engine.PhaseTricks && len(m.view.Tricks) == 0 && len(tr0.Plays) == 0 {
 		from := (m.you + m.view.Players - 1) % max(m.view.Players, 1)
-		parts = append(parts, t.wrapText(gsay(words.Msg{ID: "action.received.you", Text: "You received {{.Card}} from {{.From}}.",
+		parts = append(parts, t.wrapText(say(words.Msg{ID: "action.received.you", Text: "You received {{.Card}} from {{.From}}.",
 			Args: map[string]any{"Card": wCard(m.received), "From": words.Plain(t.name(from))}}), 15, true))
 	}
 	return container.NewStack(bg, container.NewPadded(container.NewVBox(parts...)))
@@ -84,7 +84,7 @@ func (t *TableScreen) wonLine(w *seat.TrickWon) fyne.CanvasObject {
 			id, en = "trick.won.loot.you", "You take trick {{.N}} with {{.Card}} ({{.Why}}) and the loot {{.Loot}}."
 		}
 	}
-	return t.wrapText(gsay(words.Msg{ID: id, Text: en, Args: args}), 16, true)
+	return t.wrapText(say(words.Msg{ID: id, Text: en, Args: args}), 16, true)
 }
 
 // wrapText is text in the table's light colour, wrapped at word breaks.
