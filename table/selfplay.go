@@ -64,12 +64,16 @@ type Crash struct {
 // another peer's log reaches ReturnAt (if not 0), it is stopped, connected
 // again and restarted from its store.
 // With BeforePublish the cut happens inside the peer's next post, after
-// the envelope is stored and before anyone receives it.
+// the envelope is stored and before anyone receives it; with Kind too,
+// inside its next post of that kind (from AtSeq on, the peer serves
+// nothing by sync, so the table has that envelope only if it was
+// published).
 type Silence struct {
 	Seat          int
 	AtSeq         uint64
 	ReturnAt      uint64
 	BeforePublish bool
+	Kind          Kind
 }
 
 // Selfplay runs a table of bot peers.
@@ -125,6 +129,7 @@ type crashTransport struct {
 	// cutArmed makes the next publish of an envelope cut the member off
 	// instead (cut), losing the envelope.
 	cutArmed atomic.Bool
+	cutKind  atomic.Uint32 // with cutArmed, only a post of this kind cuts (0: any)
 	cut      func()
 	gate     *gatedServer
 }
@@ -145,7 +150,7 @@ func (g *gatedServer) ServeRange(ctx context.Context, table TableID, from, to ui
 }
 
 func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
-	if !IsVote(data) && t.cutArmed.CompareAndSwap(true, false) {
+	if !IsVote(data) && t.cutFor(data) && t.cutArmed.CompareAndSwap(true, false) {
 		t.cut()
 		return nil
 	}
@@ -154,6 +159,16 @@ func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
 		return fmt.Errorf("%w: crashed before publishing", ErrClosed)
 	}
 	return t.Transport.Publish(ctx, data)
+}
+
+// cutFor reports whether an armed cut applies to the envelope data.
+func (t *crashTransport) cutFor(data []byte) bool {
+	k := t.cutKind.Load()
+	if k == 0 {
+		return true
+	}
+	env, err := ParseEnvelope(data)
+	return err == nil && uint32(env.Kind) == k
 }
 
 // NewSelfplay derives the seats' keys and the genesis from cfg.Seed.
@@ -419,6 +434,7 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 				s.mu.Unlock()
 				r.tr.cut = func() { s.net.Disconnect(id) }
 				r.tr.gate.closed.Store(true)
+				r.tr.cutKind.Store(uint32(c.Kind))
 				r.tr.cutArmed.Store(true)
 			} else {
 				s.net.Disconnect(id)
