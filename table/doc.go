@@ -32,7 +32,12 @@
 //     Game + a bot or a human's Submit — with a view and events for a UI.
 //     When the seat entitled next stays silent, peers sign SilenceVotes
 //     (vote.go) outside the log; the decider posts them as the certificate
-//     of a VoidSilent, which voids the round and seats a bot.
+//     of a VoidSilent, which voids the round and seats a bot (silence at the
+//     reveal is recorded as a cheat). At a table of two the other seat posts
+//     an Abandon instead: the game ends, and no seat is ever handed to its
+//     opponent. A sealed message that does not open for its recipient is
+//     answered by the recipient's Complaint, which every log re-checks to
+//     name the sender (or the complainer, if the message opens).
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
 //     crashes on demand; Verify (verify.go): the offline check of an export.
 //
