@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -78,7 +79,7 @@ func NewNewGame(a *App) *NewGame {
 	n.Players = widget.NewRadioGroup(nil, n.playersChanged)
 	n.Players.Horizontal = true
 	n.Players.Required = true
-	n.bots = container.NewVBox()
+	n.bots = container.New(layout.NewFormLayout())
 	n.Length = widget.NewRadioGroup(nil, n.lengthChanged)
 	n.Length.Required = true
 	n.Target = widget.NewEntry()
@@ -98,10 +99,10 @@ func NewNewGame(a *App) *NewGame {
 		field(tr("newgame.length", "Length of the game"), container.NewVBox(n.Length, n.Target)),
 		field(tr("newgame.seed", "Seed (to replay a game)"), n.Seed),
 		layoutSpacer(8),
-		n.Play,
-		layoutSpacer(16),
 	)
-	n.view = a.page(tr("newgame.title", "New game"), column(form))
+	// The button stays in view below the scrolling form.
+	bottom := container.New(columnLayout{}, container.NewPadded(n.Play))
+	n.view = a.page(tr("newgame.title", "New game"), container.NewBorder(nil, bottom, nil, nil, column(form)))
 	return n
 }
 
@@ -160,7 +161,8 @@ func (n *NewGame) playersChanged(s string) {
 		}
 		name := widget.NewLabel(botNames[i])
 		n.Bots = append(n.Bots, r)
-		n.bots.Add(container.NewBorder(nil, nil, name, nil, r))
+		n.bots.Add(name)
+		n.bots.Add(r)
 	}
 	n.bots.Refresh()
 	n.refreshLengths()

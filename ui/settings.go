@@ -24,6 +24,13 @@ type Settings struct {
 // languageNames are the languages by code, each in its own words.
 var languageNames = map[string]string{"en": "English", "de": "Deutsch", "fr": "Français"}
 
+// themeChoices are the offered themes with their names.
+var themeChoices = []struct{ id, key, english string }{
+	{ThemeSystem, "settings.theme.system", "System"},
+	{ThemeLight, "settings.theme.light", "Light"},
+	{ThemeDark, "settings.theme.dark", "Dark"},
+}
+
 // NewSettings makes the settings screen.
 func NewSettings(a *App) *Settings {
 	s := &Settings{app: a}
@@ -63,11 +70,7 @@ func NewSettings(a *App) *Settings {
 		a.relanguage()
 	}
 
-	themes := []struct{ id, key, english string }{
-		{ThemeSystem, "settings.theme.system", "System"},
-		{ThemeLight, "settings.theme.light", "Light"},
-		{ThemeDark, "settings.theme.dark", "Dark"},
-	}
+	themes := themeChoices
 	var themeOpts []string
 	for _, t := range themes {
 		themeOpts = append(themeOpts, tr(t.key, t.english))
