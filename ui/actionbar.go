@@ -38,7 +38,7 @@ func (t *TableScreen) actionBar() (fyne.CanvasObject, []tapper, []*cardView) {
 				grid.Add(b)
 			}
 			help := t.teamHelp()
-			parts = append(parts, t.wrapText(ask, 18, true), t.wrapText(help, 14, false), grid)
+			parts = append(parts, t.wrapText(ask, t.askSize(), true), t.wrapText(help, 14, false), grid)
 		case engine.ActDiscard, engine.ActPass:
 			_, ok := m.chosenAction()
 			b := widget.NewButton(t.confirmText(), t.confirm)
@@ -61,9 +61,9 @@ func (t *TableScreen) actionBar() (fyne.CanvasObject, []tapper, []*cardView) {
 				slot.StrokeColor, slot.StrokeWidth, slot.CornerRadius = gold, 2, 6
 				row.Add(container.NewGridWrap(fyne.NewSize(52, 74), slot))
 			}
-			parts = append(parts, t.wrapText(ask, 18, true), container.NewBorder(nil, nil, row, nil, container.NewCenter(b)))
+			parts = append(parts, t.wrapText(ask, t.askSize(), true), container.NewBorder(nil, nil, row, nil, container.NewCenter(b)))
 		default:
-			parts = append(parts, t.wrapText(ask, 18, true))
+			parts = append(parts, t.wrapText(ask, t.askSize(), true))
 		}
 	} else if m.summary == nil && m.over == nil {
 		parts = append(parts, t.wrapText(t.waitText(), 16, false))
@@ -166,4 +166,12 @@ func (t *TableScreen) teamText(a engine.Action) string {
 	}
 	return say(words.Msg{ID: "team.three", Text: "team of three with {{.Partners}}; {{.Bonus}} of the other two gets the x2 card",
 		Args: map[string]any{"Partners": words.List(partners), "Bonus": words.Plain(t.name(a.Bonus))}})
+}
+
+// askSize is the size of the question's text: smaller on a phone.
+func (t *TableScreen) askSize() float32 {
+	if t.lay.portrait {
+		return 16
+	}
+	return 18
 }

@@ -42,7 +42,7 @@ func (f *fieldView) Tapped(*fyne.PointEvent) {
 // Disabled reports whether the field cannot be blocked now.
 func (f *fieldView) Disabled() bool { return !f.fs.Blockable }
 
-func (f *fieldView) MinSize() fyne.Size { return fyne.NewSize(52, 44) }
+func (f *fieldView) MinSize() fyne.Size { return fyne.NewSize(52, 40) }
 
 func (f *fieldView) CreateRenderer() fyne.WidgetRenderer {
 	bg := canvas.NewRectangle(white)
@@ -98,16 +98,25 @@ func (r *fieldRenderer) Layout(size fyne.Size) {
 	h := size.Height
 	top := float32(3)
 	if r.mark != nil {
-		m := min(h*0.42, size.Width*0.4)
+		m := min(h*0.4, size.Width*0.4)
+		if r.f.fs.By != -1 {
+			m = min(h*0.5, size.Width*0.4)
+		}
 		r.mark.Move(fyne.NewPos((size.Width-m)/2, top))
 		r.mark.Resize(fyne.NewSize(m, m))
 		top += m
 	}
-	ls := r.label.MinSize()
-	r.label.Move(fyne.NewPos(0, max(top, (h-ls.Height)/2-2)))
-	if r.mark != nil {
-		r.label.Move(fyne.NewPos(0, top))
+	r.label.TextSize = 13
+	for r.label.TextSize > 8 && r.label.MinSize().Width > size.Width-4 {
+		r.label.TextSize--
 	}
+	ls := r.label.MinSize()
+	r.label.Hidden = r.mark != nil && r.f.fs.By != -1 // the mark names a blocked colour
+	bottom := h
+	if !r.by.Hidden {
+		bottom = h - r.by.MinSize().Height
+	}
+	r.label.Move(fyne.NewPos(0, max(top, (top+bottom-ls.Height)/2)))
 	r.label.Resize(fyne.NewSize(size.Width, ls.Height))
 	bs := r.by.MinSize()
 	r.by.Move(fyne.NewPos(0, h-bs.Height-1))
@@ -138,7 +147,7 @@ func (t *TableScreen) boardView() (fyne.CanvasObject, []*fieldView) {
 	m := t.model
 	e := m.view.Edition
 	var fields []*fieldView
-	rows := container.NewVBox()
+	rows := container.New(&boardLayout{})
 	title := canvas.NewText(tr("table.board", "Njet board"), white)
 	title.TextStyle.Bold = true
 	title.TextSize = 16
@@ -177,4 +186,43 @@ func (t *TableScreen) fieldText(fs fieldState) string {
 		return say(wCharacter(ch))
 	}
 	return say(wField(e, fs.Row, fs.Field))
+}
+
+// boardLayout stacks the board's title, then each row's name above its
+// fields, sharing the height it gets among the rows so that the board fits
+// the space the table gives it; fields are at most 60 high.
+type boardLayout struct{}
+
+const rowNameH = 18
+
+func (boardLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) == 0 {
+		return
+	}
+	titleH := objs[0].MinSize().Height
+	if size.Height < 330 {
+		titleH = 0 // a phone: the rows' names say enough
+	}
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(size.Width, titleH))
+	objs[0].(*canvas.Text).Hidden = titleH == 0
+	rows := (len(objs) - 1) / 2
+	nameH := float32(rowNameH)
+	if titleH == 0 {
+		nameH = 15
+	}
+	fieldH := min(60, (size.Height-titleH-float32(rows)*(nameH+4))/float32(max(rows, 1)))
+	y := titleH
+	for i := 1; i+1 < len(objs); i += 2 {
+		objs[i].Move(fyne.NewPos(0, y))
+		objs[i].Resize(fyne.NewSize(size.Width, nameH))
+		y += nameH
+		objs[i+1].Move(fyne.NewPos(0, y))
+		objs[i+1].Resize(fyne.NewSize(size.Width, fieldH))
+		y += fieldH + 4
+	}
+}
+
+func (boardLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(300, 5*(rowNameH+6+40))
 }

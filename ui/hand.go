@@ -10,13 +10,14 @@ import (
 // keep every card big enough to read and tap.
 type handBox struct {
 	widget.BaseWidget
+	small bool // no card answers now: a phone shows the hand smaller
 	cards []fyne.CanvasObject
 	box   *fyne.Container
 	lay   *handLayout
 }
 
-func newHandBox(cards []fyne.CanvasObject) *handBox {
-	h := &handBox{cards: cards, lay: &handLayout{}}
+func newHandBox(cards []fyne.CanvasObject, small bool) *handBox {
+	h := &handBox{cards: cards, small: small, lay: &handLayout{small: small}}
 	h.box = container.New(h.lay, cards...)
 	h.ExtendBaseWidget(h)
 	return h
@@ -32,13 +33,16 @@ const (
 )
 
 // grid returns the columns, rows and card width for n cards at width w.
-func handGrid(n int, w float32, portrait bool) (cols, rows int, cw float32) {
+func handGrid(n int, w float32, portrait, small bool) (cols, rows int, cw float32) {
 	if n == 0 {
 		return 0, 0, 0
 	}
 	most, least := float32(84), float32(58)
 	if portrait {
 		most, least = 72, 50
+	}
+	if portrait && small {
+		most, least = 40, 34
 	}
 	for rows = 1; rows <= 3; rows++ {
 		cols = (n + rows - 1) / rows
@@ -53,16 +57,16 @@ func handGrid(n int, w float32, portrait bool) (cols, rows int, cw float32) {
 }
 
 func (h *handBox) heightFor(w float32, portrait bool) float32 {
-	_, rows, cw := handGrid(max(len(h.cards), 1), w, portrait)
+	_, rows, cw := handGrid(max(len(h.cards), 1), w, portrait, h.small)
 	return float32(rows)*cw*cardRatio + float32(rows-1)*cardGap
 }
 
 // handLayout places the cards in rows, centred.
-type handLayout struct{}
+type handLayout struct{ small bool }
 
 func (l *handLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	portrait := size.Width < 700
-	cols, _, cw := handGrid(len(objs), size.Width, portrait)
+	cols, _, cw := handGrid(len(objs), size.Width, portrait, l.small)
 	ch := cw * cardRatio
 	for i, o := range objs {
 		r, c := i/cols, i%cols

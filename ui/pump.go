@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
 )
 
@@ -101,7 +102,7 @@ func (t *TableScreen) render() {
 	l := t.lay
 	l.felt = feltRect()
 	if m.view.Players == 0 {
-		l.info, l.seats, l.board, l.trick, l.bar, l.hand, l.over = emptyObj(), emptyObj(), emptyObj(), emptyObj(), emptyObj(), newHandBox(nil), nil
+		l.info, l.seats, l.board, l.trick, l.bar, l.hand, l.over = emptyObj(), emptyObj(), emptyObj(), emptyObj(), emptyObj(), newHandBox(nil, false), nil
 		t.root.Objects = []fyne.CanvasObject{l.felt}
 		t.root.Refresh()
 		return
@@ -127,7 +128,7 @@ func (t *TableScreen) render() {
 		cards = append(cards, cv)
 		i++
 	}
-	l.hand = newHandBox(cards)
+	l.hand = newHandBox(cards, m.view.Phase < engine.PhaseDiscard)
 	l.showBoard = !m.rulesSet && m.view.Phase <= 1 // the deal and the Njet phase
 	l.over = nil
 	switch {

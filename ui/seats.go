@@ -56,14 +56,12 @@ func (t *TableScreen) seatBadge(s, tricks int) fyne.CanvasObject {
 		ch += " · " + tr("table.dealer", "dealer")
 	}
 	lines = append(lines, label(ch, 12, false, textCol))
-	info := ""
-	if s < len(v.HandSizes) {
-		info = trn("table.cards", "{{.Count}} cards", v.HandSizes[s])
+	if s < len(v.HandSizes) && (!t.lay.portrait || v.Phase >= engine.PhaseTeams) {
+		lines = append(lines, label(trn("table.cards", "{{.Count}} cards", v.HandSizes[s]), 12, false, textCol))
 	}
 	if v.Phase >= engine.PhaseTricks || tricks > 0 {
-		info += " · " + trn("table.tricks", "{{.Count}} tricks", tricks)
+		lines = append(lines, label(trn("table.tricks", "{{.Count}} tricks", tricks), 12, true, textCol))
 	}
-	lines = append(lines, label(info, 12, false, textCol))
 	if s < len(v.Team) && v.Team[s] >= 0 {
 		team := tr("table.team-a", "team A")
 		if v.Team[s] == 1 {

@@ -281,8 +281,10 @@ func (t *TableScreen) leaveOver() {
 func (t *TableScreen) controls() []tapper {
 	var out []tapper
 	out = append(out, t.bar...)
-	for _, f := range t.fields {
-		out = append(out, f)
+	if t.lay.board == nil || t.lay.board.Visible() {
+		for _, f := range t.fields {
+			out = append(out, f)
+		}
 	}
 	for _, c := range t.cards {
 		out = append(out, c)

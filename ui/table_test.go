@@ -72,7 +72,11 @@ func (tt *testTable) finished() bool {
 
 // play taps the first enabled control until the game is over, calling look
 // at every point where the person is asked.
-func (tt *testTable) play(look func()) {
+func (tt *testTable) play(look func()) { tt.playSteered(look, nil) }
+
+// playSteered is play where steer may tap a control of its choice first
+// (and then reports true).
+func (tt *testTable) playSteered(look func(), steer func() bool) {
 	tt.t.Helper()
 	for range 5000 {
 		tt.settle()
@@ -81,6 +85,9 @@ func (tt *testTable) play(look func()) {
 		}
 		if tt.finished() {
 			return
+		}
+		if steer != nil && steer() {
+			continue
 		}
 		if !tt.scr.tapFirst() {
 			tt.t.Fatalf("no enabled control; prompt %+v", tt.scr.model.prompt)
@@ -299,6 +306,11 @@ func TestTableScreens(t *testing.T) {
 		{Edition: engine.Modern, Players: 4, Seed: 5, Target: 12},
 		{Edition: engine.Modern, Players: 4, Seed: 8, Target: 12},
 		{Edition: engine.Modern, Players: 5, Seed: 2, Target: 12},
+		{Edition: engine.Modern, Players: 3, Seed: 4, Target: 12},
+		{Edition: engine.Modern, Players: 4, Seed: 6, Target: 20},
+		{Edition: engine.Modern, Players: 4, Seed: 9, Target: 20},
+		{Edition: engine.Modern, Players: 5, Seed: 13, Target: 20},
+		{Edition: engine.Modern, Players: 2, Seed: 11, Target: 20},
 	}
 	want := []string{"njet", "team", "discard", "pass", "trick", "summary", "gameover"}
 	for _, sz := range sizes {
@@ -309,7 +321,26 @@ func TestTableScreens(t *testing.T) {
 					break
 				}
 				tt := newTestTable(t, "en", g, TableOptions{}, sz.size)
-				tt.play(func() {
+				steer := func() bool {
+					// Block so that the person becomes the start player and
+					// passing to the left stays open, to meet every phase.
+					m := tt.scr.model
+					if m.prompt == nil || m.prompt.Kind != engine.ActBlock {
+						return false
+					}
+					mine := engine.Field(slices.Index(m.view.Edition.Characters(), m.view.Characters[m.you]))
+					for _, f := range tt.scr.fields {
+						fs := f.fs
+						if f.Disabled() || fs.Row == engine.RowStart && fs.Field == mine ||
+							fs.Row == engine.RowDiscard && fs.Field == engine.PassLeft {
+							continue
+						}
+						f.Tapped(&fyne.PointEvent{})
+						return true
+					}
+					return false
+				}
+				tt.playSteered(func() {
 					m := tt.scr.model
 					p := phaseOf(m)
 					if p == "" || done[p] {
@@ -326,7 +357,7 @@ func TestTableScreens(t *testing.T) {
 					checkTableFits(t, tt.scr, w)
 					assertMarkup(t, filepath.Join(sz.name, "table-"+p+".xml"), w)
 					screenshot(t, "table-"+p+"-"+sz.name, w)
-				})
+				}, steer)
 			}
 			for _, p := range want {
 				if !done[p] {
@@ -359,7 +390,7 @@ func checkTableFits(t *testing.T, s *TableScreen, w fyne.Window) {
 		if p.X < 0 || p.Y < 0 || p.X+sz.Width > size.Width+0.5 || p.Y+sz.Height > size.Height+0.5 {
 			t.Errorf("%T at %v size %v lies outside the window %v", o, p, sz, size)
 		}
-		if sz.Width < minTarget || sz.Height < minTarget {
+		if !c.Disabled() && (sz.Width < minTarget || sz.Height < minTarget) {
 			t.Errorf("%T is %v: too small for a finger", o, sz)
 		}
 		b := box{p.X, p.Y, p.X + sz.Width, p.Y + sz.Height}
