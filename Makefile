@@ -1,13 +1,39 @@
 # Shortcuts behind the README's commands. Plain `go` works just as well.
 GO ?= go
 
-.PHONY: play test check bench fuzz android netns
+.PHONY: app play test check bench fuzz android netns nogui e2e bench-app mobile
+
+# The app: a window to play against bots. scripts/deps.sh first installs the
+# C compiler and the GL/X11 headers Fyne needs, when missing.
+app:
+	bash scripts/deps.sh
+	$(GO) run .
 
 play:
 	$(GO) run . play
 
 test:
+	bash scripts/deps.sh
 	$(GO) test ./...
+
+# njet without the window: no cgo, no GL (bot hosts, CI jobs).
+nogui:
+	CGO_ENABLED=0 $(GO) build -tags nogui -o njet .
+
+# The real binary under Xvfb, a whole smoke game at desktop and phone size.
+e2e:
+	bash scripts/deps.sh --e2e
+	bash scripts/e2e.sh
+
+# Start to first frame, resident memory after a game, binary size.
+bench-app:
+	bash scripts/deps.sh --e2e
+	bash scripts/bench-app.sh
+
+# Fyne's mobile simulation on the desktop.
+mobile:
+	bash scripts/deps.sh
+	$(GO) run -tags mobile .
 
 # What CI runs: formatting, vet, the android cross-build, the tests and,
 # as root, the LAN test across network namespaces.
