@@ -14,7 +14,7 @@ import (
 	"github.com/njetlan/njet/words"
 )
 
-var panelColour = color.NRGBA{R: 0x0d, G: 0x2b, B: 0x1a, A: 0xf4}
+var panelColour = color.NRGBA{R: 0x0d, G: 0x2b, B: 0x1a, A: 0xff}
 
 // summaryView is the sheet of a scored round: tricks and loot per team,
 // the points per trick, who counts double and why, each seat's round
@@ -24,10 +24,7 @@ func (t *TableScreen) summaryView(r *seat.RoundResult) (fyne.CanvasObject, tappe
 	bg.CornerRadius = 10
 	title := tr("table.round-over", "Round {{.N}} is over", map[string]any{"N": r.Round})
 	parts := []fyne.CanvasObject{label(title, 22, true, gold)}
-	teams := container.New(layout.NewGridLayoutWithColumns(4))
-	for _, h := range []string{tr("table.team", "Team"), tr("table.col-tricks", "Tricks"), tr("table.col-loot", "Loot"), tr("table.col-points", "Points")} {
-		teams.Add(label(h, 14, false, white))
-	}
+	teams := container.NewVBox()
 	for k := range 2 {
 		var names []words.Msg
 		for _, s := range r.Teams[k] {
@@ -37,10 +34,12 @@ func (t *TableScreen) summaryView(r *seat.RoundResult) (fyne.CanvasObject, tappe
 		if len(r.Teams[k]) > 0 {
 			pts = (r.Tricks[k] + r.Loot[k]) * r.Rules.Points
 		}
-		teams.Add(t.colText(say(words.Join(names, " + ")), 16, true))
-		teams.Add(label(strconv.Itoa(r.Tricks[k]), 18, true, white))
-		teams.Add(label(strconv.Itoa(r.Loot[k]), 18, true, white))
-		teams.Add(label(strconv.Itoa(pts), 18, true, gold))
+		nums := container.New(layout.NewGridLayoutWithColumns(3))
+		nums.Add(label(tr("table.col-tricks", "Tricks")+" "+strconv.Itoa(r.Tricks[k]), 17, true, white))
+		nums.Add(label(tr("table.col-loot", "Loot")+" "+strconv.Itoa(r.Loot[k]), 17, true, white))
+		nums.Add(label(tr("table.col-points", "Points")+" "+strconv.Itoa(pts), 17, true, gold))
+		teams.Add(label(say(words.Join(names, " + ")), 15, true, white))
+		teams.Add(nums)
 	}
 	parts = append(parts, teams)
 	rule := words.Msg{ID: "score.rule", Text: "Each team scores (tricks + loot cards) x {{.Value}}, for every member.", Args: map[string]any{"Value": r.Rules.Points}}
