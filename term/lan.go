@@ -13,6 +13,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/words"
 )
 
 // ErrLeft is what PlayLAN returns when the person leaves the table (quit,
@@ -85,7 +86,7 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	if v.Game.Players == 0 {
 		e = engine.Classic // not dealt yet; set again once the genesis is known
 	}
-	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", view: l.view, out: &printer{w: out}}
+	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", view: l.view, out: &printer{w: out, width: -1}}
 
 	type input struct {
 		text string
@@ -218,8 +219,7 @@ func (l *lan) update() bool {
 	if pr := v.Prompt; pr != nil && l.prompt == nil && !l.answered[pr.Seq] {
 		l.prompt = pr
 		l.cs = l.choices(pr.Legal)
-		l.showSituation()
-		l.showChoices(l.cs)
+		l.showSituation(l.cs, false)
 		l.out.f("> ")
 		return false
 	}
@@ -250,35 +250,27 @@ func (l *lan) narrate(before, after engine.View, asking bool) {
 		before = engine.View{}
 	}
 	for _, b := range after.Blocks[min(l.blocks, len(after.Blocks)):] {
-		l.out.f("%s %s %s: %s\n", l.name(b.Seat), l.verb(b.Seat, "block"), b.Row, l.e.FieldName(b.Row, b.Field))
+		l.out.say(words.Action(l.e, engine.Action{Kind: engine.ActBlock, Seat: b.Seat, Row: b.Row, Field: b.Field}, l.seats()))
 	}
 	l.blocks = len(after.Blocks)
-	quiet := asking && (after.Phase == engine.PhaseTeams || after.Phase == engine.PhaseDiscard)
-	if before.Phase <= engine.PhaseNjet && after.Phase > engine.PhaseNjet && !quiet {
+	if before.Phase <= engine.PhaseNjet && after.Phase > engine.PhaseNjet {
+		l.showFinalBoard(after)
 		l.showRules(after.Rules)
 	}
-	if before.Phase <= engine.PhaseTeams && after.Phase > engine.PhaseTeams && !quiet {
+	if before.Phase <= engine.PhaseTeams && after.Phase > engine.PhaseTeams {
 		l.showTeams(after)
 	}
-	if before.Phase == engine.PhaseDiscard && after.Phase > engine.PhaseDiscard && after.Received != engine.NoCard {
-		l.out.f("You received %s from %s.\n", after.Received, l.name((l.you+l.n-1)%l.n))
+	if before.Phase == engine.PhaseDiscard && after.Phase > engine.PhaseDiscard && after.Received != engine.NoCard && !l.watching {
+		l.out.say(words.Received(after.Received, l.who((l.you+l.n-1)%l.n)))
 	}
 	for i := l.plays; i < len(plays); i++ {
 		p := plays[i]
-		l.out.f("%s %s %s\n", l.name(p.Seat), l.verb(p.Seat, "play"), p.Card)
+		l.out.say(words.Action(l.e, engine.Action{Kind: engine.ActPlay, Seat: p.Seat, Card: p.Card}, l.seats()))
 		if k := i / l.n; (i+1)%l.n == 0 && k < len(after.Tricks) {
-			l.showTrickTaken(after.Tricks[k], k+1)
+			l.showTrickTaken(after.Tricks[k], k+1, after.Rules)
 		}
 	}
 	l.plays = len(plays)
-}
-
-func (l *lan) showTrickTaken(t engine.Trick, k int) {
-	l.out.f("  -> %s %s trick %d", l.name(t.Winner), l.verb(t.Winner, "take"), k)
-	if len(t.Loot) > 0 {
-		l.out.f(" with loot %s", cardList(t.Loot))
-	}
-	l.out.f(".\n")
 }
 
 // showWait tells whom the table waits for once that lasts, and offers
@@ -340,8 +332,7 @@ func (l *lan) answer(line string) error {
 		return nil
 	case "help", "?":
 		if l.prompt != nil {
-			l.showSituation()
-			l.showChoices(l.cs)
+			l.showSituation(l.cs, true)
 			l.out.f("> ")
 			return nil
 		}
@@ -353,7 +344,7 @@ func (l *lan) answer(line string) error {
 	if l.prompt == nil {
 		v := l.cfg.Peer.View()
 		if l.ready {
-			l.showSituation()
+			l.showSituation(nil, true)
 		}
 		l.out.f("It is not your turn: %s.\n", l.waiting(v))
 		return nil
@@ -404,8 +395,9 @@ func (l *lan) waiting(v table.PeerView) string {
 }
 
 func (l *lan) showResult(r table.RoundResult) {
-	l.out.f("\nRound %d over: %s per trick and loot.\n", r.Round, plural(r.Rules.Points, "point"))
-	l.out.f("  %-24s %6s %6s\n", "", "round", "total")
+	l.out.f("\n%s\n", words.RoundOver(r.Round, r.Rules.Points))
+	round, total := words.ScoreColumns()
+	l.out.f("  %-24s %6s %6s\n", "", round, total)
 	for seat := range r.Points {
 		l.out.f("  %-24s %6d %6d\n", l.longName(seat), r.Points[seat], r.Totals[seat])
 	}
@@ -445,7 +437,7 @@ func (l *lan) showLANGameOver(v table.PeerView) {
 			names = append(names, l.name(seat))
 		}
 	}
-	l.out.f("\n=== Game over after %s ===\n", plural(len(v.Results), "round"))
+	l.out.f("\n=== %s ===\n", words.GameOver(len(v.Results)))
 	switch {
 	case len(names) > 1:
 		l.out.f("Shared win with %d points: %s.\n", best, strings.Join(names, ", "))

@@ -1,58 +1,51 @@
 package term
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/words"
 )
-
-// lineWidth is the width that lists of choices are wrapped to.
-const lineWidth = 78
 
 func (s *screen) showRoundStart() {
 	v := s.view()
-	round := "Round " + strconv.Itoa(v.Round)
-	if v.Rounds > 0 {
-		round += " of " + strconv.Itoa(v.Rounds)
-	}
-	s.out.f("\n=== %s: %s deals ===\n", round, s.longName(v.Dealer))
+	s.out.f("\n=== %s ===\n", words.RoundStart(v.Round, v.Rounds, s.whoLong(v.Dealer)))
 	s.showHand(v)
 }
 
-// showSituation shows what the person needs to decide.
-func (s *screen) showSituation() {
+// showSituation shows what the person needs to decide: the board or the
+// rules (once a round, or again on "help"), the teams, the trick, the
+// prompt, the hand and the choices.
+func (s *screen) showSituation(cs []choice, again bool) {
 	v := s.view()
 	s.out.f("\n")
 	switch v.Phase {
 	case engine.PhaseNjet:
-		s.showBoard(v)
-		s.out.f("--- Your turn: block one free field (a row's last free field cannot be blocked) ---\n")
+		s.showBoard(v, cs)
 	case engine.PhaseTeams:
-		s.showRules(v.Rules)
-		s.out.f("--- Your turn: you are the start player, choose the teams ---\n")
+		if again || !s.rulesShown {
+			s.showRules(v.Rules)
+		}
+		s.out.say(words.TeamHelp(s.n))
 	case engine.PhaseDiscard:
-		s.showRules(v.Rules)
-		s.showTeams(v)
-		if v.Rules.Discard == engine.PassLeft {
-			s.out.f("--- Your turn: pass one card to %s ---\n", s.name((s.you+1)%s.n))
-		} else {
-			s.out.f("--- Your turn: %s ---\n", s.e.FieldName(engine.RowDiscard, v.Rules.Discard))
+		if again || !s.rulesShown {
+			s.showRules(v.Rules)
+			s.showTeams(v)
 		}
 	case engine.PhaseTricks:
-		s.out.f("Trump %s, supertrump %s, %s per trick and loot. ", v.Rules.Trump, superName(v.Rules), plural(v.Rules.Points, "point"))
+		if again {
+			s.showRules(v.Rules)
+		}
 		s.showTeams(v)
 		s.showTrick(v)
-		s.out.f("--- Your turn: play a card ---\n")
 	}
+	s.out.say(words.Prompt(v, s.seats()))
 	s.showHand(v)
-}
-
-func superName(r engine.Rules) string {
-	if r.Super == engine.NoColour {
-		return "none"
+	if v.Phase != engine.PhaseNjet {
+		s.showChoices(cs)
 	}
-	return r.Super.String() + " 1s"
 }
 
 // showHand lists the person's hand by colour, low to high, marking the
@@ -72,90 +65,126 @@ func (s *screen) showHand(v engine.View) {
 		}
 		byColour[c.Colour()] = append(byColour[c.Colour()], name)
 	}
-	var groups []string
+	var groups []words.Msg
 	for _, col := range s.e.Colours() {
-		label := col.String()
-		if rulesKnown && col == v.Rules.Trump {
-			label += " (trump)"
-		}
 		values := strings.Join(byColour[col], " ")
 		if values == "" {
 			values = "-"
 		}
-		groups = append(groups, label+": "+values)
+		groups = append(groups, words.HandGroup(col, rulesKnown && col == v.Rules.Trump, values))
 	}
-	s.out.f("Your hand (%d): %s\n", v.Hand.Len(), strings.Join(groups, " | "))
+	s.out.say(words.Hand(v.Hand.Len(), groups))
 	if supers {
-		s.out.f("  (* supertrump)\n")
+		s.out.f("  %s\n", words.SuperNote())
 	}
 }
 
-// showBoard shows each row's fields in board order, the blocked ones in
-// brackets with who blocked them.
-func (s *screen) showBoard(v engine.View) {
-	by := map[[2]int]string{}
-	for _, b := range v.Blocks {
-		by[[2]int{int(b.Row), int(b.Field)}] = s.name(b.Seat)
+// showBoard shows the Njet board: a field that may be blocked by its
+// choice number, a blocked one by x, and the last free field of a decided
+// row by = (R-NJET-1).
+func (s *screen) showBoard(v engine.View, cs []choice) {
+	s.out.say(words.BoardTitle())
+	for r := engine.Row(0); r < engine.NumRows; r++ {
+		decided := v.Board.FreeCount(s.e, r) == 1
+		var fields []string
+		for f := engine.Field(0); int(f) < s.e.Fields(r); f++ {
+			label := words.Field(s.e, r, f).String()
+			if r == engine.RowStart {
+				label = words.FieldHeld(s.e, f, s.holder(v, f)).String()
+			}
+			i := slices.IndexFunc(cs, func(c choice) bool { return c.action.Row == r && c.action.Field == f })
+			switch {
+			case v.Board.Blocked(r, f):
+				fields = append(fields, "x "+label)
+			case decided || i < 0:
+				fields = append(fields, "= "+label)
+			default:
+				fields = append(fields, strconv.Itoa(i+1)+") "+label)
+			}
+		}
+		if decided {
+			fields = append(fields, words.BoardDecided().String())
+		}
+		s.row(words.Row(s.e, r).String(), fields)
 	}
-	s.out.f("Njet board ([field: who blocked it]; the other fields are free):\n")
+}
+
+// showFinalBoard shows the board once the Njet phase is over: each row's
+// rule marked =, the blocked fields x.
+func (s *screen) showFinalBoard(v engine.View) {
+	s.out.say(words.BoardFinal())
 	for r := engine.Row(0); r < engine.NumRows; r++ {
 		var fields []string
 		for f := engine.Field(0); int(f) < s.e.Fields(r); f++ {
-			name := s.e.FieldName(r, f)
+			label := words.Field(s.e, r, f).String()
 			if r == engine.RowStart {
-				name += "(" + s.holder(v, f) + ")"
+				label = words.FieldHeld(s.e, f, s.holder(v, f)).String()
 			}
+			mark := "= "
 			if v.Board.Blocked(r, f) {
-				who, ok := by[[2]int{int(r), int(f)}]
-				if !ok {
-					who = "nobody's"
-				}
-				name = "[" + name + ": " + who + "]"
+				mark = "x "
 			}
-			fields = append(fields, name)
+			fields = append(fields, mark+label)
 		}
-		s.out.f("  %-8s %s\n", r, strings.Join(fields, "  "))
+		s.row(words.Row(s.e, r).String(), fields)
 	}
+}
+
+// rowLabelWidth is the width of the row names' column of the board.
+const rowLabelWidth = 14
+
+// row writes one row of the board: its name, then its fields packed into
+// lines of the screen's width, each field whole.
+func (s *screen) row(name string, fields []string) {
+	width := s.out.width
+	if width <= 0 {
+		width = 1 << 20
+	}
+	line := "  " + padRight(name, rowLabelWidth)
+	start := len(line)
+	n := len(line)
+	first := true
+	for _, f := range fields {
+		w := len([]rune(f))
+		if !first && n+2+w > width {
+			s.out.f("%s\n", line)
+			line = strings.Repeat(" ", start) + f
+			n = start + w
+			continue
+		}
+		if !first {
+			line += "  "
+			n += 2
+		}
+		line += f
+		n += w
+		first = false
+	}
+	s.out.f("%s\n", line)
 }
 
 // holder names the seat holding the character of start-row field f.
-func (s *screen) holder(v engine.View, f engine.Field) string {
+func (s *screen) holder(v engine.View, f engine.Field) words.Msg {
 	ch := s.e.Characters()[f]
 	for seat, c := range v.Characters {
 		if c == ch {
-			return s.name(seat)
+			return s.who(seat)
 		}
 	}
-	return "nobody"
+	return words.List(nil)
 }
 
+// showRules shows the rules of the round, once a round unless asked again.
 func (s *screen) showRules(r engine.Rules) {
-	s.out.f("Rules of this round: start player %s; %s; trump %s; supertrump %s; %s per trick and loot.\n",
-		s.longName(r.StartSeat), s.e.FieldName(engine.RowDiscard, r.Discard), r.Trump, superName(r), plural(r.Points, "point"))
-}
-
-func (s *screen) teamNames(v engine.View, team int) string {
-	var names []string
-	for seat, t := range v.Team {
-		if t == team {
-			names = append(names, s.name(seat))
-		}
-	}
-	return strings.Join(names, " + ")
+	s.rulesShown = true
+	s.out.say(words.RulesLine(s.e, r, s.whoLong(r.StartSeat)))
 }
 
 func (s *screen) showTeams(v engine.View) {
 	if len(v.Team) == 0 || v.Team[s.you] < 0 {
 		return
 	}
-	s.out.f("Teams: %s (start team) vs %s", s.teamNames(v, 0), s.teamNames(v, 1))
-	switch {
-	case v.Bonus == s.you:
-		s.out.f("; your score counts double")
-	case v.Bonus >= 0:
-		s.out.f("; %s's score counts double", s.name(v.Bonus))
-	}
-	s.out.f(".\n")
+	s.out.say(words.Teams(v.Team, v.Rules.StartSeat, s.seats()), words.Doubling(v.Bonus, s.seats()))
 }
 
 func (s *screen) showTrick(v engine.View) {
@@ -164,44 +193,45 @@ func (s *screen) showTrick(v engine.View) {
 		// HandSizes already count the card played into this trick.
 		total = len(v.Tricks) + v.HandSizes[v.Trick.Plays[0].Seat] + 1
 	}
-	mine := v.Team[s.you]
-	s.out.f("Tricks so far: your team %d, the others %d.\n", v.TricksWon[mine], v.TricksWon[1-mine])
-	if len(v.Trick.Plays) == 0 {
-		s.out.f("Trick %d of %d: you lead.\n", len(v.Tricks)+1, total)
-		return
-	}
-	var plays []string
-	for _, p := range v.Trick.Plays {
-		plays = append(plays, s.name(p.Seat)+" "+p.Card.String())
-	}
-	s.out.f("Trick %d of %d: %s\n", len(v.Tricks)+1, total, strings.Join(plays, ", "))
+	s.showRoundSoFar()
+	s.out.say(words.TrickUnderWay(len(v.Tricks)+1, total, v.Trick.Plays, s.seats()))
 }
 
-// showChoices lists the choices, one per line when there are few, packed
-// into columns otherwise.
+// showRoundSoFar shows the tricks and loot of both teams this round.
+func (s *screen) showRoundSoFar() {
+	v := s.view()
+	if len(v.Team) == 0 || v.Team[s.you] < 0 || v.Phase >= engine.PhaseRoundOver {
+		return
+	}
+	mine := v.Team[s.you]
+	s.out.say(words.SoFar(v.TricksWon[mine], v.Loot[mine], v.TricksWon[1-mine], v.Loot[1-mine]))
+}
+
+// showChoices lists the choices, one per line when there are few or they
+// are long, packed into columns otherwise.
 func (s *screen) showChoices(cs []choice) {
-	s.out.f("Your choices:\n")
-	if len(cs) <= 12 {
+	s.out.say(words.Choices())
+	width := s.out.width
+	if width <= 0 {
+		width = defaultWidth
+	}
+	long := 0
+	for _, c := range cs {
+		long = max(long, len([]rune(c.label)))
+	}
+	if len(cs) <= 6 || long > 30 {
 		for i, c := range cs {
-			if c.hint != "" {
-				s.out.f("  %2d) %-24s %s\n", i+1, c.label, c.hint)
-			} else {
-				s.out.f("  %2d) %s\n", i+1, c.label)
-			}
+			s.out.f("  %2d) %s\n", i+1, c.label)
 		}
 		return
 	}
 	digits := len(strconv.Itoa(len(cs)))
-	width := 0
-	for _, c := range cs {
-		width = max(width, digits+2+len(c.label))
-	}
-	width += 3
-	perLine := max(1, (lineWidth-2)/width)
+	col := digits + 2 + long + 3
+	perLine := max(1, (width-2)/col)
 	line := "  "
 	for i, c := range cs {
 		num := strconv.Itoa(i + 1)
-		line += padRight(strings.Repeat(" ", digits-len(num))+num+") "+c.label, width)
+		line += padRight(strings.Repeat(" ", digits-len(num))+num+") "+c.label, col)
 		if (i+1)%perLine == 0 || i == len(cs)-1 {
 			s.out.f("%s\n", strings.TrimRight(line, " "))
 			line = "  "
@@ -210,52 +240,66 @@ func (s *screen) showChoices(cs []choice) {
 }
 
 func padRight(s string, w int) string {
-	if len(s) >= w {
-		return s
+	if n := len([]rune(s)); n < w {
+		return s + strings.Repeat(" ", w-n)
 	}
-	return s + strings.Repeat(" ", w-len(s))
+	return s
 }
 
+// showScore shows a round's result: the value, each team's tricks and
+// loot, and per seat the round's points (x2 where doubled) and the total.
 func (s *match) showScore(h engine.RoundHistory) {
 	v := s.view()
 	sc := h.Score
-	s.out.f("\nRound %d over: %s.\n", h.Round, plural(h.Rules.Points, "point")+" per trick and loot")
+	s.out.f("\n%s\n", words.RoundOver(h.Round, h.Rules.Points))
 	for t := 0; t < 2; t++ {
-		var names []string
+		var names []words.Msg
 		for _, seat := range h.Teams[t] {
-			names = append(names, s.name(seat))
+			names = append(names, s.who(seat))
 		}
-		s.out.f("  %-28s %s, %d loot\n", strings.Join(names, " + ")+":", plural(sc.Tricks[t], "trick"), sc.Loot[t])
+		s.out.f("  %s\n", words.TeamScore(names, sc.Tricks[t], sc.Loot[t]))
 	}
-	s.out.f("  %-16s %6s %6s\n", "", "round", "total")
+	round, total := words.ScoreColumns()
+	s.out.f("  %-24s %6s %6s\n", "", round, total)
 	for seat := 0; seat < s.n; seat++ {
-		mark := ""
+		points := strconv.Itoa(sc.Points[seat])
 		if seat == h.Bonus {
-			mark = " (x2)"
+			points = words.Doubled().String() + " " + points
 		}
-		s.out.f("  %-16s %6d %6d%s\n", s.longName(seat), sc.Points[seat], v.Totals[seat], mark)
+		s.out.f("  %-24s %6s %6d\n", s.longName(seat), points, v.Totals[seat])
+	}
+	if h.Bonus >= 0 {
+		s.out.say(words.DoublingRule(s.e, h.Bonus, s.seats()))
+	}
+}
+
+// showStandings shows every seat's total after the rounds scored so far.
+func (s *match) showStandings() {
+	rounds := s.g.Round() - 1
+	if p := s.g.Phase(); p == engine.PhaseRoundOver || p == engine.PhaseGameOver {
+		rounds = s.g.Round()
+	}
+	s.out.say(words.Standings(rounds))
+	for seat, t := range s.g.Totals() {
+		s.out.f("  %s\n", words.StandingLine(s.whoLong(seat), t))
+	}
+	v := s.view()
+	if v.Phase > engine.PhaseNjet && v.Phase < engine.PhaseRoundOver {
+		s.out.say(words.RulesLine(s.e, v.Rules, s.whoLong(v.Rules.StartSeat)))
 	}
 }
 
 func (s *match) showGameOver() {
 	winners := s.g.Winners()
 	totals := s.g.Totals()
-	var names []string
+	var names []words.Msg
 	for _, w := range winners {
-		names = append(names, s.name(w))
+		names = append(names, s.who(w))
 	}
 	best := 0
 	if len(winners) > 0 {
 		best = totals[winners[0]]
 	}
-	s.out.f("\n=== Game over after %s ===\n", plural(s.g.Round(), "round"))
-	if len(winners) == 1 {
-		if winners[0] == s.you {
-			s.out.f("You win with %d points!\n", best)
-		} else {
-			s.out.f("%s wins with %d points.\n", names[0], best)
-		}
-	} else {
-		s.out.f("Shared win with %d points: %s.\n", best, strings.Join(names, ", "))
-	}
+	s.out.f("\n=== %s ===\n", words.GameOver(s.g.Round()))
+	s.out.say(words.Winners(names, best))
 }

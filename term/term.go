@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/sim"
+	"github.com/njetlan/njet/words"
 )
 
 // You is the person's seat.
@@ -34,6 +36,9 @@ type Config struct {
 	// a seat reaches that total (engine.Config).
 	Short  bool
 	Target int
+	// Width is the width text is wrapped to; 0 asks the terminal behind the
+	// output, then $COLUMNS, else 80.
+	Width int
 }
 
 // maxLine bounds an input line.
@@ -48,6 +53,10 @@ func Play(cfg Config, in io.Reader, out io.Writer) error {
 		kind = "heuristic"
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6e6a6574))
+	width := cfg.Width
+	if width <= 0 {
+		width = widthOf(out)
+	}
 	g, err := engine.NewGame(engine.Config{
 		Edition:     cfg.Edition,
 		Players:     cfg.Players,
@@ -60,7 +69,7 @@ func Play(cfg Config, in io.Reader, out io.Writer) error {
 	}
 	s := &match{echo: cfg.Echo, g: g, rng: rng, bots: make([]bot.Player, cfg.Players),
 		screen: &screen{e: cfg.Edition, n: cfg.Players, you: You, others: "Bot", view: func() engine.View { return g.View(You) },
-			out: &printer{w: out}}}
+			out: &printer{w: out, width: width}}}
 	for seat := range s.bots {
 		if seat == You {
 			continue
@@ -102,34 +111,78 @@ type screen struct {
 	others string
 	// view returns the seat's view of the game now.
 	view func() engine.View
-	out  *printer
+	// rulesShown is set once the round's rules are on screen.
+	rulesShown bool
+	out        *printer
 }
 
-// printer writes formatted text and keeps the first write error.
+// printer writes formatted text wrapped to a width and keeps the first
+// write error.
 type printer struct {
-	w   io.Writer
-	err error
+	w     io.Writer
+	err   error
+	width int  // 0: defaultWidth; negative: no wrapping
+	mid   bool // the last write did not end its line
 }
 
 func (p *printer) f(format string, args ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
+	if p.err != nil {
+		return
+	}
+	text := fmt.Sprintf(format, args...)
+	width := p.width
+	if width == 0 {
+		width = defaultWidth
+	}
+	var b strings.Builder
+	for text != "" {
+		line, rest, nl := strings.Cut(text, "\n")
+		if p.mid || width < 0 {
+			b.WriteString(line) // the rest of a line begun by a prompt
+		} else {
+			b.WriteString(strings.Join(wrap(line, width), "\n"))
+		}
+		p.mid = !nl && line != ""
+		if nl {
+			b.WriteString("\n")
+		}
+		text = rest
+	}
+	_, p.err = io.WriteString(p.w, b.String())
+}
+
+// say writes messages, each on its own line.
+func (p *printer) say(msgs ...words.Msg) {
+	for _, m := range msgs {
+		if m.ID != "" {
+			p.f("%s\n", m)
+		}
 	}
 }
 
 func (s *match) run() error {
-	s.out.f("Njet! %s edition, %d players. You are seat %d (%s); the others are %s bots.\n",
-		s.e, s.n, You, s.g.View(You).Characters[You], s.botKind())
-	s.out.f("Answer with the number of a choice or type it as shown; \"help\" lists the choices again, \"quit\" leaves.\n")
+	s.out.say(words.Welcome(s.e, s.n, s.g.View(You).Characters[You], s.botKind()))
+	if t := s.g.Config().Target; t > 0 {
+		s.out.say(words.Target(s.e, t))
+	}
+	s.out.say(words.Answer())
 	for s.out.err == nil {
 		switch s.g.Phase() {
 		case engine.PhaseGameOver:
 			s.showGameOver()
 			return nil
-		case engine.PhaseDeal, engine.PhaseRoundOver:
+		case engine.PhaseRoundOver:
+			if err := s.pause(); errors.Is(err, errQuit) {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			fallthrough
+		case engine.PhaseDeal:
 			if err := sim.Deal(s.g, s.rng); err != nil {
 				return fmt.Errorf("term: %w", err)
 			}
+			s.rulesShown = false
 			s.showRoundStart()
 			continue
 		}
@@ -167,6 +220,53 @@ func (s *match) run() error {
 	return s.out.err
 }
 
+// pause holds the round's result on screen until the person goes on to
+// the next round; "score" shows the standings, "quit" leaves.
+func (s *match) pause() error {
+	for tries := 0; tries < maxTries; tries++ {
+		s.out.say(words.Pause(s.g.Round() + 1))
+		s.out.f("> ")
+		line, err := s.readAnswer()
+		if err != nil {
+			return err
+		}
+		switch line {
+		case "quit", "exit", "q":
+			s.out.say(words.Leave(s.g.Round()))
+			s.showStandings()
+			return errQuit
+		case "score":
+			s.showStandings()
+			continue
+		}
+		return nil
+	}
+	return nil
+}
+
+// maxTries bounds the answers read at one pause.
+const maxTries = 1000
+
+// readAnswer reads and normalises one answer; the end of the input is
+// errQuit, told to the person.
+func (s *match) readAnswer() (string, error) {
+	if s.out.err != nil {
+		return "", s.out.err
+	}
+	text, err := readLine(s.in)
+	if errors.Is(err, io.EOF) {
+		s.out.f("\n")
+		s.out.say(words.InputEnded(s.g.Round()))
+		return "", errQuit
+	} else if err != nil {
+		return "", fmt.Errorf("term: read: %w", err)
+	}
+	if s.echo {
+		s.out.f("%s\n", text)
+	}
+	return normalise(text), nil
+}
+
 func (s *match) botKind() string {
 	for _, b := range s.bots {
 		if b != nil {
@@ -176,29 +276,32 @@ func (s *match) botKind() string {
 	return "no"
 }
 
-// verb conjugates a verb for a seat: "You play", "Bot 1 plays".
-func (s *screen) verb(seat int, base string) string {
-	if seat == s.you && !s.watching {
-		return base
+// who is how the words call a seat.
+func (s *screen) who(seat int) words.Msg {
+	switch {
+	case seat == s.you && s.watching:
+		return words.BotForYou()
+	case seat == s.you:
+		return words.You()
+	case s.others == "Seat":
+		return words.SeatNumber(seat)
 	}
-	return base + "s"
+	return words.Bot(seat)
 }
 
+// seats says who sits where, for the words.
+func (s *screen) seats() words.Seats { return words.Seats{Players: s.n, Name: s.who} }
+
 // name is how the text calls a seat.
-func (s *screen) name(seat int) string {
-	if seat == s.you && s.watching {
-		return "The bot in your seat"
-	}
-	if seat == s.you {
-		return "You"
-	}
-	return s.others + " " + strconv.Itoa(seat)
+func (s *screen) name(seat int) string { return s.who(seat).String() }
+
+// whoLong adds the seat's character.
+func (s *screen) whoLong(seat int) words.Msg {
+	return words.WithCharacter(s.who(seat), s.e, s.view().Characters[seat])
 }
 
 // longName adds the seat's character.
-func (s *screen) longName(seat int) string {
-	return s.name(seat) + " (" + s.view().Characters[seat].String() + ")"
-}
+func (s *screen) longName(seat int) string { return s.whoLong(seat).String() }
 
 // apply applies a and prints what happened.
 func (s *match) apply(a engine.Action) error {
@@ -209,44 +312,11 @@ func (s *match) apply(a engine.Action) error {
 		return fmt.Errorf("term: %s: %w", s.name(a.Seat), err)
 	}
 	after := s.g.View(You)
-	who := s.name(a.Seat)
-	switch a.Kind {
-	case engine.ActBlock:
-		s.out.f("%s %s %s: %s\n", who, s.verb(a.Seat, "block"), a.Row, s.e.FieldName(a.Row, a.Field))
-	case engine.ActTeam:
-		s.out.f("%s %s the teams.\n", who, s.verb(a.Seat, "form"))
-	case engine.ActDiscard:
-		if a.Seat == You {
-			s.out.f("You discard %s.\n", cardList(a.Cards[:]))
-		} else {
-			s.out.f("%s discards %s.\n", who, plural(discardCount(a), "card"))
-		}
-	case engine.ActPass:
-		if a.Seat == You {
-			s.out.f("You pass %s to %s.\n", a.Card, s.name((You+1)%s.n))
-		} else {
-			s.out.f("%s passes a card to %s.\n", who, s.name((a.Seat+1)%s.n))
-		}
-	case engine.ActPlay:
-		s.out.f("%s %s %s\n", who, s.verb(a.Seat, "play"), a.Card)
-	}
-	if before.Phase == engine.PhaseNjet && after.Phase != engine.PhaseNjet {
-		s.showRules(after.Rules)
-	}
-	if after.Phase > engine.PhaseTeams && before.Phase <= engine.PhaseTeams {
-		s.showTeams(after)
-	}
-	if before.Phase == engine.PhaseDiscard && after.Phase != engine.PhaseDiscard && after.Received != engine.NoCard {
-		s.out.f("You received %s from %s.\n", after.Received, s.name((You+s.n-1)%s.n))
-	}
+	s.out.say(words.Action(s.e, a, s.seats()))
+	s.tell(before, after)
 	h := s.g.History()
 	if len(h.Tricks) > tricksBefore {
-		t := h.Tricks[len(h.Tricks)-1]
-		s.out.f("  -> %s %s trick %d", s.name(t.Winner), s.verb(t.Winner, "take"), len(h.Tricks))
-		if len(t.Loot) > 0 {
-			s.out.f(" with loot %s", cardList(t.Loot))
-		}
-		s.out.f(".\n")
+		s.showTrickTaken(h.Tricks[len(h.Tricks)-1], len(h.Tricks), h.Rules)
 	}
 	if after.Phase == engine.PhaseRoundOver || after.Phase == engine.PhaseGameOver {
 		s.showScore(h)
@@ -254,29 +324,25 @@ func (s *match) apply(a engine.Action) error {
 	return s.out.err
 }
 
-func discardCount(a engine.Action) int {
-	if a.Cards[1] == engine.NoCard {
-		return 1
+// tell shows what a step from before to after decided: the board and the
+// rules when the Njet phase ends, the teams once formed, a received card.
+func (s *screen) tell(before, after engine.View) {
+	if before.Phase == engine.PhaseNjet && after.Phase != engine.PhaseNjet {
+		s.showFinalBoard(after)
+		s.showRules(after.Rules)
 	}
-	return 2
+	if after.Phase > engine.PhaseTeams && before.Phase <= engine.PhaseTeams {
+		s.showTeams(after)
+	}
+	if before.Phase == engine.PhaseDiscard && after.Phase != engine.PhaseDiscard && after.Received != engine.NoCard && !s.watching {
+		s.out.say(words.Received(after.Received, s.who((s.you+s.n-1)%s.n)))
+	}
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
-// cardList names cards, skipping NoCard.
-func cardList(cards []engine.Card) string {
-	var names []string
-	for _, c := range cards {
-		if c != engine.NoCard {
-			names = append(names, c.String())
-		}
-	}
-	return strings.Join(names, " ")
+// showTrickTaken tells who took trick k, with which card, why and the loot.
+func (s *screen) showTrickTaken(t engine.Trick, k int, r engine.Rules) {
+	w := engine.TrickWin(engine.Trick{Leader: t.Leader, Plays: t.Plays}, r)
+	s.out.f("  -> %s\n", words.TrickWon(s.who(t.Winner), k, w, t.Loot))
 }
 
 // choice is one numbered answer to a prompt.
@@ -285,16 +351,28 @@ type choice struct {
 	hint    string   // shown after the label
 	accepts []string // other typed forms, normalised
 	action  engine.Action
+	// closed marks a board field that cannot be blocked now: shown with
+	// its number kept, refused with why.
+	closed bool
+	why    words.Msg
 }
+
+// cardWords joins a colour word and the value that follows it ("red 7" to
+// "red7"), so that cards may be typed either way.
+var cardWords = regexp.MustCompile(`\b(red|black|blue|green|yellow) (\d+)\b`)
 
 // normalise lower-cases s, drops commas and collapses spaces.
 func normalise(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(strings.ReplaceAll(s, ",", " "))), " ")
+	s = strings.Join(strings.Fields(strings.ToLower(strings.NewReplacer(",", " ", "+", " ").Replace(s))), " ")
+	return cardWords.ReplaceAllString(s, "$1$2")
 }
 
 // choices turns legal actions into numbered choices; actions that look the
 // same to the person (equal 1s) are offered once.
 func (s *screen) choices(legal []engine.Action) []choice {
+	if len(legal) > 0 && legal[0].Kind == engine.ActBlock {
+		return s.boardChoices(legal)
+	}
 	var out []choice
 	seen := map[string]bool{}
 	for _, a := range legal {
@@ -309,88 +387,104 @@ func (s *screen) choices(legal []engine.Action) []choice {
 	return out
 }
 
+// boardChoices numbers the free fields that may be blocked, in board
+// order; the board shows each number at its field.
+func (s *screen) boardChoices(legal []engine.Action) []choice {
+	var out []choice
+	for _, a := range legal {
+		c := s.describe(a)
+		c.accepts = append(c.accepts, normalise(c.label))
+		out = append(out, c)
+	}
+	return out
+}
+
 // describe labels an action for the person.
 func (s *screen) describe(a engine.Action) choice {
 	c := choice{action: a}
 	switch a.Kind {
 	case engine.ActBlock:
-		f := s.e.FieldName(a.Row, a.Field)
-		c.label = "block " + a.Row.String() + " " + f
+		name := s.e.FieldName(a.Row, a.Field)
+		c.label = words.Field(s.e, a.Row, a.Field).String()
 		if a.Row == engine.RowStart {
-			for seat, ch := range s.view().Characters {
-				if ch.String() == f {
-					c.hint = s.name(seat)
-				}
-			}
+			c.label = words.FieldHeld(s.e, a.Field, s.holder(s.view(), a.Field)).String()
+			c.accepts = append(c.accepts, normalise(words.Field(s.e, a.Row, a.Field).String()))
 		}
+		row := a.Row.String()
+		c.accepts = append(c.accepts, "block "+row+" "+name, row+" "+name,
+			normalise("block "+row+" "+words.Field(s.e, a.Row, a.Field).String()))
 	case engine.ActTeam:
-		var seats, names []string
+		var seats []string
 		for seat := 0; seat < s.n; seat++ {
 			if a.Partners&(1<<seat) != 0 && seat != a.Seat {
 				seats = append(seats, strconv.Itoa(seat))
-				names = append(names, s.longName(seat))
 			}
 		}
+		typed := "alone"
 		switch len(seats) {
-		case 0:
-			c.label, c.hint = "alone", "play alone against the other two"
 		case 1:
-			c.label, c.hint = "partner "+seats[0], names[0]
-		default:
-			c.label, c.hint = "partners "+strings.Join(seats, " "), strings.Join(names, " and ")
+			typed = "partner " + seats[0]
+		case 2:
+			typed = "partners " + strings.Join(seats, " ")
 		}
 		if s.n == 5 {
-			c.label += " bonus " + strconv.Itoa(a.Bonus)
-			c.hint += "; bonus card to " + s.name(a.Bonus)
+			c.accepts = append(c.accepts, typed)
+			typed += " bonus " + strconv.Itoa(a.Bonus)
 		}
+		c.accepts = append(c.accepts, typed)
+		c.label = words.TeamChoice(a, s.seats()).String()
 	case engine.ActDiscard:
-		cards := cardList(a.Cards[:])
-		c.label = "discard " + cards
-		c.accepts = append(c.accepts, cards)
+		c.label = words.Cards(a.Cards[:]).String()
+		names := cardList(a.Cards[:])
+		c.accepts = append(c.accepts, names, "discard "+names)
 		if a.Cards[1] != engine.NoCard {
 			rev := a.Cards[1].String() + " " + a.Cards[0].String()
 			c.accepts = append(c.accepts, rev, "discard "+rev)
 		}
 	case engine.ActPass:
-		c.label = "pass " + a.Card.String()
-		c.accepts = append(c.accepts, a.Card.String())
+		c.label = words.Card(a.Card).String()
+		c.accepts = append(c.accepts, a.Card.String(), "pass "+a.Card.String())
 	case engine.ActPlay:
-		c.label = a.Card.String()
-		c.accepts = append(c.accepts, "play "+a.Card.String())
+		c.label = words.Card(a.Card).String()
+		c.accepts = append(c.accepts, a.Card.String(), "play "+a.Card.String())
 	default:
 		c.label = a.Kind.String()
 	}
 	return c
 }
 
+// cardList names cards by their record names, skipping NoCard.
+func cardList(cards []engine.Card) string {
+	var names []string
+	for _, c := range cards {
+		if c != engine.NoCard {
+			names = append(names, c.String())
+		}
+	}
+	return strings.Join(names, " ")
+}
+
 // ask shows the situation and reads the person's choice until it is one.
 func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 	cs := s.choices(legal)
-	s.showSituation()
-	s.showChoices(cs)
-	for {
+	s.showSituation(cs, false)
+	for tries := 0; ; tries++ {
 		s.out.f("> ")
-		if s.out.err != nil {
-			return engine.Action{}, s.out.err
+		line, err := s.readAnswer()
+		if err != nil {
+			return engine.Action{}, err
 		}
-		text, err := readLine(s.in)
-		if errors.Is(err, io.EOF) {
-			s.out.f("\nInput ended: leaving the game in round %d.\n", s.g.Round())
-			return engine.Action{}, errQuit
-		} else if err != nil {
-			return engine.Action{}, fmt.Errorf("term: read: %w", err)
-		}
-		if s.echo {
-			s.out.f("%s\n", text)
-		}
-		line := normalise(text)
 		switch line {
 		case "quit", "exit", "q":
-			s.out.f("You leave the game in round %d.\n", s.g.Round())
+			s.out.say(words.Leave(s.g.Round()))
+			s.showStandings()
 			return engine.Action{}, errQuit
 		case "help", "?":
-			s.showSituation()
-			s.showChoices(cs)
+			s.showSituation(cs, true)
+			continue
+		case "score":
+			s.showStandings()
+			s.showRoundSoFar()
 			continue
 		}
 		if a, ok := s.pick(line, legal, cs); ok {
@@ -402,19 +496,33 @@ func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 // pick returns the choice that a normalised answer names, or explains
 // why it names none and reports false.
 func (s *screen) pick(line string, legal []engine.Action, cs []choice) (engine.Action, bool) {
+	open := 0
+	for _, c := range cs {
+		if !c.closed {
+			open++
+		}
+	}
 	if line == "" {
 		s.out.f("Please choose: a number from 1 to %d, or a choice as shown.\n", len(cs))
 		return engine.Action{}, false
 	}
 	if n, err := strconv.Atoi(line); err == nil {
-		if n >= 1 && n <= len(cs) {
+		switch {
+		case n < 1 || n > len(cs):
+			s.out.f("%d is not a choice: pick a number from 1 to %d.\n", n, len(cs))
+		case cs[n-1].closed:
+			s.out.f("%d is not a choice now: %s.\n", n, cs[n-1].why)
+		default:
 			return cs[n-1].action, true
 		}
-		s.out.f("%d is not a choice: pick a number from 1 to %d.\n", n, len(cs))
 		return engine.Action{}, false
 	}
 	for _, c := range cs {
 		if slices.Contains(c.accepts, line) {
+			if c.closed {
+				s.out.f("%q is not a choice now: %s.\n", line, c.why)
+				return engine.Action{}, false
+			}
 			return c.action, true
 		}
 	}
@@ -422,7 +530,7 @@ func (s *screen) pick(line string, legal []engine.Action, cs []choice) (engine.A
 	if len(shown) > 40 {
 		shown = shown[:40] + "..."
 	}
-	s.out.f("%q is not a choice now: %s\n", shown, s.reason(line, legal))
+	s.out.f("%q is not a choice now: %s.\n", shown, s.reason(line, legal))
 	return engine.Action{}, false
 }
 
@@ -447,26 +555,96 @@ func readLine(in *bufio.Reader) (string, error) {
 }
 
 // reason explains why a typed answer is not a choice.
-func (s *screen) reason(line string, legal []engine.Action) string {
+func (s *screen) reason(line string, legal []engine.Action) words.Msg {
 	v := s.view()
-	word := strings.Fields(line)[0]
-	if c, err := engine.ParseCard(s.e, strings.TrimPrefix(line, "play "), 0); err == nil {
-		switch {
-		case v.Phase != engine.PhaseTricks:
-			return "this is not the time to play a card; type a number from the list."
-		case !holdsName(v, c.String()):
-			return "you do not hold " + c.String() + "."
-		case len(v.Trick.Plays) > 0:
-			return "you must follow the led suit (" + engine.SuitOf(v.Trick.Plays[0].Card, v.Rules).String() + ")."
+	fields := strings.Fields(line)
+	verb := fields[0]
+	kind := engine.ActPlay
+	cardsTyped := fields
+	switch verb {
+	case "discard":
+		kind, cardsTyped = engine.ActDiscard, fields[1:]
+	case "pass":
+		kind, cardsTyped = engine.ActPass, fields[1:]
+	case "play":
+		cardsTyped = fields[1:]
+	}
+	var cards []engine.Card
+	for _, f := range cardsTyped {
+		c, err := engine.ParseCard(s.e, f, 0)
+		if err != nil {
+			cards = nil
+			break
+		}
+		cards = append(cards, c)
+	}
+	if len(cards) > 0 {
+		return s.cardReason(v, kind, verb, cards)
+	}
+	switch verb {
+	case "block":
+		return s.blockReason(v, fields[1:])
+	case "alone":
+		if v.Phase == engine.PhaseTeams && s.n >= 4 {
+			return words.NotAlone(s.n)
+		}
+		fallthrough
+	case "partner", "partners":
+		if v.Phase != engine.PhaseTeams {
+			return words.NotNow(engine.ActTeam, v.Phase)
+		}
+		return words.NamePartner(s.describe(legal[0]).accepts[0])
+	}
+	return words.NotAChoice()
+}
+
+// cardReason explains why cards typed to play, discard or pass (kind, as
+// the verb typed said) are not a choice.
+func (s *screen) cardReason(v engine.View, kind engine.Kind, verb string, cards []engine.Card) words.Msg {
+	if v.Phase == engine.PhaseDiscard && verb != "discard" && verb != "pass" {
+		kind = engine.ActDiscard
+		if v.Rules.Discard == engine.PassLeft {
+			kind = engine.ActPass
 		}
 	}
-	switch word {
-	case "block":
-		return s.blockReason(v, strings.Fields(line)[1:])
-	case "partner", "partners", "alone":
-		return "name a partner as listed, e.g. \"" + s.describe(legal[0]).label + "\"."
+	switch {
+	case v.Phase == engine.PhaseDiscard && kind == engine.ActDiscard && v.Rules.Discard == engine.PassLeft:
+		return words.PassNotDiscard()
+	case v.Phase == engine.PhaseDiscard && kind == engine.ActPass && v.Rules.Discard != engine.PassLeft:
+		return words.DiscardNotPass()
+	case kind == engine.ActPlay && v.Phase != engine.PhaseTricks,
+		kind != engine.ActPlay && v.Phase != engine.PhaseDiscard:
+		return words.NotNow(kind, v.Phase)
 	}
-	return "type a number from the list, or \"help\" to see it again."
+	for _, c := range cards {
+		if !holdsName(v, c.String()) {
+			return words.NotHeld(c)
+		}
+	}
+	switch kind {
+	case engine.ActPlay:
+		if len(v.Trick.Plays) > 0 {
+			return words.MustFollow(engine.SuitOf(v.Trick.Plays[0].Card, v.Rules), v.Rules)
+		}
+	case engine.ActPass:
+		if len(cards) != 1 {
+			return words.DiscardCount(1)
+		}
+	case engine.ActDiscard:
+		want := 1
+		if v.Rules.Discard == engine.Discard2 {
+			want = 2
+		}
+		switch {
+		case len(cards) != want:
+			return words.DiscardCount(want)
+		case want == 2 && cards[0] == cards[1] && cards[0].Value() != 1:
+			return words.SameCard()
+		case v.Rules.Discard == engine.Discard1NoOnes && cards[0].Value() == 1:
+			return words.NoOnes()
+		}
+	}
+	return words.NotAChoice()
 }
 
 // holdsName reports whether the seat's hand holds a card with that name.
@@ -480,27 +658,31 @@ func holdsName(v engine.View, name string) bool {
 }
 
 // blockReason explains why "block ROW FIELD" is not a choice.
-func (s *screen) blockReason(v engine.View, words []string) string {
+func (s *screen) blockReason(v engine.View, typed []string) words.Msg {
 	if v.Phase != engine.PhaseNjet {
-		return "the Njet phase is over."
+		return words.NotNow(engine.ActBlock, v.Phase)
 	}
-	if len(words) != 2 {
-		return "type \"block\", a row and a field, e.g. \"block trump red\"."
+	if len(typed) != 2 {
+		return words.BlockForm()
 	}
-	r, err := engine.ParseRow(words[0])
+	r, err := engine.ParseRow(typed[0])
 	if err != nil {
-		return "there is no row " + strconv.Quote(words[0]) + "; the rows are start, discard, trump, super and points."
+		return words.NoRow(typed[0])
 	}
-	f, err := s.e.ParseField(r, words[1])
+	f, err := s.e.ParseField(r, typed[1])
 	if err != nil {
-		var names []string
-		for g := engine.Field(0); int(g) < s.e.Fields(r); g++ {
-			names = append(names, s.e.FieldName(r, g))
-		}
-		return "the " + r.String() + " row has no field " + strconv.Quote(words[1]) + "; its fields are " + strings.Join(names, ", ") + "."
+		return words.NoField(s.e, r, typed[1])
 	}
 	if v.Board.Blocked(r, f) {
-		return r.String() + " " + words[1] + " is already blocked."
+		return words.Blocked(s.e, r, f)
 	}
-	return r.String() + " " + words[1] + " is the last free field of its row, which cannot be blocked (R-NJET-1)."
+	return words.LastFree(s.e, r, f)
+}
+
+// plural counts a thing in English: "1 round", "3 rounds".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -13,6 +13,49 @@ import (
 	"github.com/njetlan/njet/term"
 )
 
+// chooser answers every prompt with the first number offered since the
+// last answer ("1" when none is offered: a pause, a prompt asked again), as
+// a person who always takes the first choice would.
+type chooser struct {
+	buf     bytes.Buffer
+	answers *io.PipeWriter
+	from    int
+	left    int
+}
+
+var offered = regexp.MustCompile(`(?m)(?:^\s*|  )(\d+)\) `)
+
+func (w *chooser) Write(p []byte) (int, error) {
+	w.buf.Write(p)
+	s := w.buf.String()
+	if !strings.HasSuffix(s, "> ") {
+		return len(p), nil
+	}
+	answer := "1"
+	if m := offered.FindStringSubmatch(s[w.from:]); m != nil {
+		answer = m[1]
+	}
+	w.from = len(s)
+	w.left--
+	if w.left < 0 {
+		go w.answers.Close()
+		return len(p), nil
+	}
+	go fmt.Fprintf(w.answers, "%s\n", answer)
+	return len(p), nil
+}
+
+// playFirst plays a game taking the first choice at every prompt.
+func playFirst(t *testing.T, cfg term.Config) string {
+	t.Helper()
+	pr, pw := io.Pipe()
+	w := &chooser{answers: pw, left: 3000}
+	if err := term.Play(cfg, pr, w); err != nil {
+		t.Fatalf("Play: %v\n%s", err, tail(w.buf.String()))
+	}
+	return w.buf.String()
+}
+
 func play(t *testing.T, cfg term.Config, input string) string {
 	t.Helper()
 	var out bytes.Buffer
@@ -36,7 +79,7 @@ func TestWholeGameAnsweringOne(t *testing.T) {
 		n int
 	}{{engine.Classic, 4}, {engine.Classic, 3}, {engine.Modern, 2}, {engine.Modern, 5}} {
 		t.Run(fmt.Sprintf("%s%d", tc.e, tc.n), func(t *testing.T) {
-			out := play(t, term.Config{Edition: tc.e, Players: tc.n, Seed: 5}, strings.Repeat("1\n", 3000))
+			out := playFirst(t, term.Config{Edition: tc.e, Players: tc.n, Seed: 5})
 			for _, want := range []string{"=== Round 1", "Your hand", "Your choices:", "Bot 1 plays", "takes trick", "round  total", "=== Game over"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("no %q in the transcript:\n%s", want, tail(out))
@@ -54,8 +97,8 @@ func TestWholeGameAnsweringOne(t *testing.T) {
 
 func TestSameSeedSameGame(t *testing.T) {
 	cfg := term.Config{Edition: engine.Modern, Players: 4, Seed: 9, Bot: "random"}
-	a := play(t, cfg, strings.Repeat("1\n", 2000))
-	b := play(t, cfg, strings.Repeat("1\n", 2000))
+	a := playFirst(t, cfg)
+	b := playFirst(t, cfg)
 	if a != b {
 		t.Fatal("one seed, two different games")
 	}
@@ -70,10 +113,10 @@ func TestBadInputReprompts(t *testing.T) {
 		{"0", "0 is not a choice: pick a number from 1 to"},
 		{"999", "999 is not a choice"},
 		{"", "Please choose"},
-		{"block trump purple", `the trump row has no field "purple"`},
+		{"block trump purple", `the Trump row has no field "purple"`},
 		{"block middle red", `there is no row "middle"`},
 		{"red7", "this is not the time to play a card"},
-		{"partner 2", "name a partner as listed"},
+		{"partner 2", "only the start player chooses the teams, after the Njet phase"},
 		{strings.Repeat("x", 10000), "is not a choice now"},
 	}
 	var input strings.Builder
@@ -82,23 +125,24 @@ func TestBadInputReprompts(t *testing.T) {
 	}
 	input.WriteString(strings.Repeat("1\n", 3000))
 	out := play(t, cfg, input.String())
+	flat := strings.Join(strings.Fields(out), " ")
 	for _, b := range bad {
-		if !strings.Contains(out, b.reason) {
+		if !strings.Contains(flat, b.reason) {
 			t.Errorf("input %.20q: no %q in the transcript", b.input, b.reason)
 		}
 	}
-	first := strings.Index(out, "Your choices:")
+	first := strings.Index(out, "Njet board")
 	if n := strings.Count(out[first:strings.Index(out, "You block")], "\n> "); n != len(bad)+1 {
 		t.Errorf("%d prompts for the first decision, want %d", n, len(bad)+1)
 	}
-	if !strings.Contains(out, "=== Game over") {
+	if !strings.Contains(out, "You block Start player: Bear.") {
 		t.Errorf("the game did not go on after bad input:\n%s", tail(out))
 	}
 }
 
 func TestHelpListsChoicesAgain(t *testing.T) {
 	out := play(t, term.Config{Edition: engine.Classic, Players: 4, Seed: 5}, "help\nquit\n")
-	if n := strings.Count(out, "Your choices:"); n != 2 {
+	if n := strings.Count(out, "Njet board"); n != 2 {
 		t.Fatalf("%d lists of choices, want 2:\n%s", n, out)
 	}
 	if !strings.Contains(out, "You leave the game in round 1.") {
@@ -151,7 +195,7 @@ type typist struct {
 	typed   int
 }
 
-var choiceLine = regexp.MustCompile(`\d+\) (\S+(?: \S+)*?)(?:\s{2,}|$)`)
+var choiceLine = regexp.MustCompile(`(?:^\s*|  )\d+\) (\S+(?: \S+)*?)(?:\s{2,}|$)`)
 
 func (w *typist) Write(p []byte) (int, error) {
 	w.buf.Write(p)
@@ -159,7 +203,7 @@ func (w *typist) Write(p []byte) (int, error) {
 	if !strings.HasSuffix(s, "> ") {
 		return len(p), nil
 	}
-	list := s[strings.LastIndex(s, "Your choices:"):]
+	list := s[max(strings.LastIndex(s, "Your choices:"), strings.LastIndex(s, "Njet board"), 0):]
 	var last string
 	for _, line := range strings.Split(list, "\n") {
 		for _, m := range choiceLine.FindAllStringSubmatch(line, -1) {

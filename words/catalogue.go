@@ -56,7 +56,7 @@ var catalogue = map[string]entry{
 	"field.discard.one-not-one": {other: "discard 1, not a 1"},
 	"field.discard.pass-left":   {other: "pass 1 to the left"},
 	"field.super.njet":          {other: "none"},
-	"field.points":              {other: "{{.Value}}"},
+	"field.points":              {one: "{{.Value}} point", other: "{{.Value}} points"},
 	"field.character-held":      {other: "{{.Character}} ({{.Seat}})"},
 
 	// The rules of a round, one phrase per row.
@@ -119,7 +119,7 @@ var catalogue = map[string]entry{
 	"team.help.five":     {other: "With 5 players it is three against two. One partner makes a team of two, two partners a team of three. The x2 card doubles its holder's round score and always goes to a member of the team of two: keep it or give it."},
 
 	// Prompts.
-	"prompt.block":               {other: "Your turn: block one free field (a row's last free field cannot be blocked)."},
+	"prompt.block":               {other: "Your turn: block a free field (never the last free field of a row)."},
 	"prompt.teams":               {other: "Your turn: you are the start player, choose your team."},
 	"prompt.discard.one":         {other: "Your turn: discard 1 card."},
 	"prompt.discard.two":         {other: "Your turn: discard 2 cards."},

@@ -158,7 +158,7 @@ func Field(ed engine.Edition, r engine.Row, f engine.Field) Msg {
 		}
 		return Colour(ed.Colours()[f])
 	case engine.RowPoints:
-		return msg("field.points", "Value", engine.PointsValue(f))
+		return plural("field.points", engine.PointsValue(f), "Value", engine.PointsValue(f))
 	}
 	return Plain("?")
 }
