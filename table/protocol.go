@@ -72,7 +72,7 @@ const (
 	CheckAudit     = "round audit"     // engine.ErrAudit
 	CheckRules     = "rules"           // any other engine rejection
 	CheckKeys      = "hosted key"      // a hosted seat's stored secrets do not match its key
-	CheckTokens    = "private opening" // a sealed message for a hosted seat does not open
+	CheckTokens    = "private opening" // a hosted seat's card does not decrypt from the tokens it opened
 	CheckSilent    = "silent"          // not a cheat: the round was voided for a silent seat (ErrSilent)
 	CheckWithheld  = "withheld reveal" // a seat silent at its reveal, after the tricks (ErrWithheld)
 	CheckComplaint = "false complaint" // a Complaint about a sealed message that opens (ErrFalseComplaint)
