@@ -389,7 +389,7 @@ func wField(e engine.Edition, r engine.Row, f engine.Field) words.Msg {
 		}
 		return wColour(e.Colours()[f])
 	case engine.RowPoints:
-		return words.Msg{ID: "field.points", Text: "{{.Value}}", Args: map[string]any{"Value": engine.PointsValue(f)}}
+		return words.Number(engine.PointsValue(f)) // a field of the points row is its number
 	}
 	return words.Plain(e.FieldName(r, f))
 }
