@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -380,9 +382,10 @@ func (a *App) playLocal(l *seat.Local, opt TableOptions) {
 }
 
 // Smoke starts a game of cfg that plays itself through the table screen's
-// own controls, without saving. At game over done gets the totals the
-// screen shows and the game; the process's smoke mode prints the first
-// and exits.
+// own controls, without saving. Once the game-over view has been up for a
+// moment (or the person's seat leaves it), done gets the totals the screen
+// shows and the game, on the UI goroutine; the process's smoke mode prints
+// the first and exits.
 func (a *App) Smoke(cfg seat.LocalConfig, done func(shown []int, g *seat.Local)) error {
 	if len(cfg.Names) == 0 {
 		cfg.Names = seatNames(a, cfg.Players)
@@ -391,21 +394,43 @@ func (a *App) Smoke(cfg seat.LocalConfig, done func(shown []int, g *seat.Local))
 	if err != nil {
 		return err
 	}
-	var scr Screen
-	opt := TableOptions{Autoplay: true, OnChoice: func() {}}
-	opt.OnGameOver = func() {
-		shown := l.Totals()
-		if t, ok := scr.(interface{ Totals() []int }); ok {
-			shown = t.Totals()
-		}
-		done(shown, l)
+	var (
+		ts   *TableScreen
+		once sync.Once
+	)
+	finish := func() {
+		once.Do(func() { done(ts.Totals(), l) })
 	}
-	opt.Names = cfg.Names
+	watched := &overWatch{Seat: l, over: func() {
+		// Leave the game-over view on screen long enough for a screenshot.
+		time.AfterFunc(smokeHold, func() { fyne.Do(finish) })
+	}}
+	opt := TableOptions{Autoplay: true, OnChoice: func() {}, OnGameOver: finish, Names: cfg.Names}
 	a.Reset(NewHome(a))
-	scr = NewTableScreen(a, l, opt)
-	a.Push(scr)
+	ts = NewTableScreen(a, watched, opt)
+	a.Push(ts)
 	a.live = nil
 	return nil
+}
+
+// smokeHold is how long the smoke mode shows the game-over view.
+const smokeHold = 1500 * time.Millisecond
+
+// overWatch is a seat that calls over once when it tells GameOver.
+type overWatch struct {
+	seat.Seat
+	over func()
+	told bool
+}
+
+// Next passes the seat's events on and notes GameOver.
+func (w *overWatch) Next(ctx context.Context) (seat.Event, error) {
+	ev, err := w.Seat.Next(ctx)
+	if _, ok := ev.(seat.GameOver); ok && !w.told {
+		w.told = true
+		w.over()
+	}
+	return ev, err
 }
 
 // Quit ends the app (from any goroutine).
