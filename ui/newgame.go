@@ -366,8 +366,8 @@ func resumeLocal(a *App) error {
 }
 
 // playLocal shows the table of l over a fresh home screen. Unless opt asks
-// for its own hooks, the game is saved after every choice and its save
-// removed at the end.
+// for its own hooks, the game is saved after every choice; its save is
+// removed once the game is over.
 func (a *App) playLocal(l *seat.Local, opt TableOptions) {
 	opt.Names = l.Config().Names
 	if opt.OnChoice == nil {
@@ -377,8 +377,11 @@ func (a *App) playLocal(l *seat.Local, opt TableOptions) {
 		opt.OnGameOver = a.ClearLocal
 	}
 	a.live = l
+	// A finished game is no longer saved, even when the app closes on the
+	// game-over view.
+	watched := &overWatch{Seat: l, over: func() { fyne.Do(a.ClearLocal) }}
 	a.Reset(NewHome(a))
-	a.Push(NewTableScreen(a, l, opt))
+	a.Push(NewTableScreen(a, watched, opt))
 }
 
 // Smoke starts a game of cfg that plays itself through the table screen's

@@ -439,3 +439,27 @@ func TestTranslationsComplete(t *testing.T) {
 		})
 	}
 }
+
+// TestGameOverRemovesSave: a local game played to its end (R-END, a
+// target of 1) leaves no save behind, so home stops offering to continue.
+func TestGameOverRemovesSave(t *testing.T) {
+	fa := test.NewTempApp(t)
+	fa.Preferences().SetString(keyLanguage, "en")
+	u := New(fa, Env{Storage: t.TempDir(), Pace: time.Microsecond})
+	t.Cleanup(u.stopAll)
+	l, err := seat.NewLocal(seat.LocalConfig{Edition: engine.Modern, Players: 2, Seed: 3, Target: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.SaveLocal(l)
+	u.playLocal(l, TableOptions{Autoplay: true})
+	for i := 0; i < 4000 && u.HasSavedGame(); i++ {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if u.HasSavedGame() {
+		t.Fatal("the finished game is still saved")
+	}
+	if !l.Over() {
+		t.Fatal("the save went before the game ended")
+	}
+}
