@@ -3,6 +3,7 @@ package ui
 import (
 	"embed"
 	"os"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -33,6 +34,9 @@ func setupLang(code string) {
 	if want == "" {
 		want = systemLanguage
 	}
+	if want == "" && cLocale() {
+		want = "en" // the C locale names no language; Fyne would log its name as an error
+	}
 	if want == "" {
 		_ = os.Unsetenv("LANGUAGE") // cannot fail for a valid name
 	} else {
@@ -43,6 +47,17 @@ func setupLang(code string) {
 			fyne.LogError("loading translations", err)
 		}
 	}
+}
+
+// cLocale reports whether the environment's locale is the C (POSIX) one.
+func cLocale() bool {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := os.Getenv(k); v != "" {
+			base, _, _ := strings.Cut(v, ".")
+			return base == "C" || base == "POSIX"
+		}
+	}
+	return false
 }
 
 // tr is a piece of the app's text: its key and its English text, which is

@@ -463,3 +463,28 @@ func TestGameOverRemovesSave(t *testing.T) {
 		t.Fatal("the save went before the game ended")
 	}
 }
+
+// TestLanguageFromSystem: with no language chosen the app speaks the
+// system's (German here, French there), and English under the C locale.
+func TestLanguageFromSystem(t *testing.T) {
+	setupLang("en") // takes the process's own LANGUAGE first
+	saved := systemLanguage
+	t.Cleanup(func() { systemLanguage = saved })
+	cases := []struct {
+		system, lang, want string
+	}{
+		{"de", "", "Regeln"},
+		{"fr_FR", "", "Règles"},
+		{"", "C.UTF-8", "Rules"},
+	}
+	for _, c := range cases {
+		t.Run(c.system+c.lang, func(t *testing.T) {
+			systemLanguage = c.system
+			t.Setenv("LC_ALL", c.lang)
+			u := newTestApp(t, "")
+			if got := NewHome(u).Rules.Text; got != c.want {
+				t.Fatalf("home says %q, want %q", got, c.want)
+			}
+		})
+	}
+}
