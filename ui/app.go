@@ -197,7 +197,14 @@ func (a *App) typedKey(ev *fyne.KeyEvent) {
 	if top, ok := a.Top().(KeyHandler); ok && top.TypedKey(ev) {
 		return
 	}
-	if ev.Name == fyne.KeyEscape || ev.Name == keyBack {
+	switch {
+	case ev.Name == keyBack && len(a.stack) < 2:
+		// On the first screen the system's back leaves the app, as the
+		// driver would have done without our key handler.
+		if d, ok := a.fy.Driver().(interface{ GoBack() }); ok {
+			d.GoBack()
+		}
+	case ev.Name == fyne.KeyEscape || ev.Name == keyBack:
 		a.Back()
 	}
 }
