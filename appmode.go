@@ -32,6 +32,7 @@ type appOptions struct {
 	game          seat.LocalConfig
 	smokeSave     string
 	firstFrame    bool
+	pace          time.Duration // the smoke game's bot pace; 0: fast
 }
 
 // app runs njet without a command: the app's window, or one of its hidden
@@ -43,6 +44,7 @@ type appOptions struct {
 //	--seed S, --edition E, --players N, --short, --target T, --bots K
 //	                     the smoke game (seed 7, Classic, 4 players)
 //	--size WxH           the window's size
+//	--pace D             the smoke game's bot pace (default: fast)
 //	--smoke-save FILE    write the smoke game's save at game over
 //	--smoke-check FILE --totals a,b,...
 //	                     replay a saved smoke game from its seed and bots,
@@ -61,6 +63,7 @@ func (c *cli) app(args []string) int {
 	check := fs.String("smoke-check", "", "replay this saved smoke game and compare its totals with --totals")
 	totals := fs.String("totals", "", "the totals a smoke game printed, comma-separated")
 	first := fs.Bool("first-frame", false, "print the time to the first painted frame")
+	pace := fs.Duration("pace", 0, "the smoke game's bot pace (default: fast)")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
@@ -75,7 +78,10 @@ func (c *cli) app(args []string) int {
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	o := appOptions{smoke: *smoke, smokeSave: *save, firstFrame: *first,
+	if *pace < 0 || *pace > time.Minute {
+		return usageError(fs, "bad --pace %v: want 0 to 1m", *pace)
+	}
+	o := appOptions{smoke: *smoke, smokeSave: *save, firstFrame: *first, pace: *pace,
 		game: seat.LocalConfig{Edition: e, Players: game.players, Seed: *seed, Bots: kinds,
 			Short: game.short, Target: game.target}}
 	if *size != "" {

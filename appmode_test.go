@@ -36,6 +36,7 @@ func TestNoCommandOpensTheApp(t *testing.T) {
 		{"tiny size", []string{"--size", "10x10"}, true, exitUsage, nil, "bad --size"},
 		{"bad edition", []string{"--smoke", "--edition", "deluxe"}, true, exitUsage, nil, `bad --edition "deluxe"`},
 		{"bad bots", []string{"--smoke", "--bots", "genius"}, true, exitUsage, nil, `bad --bots entry "genius"`},
+		{"bad pace", []string{"--smoke", "--pace", "-1s"}, true, exitUsage, nil, "bad --pace"},
 		{"without the window", nil, false, exitUsage, nil, "Commands:"},
 	}
 	for _, c := range cases {

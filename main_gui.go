@@ -45,6 +45,9 @@ func runApp(c *cli, o appOptions) int {
 	}
 	if o.smoke {
 		env.Pace = smokePace
+		if o.pace > 0 {
+			env.Pace = o.pace
+		}
 	}
 	u = ui.New(a, env)
 	if o.width > 0 {
