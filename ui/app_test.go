@@ -105,6 +105,10 @@ func TestScreensRender(t *testing.T) {
 			return NewHome(u)
 		}},
 		{"newgame", func(u *App) Screen { return NewNewGame(u) }},
+		{"newgame-dark", func(u *App) Screen {
+			u.applyTheme(ThemeDark)
+			return NewNewGame(u)
+		}},
 		{"rules", func(u *App) Screen { return NewRules(u) }},
 		{"settings", func(u *App) Screen { return NewSettings(u) }},
 	}
