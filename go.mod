@@ -11,7 +11,6 @@ require (
 	github.com/multiformats/go-multiaddr v0.16.1
 	github.com/wlynxg/anet v0.0.5
 	go.dedis.ch/kyber/v4 v4.0.2
-	go.etcd.io/bbolt v1.5.0
 )
 
 require (

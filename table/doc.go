@@ -15,9 +15,11 @@
 //     hook — and rejects anything else with an error wrapping a sentinel.
 //     It buffers envelopes that arrive early, recognises duplicates and
 //     keeps equivocations as Evidence.
-//   - Store (store.go, export.go): the peer's bbolt file: the log, its own
-//     secrets and metadata, written durably before anything is sent; export
-//     and import of a log as a file.
+//   - Store (store.go, export.go): the peer's append-only file of
+//     checksummed records: the log, its own secrets and metadata, written
+//     durably before anything is sent, and a damaged file set aside on
+//     open; export and import of a log as a file, and VerifyReader, which
+//     streams one.
 //   - Transport (transport.go, sync.go): publish to the members, receive,
 //     and fetch a range from one member (the sync protocol). MemNetwork
 //     (memnet.go) is an in-process, lossy, reordering implementation for
@@ -41,7 +43,7 @@
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
 //     crashes on demand; Verify (verify.go): the offline check of an export.
 //
-// The log layer imports only the standard library and go.etcd.io/bbolt;
+// The log layer imports only the standard library;
 // the game protocol adds engine, crypto and bot.
 // docs/protocol.md is the wire-level description.
 package table

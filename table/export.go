@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Export file format, version 1 (all integers big-endian):
@@ -94,10 +92,11 @@ func checkLink(table TableID, seq uint64, prev Hash, e *Envelope) error {
 	return nil
 }
 
-// digestReader hashes what it reads.
+// digestReader hashes what it reads and counts the bytes.
 type digestReader struct {
 	r *bufio.Reader
 	d hash.Hash
+	n int64
 }
 
 func (dr *digestReader) full(n int) ([]byte, error) {
@@ -109,73 +108,135 @@ func (dr *digestReader) full(n int) ([]byte, error) {
 		return nil, err
 	}
 	dr.d.Write(b)
+	dr.n += int64(n)
 	return b, nil
+}
+
+// ExportReader reads an export file one envelope at a time, so that a
+// file of any size is checked in bounded memory and its first bad
+// envelope is found before the rest is read. NewExportReader reads the
+// header; Next returns the envelopes in order, checking framing and chain;
+// after the last, Next checks the digest and the end of the input and
+// returns io.EOF.
+type ExportReader struct {
+	dr    *digestReader
+	table TableID
+	count uint64
+	seq   uint64
+	prev  Hash
+	done  bool
+}
+
+// NewExportReader reads and checks the header of an export file.
+func NewExportReader(r io.Reader) (*ExportReader, error) {
+	dr := &digestReader{r: bufio.NewReaderSize(r, 1<<16), d: sha256.New()}
+	dr.d.Write([]byte(exportDomain))
+	head, err := dr.full(len(exportMagic) + 1 + 32 + 8)
+	if err != nil {
+		return nil, err
+	}
+	if string(head[:len(exportMagic)]) != exportMagic {
+		return nil, fmt.Errorf("%w: not an njet log export (bad magic)", ErrCorrupt)
+	}
+	p := head[len(exportMagic):]
+	if p[0] != ExportVersion {
+		return nil, fmt.Errorf("%w: export version %d", ErrUnknownVersion, p[0])
+	}
+	x := &ExportReader{dr: dr}
+	copy(x.table[:], p[1:33])
+	x.count = binary.BigEndian.Uint64(p[33:])
+	if x.count == 0 || x.count > MaxExportEnvelopes {
+		return nil, fmt.Errorf("%w: export claims %d envelopes", ErrCorrupt, x.count)
+	}
+	return x, nil
+}
+
+// Table returns the table id in the header.
+func (x *ExportReader) Table() TableID { return x.table }
+
+// Count returns the number of envelopes the header announces.
+func (x *ExportReader) Count() uint64 { return x.count }
+
+// Bytes returns how many bytes of the file have been read.
+func (x *ExportReader) Bytes() int64 { return x.dr.n }
+
+// Next returns the next envelope, or io.EOF after the last once the digest
+// and the end of the file check out. Any other error wraps ErrCorrupt (or
+// is the reader's own) and ends the reading.
+func (x *ExportReader) Next() (*Envelope, error) {
+	if x.done {
+		return nil, io.EOF
+	}
+	if x.seq == x.count {
+		x.done = true
+		return nil, x.finish()
+	}
+	seq := x.seq
+	lb, err := x.dr.full(4)
+	if err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(lb)
+	if n > MaxEnvelopeSize {
+		return nil, fmt.Errorf("%w: seq %d: envelope length %d", ErrCorrupt, seq, n)
+	}
+	enc, err := x.dr.full(int(n))
+	if err != nil {
+		return nil, err
+	}
+	e, err := ParseEnvelope(enc)
+	if err != nil {
+		return nil, fmt.Errorf("%w: seq %d: %w", ErrCorrupt, seq, err)
+	}
+	if err := checkLink(x.table, seq, x.prev, e); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	x.prev = hashEncoded(enc)
+	x.seq++
+	return e, nil
+}
+
+// finish checks the digest and that the input ends right after it.
+func (x *ExportReader) finish() error {
+	want := x.dr.d.Sum(nil)
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(x.dr.r, got); err != nil {
+		return fmt.Errorf("%w: export truncated before its digest", ErrCorrupt)
+	}
+	x.dr.n += int64(len(got))
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("%w: export digest does not match its content", ErrCorrupt)
+	}
+	if _, err := x.dr.r.ReadByte(); err != io.EOF {
+		if err == nil {
+			return fmt.Errorf("%w: trailing bytes after the export digest", ErrCorrupt)
+		}
+		return err
+	}
+	return io.EOF
 }
 
 // ReadExport reads an export file strictly: magic, version, limits, framing,
 // the chain, the digest and the end of the input right after it. Any error
 // wraps ErrCorrupt (or ErrUnknownVersion) with the first problem found. The
-// signatures are not checked here: replay the envelopes through a Log.
+// signatures are not checked here: replay the envelopes through a Log. It
+// holds the whole log in memory; ExportReader reads one envelope at a time.
 func ReadExport(r io.Reader) (TableID, []*Envelope, error) {
-	var table TableID
-	dr := &digestReader{r: bufio.NewReader(r), d: sha256.New()}
-	dr.d.Write([]byte(exportDomain))
-	head, err := dr.full(len(exportMagic) + 1 + 32 + 8)
+	x, err := NewExportReader(r)
 	if err != nil {
-		return table, nil, err
-	}
-	if string(head[:len(exportMagic)]) != exportMagic {
-		return table, nil, fmt.Errorf("%w: not an njet log export (bad magic)", ErrCorrupt)
-	}
-	p := head[len(exportMagic):]
-	if p[0] != ExportVersion {
-		return table, nil, fmt.Errorf("%w: export version %d", ErrUnknownVersion, p[0])
-	}
-	copy(table[:], p[1:33])
-	count := binary.BigEndian.Uint64(p[33:])
-	if count == 0 || count > MaxExportEnvelopes {
-		return table, nil, fmt.Errorf("%w: export claims %d envelopes", ErrCorrupt, count)
+		return TableID{}, nil, err
 	}
 	var envs []*Envelope
-	var prev Hash
-	for seq := range count {
-		lb, err := dr.full(4)
+	for {
+		e, err := x.Next()
+		if err == io.EOF {
+			return x.table, envs, nil
+		}
 		if err != nil {
-			return table, nil, err
+			return x.table, nil, err
 		}
-		n := binary.BigEndian.Uint32(lb)
-		if n > MaxEnvelopeSize {
-			return table, nil, fmt.Errorf("%w: seq %d: envelope length %d", ErrCorrupt, seq, n)
-		}
-		enc, err := dr.full(int(n))
-		if err != nil {
-			return table, nil, err
-		}
-		e, err := ParseEnvelope(enc)
-		if err != nil {
-			return table, nil, fmt.Errorf("%w: seq %d: %w", ErrCorrupt, seq, err)
-		}
-		if err := checkLink(table, seq, prev, e); err != nil {
-			return table, nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
-		}
-		prev = hashEncoded(enc)
 		envs = append(envs, e)
 	}
-	want := dr.d.Sum(nil)
-	got := make([]byte, len(want))
-	if _, err := io.ReadFull(dr.r, got); err != nil {
-		return table, nil, fmt.Errorf("%w: export truncated before its digest", ErrCorrupt)
-	}
-	if !bytes.Equal(got, want) {
-		return table, nil, fmt.Errorf("%w: export digest does not match its content", ErrCorrupt)
-	}
-	if _, err := dr.r.ReadByte(); err != io.EOF {
-		if err == nil {
-			return table, nil, fmt.Errorf("%w: trailing bytes after the export digest", ErrCorrupt)
-		}
-		return table, nil, err
-	}
-	return table, envs, nil
 }
 
 // Export writes the stored log of table as an export file. Secrets and
@@ -191,28 +252,48 @@ func (s *Store) Export(w io.Writer, table TableID) error {
 	return WriteExport(w, envs)
 }
 
-// Import reads an export file and adds its log to the store in one
-// transaction. The whole file is read and checked before anything is
-// written, so a corrupt file changes nothing; where the store already holds
-// part of the log, the file must agree with it (else ErrConflict and nothing
-// is written). Import checks the chain but not the signatures: replay the
-// log through a Log before trusting it.
+// Import reads an export file and adds its log to the store. The whole
+// file is read and checked before anything is written, so a corrupt file
+// changes nothing; where the store already holds part of the log, the file
+// must agree with it (else ErrConflict and nothing is written). The log is
+// written in records of at most a few megabytes, so a crash in the middle
+// of an import leaves a sound prefix of it. Import checks the chain but not
+// the signatures: replay the log through a Log before trusting it.
 func (s *Store) Import(r io.Reader) (TableID, error) {
 	table, envs, err := ReadExport(r)
 	if err != nil {
 		return table, err
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		for _, e := range envs {
-			enc, err := e.MarshalBinary()
+	encs := make([][]byte, len(envs))
+	for i, e := range envs {
+		if encs[i], err = e.MarshalBinary(); err != nil {
+			return table, err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.tables[table]; t != nil {
+		// Check the overlap first, so that a conflict writes nothing.
+		for seq := range min(uint64(len(t.offs)), uint64(len(envs))) {
+			held, err := s.readAt(t, seq)
 			if err != nil {
-				return err
+				return table, err
 			}
-			if err := putEncoded(tx, e, enc); err != nil {
-				return err
+			if !bytes.Equal(held, encs[seq]) {
+				return table, fmt.Errorf("%w: table %v seq %d holds a different envelope", ErrConflict, table, seq)
 			}
 		}
-		return nil
-	})
-	return table, err
+	}
+	for start := 0; start < len(envs); {
+		end, size := start, 0
+		for end < len(envs) && (end == start || size+len(encs[end]) <= MaxRangeBytes) {
+			size += len(encs[end]) + 4
+			end++
+		}
+		if err := s.putLocked(envs[start:end], encs[start:end]); err != nil {
+			return table, err
+		}
+		start = end
+	}
+	return table, nil
 }

@@ -31,39 +31,72 @@ type Verification struct {
 // failure, if any: an error wrapping a Log sentinel, or a *Violation naming
 // the seat and the check that the log leaves unresolved (a violation the
 // table voided is reported in Voided instead).
-func Verify(r io.Reader) (*Verification, error) {
-	table, envs, err := ReadExport(r)
+func Verify(r io.Reader) (*Verification, error) { return VerifyReader(r, nil) }
+
+// VerifyReader is Verify reading the file as a stream: each envelope is
+// checked as soon as it is read (its signature and the rules before the
+// next one is read), so the first failure is reported without reading the
+// rest, and memory stays bounded by the game, not by the file. The digest,
+// which covers the whole file, is checked at the end. progress, if not
+// nil, is called after each envelope with the envelopes and bytes read so
+// far; it should return quickly.
+func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verification, error) {
+	x, err := NewExportReader(r)
 	if err != nil {
 		return nil, err
 	}
+	table := x.Table()
 	v := &Verification{Table: table}
-	if envs[0].Kind != KindGenesis {
-		return v, fmt.Errorf("%w: the log does not start with a genesis", ErrCorrupt)
-	}
-	gen, err := ParseGenesis(envs[0].Body)
-	if err != nil {
-		return v, err
-	}
-	if TableIDOf(envs[0].Body) != table {
-		return v, fmt.Errorf("%w: the genesis does not hash to the table id", ErrWrongTable)
-	}
-	v.Genesis = gen
-	game := NewGame(GameConfig{Table: table, Creator: gen.Keys[0]})
-	log, err := NewLog(LogConfig{Table: table, Protocol: game})
-	if err != nil {
-		return v, err
-	}
-	for _, e := range envs {
-		_, err := log.Append(e)
+	var game *Game
+	var log *Log
+	for {
+		e, err := x.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return v, err
+		}
+		if log == nil {
+			if game, log, err = verifyGenesis(v, e); err != nil {
+				return v, err
+			}
+		}
+		_, err = log.Append(e)
 		v.Results = game.Results()
 		if err != nil {
 			return v, fmt.Errorf("seq %d (%v by seat %d): %w", e.Seq, e.Kind, e.Author, err)
 		}
 		v.Envelopes++
+		if progress != nil {
+			progress(int64(v.Envelopes), x.Bytes())
+		}
 	}
 	v.Over, v.Voided, v.Abandoned = game.Over(), game.Voided(), game.Abandoned()
 	if viol := game.Violation(); viol != nil {
 		return v, viol
 	}
 	return v, nil
+}
+
+// verifyGenesis checks the first envelope of an export against its table
+// id and returns the observer's Game and Log.
+func verifyGenesis(v *Verification, e *Envelope) (*Game, *Log, error) {
+	if e.Kind != KindGenesis {
+		return nil, nil, fmt.Errorf("%w: the log does not start with a genesis", ErrCorrupt)
+	}
+	gen, err := ParseGenesis(e.Body)
+	if err != nil {
+		return nil, nil, err
+	}
+	if TableIDOf(e.Body) != v.Table {
+		return nil, nil, fmt.Errorf("%w: the genesis does not hash to the table id", ErrWrongTable)
+	}
+	v.Genesis = gen
+	game := NewGame(GameConfig{Table: v.Table, Creator: gen.Keys[0]})
+	log, err := NewLog(LogConfig{Table: v.Table, Protocol: game})
+	if err != nil {
+		return nil, nil, err
+	}
+	return game, log, nil
 }
