@@ -46,6 +46,9 @@ type LANConfig struct {
 	// Rounds is the number of rounds the table plays when its genesis ends
 	// the game early (0: the edition's).
 	Rounds int
+	// Width is the width text is wrapped to; 0 asks the terminal behind the
+	// output, then $COLUMNS, else 80.
+	Width int
 }
 
 // Waits shorter than waitQuiet are not reported; longer ones are
@@ -86,7 +89,11 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	if v.Game.Players == 0 {
 		e = engine.Classic // not dealt yet; set again once the genesis is known
 	}
-	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", view: l.view, out: &printer{w: out, width: -1}}
+	width := cfg.Width
+	if width <= 0 {
+		width = widthOf(out)
+	}
+	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", view: l.view, out: &printer{w: out, width: width}}
 
 	type input struct {
 		text string
@@ -111,7 +118,7 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	}()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	l.out.f("You play seat %d. When it is your turn, answer with the number of a choice or type it as shown;\n"+
+	l.out.f("You play seat %d. When it is your turn, answer with the number of a choice or type it as shown; "+
 		"\"help\" shows the table, \"void\" votes to void the round of a seat that stays silent, \"quit\" leaves.\n", cfg.Seat)
 	for {
 		if l.update() {
@@ -285,7 +292,7 @@ func (l *lan) showWait(v table.PeerView) {
 	}
 	if v.Silent >= l.cfg.Patience && v.Since != l.hintSince {
 		l.hintSince = v.Since
-		l.out.f("%s has been silent for %v. Type \"void\" to vote to void this round: once every other seat\n"+
+		l.out.f("%s has been silent for %v. Type \"void\" to vote to void this round: once every other seat "+
 			"has voted, the round is dealt again and a bot plays %s for the rest of the game.\n",
 			l.seatName(v.Turn), v.Silent.Round(time.Second), l.seatName(v.Turn))
 	}
@@ -375,8 +382,8 @@ func (l *lan) vote() {
 		l.out.f("No vote: %v\n", err)
 		return
 	}
-	l.out.f("You voted to void this round because %s is silent. When every other seat has voted, the\n"+
-		"lowest other seat voids it: nobody scores it, it is dealt again, and a bot hosted by that\n"+
+	l.out.f("You voted to void this round because %s is silent. When every other seat has voted, the "+
+		"lowest other seat voids it: nobody scores it, it is dealt again, and a bot hosted by that "+
 		"seat's device plays %s for the rest of the game. If %s posts first, the game goes on.\n",
 		l.seatName(v.Turn), l.seatName(v.Turn), l.seatName(v.Turn))
 }

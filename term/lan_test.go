@@ -255,7 +255,7 @@ func seatAtLAN(t *testing.T, ctx context.Context, lt *lanTable, seat int, drive 
 		}
 	}()
 	err := term.PlayLAN(ctx, term.LANConfig{Seat: seat, Peer: lt.peers[seat], Changed: changed, Patience: lanPatience,
-		Echo: true, Rounds: 1}, in, out)
+		Echo: true, Rounds: 1, Width: 80}, in, out)
 	cancel()
 	in.Close()
 	wg.Wait()
@@ -265,18 +265,28 @@ func seatAtLAN(t *testing.T, ctx context.Context, lt *lanTable, seat int, drive 
 // answerPrompts is a typist's memory: how many "> " it has answered.
 type answerPrompts struct{ answered int }
 
-// next returns "1" for each question asked since the last call, unless
-// hold says to leave the latest unanswered.
+// next answers each question asked since the last call with the first
+// number offered before it ("1" when none is), unless hold says to leave
+// the latest unanswered.
 func (a *answerPrompts) next(out string, hold bool) []string {
+	asked := strings.Split(out, "\n> ")
 	var lines []string
-	for n := strings.Count(out, "\n> "); a.answered < n; a.answered++ {
+	for n := len(asked) - 1; a.answered < n; a.answered++ {
 		if hold && a.answered == n-1 {
 			break
 		}
-		lines = append(lines, "1")
+		answer := "1"
+		if m := offered.FindStringSubmatch(asked[a.answered]); m != nil {
+			answer = m[1]
+		}
+		lines = append(lines, answer)
 	}
 	return lines
 }
+
+// flat is text with its lines joined and its spaces collapsed, so that a
+// sentence is found wherever the screen's width wrapped it.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // A person who stays silent when asked to play: the other seats vote to
 // void the round, a bot takes the person's seat, and PlayLAN withdraws the
@@ -300,7 +310,7 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 		func(out string) []string {
 			mu.Lock()
 			defer mu.Unlock()
-			if strings.Contains(out, "that question no longer stands") {
+			if strings.Contains(flat(out), "that question no longer stands") {
 				if lateTyped {
 					return nil
 				}
@@ -318,36 +328,38 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 		t.Fatalf("PlayLAN: %v\n%s", err, out)
 	}
 	lt.stop()
-	withdrawn := "\nThe table moved on: that question no longer stands.\n"
+	screen := out
+	out = flat(out)
+	withdrawn := "The table moved on: that question no longer stands."
 	if n := strings.Count(out, withdrawn); n != 1 {
-		t.Errorf("the question was withdrawn %d times, want 1:\n%s", n, out)
+		t.Errorf("the question was withdrawn %d times, want 1:\n%s", n, screen)
 	}
 	for _, want := range []string{
 		"The table voided the round because your seat was silent",
 		"a bot hosted by seat 0 plays it now",
 		// The answer typed after the withdrawal is echoed and refused.
-		withdrawn + "1\n",
+		withdrawn + " 1 ",
 		"=== Game over after 1 round ===",
 	} {
 		if !strings.Contains(out, want) {
-			t.Errorf("no %q in the transcript:\n%s", want, out)
+			t.Errorf("no %q in the transcript:\n%s", want, screen)
 		}
 	}
 	// The seat is a bot's now: the late answer is refused as such, and the
 	// person watches the bot without an empty hand shown.
 	if at, late := strings.Index(out, withdrawn), strings.LastIndex(out, "You are watching: a bot plays your seat now."); late < at {
-		t.Errorf("the late answer was not refused:\n%s", out)
+		t.Errorf("the late answer was not refused:\n%s", screen)
 	}
 	watch := strings.Index(out, "plays your seat for the rest of the game; you are watching.")
 	if watch < 0 {
-		t.Errorf("no notice that the person watches:\n%s", out)
+		t.Errorf("no notice that the person watches:\n%s", screen)
 	} else if after := out[watch:]; strings.Contains(after, "Your hand (0)") || strings.Contains(after, "You play ") ||
 		!strings.Contains(after, "The bot in your seat plays ") {
 		t.Errorf("after the void the bot's moves must not read as the person's:\n%s", after)
 	}
 	for _, bad := range []string{"Too late", "Not accepted", "No vote"} {
 		if strings.Contains(out, bad) {
-			t.Errorf("%q in the transcript:\n%s", bad, out)
+			t.Errorf("%q in the transcript:\n%s", bad, screen)
 		}
 	}
 	v := person.View()
@@ -356,6 +368,11 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 	}
 	if heldSeq == 0 {
 		t.Fatal("the person was never asked to play")
+	}
+	for _, line := range strings.Split(screen, "\n") {
+		if n := len([]rune(line)); n > 80 {
+			t.Errorf("a line of %d columns on an 80-column screen: %q", n, line)
+		}
 	}
 	env, ok := person.Log().Get(heldSeq)
 	if !ok || env.Kind != table.KindVoidSilent || env.Author != 0 {
@@ -384,7 +401,7 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			lines := prompts.next(out, false)
-			if !voted && strings.Contains(out, `Type "void" to vote to void this round`) {
+			if !voted && strings.Contains(flat(out), `Type "void" to vote to void this round`) {
 				voted = true
 				lines = append(lines, "void")
 			}
@@ -394,20 +411,22 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 		t.Fatalf("PlayLAN: %v\n%s", err, out)
 	}
 	lt.stop()
+	screen := out
+	out = flat(out)
 	hint := "seat 2 has been silent for 5s. Type \"void\" to vote to void this round"
-	vote := "\nvoid\nYou voted to void this round because seat 2 is silent."
+	vote := "void You voted to void this round because seat 2 is silent."
 	voided := "The table voided the round: table: seat 2 failed the silent check"
 	hi, vi, di := strings.Index(out, hint), strings.Index(out, vote), strings.Index(out, voided)
 	if hi < 0 || vi < hi || di < vi {
-		t.Errorf("want the hint, the vote and the void in this order (at %d, %d, %d):\n%s", hi, vi, di, out)
+		t.Errorf("want the hint, the vote and the void in this order (at %d, %d, %d):\n%s", hi, vi, di, screen)
 	}
 	for _, want := range []string{"a bot plays seat 2 now", "Round 1 over", "=== Game over after 1 round ==="} {
 		if !strings.Contains(out, want) {
-			t.Errorf("no %q in the transcript:\n%s", want, out)
+			t.Errorf("no %q in the transcript:\n%s", want, screen)
 		}
 	}
 	if strings.Contains(out, "No vote") || strings.Contains(out, "Not accepted") {
-		t.Errorf("a vote or an answer was refused:\n%s", out)
+		t.Errorf("a vote or an answer was refused:\n%s", screen)
 	}
 	for seat, p := range lt.peers[:silent] {
 		v := p.View()

@@ -80,8 +80,9 @@ func (s *screen) showHand(v engine.View) {
 }
 
 // showBoard shows the Njet board: a field that may be blocked by its
-// choice number, a blocked one by x, and the last free field of a decided
-// row by = (R-NJET-1).
+// choice number, which it keeps for the whole phase (boardChoices), a
+// blocked one by x, and the last free field of a decided row by =
+// (R-NJET-1).
 func (s *screen) showBoard(v engine.View, cs []choice) {
 	s.out.say(words.BoardTitle())
 	for r := engine.Row(0); r < engine.NumRows; r++ {
@@ -96,7 +97,7 @@ func (s *screen) showBoard(v engine.View, cs []choice) {
 			switch {
 			case v.Board.Blocked(r, f):
 				fields = append(fields, "x "+label)
-			case decided || i < 0:
+			case decided || i < 0 || cs[i].closed:
 				fields = append(fields, "= "+label)
 			default:
 				fields = append(fields, strconv.Itoa(i+1)+") "+label)

@@ -387,14 +387,34 @@ func (s *screen) choices(legal []engine.Action) []choice {
 	return out
 }
 
-// boardChoices numbers the free fields that may be blocked, in board
-// order; the board shows each number at its field.
+// boardChoices numbers every field of the board in board order, so that
+// a field keeps its number for the whole Njet phase: the fields that may
+// be blocked now are choices, the others (blocked, or the last free field
+// of their row, R-NJET-1) are kept closed with the reason.
 func (s *screen) boardChoices(legal []engine.Action) []choice {
+	v := s.view()
+	seat := legal[0].Seat
 	var out []choice
-	for _, a := range legal {
-		c := s.describe(a)
-		c.accepts = append(c.accepts, normalise(c.label))
-		out = append(out, c)
+	for r := engine.Row(0); r < engine.NumRows; r++ {
+		for f := engine.Field(0); int(f) < s.e.Fields(r); f++ {
+			i := slices.IndexFunc(legal, func(a engine.Action) bool {
+				return a.Kind == engine.ActBlock && a.Row == r && a.Field == f
+			})
+			a := engine.Action{Kind: engine.ActBlock, Seat: seat, Row: r, Field: f}
+			if i >= 0 {
+				a = legal[i]
+			}
+			c := s.describe(a)
+			c.accepts = append(c.accepts, normalise(c.label))
+			switch {
+			case i >= 0:
+			case v.Board.Blocked(r, f):
+				c.closed, c.why = true, words.Blocked(s.e, r, f)
+			default:
+				c.closed, c.why = true, words.LastFree(s.e, r, f)
+			}
+			out = append(out, c)
+		}
 	}
 	return out
 }
@@ -496,12 +516,6 @@ func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 // pick returns the choice that a normalised answer names, or explains
 // why it names none and reports false.
 func (s *screen) pick(line string, legal []engine.Action, cs []choice) (engine.Action, bool) {
-	open := 0
-	for _, c := range cs {
-		if !c.closed {
-			open++
-		}
-	}
 	if line == "" {
 		s.out.f("Please choose: a number from 1 to %d, or a choice as shown.\n", len(cs))
 		return engine.Action{}, false
@@ -517,14 +531,21 @@ func (s *screen) pick(line string, legal []engine.Action, cs []choice) (engine.A
 		}
 		return engine.Action{}, false
 	}
-	for _, c := range cs {
-		if slices.Contains(c.accepts, line) {
-			if c.closed {
-				s.out.f("%q is not a choice now: %s.\n", line, c.why)
-				return engine.Action{}, false
-			}
+	// An open choice wins over a closed one typed alike ("red" names a
+	// trump field and a supertrump field).
+	var closed *choice
+	for i, c := range cs {
+		switch {
+		case !slices.Contains(c.accepts, line):
+		case !c.closed:
 			return c.action, true
+		case closed == nil:
+			closed = &cs[i]
 		}
+	}
+	if closed != nil {
+		s.out.f("%q is not a choice now: %s.\n", line, closed.why)
+		return engine.Action{}, false
 	}
 	shown := line
 	if len(shown) > 40 {
