@@ -164,7 +164,8 @@ func addGameFlags(fs *flag.FlagSet) *gameFlags {
 	fs.StringVar(&g.edition, "edition", "classic", "edition: classic or modern")
 	fs.IntVar(&g.players, "players", 4, "number of players (classic 3-4, modern 2-5)")
 	fs.BoolVar(&g.short, "short", false, "play the Classic short game (4 rounds with 4 players, 3 with 3)")
-	fs.IntVar(&g.target, "target", 0, "play until a player's total reaches this score (0: the edition's number of rounds)")
+	fs.IntVar(&g.target, "target", 0, "play until a player's total reaches this score (0: the edition's number of rounds);\n"+
+		"a variant of the Modern rules, a house rule in a Classic game")
 	return g
 }
 
@@ -409,7 +410,13 @@ func (c *cli) verify(args []string) int {
 		return exitFail
 	}
 	defer f.Close()
-	v, err := ntable.Verify(f)
+	last := time.Now()
+	v, err := ntable.VerifyReader(f, func(envelopes, bytes int64) {
+		if now := time.Now(); now.Sub(last) >= 2*time.Second {
+			last = now
+			fmt.Fprintf(c.stderr, "njet verify: %d envelopes checked, %d MB read\n", envelopes, bytes>>20)
+		}
+	})
 	if v != nil {
 		for _, viol := range v.Voided {
 			fmt.Fprintf(c.stdout, "a round was voided: %v\n", viol)
@@ -483,6 +490,9 @@ func (c *cli) openDevice(name string, f *lanFlags) (*lan.Device, error) {
 	d, err := lan.OpenDevice(*f.data, listen)
 	if err != nil {
 		return nil, err
+	}
+	if dmg := d.Damage(); dmg != nil {
+		fmt.Fprintf(c.stderr, "njet %s: %s\n", name, dmg)
 	}
 	fmt.Fprintf(c.stdout, "njet %s: device %v\n", name, d.ID())
 	return d, nil

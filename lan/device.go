@@ -22,10 +22,15 @@ type Device struct {
 	store *table.Store
 }
 
+// Damage returns what was wrong with the store file when the device
+// opened, or nil: the damaged file was kept aside and the device goes on
+// from what could be kept. Its String is the message for the person.
+func (d *Device) Damage() *table.Damage { return d.store.Damage() }
+
 // OpenDevice loads the identity kept in dir (creating dir and the identity
 // if needed), opens the store there and starts the node, listening on the
 // multiaddrs listen (nil: every interface, TCP and QUIC). It ends with
-// Close.
+// Close. A damaged store does not stop it: see Damage.
 func OpenDevice(dir string, listen []string) (*Device, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err

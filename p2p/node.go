@@ -1,6 +1,7 @@
 package p2p
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	crand "crypto/rand"
@@ -267,11 +268,16 @@ func LoadIdentity(dir string) (ed25519.PrivateKey, error) {
 	if err == nil {
 		sk, err := lcrypto.UnmarshalPrivateKey(data)
 		if err != nil {
-			return nil, fmt.Errorf("p2p: %s: %w", path, err)
+			return nil, fmt.Errorf("p2p: %s is not a key (%w): the file is damaged; move it away to make a new identity", path, err)
 		}
 		raw, err := sk.Raw()
 		if err != nil || sk.Type() != lcrypto.Ed25519 || len(raw) != ed25519.PrivateKeySize {
-			return nil, fmt.Errorf("p2p: %s is not an Ed25519 key", path)
+			return nil, fmt.Errorf("p2p: %s is not an Ed25519 key: the file is damaged; move it away to make a new identity", path)
+		}
+		// The file holds the seed and the public key side by side; a key
+		// whose halves disagree would sign what nobody can verify.
+		if want := ed25519.NewKeyFromSeed(raw[:ed25519.SeedSize]); !bytes.Equal(want, raw) {
+			return nil, fmt.Errorf("p2p: %s: the public key does not match the private key: the file is damaged; move it away to make a new identity", path)
 		}
 		return ed25519.PrivateKey(raw), nil
 	}

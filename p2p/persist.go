@@ -4,9 +4,11 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/table"
 )
 
@@ -60,35 +62,30 @@ func LoadTable(store *table.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat,
 		}
 		setup, err := ParseSetup(enc)
 		if err != nil {
-			return nil, nil, fmt.Errorf("p2p: stored setup of table %v: %w", id, err)
+			return nil, nil, fmt.Errorf("p2p: %s: the stored setup of table %v: %w", store.Path(), id, err)
 		}
 		gen, err := setup.Check()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("p2p: %s: the stored setup of table %v: %w", store.Path(), id, err)
 		}
 		list, err := store.Meta(id, metaSeats)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("p2p: %s: the seat list of table %v: %w", store.Path(), id, err)
 		}
-		var seats []LocalSeat
-		for _, line := range strings.Split(string(list), "\n") {
-			f := strings.Fields(line)
-			if len(f) != 2 {
-				return nil, nil, fmt.Errorf("%w: stored seat %q", table.ErrCorrupt, line)
-			}
-			seat, err := strconv.Atoi(f[0])
-			if err != nil || seat < 0 || seat >= len(gen.Keys) {
-				return nil, nil, fmt.Errorf("%w: stored seat %q", table.ErrCorrupt, line)
-			}
-			seed, err := store.Secret(id, "p2p/seat-key/"+f[0])
+		seats, err := parseSeatList(list, len(gen.Keys))
+		if err != nil {
+			return nil, nil, fmt.Errorf("p2p: %s: the seat list of table %v: %w", store.Path(), id, err)
+		}
+		for i, ls := range seats {
+			seed, err := store.Secret(id, "p2p/seat-key/"+strconv.Itoa(ls.Seat))
 			if err != nil || len(seed) != ed25519.SeedSize {
-				return nil, nil, fmt.Errorf("%w: the key of seat %d", table.ErrCorrupt, seat)
+				return nil, nil, fmt.Errorf("%w: p2p: %s: the key of seat %d of table %v is missing or damaged", table.ErrCorrupt, store.Path(), ls.Seat, id)
 			}
 			k := ed25519.NewKeyFromSeed(seed)
-			if pub, _ := table.IdentityOf(k.Public().(ed25519.PublicKey)); pub != gen.Keys[seat] {
-				return nil, nil, fmt.Errorf("%w: the stored key of seat %d is not its genesis key", table.ErrCorrupt, seat)
+			if pub, _ := table.IdentityOf(k.Public().(ed25519.PublicKey)); pub != gen.Keys[ls.Seat] {
+				return nil, nil, fmt.Errorf("%w: p2p: %s: the stored key of seat %d of table %v is not its genesis key", table.ErrCorrupt, store.Path(), ls.Seat, id)
 			}
-			seats = append(seats, LocalSeat{Seat: seat, Key: k, Bot: f[1]})
+			seats[i].Key = k
 		}
 		if len(seats) == 0 || gen.Keys[seats[0].Seat] != me {
 			continue
@@ -96,4 +93,35 @@ func LoadTable(store *table.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat,
 		return setup, seats, nil
 	}
 	return nil, nil, nil
+}
+
+// parseSeatList reads a stored seat list, one "seat bot-kind" line per
+// seat this device hosts, its own first: seats in [0, players), each once,
+// written as SaveTable writes them, with a known bot kind.
+func parseSeatList(list []byte, players int) ([]LocalSeat, error) {
+	lines := strings.Split(string(list), "\n")
+	if len(lines) > players {
+		return nil, fmt.Errorf("%w: %d seats at a table of %d", table.ErrCorrupt, len(lines), players)
+	}
+	seen := make([]bool, players)
+	seats := make([]LocalSeat, 0, len(lines))
+	for i, line := range lines {
+		f := strings.Split(line, " ")
+		if len(f) != 2 {
+			return nil, fmt.Errorf("%w: line %d %q is not \"seat bot-kind\"", table.ErrCorrupt, i+1, line)
+		}
+		seat, err := strconv.Atoi(f[0])
+		if err != nil || strconv.Itoa(seat) != f[0] || seat < 0 || seat >= players {
+			return nil, fmt.Errorf("%w: line %d: seat %q is not one of 0 to %d", table.ErrCorrupt, i+1, f[0], players-1)
+		}
+		if seen[seat] {
+			return nil, fmt.Errorf("%w: line %d: seat %d is listed twice", table.ErrCorrupt, i+1, seat)
+		}
+		seen[seat] = true
+		if !slices.Contains(bot.Kinds(), f[1]) {
+			return nil, fmt.Errorf("%w: line %d: unknown bot kind %q", table.ErrCorrupt, i+1, f[1])
+		}
+		seats = append(seats, LocalSeat{Seat: seat, Bot: f[1]})
+	}
+	return seats, nil
 }
