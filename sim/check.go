@@ -117,6 +117,9 @@ func checkRecord(rec *Record, prev *Record) error {
 	if prev != nil && (prev.Edition != rec.Edition || prev.Players != n || len(prev.Totals) != n) {
 		return fmt.Errorf("the game changes from %d players (%s) to %d (%s) between rounds", prev.Players, prev.Edition, n, rec.Edition)
 	}
+	if err := checkHouseRules(rec, e, prev); err != nil {
+		return err
+	}
 	if prev == nil && rec.Round != 1 || prev != nil && rec.Round != prev.Round+1 {
 		return fmt.Errorf("round %d out of order", rec.Round)
 	}

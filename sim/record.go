@@ -35,6 +35,26 @@ type Record struct {
 	Tricks     []RecordTrick `json:"tricks"`
 	Score      RecordScore   `json:"score"`
 	Totals     []int         `json:"totals"`
+	// Target is the score that ends the game after the round in which a
+	// seat's total reaches it; 0 (no key) when the game has a fixed number
+	// of rounds.
+	Target int `json:"target,omitempty"`
+	// HouseRules names the rules the game follows that its edition's rule
+	// sheet does not have (see HouseRuleTarget); no key when none.
+	HouseRules []string `json:"houseRules,omitempty"`
+}
+
+// HouseRuleTarget names, in Record.HouseRules, a Classic game played to a
+// target score: only the Modern rules have that variant, so for Classic
+// it is a house rule.
+const HouseRuleTarget = "target"
+
+// houseRules are the house rules of a game under cfg.
+func houseRules(cfg engine.Config) []string {
+	if cfg.Edition == engine.Classic && cfg.Target > 0 {
+		return []string{HouseRuleTarget}
+	}
+	return nil
 }
 
 // RecordBlock is one Njet marker, in the order placed.
@@ -122,7 +142,9 @@ func NewRecord(game int, cfg engine.Config, h engine.RoundHistory) (Record, erro
 			Loot:   h.Score.Loot,
 			Points: append([]int{}, h.Score.Points...),
 		},
-		Totals: append([]int{}, h.Totals...),
+		Totals:     append([]int{}, h.Totals...),
+		Target:     max(cfg.Target, 0),
+		HouseRules: houseRules(cfg),
 	}
 	if h.Rules.Super != engine.NoColour {
 		rec.Rules.Super = h.Rules.Super.String()
@@ -201,3 +223,29 @@ func ReadRecords(r io.Reader) ([]Record, error) {
 // recordKeys are the keys every record has, in order.
 var recordKeys = []string{"game", "round", "edition", "players", "dealer", "characters", "hands", "unused",
 	"blocks", "rules", "teams", "bonus", "discards", "passes", "tricks", "score", "totals"}
+
+// checkHouseRules checks a record's target and house rules: a Classic game
+// played to a target lists the house rule and no other game lists it, and
+// a game keeps its target from round to round. Records without either key
+// (a game of fixed length, or written before the keys existed) pass.
+func checkHouseRules(rec *Record, e engine.Edition, prev *Record) error {
+	if rec.Target < 0 {
+		return fmt.Errorf("target %d", rec.Target)
+	}
+	if prev != nil && prev.Target != rec.Target {
+		return fmt.Errorf("the target changes from %d to %d between rounds", prev.Target, rec.Target)
+	}
+	want := houseRules(engine.Config{Edition: e, Target: rec.Target})
+	for _, name := range rec.HouseRules {
+		if name != HouseRuleTarget {
+			return fmt.Errorf("unknown house rule %q", name)
+		}
+	}
+	if len(rec.HouseRules) != len(want) {
+		if len(want) > 0 {
+			return fmt.Errorf("a %s game played to %d does not list the house rule %q", e, rec.Target, HouseRuleTarget)
+		}
+		return fmt.Errorf("house rules %q in a %s game with target %d", rec.HouseRules, e, rec.Target)
+	}
+	return nil
+}
