@@ -69,8 +69,8 @@ const (
 // table waits for when that lasts, and each round's scores. An answer that
 // is not a choice, and a choice the peer refuses, are explained and asked
 // again; a question the game has moved past is withdrawn. "void" votes to
-// void the round of a silent seat, "help" shows the table again, "quit"
-// leaves.
+// void the round of a silent seat, "help" shows the table again, "rules"
+// how the game is played, "quit" leaves.
 //
 // Lines are read by a goroutine, so that the table moves on while nobody
 // types; it ends at the end of the input, or at its next line once
@@ -119,7 +119,7 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	l.out.f("You play seat %d. When it is your turn, answer with the number of a choice or type it as shown; "+
-		"\"help\" shows the table, \"void\" votes to void the round of a seat that stays silent, \"quit\" leaves.\n", cfg.Seat)
+		"\"help\" shows the table, \"rules\" how the game is played, \"void\" votes to void the round of a seat that stays silent, \"quit\" leaves.\n", cfg.Seat)
 	for {
 		if l.update() {
 			return l.out.err
@@ -336,6 +336,14 @@ func (l *lan) answer(line string) error {
 		return ErrLeft
 	case "void":
 		l.vote()
+		return nil
+	case "rules":
+		if l.ready {
+			l.showRulesHelp()
+		}
+		if l.prompt != nil {
+			l.out.f("> ")
+		}
 		return nil
 	case "help", "?":
 		if l.prompt != nil {

@@ -175,6 +175,20 @@ func (s *screen) holder(v engine.View, f engine.Field) words.Msg {
 	return words.List(nil)
 }
 
+// showRulesHelp says how the game is played, in short: the rules of the
+// edition and player count, the reading of the trump rule, the length of
+// the game (a target in Classic named a house rule).
+func (s *screen) showRulesHelp() {
+	s.out.f("\n")
+	for i, m := range words.RulesHelp(s.e, s.n, s.view().Rounds, s.target) {
+		if i == 0 {
+			s.out.say(m)
+			continue
+		}
+		s.out.f("  %s\n", m)
+	}
+}
+
 // showRules shows the rules of the round, once a round unless asked again.
 func (s *screen) showRules(r engine.Rules) {
 	s.rulesShown = true

@@ -69,7 +69,7 @@ func Play(cfg Config, in io.Reader, out io.Writer) error {
 	}
 	s := &match{echo: cfg.Echo, g: g, rng: rng, bots: make([]bot.Player, cfg.Players),
 		screen: &screen{e: cfg.Edition, n: cfg.Players, you: You, others: "Bot", view: func() engine.View { return g.View(You) },
-			out: &printer{w: out, width: width}}}
+			target: g.Config().Target, out: &printer{w: out, width: width}}}
 	for seat := range s.bots {
 		if seat == You {
 			continue
@@ -113,7 +113,10 @@ type screen struct {
 	view func() engine.View
 	// rulesShown is set once the round's rules are on screen.
 	rulesShown bool
-	out        *printer
+	// target is the score that ends the game, 0 when its length is a
+	// number of rounds (or not known, at a LAN table).
+	target int
+	out    *printer
 }
 
 // printer writes formatted text wrapped to a width and keeps the first
@@ -221,7 +224,8 @@ func (s *match) run() error {
 }
 
 // pause holds the round's result on screen until the person goes on to
-// the next round; "score" shows the standings, "quit" leaves.
+// the next round; "score" shows the standings, "rules" how the game is
+// played, "quit" leaves.
 func (s *match) pause() error {
 	for tries := 0; tries < maxTries; tries++ {
 		s.out.say(words.Pause(s.g.Round() + 1))
@@ -237,6 +241,9 @@ func (s *match) pause() error {
 			return errQuit
 		case "score":
 			s.showStandings()
+			continue
+		case "rules":
+			s.showRulesHelp()
 			continue
 		}
 		return nil
@@ -505,6 +512,9 @@ func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 		case "score":
 			s.showStandings()
 			s.showRoundSoFar()
+			continue
+		case "rules":
+			s.showRulesHelp()
 			continue
 		}
 		if a, ok := s.pick(line, legal, cs); ok {

@@ -128,7 +128,7 @@ var catalogue = map[string]entry{
 	"prompt.play":                {other: "Your turn: play a card."},
 	"prompt.lead":                {other: "Your turn: lead a card."},
 	"prompt.choices":             {other: "Your choices:"},
-	"prompt.answer":              {other: "Answer with the number of a choice or type it as shown; \"help\" shows the table again, \"score\" the standings, \"quit\" leaves."},
+	"prompt.answer":              {other: "Answer with the number of a choice or type it as shown; \"help\" shows the table again, \"rules\" how the game is played, \"score\" the standings, \"quit\" leaves."},
 	"prompt.pause":               {other: "Press Enter for round {{.N}}."},
 
 	// Phases.
@@ -185,6 +185,26 @@ var catalogue = map[string]entry{
 	"game.shared":       {other: "Shared win with {{.Points}} points: {{.Seats}}."},
 	"game.leave":        {other: "You leave the game in round {{.N}}."},
 	"game.input-ended":  {other: "Input ended: leaving the game in round {{.N}}."},
+
+	// The rules of the game, for the rules help.
+	"rules.help.title":               {other: "How Njet! ({{.Edition}}) is played with {{.Players}} players:"},
+	"rules.help.board.classic":       {other: "The board: each round, starting with the player left of the dealer, everyone in turn blocks one free field of the Njet board, but never the last free field of a row. When every row has one free field left, those fields are the rules of the round: the start player, the discard, trump, the supertrump colour and what each trick is worth."},
+	"rules.help.board.modern":        {other: "The board: each round, starting with the dealer, everyone in turn blocks one free field of the Njet board, but never the last free field of a row. When every row has one free field left, those fields are the rules of the round: the start player, the discard, trump, the supertrump colour and what each trick is worth."},
+	"rules.help.teams.two":           {other: "Teams: you play one against one."},
+	"rules.help.teams.three.classic": {other: "Teams: the start player plays alone or takes a partner; either way it is two against one, and the player alone counts double."},
+	"rules.help.teams.three.modern":  {other: "Teams: the start player plays alone or takes a partner; either way it is two against one, and the player alone gets the x2 card, which doubles their round score."},
+	"rules.help.teams.four":          {other: "Teams: the start player chooses a partner; the other two play together."},
+	"rules.help.teams.five":          {other: "Teams: three against two. The start player takes one or two partners, then gives the x2 card, which doubles its holder's round score, to a member of the team of two."},
+	"rules.help.discard.classic":     {other: "Discards: then everyone at once puts 1 or 2 cards out of the round, or none, as the board says."},
+	"rules.help.discard.modern":      {other: "Discards: then everyone at once discards 1 or 2 cards, or 1 card that is not a 1 (unless they hold only 1s), or passes 1 card to the left neighbour, or does nothing, as the board says."},
+	"rules.help.tricks":              {other: "Tricks: the start player leads the first trick, and whoever takes a trick leads the next. If you hold a card of the led suit, you must play one. The supertrumps, the 1s of the supertrump colour, belong to the trump suit, not to their colour."},
+	"rules.help.trump":               {other: "If you cannot follow suit, you may play any card: you may trump, but you never have to. (The German rules say you may; a French printing reads as if you must. This game follows the German reading.)"},
+	"rules.help.win":                 {other: "Who takes a trick: the last supertrump played; without one, the highest trump; without trumps, the highest card of the led suit. Of two equal 1s, the one played later is higher."},
+	"rules.help.loot":                {other: "Loot: every 1 that the other team plays into a trick your team takes counts for your team like a trick."},
+	"rules.help.score":               {other: "Scoring: each team adds up its tricks and loot, multiplies them by the points of the round, and every member of the team scores that."},
+	"rules.help.negative":            {other: "With -2 points, tricks and loot cost points."},
+	"rules.help.rounds":              {other: "The game lasts {{.Rounds}} rounds."},
+	"rules.help.win-game":            {other: "The highest total wins; equal totals share the win."},
 
 	// Reasons a move is refused.
 	"reason.not-held":          {other: "you do not hold {{.Card}}"},
