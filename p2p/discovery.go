@@ -39,8 +39,11 @@ type TableAd struct {
 	Edition engine.Edition
 	Players int
 	Free    int // seats open to joiners when the record was sent
-	Peer    peer.ID
-	Addrs   []ma.Multiaddr // where its host listens, each without /p2p
+	// Host is the host's player name (table.CheckName), or "" when the
+	// host gave none.
+	Host  string
+	Peer  peer.ID
+	Addrs []ma.Multiaddr // where its host listens, each without /p2p
 }
 
 // AddrInfo returns where to dial the table's host.
@@ -66,19 +69,93 @@ func adName(s string) string {
 	return s
 }
 
-// txt encodes the TXT strings: v, id, name, ed, players, free, peer.
-// Each fits one TXT string (255 bytes): the name is cut (adName).
+// txt encodes the TXT strings: v, id, name, ed, players, free, peer, and
+// host when the host has a player name. Each fits one TXT string (255
+// bytes): the names are cut (adName). A browser that does not know host
+// ignores it.
 func (a TableAd) txt() []string {
-	name := adName(a.Name)
-	return []string{
+	t := []string{
 		"v=" + strconv.Itoa(DiscoveryVersion),
 		"id=" + a.ID.String(),
-		"name=" + name,
+		"name=" + adName(a.Name),
 		"ed=" + a.Edition.String(),
 		"players=" + strconv.Itoa(a.Players),
 		"free=" + strconv.Itoa(a.Free),
 		"peer=" + a.Peer.String(),
 	}
+	if h := adName(a.Host); h != "" {
+		t = append(t, "host="+h)
+	}
+	return t
+}
+
+// unescapeTXT turns a TXT string from DNS presentation form, as zeroconf
+// hands it over (github.com/miekg/dns writes every byte outside printable
+// ASCII as \DDD, and '"' and '\' with a backslash before them), back
+// into the bytes the advertiser sent. It is strict: a backslash at the
+// end, a \DDD that is not three decimal digits of at most 255, a byte
+// outside printable ASCII, or a result that is not UTF-8 is refused.
+func unescapeTXT(s string) (string, error) {
+	if !strings.Contains(s, "\\") {
+		for i := range len(s) {
+			if s[i] < ' ' || s[i] > '~' {
+				return "", fmt.Errorf("p2p: advert text: raw byte %#02x at %d", s[i], i)
+			}
+		}
+		return s, nil
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c < ' ' || c > '~':
+			return "", fmt.Errorf("p2p: advert text: raw byte %#02x at %d", c, i)
+		case c != '\\':
+			b = append(b, c)
+			continue
+		}
+		if i+1 >= len(s) {
+			return "", fmt.Errorf("p2p: advert text: a backslash at the end")
+		}
+		d := s[i+1]
+		switch {
+		case d < ' ' || d > '~':
+			return "", fmt.Errorf("p2p: advert text: raw byte %#02x at %d", d, i+1)
+		case d < '0' || d > '9':
+			b = append(b, d)
+			i++
+			continue
+		}
+		if i+3 >= len(s) || !isDigit(s[i+2]) || !isDigit(s[i+3]) {
+			return "", fmt.Errorf("p2p: advert text: escape %q is not \\DDD", s[i:min(i+4, len(s))])
+		}
+		v := int(d-'0')*100 + int(s[i+2]-'0')*10 + int(s[i+3]-'0')
+		if v > 255 {
+			return "", fmt.Errorf("p2p: advert text: escape %q is over 255", s[i:i+4])
+		}
+		b = append(b, byte(v))
+		i += 3
+	}
+	if !utf8.Valid(b) {
+		return "", fmt.Errorf("p2p: advert text is not UTF-8")
+	}
+	return string(b), nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// parseEntry reads an advertisement as a browser receives it: each TXT
+// string in presentation form (unescapeTXT), then parseAd.
+func parseEntry(text []string, ips []net.IP, port int) (TableAd, error) {
+	plain := make([]string, len(text))
+	for i, t := range text {
+		u, err := unescapeTXT(t)
+		if err != nil {
+			return TableAd{}, err
+		}
+		plain[i] = u
+	}
+	return parseAd(plain, ips, port)
 }
 
 // parseAd reads an advertisement; entries of another version or with
@@ -101,6 +178,7 @@ func parseAd(text []string, ips []net.IP, port int) (TableAd, error) {
 	}
 	copy(a.ID[:], id)
 	a.Name = adName(f["name"])
+	a.Host = adName(f["host"])
 	if a.Edition, err = engine.ParseEdition(f["ed"]); err != nil {
 		return a, err
 	}
@@ -240,13 +318,13 @@ func Browse(ctx context.Context, found func([]TableAd)) error {
 		}
 		// zeroconf closes entries when rctx ends.
 		for e := range entries {
-			ad, err := parseAd(e.Text, e.AddrIPv4, e.Port)
+			ad, err := parseEntry(e.Text, e.AddrIPv4, e.Port)
 			if err != nil {
 				continue
 			}
 			old := tables[ad.ID]
 			tables[ad.ID] = &seen{ad: ad, round: round, at: time.Now()}
-			if old == nil || old.ad.Free != ad.Free || old.ad.Name != ad.Name {
+			if old == nil || old.ad.Free != ad.Free || old.ad.Name != ad.Name || old.ad.Host != ad.Host {
 				report()
 			}
 		}

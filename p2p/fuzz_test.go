@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -426,10 +427,17 @@ func FuzzParseAd(f *testing.F) {
 		{ID: LobbyID{1, 2, 3}, Name: "Kitchen table", Edition: engine.Classic, Players: 4, Free: 2},
 		{ID: LobbyID{0xff}, Name: "", Edition: engine.Modern, Players: 5, Free: 0},
 		{ID: LobbyID{7}, Name: strings.Repeat("ß", 40), Edition: engine.Modern, Players: 2, Free: 1},
+		{ID: LobbyID{8}, Name: `Küche & "Co" \o/`, Host: "Zoë", Edition: engine.Classic, Players: 3, Free: 1},
 	} {
 		ad.Peer = n.ID()
 		f.Add(strings.Join(ad.txt(), "\n"), []byte{192, 168, 1, 20}, 4001)
+		var present []string
+		for _, s := range ad.txt() {
+			present = append(present, presentTXT(s))
+		}
+		f.Add(strings.Join(present, "\n"), []byte{192, 168, 1, 20}, 4001)
 	}
+	f.Add("v=1\nname=K\\19\nname=\\256\nname=\\", []byte{10, 0, 0, 1}, 4001)
 	f.Add("v=1\nid=00\nname=x", []byte{}, 0)
 	f.Add("v=1\nid=01000000000000000000000000000000\nname=\x1b[2Jhi\xff\ned=classic\nplayers=4\nfree=9\npeer="+n.ID().String(),
 		[]byte{10, 0, 0, 1}, 4001)
@@ -442,9 +450,35 @@ func FuzzParseAd(f *testing.F) {
 			ip = ip[4:]
 		}
 		lines := strings.Split(text, "\n")
+		// The unescaper refuses or returns UTF-8 that a browser's escaping
+		// gives back unchanged.
+		for _, l := range lines {
+			u, err := unescapeTXT(l)
+			if err != nil {
+				continue
+			}
+			if !utf8.ValidString(u) {
+				t.Fatalf("unescapeTXT(%q) = %q, not UTF-8", l, u)
+			}
+			if again, err := unescapeTXT(presentTXT(u)); err != nil || again != u {
+				t.Fatalf("unescapeTXT(presentTXT(%q)) = %q, %v", u, again, err)
+			}
+		}
+		if e, err := parseEntry(lines, ips, port); err == nil {
+			if plain, err := parseAd(lines, ips, port); err == nil && !strings.Contains(text, "\\") && !sameAd(e, plain) {
+				t.Fatalf("%q: escaping-free text reads differently: %+v, %+v", lines, e, plain)
+			}
+		}
 		a, err := parseAd(lines, ips, port)
 		if err != nil {
 			return
+		}
+		var present []string
+		for _, s := range a.txt() {
+			present = append(present, presentTXT(s))
+		}
+		if e, err := parseEntry(present, ips, port); err != nil || !sameAd(e, a) {
+			t.Fatalf("%q as a browser hands it over: %+v, %v; want %+v", present, e, err, a)
 		}
 		// The record our own encoder would send for it reads the same.
 		again, err := parseAd(a.txt(), ips, port)
@@ -457,7 +491,7 @@ func FuzzParseAd(f *testing.F) {
 		if a.Players < a.Edition.MinPlayers() || a.Players > a.Edition.MaxPlayers() || a.Free < 0 || a.Free > a.Players {
 			t.Fatalf("an advert of %d players, %d free", a.Players, a.Free)
 		}
-		for _, r := range a.Name {
+		for _, r := range a.Name + a.Host {
 			if r < 0x20 || r == 0x7f || r == '\uFFFD' {
 				t.Fatalf("the name %q holds what a terminal must not print", a.Name)
 			}
@@ -466,7 +500,7 @@ func FuzzParseAd(f *testing.F) {
 }
 
 func sameAd(a, b TableAd) bool {
-	if a.ID != b.ID || a.Name != b.Name || a.Edition != b.Edition || a.Players != b.Players || a.Free != b.Free ||
+	if a.ID != b.ID || a.Name != b.Name || a.Host != b.Host || a.Edition != b.Edition || a.Players != b.Players || a.Free != b.Free ||
 		a.Peer != b.Peer || len(a.Addrs) != len(b.Addrs) {
 		return false
 	}
