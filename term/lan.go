@@ -191,7 +191,8 @@ func (l *lan) update() bool {
 	if v.Game.Players > 0 && !l.ready {
 		l.ready = true
 		l.e, l.n = v.Game.Edition, v.Game.Players
-		l.out.f("Njet! %s edition, %d players. You are seat %d (%s).\n", l.e, l.n, l.you, v.Game.Characters[l.you])
+		l.out.f("Njet! %s edition, %d players. You are seat %d (%s).\n", words.Edition(l.e), l.n, l.you,
+			words.Character(l.e, v.Game.Characters[l.you]))
 	}
 	if v.BotHost >= 0 && !l.watching {
 		l.watching = true

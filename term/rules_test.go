@@ -54,3 +54,15 @@ func TestRulesCommandR_TRICK_2(t *testing.T) {
 		})
 	}
 }
+
+// TestQuitBeforeAnyScore: leaving in the first round shows the standings
+// without counting "0 rounds".
+func TestQuitBeforeAnyScore(t *testing.T) {
+	out := play(t, term.Config{Edition: engine.Classic, Players: 4, Seed: 5}, "score\nquit\n")
+	if n := strings.Count(out, "Standings (no round scored yet):"); n != 2 {
+		t.Errorf("%d standings before any score, want 2 (score, quit):\n%s", n, out)
+	}
+	if strings.Contains(out, "0 rounds") {
+		t.Errorf("\"0 rounds\" on screen:\n%s", out)
+	}
+}

@@ -223,8 +223,12 @@ func ScoreColumns() (round, total Msg) { return msg("score.round"), msg("score.t
 // Doubled marks a doubled round score.
 func Doubled() Msg { return msg("score.doubled") }
 
-// Standings heads the running totals after rounds rounds.
+// Standings heads the running totals after rounds rounds (none scored
+// yet when rounds is 0).
 func Standings(rounds int) Msg {
+	if rounds <= 0 {
+		return msg("score.standings.none")
+	}
 	return msg("score.standings", "Rounds", plural("score.rounds", rounds))
 }
 
