@@ -5,8 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-
-	"github.com/njetlan/njet/engine"
 )
 
 // appTheme is Fyne's theme with the app's colours and sizes, in the light,
@@ -99,57 +97,10 @@ func (t *appTheme) Size(n fyne.ThemeSizeName) float32 {
 	return t.base.Size(n)
 }
 
-// suitColor is the colour a card colour is drawn in. The four colours of
-// each edition stay apart for colour-blind eyes (after Okabe and Ito), and
-// every suit also has its own symbol (suitSymbol), so colour is never the
-// only cue.
-func suitColor(c engine.Colour) color.Color {
-	switch c {
-	case engine.Red:
-		return color.NRGBA{0xD5, 0x4A, 0x00, 0xFF}
-	case engine.Black:
-		return color.NRGBA{0x2A, 0x2A, 0x2E, 0xFF}
-	case engine.Blue:
-		return color.NRGBA{0x00, 0x66, 0xB0, 0xFF}
-	case engine.Green:
-		return color.NRGBA{0x00, 0x8C, 0x66, 0xFF}
-	case engine.Yellow:
-		return color.NRGBA{0xC9, 0x8A, 0x00, 0xFF}
-	}
-	return color.NRGBA{0x80, 0x80, 0x80, 0xFF}
-}
-
-// suitSymbol is the symbol printed with a card colour's name and values.
-func suitSymbol(c engine.Colour) string {
-	switch c {
-	case engine.Red:
-		return "♥"
-	case engine.Black:
-		return "♠"
-	case engine.Blue:
-		return "♦"
-	case engine.Green:
-		return "♣"
-	case engine.Yellow:
-		return "★"
-	}
-	return "–"
-}
-
-// seatColors mark the seats (blocks on the board, badges); five are enough
-// for the largest table.
+// seatColors are colours that stay apart for colour-blind eyes (after
+// Okabe and Ito); the icon's card bands use them.
 var seatColors = []color.NRGBA{
 	{0x00, 0x72, 0xB2, 0xFF}, // blue
 	{0xD5, 0x5E, 0x00, 0xFF}, // vermilion
 	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
-	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-	{0x8C, 0x6D, 0x00, 0xFF}, // ochre
-}
-
-// seatColor is seat i's colour.
-func seatColor(i int) color.Color {
-	if i < 0 {
-		return color.NRGBA{0x80, 0x80, 0x80, 0xFF}
-	}
-	return seatColors[i%len(seatColors)]
 }
