@@ -5,9 +5,15 @@
 // to an io.Writer, so a game can be played in a terminal, through a pipe or
 // from a test script. At each decision it shows the person's hand grouped
 // by colour, the Njet board (free and blocked fields) or the round's rules,
-// the trick under way, the teams and the choices, numbered. The person
-// answers with a number or with a choice typed as shown ("block trump red",
-// "partner 2", "discard red2 blue3", "red7"). Input that is not a choice is
+// the trick under way, the teams and the choices, numbered. During the
+// Njet phase every field of the board keeps its number for the whole
+// phase; a field that cannot be blocked now shows no number and is refused
+// with the reason. The person answers with a number or with a choice typed
+// as shown ("block trump red", "partner 2", "discard red2 blue3", "red7");
+// "help" shows the table again, "score" the standings and "rules" how the
+// game is played, in the words package's sentences (the reading of the
+// trump rule included). Text is wrapped to the terminal's width, in both
+// the local and the LAN game. Input that is not a choice is
 // refused with a reason and asked again; the game state is never lost. The
 // end of the input ends the game cleanly. Bots' moves are printed as they
 // happen; round scores, running totals and the winner follow.
