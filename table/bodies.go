@@ -140,6 +140,35 @@ type Genesis struct {
 	Rounds int
 	// Nonce makes the table id unique even for identical setups.
 	Nonce [16]byte
+	// Names are the players' names by seat, each as CheckName returns it;
+	// nil (or all empty) when nobody gave one. They follow the fields
+	// above in an extension of their own (genesisNames), so a genesis
+	// without names is encoded as before names existed and every older
+	// log still reads and verifies.
+	Names []string
+}
+
+// genesisNames is the version of the genesis extension that carries the
+// players' names: the byte 1, then one length-prefixed name per seat.
+// A genesis whose names are all empty has no extension.
+const genesisNames = 1
+
+// Name returns the name of seat s, or "" when it has none.
+func (g *Genesis) Name(s int) string {
+	if s < 0 || s >= len(g.Names) {
+		return ""
+	}
+	return g.Names[s]
+}
+
+// named reports whether any seat has a name.
+func (g *Genesis) named() bool {
+	for _, n := range g.Names {
+		if n != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Players is the number of seats.
@@ -170,6 +199,18 @@ func (g *Genesis) Validate() error {
 	if _, err := engine.NewGame(g.EngineConfig()); err != nil {
 		return fmt.Errorf("%w: genesis: %w", ErrMalformed, err)
 	}
+	if len(g.Names) != 0 && len(g.Names) != n {
+		return fmt.Errorf("%w: genesis with %d names for %d seats", ErrMalformed, len(g.Names), n)
+	}
+	for s, name := range g.Names {
+		c, err := CheckName(name)
+		if err != nil {
+			return fmt.Errorf("%w: genesis name of seat %d: %w", ErrMalformed, s, err)
+		}
+		if c != name {
+			return fmt.Errorf("%w: genesis name of seat %d has spaces at an end", ErrMalformed, s)
+		}
+	}
 	return nil
 }
 
@@ -190,6 +231,12 @@ func (g *Genesis) MarshalBinary() ([]byte, error) {
 	w.u16(g.Target)
 	w.u8(g.Rounds)
 	w.raw(g.Nonce[:])
+	if g.named() {
+		w.u8(genesisNames)
+		for _, name := range g.Names {
+			w.blob([]byte(name))
+		}
+	}
 	return w.bytes(), nil
 }
 
@@ -215,6 +262,20 @@ func ParseGenesis(body []byte) (*Genesis, error) {
 	g.Target = r.u16()
 	g.Rounds = r.u8()
 	copy(g.Nonce[:], r.take(16))
+	if r.err == nil && len(r.b) > 0 {
+		if v := r.u8(); v != genesisNames {
+			r.fail("genesis extension %d", v)
+		}
+		for range n {
+			if r.err != nil {
+				break
+			}
+			g.Names = append(g.Names, string(r.blob(MaxNameBytes)))
+		}
+		if r.err == nil && !g.named() {
+			r.fail("genesis names all empty")
+		}
+	}
 	if err := r.finish(); err != nil {
 		return nil, err
 	}

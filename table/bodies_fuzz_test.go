@@ -21,6 +21,12 @@ func FuzzBodies(f *testing.F) {
 		f.Add(uint8(env.Kind), env.Body)
 		d.postAll(env)
 	}
+	if g, err := ParseGenesis(d.sp.genesis.Body); err == nil {
+		g.Names = []string{"Анна", "Zoë"}
+		if b, err := g.MarshalBinary(); err == nil {
+			f.Add(uint8(KindGenesis), b)
+		}
+	}
 	f.Add(uint8(KindVoidVote), voteBody(7))
 	f.Add(uint8(KindBotSeat), botSeatBody(1, Identity{1}))
 	f.Add(uint8(KindAbandon), abandonBody(1))
