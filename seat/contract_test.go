@@ -330,3 +330,37 @@ func TestNewLocalBadConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestLocalSyncLength: the first event says how long the game is, in
+// rounds or as the target score, so a front end can show the round of the
+// total from the start (R-END).
+func TestLocalSyncLength(t *testing.T) {
+	cases := []struct {
+		name           string
+		cfg            LocalConfig
+		rounds, target int
+	}{
+		{"R-END-classic-short", LocalConfig{Edition: engine.Classic, Players: 3, Seed: 7, Short: true}, 3, 0},
+		{"R-END-modern-whole", LocalConfig{Edition: engine.Modern, Players: 4, Seed: 1}, 8, 0},
+		{"R-END-modern-target", LocalConfig{Edition: engine.Modern, Players: 4, Seed: 1, Target: 50}, 0, 50},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l, err := NewLocal(c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := l.Next(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, ok := ev.(Sync)
+			if !ok {
+				t.Fatalf("first event %T, want Sync", ev)
+			}
+			if s.State.Rounds != c.rounds || s.State.Target != c.target {
+				t.Fatalf("rounds %d target %d, want %d and %d", s.State.Rounds, s.State.Target, c.rounds, c.target)
+			}
+		})
+	}
+}

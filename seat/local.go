@@ -317,6 +317,7 @@ func (l *Local) state() State {
 		You:     l.cfg.You,
 		Seats:   make([]SeatInfo, l.cfg.Players),
 		Rounds:  g.Rounds(),
+		Target:  l.cfg.Target,
 		Results: slices.Clone(l.results),
 		Over:    g.Phase() == engine.PhaseGameOver,
 	}

@@ -213,6 +213,7 @@ type State struct {
 	You      int
 	Seats    []SeatInfo
 	Rounds   int           // rounds in the game, 0 in the target-score variant
+	Target   int           // the score that ends a target-score game, else 0
 	Results  []RoundResult // the scored rounds so far
 	Prompt   *Prompt       // the open question, if any
 	Turn     *Turn         // whom the table waits for, if anyone
