@@ -16,6 +16,7 @@ import (
 	"context"
 	"image"
 	"io"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -83,8 +84,11 @@ type App struct {
 	body  *fyne.Container // holds the top screen's view
 	stack []*entry
 
-	live    Saver // the local game being played, saved on exit
-	onReset []func()
+	live Saver // the local game being played, saved on exit
+
+	saveMu  sync.Mutex     // one writer of local.json at a time
+	saveGen int            // counts ClearLocal calls; a save from before one is dropped
+	saving  sync.WaitGroup // saves under way
 }
 
 // entry is a screen on the stack with the cancel of its context.
@@ -236,33 +240,58 @@ func (a *App) PlayerName() string { return a.prefs.Name() }
 func (a *App) Now() time.Time { return a.env.Now() }
 
 // SaveLocal writes the local game g so that it resumes after the app
-// closes; call it after every choice. g stays the game saved on exit too.
-// A failed save shows an error and the game goes on.
+// closes; call it after every choice. The writing runs off the UI
+// goroutine; g stays the game saved on exit too. A failed save shows an
+// error and the game goes on.
 func (a *App) SaveLocal(g Saver) {
 	a.live = g
-	if err := saveGame(a.storage(), g); err != nil {
-		a.ShowError(err)
-	}
+	a.saveMu.Lock()
+	gen := a.saveGen
+	a.saveMu.Unlock()
+	a.saving.Add(1)
+	go func() {
+		defer a.saving.Done()
+		a.saveMu.Lock()
+		defer a.saveMu.Unlock()
+		if gen != a.saveGen {
+			return // cleared since: the game is over or replaced
+		}
+		// g.Save reads the game as it is now, so saves that run late still
+		// write the latest state.
+		if err := saveGame(a.storage(), g); err != nil {
+			fyne.Do(func() { a.ShowError(err) })
+		}
+	}()
 }
 
 // ClearLocal removes the saved local game (at game over, or when the person
-// starts another).
+// starts another); saves still under way are dropped.
 func (a *App) ClearLocal() {
 	a.live = nil
-	if err := clearGame(a.storage()); err != nil {
+	a.saveMu.Lock()
+	a.saveGen++
+	err := clearGame(a.storage())
+	a.saveMu.Unlock()
+	if err != nil {
 		a.ShowError(err)
 	}
 }
 
-// HasSavedGame reports whether an unfinished local game is saved.
+// HasSavedGame reports whether an unfinished local game is saved, once the
+// saves under way are written.
 func (a *App) HasSavedGame() bool {
+	a.saving.Wait()
 	_, err := loadGame(a.storage())
 	return err == nil
 }
 
+// saveLive writes the game being played at once (on exit or background).
 func (a *App) saveLive() {
+	a.saving.Wait()
 	if a.live != nil {
+		a.saveMu.Lock()
 		_ = saveGame(a.storage(), a.live) // nowhere left to tell on exit
+		a.saveMu.Unlock()
 	}
 }
 

@@ -350,3 +350,22 @@ func TestSaveFileErrors(t *testing.T) {
 		t.Errorf("clearing no save: %v", err)
 	}
 }
+
+// overGame is a Saver of a game that has ended.
+type overGame struct{ fakeGame }
+
+func (overGame) Over() bool { return true }
+
+// TestOverGameNotSaved: saving a game that is over removes the save
+// instead, whenever the save comes.
+func TestOverGameNotSaved(t *testing.T) {
+	u := newTestApp(t, "en")
+	u.SaveLocal(fakeGame{data: []byte("{}")})
+	if !u.HasSavedGame() {
+		t.Fatal("no save")
+	}
+	u.SaveLocal(overGame{fakeGame{data: []byte("{}")}})
+	if u.HasSavedGame() {
+		t.Fatal("a finished game is saved")
+	}
+}

@@ -144,8 +144,13 @@ const maxSave = 4 << 20
 var errNoSave = errors.New("no saved game")
 
 // saveGame writes g's save to dir/local.json through a temporary file, so
-// that a crash never leaves half a file.
+// that a crash never leaves half a file. A game that says it is over
+// (seat.Local.Over) is not saved but removed: a choice's save can come
+// after the game has ended.
 func saveGame(dir string, g Saver) error {
+	if o, ok := g.(interface{ Over() bool }); ok && o.Over() {
+		return clearGame(dir)
+	}
 	data, err := g.Save()
 	if err != nil {
 		return fmt.Errorf("saving the game: %w", err)
