@@ -444,6 +444,7 @@ type lanFlags struct {
 	export *string
 	listen *string
 	linger *time.Duration
+	player *string
 }
 
 func addLANFlags(fs *flag.FlagSet) *lanFlags {
@@ -454,6 +455,7 @@ func addLANFlags(fs *flag.FlagSet) *lanFlags {
 		export: fs.String("export", "", "write the table's log here when the game ends (default DATA/<table>.njetlog)"),
 		listen: fs.String("listen", "", "comma list of multiaddrs to listen on (default: every interface, TCP and QUIC)"),
 		linger: fs.Duration("linger", 30*time.Second, "how long a finished device keeps serving the log to members still catching up"),
+		player: fs.String("player", "", "your player name, shown to the table in place of your seat (at most 24 characters)"),
 	}
 }
 
@@ -477,6 +479,11 @@ func (f *lanFlags) check(fs *flag.FlagSet) int {
 	if *f.linger <= 0 {
 		return usageError(fs, "bad --linger %v: want a positive duration", *f.linger)
 	}
+	player, err := ntable.CheckName(*f.player)
+	if err != nil {
+		return usageError(fs, "bad --player: %v", err)
+	}
+	*f.player = player
 	return -1
 }
 
@@ -504,7 +511,7 @@ func signalContext() (context.Context, context.CancelFunc) {
 }
 
 func (c *cli) host(args []string) int {
-	fs := c.flagSet("host", "--name N [--edition E] [--players P] [--bots K] [--bot KIND] [--rounds R] [--data DIR]",
+	fs := c.flagSet("host", "--name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
 		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
 			"for players to join, fill --bots seats with bots hosted here, and play to the end.\n"+
 			"You play seat 0 in the terminal; with --bot KIND a bot plays it instead.\n"+
@@ -549,7 +556,7 @@ func (c *cli) host(args []string) int {
 		return code
 	}
 	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Edition: e, Players: *players, Bots: *bots,
-		Short: game.short, Target: game.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot}, c.progress("host"))
+		Short: game.short, Target: game.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
 		return exitFail
@@ -662,7 +669,7 @@ func (c *cli) showPlay(e lan.Event) {
 // playPerson lets the person play their seat in the terminal.
 func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
 	err := term.PlayLAN(ctx, term.LANConfig{Seat: s.Seat, Peer: s.Peer, Changed: s.Changed, Echo: !isTerminal(c.stdin),
-		Rounds: s.Rounds}, c.stdin, c.stdout)
+		Rounds: s.Rounds, Names: s.Names}, c.stdin, c.stdout)
 	if errors.Is(err, term.ErrLeft) {
 		return lan.ErrLeft
 	}
@@ -670,7 +677,7 @@ func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
 }
 
 func (c *cli) join(args []string) int {
-	fs := c.flagSet("join", "[--table ID | --addr A | --code C] [--bot KIND] [--data DIR]",
+	fs := c.flagSet("join", "[--table ID | --addr A | --code C] [--bot KIND] [--player NAME] [--data DIR]",
 		"Take a seat at a table: the first one found on the LAN with a free seat (or the one whose\n"+
 			"id starts with --table), or the host at --addr (host:port or a multiaddr) or --code (the\n"+
 			"host's join code), which need no multicast. You play the seat in the terminal; with\n"+
@@ -724,7 +731,7 @@ func (c *cli) join(args []string) int {
 	}
 	wctx, cancel := context.WithTimeout(ctx, *wait)
 	defer cancel()
-	t, err := d.Join(wctx, target, *lf.bot, c.progress("join"))
+	t, err := d.JoinAs(wctx, target, lan.JoinConfig{Bot: *lf.bot, Player: *lf.player}, c.progress("join"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
 		return exitFail
@@ -771,5 +778,9 @@ func (c *cli) tables(args []string) int {
 }
 
 func describeAd(ad lan.TableAd) string {
-	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host %v", ad.Name, ad.ID, ad.Edition, ad.Players, ad.Free, ad.Peer)
+	host := ""
+	if ad.Host != "" {
+		host = fmt.Sprintf(" %q", ad.Host)
+	}
+	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host%s %v", ad.Name, ad.ID, ad.Edition, ad.Players, ad.Free, host, ad.Peer)
 }

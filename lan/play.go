@@ -32,6 +32,9 @@ type PersonSeat struct {
 	// Rounds is the number of rounds the table plays when its genesis ends
 	// the game early (0: the edition's).
 	Rounds int
+	// Names are the players' names by seat as the genesis fixes them (""
+	// for a seat without one; nil when the genesis names nobody).
+	Names []string
 }
 
 // PlayConfig sets up Play.
@@ -115,11 +118,14 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: t.Bot()})
 	var left bool
 	if own.Human {
-		rounds := 0
+		ps := PersonSeat{Seat: own.Seat, Peer: s.Peer(own.Seat)}
 		if gen, err := t.setup.Check(); err == nil {
-			rounds = gen.Rounds
+			ps.Rounds = gen.Rounds
+			if gen.Names != nil {
+				ps.Names = t.Names()
+			}
 		}
-		left, err = playPerson(ctx, s, own.Seat, rounds, cfg.Person, onEvent)
+		left, err = playPerson(ctx, s, ps, cfg.Person, onEvent)
 	} else {
 		err = runBot(ctx, s, own.Seat, onEvent)
 	}
@@ -167,7 +173,8 @@ func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) e
 // It reports whether the person left before the end (the session is then
 // stopped; the store keeps the seat). Once the game is over it waits for
 // the session, which lingers for the others.
-func playPerson(ctx context.Context, s *p2p.Session, own, rounds int, person Person, onEvent func(Event)) (left bool, err error) {
+func playPerson(ctx context.Context, s *p2p.Session, seat PersonSeat, person Person, onEvent func(Event)) (left bool, err error) {
+	own := seat.Seat
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	pctx, endPerson := context.WithCancel(ctx)
@@ -186,7 +193,8 @@ func playPerson(ctx context.Context, s *p2p.Session, own, rounds int, person Per
 		})
 		endPerson() // the person has nothing more to see
 	}()
-	perr := person(pctx, PersonSeat{Seat: own, Peer: s.Peer(own), Changed: changed, Rounds: rounds})
+	seat.Changed = changed
+	perr := person(pctx, seat)
 	switch {
 	case perr == nil:
 		onEvent(CatchingUp{})

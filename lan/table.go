@@ -53,6 +53,20 @@ func (t *Table) Setup() *p2p.Setup { return t.setup }
 // Seat returns the device's own seat.
 func (t *Table) Seat() int { return t.seats[0].Seat }
 
+// Names returns the players' names by seat, as the genesis fixes them
+// ("" for a seat without one).
+func (t *Table) Names() []string {
+	gen, err := t.setup.Check()
+	if err != nil {
+		return nil
+	}
+	names := make([]string, gen.Players())
+	for s := range names {
+		names[s] = gen.Name(s)
+	}
+	return names
+}
+
 // Bot returns the kind of the bot that plays the device's own seat, or ""
 // when a person plays it.
 func (t *Table) Bot() string {
@@ -151,6 +165,9 @@ type HostConfig struct {
 	// Bot is the kind of the bot that plays the device's own seat, seat
 	// 0; "" lets a person play it.
 	Bot string
+	// Player is the host's player name (table.CheckName), advertised with
+	// the table and fixed in its genesis; "" for none.
+	Player string
 }
 
 // Host opens a lobby for the table cfg describes, advertises it on the
@@ -163,7 +180,7 @@ func (d *Device) Host(ctx context.Context, cfg HostConfig, progress func(Progres
 		progress = func(Progress) {}
 	}
 	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players,
-		Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds})
+		Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds, Player: cfg.Player})
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +189,8 @@ func (d *Device) Host(ctx context.Context, cfg HostConfig, progress func(Progres
 			lobby.Close()
 		}
 	}()
-	ad := p2p.TableAd{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, Free: lobby.Free()}
+	ad := p2p.TableAd{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, Free: lobby.Free(),
+		Host: lobby.Config().Player}
 	advert, err := d.node.Advertise(ad)
 	if err != nil {
 		progress(NotAdvertised{Err: err})
@@ -250,8 +268,28 @@ func CodeTarget(code string) (JoinTarget, error) {
 // Join finds the table target says, claims a seat, waits for the table to
 // start and records it in the store. bot is the kind of the bot that plays
 // the device's seat; "" lets a person play it. ctx bounds the whole wait;
-// progress, when not nil, hears how it goes, from Join's goroutine.
+// progress, when not nil, hears how it goes, from Join's goroutine. The
+// seat has no player name; JoinAs gives one.
 func (d *Device) Join(ctx context.Context, target JoinTarget, bot string, progress func(Progress)) (*Table, error) {
+	return d.JoinAs(ctx, target, JoinConfig{Bot: bot}, progress)
+}
+
+// JoinConfig says who takes the seat Join claims.
+type JoinConfig struct {
+	// Bot is the kind of the bot that plays the device's seat; "" lets a
+	// person play it.
+	Bot string
+	// Player is the player's name (table.CheckName), which travels with
+	// the claim and is fixed in the table's genesis; "" for none.
+	Player string
+}
+
+// JoinAs is Join for the player cfg names.
+func (d *Device) JoinAs(ctx context.Context, target JoinTarget, cfg JoinConfig, progress func(Progress)) (*Table, error) {
+	if _, err := table.CheckName(cfg.Player); err != nil {
+		return nil, err
+	}
+	bot := cfg.Bot
 	if progress == nil {
 		progress = func(Progress) {}
 	}
@@ -282,7 +320,7 @@ func (d *Device) Join(ctx context.Context, target JoinTarget, bot string, progre
 		progress(Found{Ad: ad})
 		info, lobbyID = ad.AddrInfo(), ad.ID
 	}
-	setup, seat, err := d.node.JoinLobby(ctx, info, lobbyID, func(seated, wanted int) {
+	setup, seat, err := d.node.JoinLobby(ctx, info, lobbyID, cfg.Player, func(seated, wanted int) {
 		progress(Waiting{Seated: seated, Wanted: wanted})
 	})
 	if err != nil {

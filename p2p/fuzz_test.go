@@ -196,6 +196,8 @@ func FuzzLobbyClaim(f *testing.F) {
 	f.Add(frame(append([]byte{lobbyVersion, msgClaim}, make([]byte, len(LobbyID{}))...)...))
 	f.Add(frame(append([]byte{lobbyVersion, msgClaim}, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9)...))
 	f.Add(frame(lobbyVersion, msgWait, 1, 2))
+	f.Add(frame(append(append([]byte{lobbyVersion, msgClaim}, lobbyID[:]...), "Анна"...)...))
+	f.Add(frame(append(append([]byte{lobbyVersion, msgClaim}, lobbyID[:]...), "An\x1bna"...)...))
 	f.Add([]byte{0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l := &Lobby{n: &Node{id: hostID}, changed: make(chan struct{}),
@@ -209,10 +211,13 @@ func FuzzLobbyClaim(f *testing.F) {
 			t.Fatalf("%d seats taken after the joiner left", seated)
 		}
 		claim, err := readFrame(bytes.NewReader(data))
-		valid := err == nil && len(claim) == 2+len(LobbyID{}) && claim[0] == lobbyVersion && claim[1] == msgClaim
+		valid := err == nil && len(claim) >= 2+len(LobbyID{}) && len(claim) <= 2+len(LobbyID{})+maxClaimName &&
+			claim[0] == lobbyVersion && claim[1] == msgClaim
 		var want LobbyID
+		var nameErr error
 		if valid {
 			copy(want[:], claim[2:])
+			_, nameErr = table.CheckName(string(claim[2+len(want):]))
 		}
 		reply, err := readFrame(&s.out)
 		switch {
@@ -224,6 +229,10 @@ func FuzzLobbyClaim(f *testing.F) {
 		case want != LobbyID{} && want != lobbyID:
 			if err != nil || len(reply) < 2 || reply[1] != msgRefuse || !errors.Is(serr, ErrRefused) {
 				t.Fatalf("a claim for another lobby: %v, answered %x", serr, reply)
+			}
+		case nameErr != nil:
+			if err != nil || len(reply) < 2 || reply[1] != msgRefuse || !errors.Is(serr, table.ErrBadName) {
+				t.Fatalf("a claim with a bad name: %v, answered %x", serr, reply)
 			}
 		default:
 			if err != nil || !bytes.Equal(reply, []byte{lobbyVersion, msgWait, 2, 2}) {
@@ -280,7 +289,7 @@ func FuzzJoinLobbyReply(f *testing.F) {
 		mu.Lock()
 		reply = data
 		mu.Unlock()
-		s, seat, err := joiner.JoinLobby(ctx, info, LobbyID{}, nil)
+		s, seat, err := joiner.JoinLobby(ctx, info, LobbyID{}, "", nil)
 		if err != nil && errors.Is(err, table.ErrUnreachable) && !strings.Contains(err.Error(), "lobby of") {
 			t.Fatalf("no stream: %v", err)
 		}

@@ -81,7 +81,7 @@ func newTestTable(t *testing.T, ctx context.Context, players, bots, rounds int) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, seat, err := tt.nodes[i].JoinLobby(ctx, info, lobby.ID(), nil)
+			s, seat, err := tt.nodes[i].JoinLobby(ctx, info, lobby.ID(), "", nil)
 			results[i] = joined{s, seat, err}
 		}()
 	}

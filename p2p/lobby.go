@@ -20,9 +20,11 @@ import (
 )
 
 // LobbyProtocol is the stream protocol by which a device claims a seat at
-// a table before its genesis. The joiner sends a claim; the host answers
-// with progress messages while seats fill and finally with the table's
-// Setup, or refuses. Every message is length-prefixed and small.
+// a table before its genesis. The joiner sends a claim, with the
+// player's name after the lobby id when it has one; the host answers with
+// progress messages while seats fill and finally with the table's Setup,
+// or refuses (also a name that table.CheckName refuses). Every message is
+// length-prefixed and small.
 const LobbyProtocol protocol.ID = "/njet/lobby/1"
 
 // LobbyID names a table before its genesis exists: the genesis records it
@@ -42,7 +44,10 @@ const (
 	msgRefuse       = 4
 	maxLobbyMessage = maxSetupMessage + 16
 	maxLobbyStreams = 16
-	lobbyIOTimeout  = 10 * time.Second
+	// maxClaimName bounds the name bytes of a claim; longer claims are
+	// malformed, shorter ones are checked by table.CheckName.
+	maxClaimName   = 4 * table.MaxNameBytes
+	lobbyIOTimeout = 10 * time.Second
 )
 
 // Errors of the lobby.
@@ -67,6 +72,8 @@ type LobbyConfig struct {
 	Short  bool
 	Target int
 	Rounds int
+	// Player is the host's player name (table.CheckName); "" for none.
+	Player string
 	// Rand draws the lobby id, the first dealer and the bots' keys; nil
 	// uses crypto/rand.
 	Rand io.Reader
@@ -82,6 +89,7 @@ type Lobby struct {
 
 	mu      sync.Mutex
 	claims  []table.Identity
+	names   []string      // the claims' player names
 	changed chan struct{} // closed and replaced whenever claims or started change
 	setup   *Setup
 	closed  bool
@@ -97,6 +105,11 @@ func (n *Node) OpenLobby(cfg LobbyConfig) (*Lobby, error) {
 	if cfg.Bots < 0 || cfg.Bots > cfg.Players-1 {
 		return nil, fmt.Errorf("p2p: %d bots at a table of %d", cfg.Bots, cfg.Players)
 	}
+	player, err := table.CheckName(cfg.Player)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Player = player
 	if cfg.Rand == nil {
 		cfg.Rand = cryptoReader{}
 	}
@@ -127,6 +140,15 @@ func (l *Lobby) Seated() (seated, wanted int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return 1 + len(l.claims), l.cfg.Players - l.cfg.Bots
+}
+
+// Players returns the player names of the seats taken so far, in seat
+// order: the host's first, then the joiners' in claim order ("" for a
+// player without a name).
+func (l *Lobby) Players() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string{l.cfg.Player}, l.names...)
 }
 
 // Free returns the number of seats still open to joiners.
@@ -209,6 +231,14 @@ func (l *Lobby) Start() (*Setup, map[int]ed25519.PrivateKey, error) {
 	}
 	gen := &table.Genesis{Edition: l.cfg.Edition, Characters: l.cfg.Edition.Characters()[:l.cfg.Players], Keys: keys,
 		FirstDealer: rng.IntN(l.cfg.Players), Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds}
+	names := append([]string{l.cfg.Player}, l.names...)
+	names = append(names, make([]string, l.cfg.Players-len(names))...)
+	for _, name := range names {
+		if name != "" {
+			gen.Names = names
+			break
+		}
+	}
 	copy(gen.Nonce[:], l.cfg.ID[:])
 	body, err := gen.MarshalBinary()
 	if err != nil {
@@ -250,8 +280,10 @@ func (l *Lobby) Close() error {
 	return nil
 }
 
-// claim seats id, or returns why not.
-func (l *Lobby) claim(id table.Identity) error {
+// claim seats id with the player's name, or returns why not. A device
+// that claims again (a lost connection) keeps its seat and takes the new
+// name.
+func (l *Lobby) claim(id table.Identity, name string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
@@ -260,8 +292,12 @@ func (l *Lobby) claim(id table.Identity) error {
 	case id == l.n.id:
 		return fmt.Errorf("%w: the host's own identity", ErrRefused)
 	}
-	for _, c := range l.claims {
+	for i, c := range l.claims {
 		if c == id {
+			if l.setup == nil && l.names[i] != name {
+				l.names[i] = name
+				l.notify()
+			}
 			return nil
 		}
 	}
@@ -272,6 +308,7 @@ func (l *Lobby) claim(id table.Identity) error {
 		return fmt.Errorf("%w: the table is full", ErrRefused)
 	}
 	l.claims = append(l.claims, id)
+	l.names = append(l.names, name)
 	l.notify()
 	return nil
 }
@@ -286,6 +323,7 @@ func (l *Lobby) unclaim(id table.Identity) {
 	for i, c := range l.claims {
 		if c == id {
 			l.claims = append(l.claims[:i], l.claims[i+1:]...)
+			l.names = append(l.names[:i], l.names[i+1:]...)
 			l.notify()
 			return
 		}
@@ -330,11 +368,12 @@ func (l *Lobby) serve(s network.Stream) error {
 	if err != nil {
 		return err
 	}
-	if len(msg) != 2+len(LobbyID{}) || msg[0] != lobbyVersion || msg[1] != msgClaim {
+	if len(msg) < 2+len(LobbyID{}) || len(msg) > 2+len(LobbyID{})+maxClaimName || msg[0] != lobbyVersion || msg[1] != msgClaim {
 		return fmt.Errorf("%w: lobby claim", table.ErrMalformed)
 	}
 	var want LobbyID
 	copy(want[:], msg[2:])
+	rawName := string(msg[2+len(want):])
 	id, err := IdentityOfPeer(s.Conn().RemotePeer())
 	if err != nil {
 		return err
@@ -347,7 +386,11 @@ func (l *Lobby) serve(s network.Stream) error {
 	if want != (LobbyID{}) && want != l.cfg.ID {
 		return refuse(fmt.Errorf("%w: no such table here", ErrRefused))
 	}
-	if err := l.claim(id); err != nil {
+	name, err := table.CheckName(rawName)
+	if err != nil {
+		return refuse(fmt.Errorf("%w: %w", ErrRefused, err))
+	}
+	if err := l.claim(id, name); err != nil {
 		return refuse(err)
 	}
 	// The joiner only closes the stream from now on: a read that returns
@@ -410,12 +453,17 @@ func (l *Lobby) sendStart(s network.Stream, setup *Setup, id table.Identity) err
 }
 
 // JoinLobby claims a seat at the lobby id (zero: whichever the host
-// offers) of the host at info and waits for the table to start. progress,
-// when not nil, hears how many seats are taken. It returns the Setup and
-// the device's seat. ctx bounds the whole wait.
-func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, progress func(seated, wanted int)) (*Setup, int, error) {
+// offers) of the host at info for the player named player ("" for none;
+// table.CheckName) and waits for the table to start. progress, when not
+// nil, hears how many seats are taken. It returns the Setup and the
+// device's seat. ctx bounds the whole wait.
+func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, player string, progress func(seated, wanted int)) (*Setup, int, error) {
+	player, err := table.CheckName(player)
+	if err != nil {
+		return nil, 0, err
+	}
 	dctx, cancel := context.WithTimeout(ctx, lobbyIOTimeout)
-	err := n.Connect(dctx, info)
+	err = n.Connect(dctx, info)
 	cancel()
 	if err != nil {
 		return nil, 0, err
@@ -427,7 +475,8 @@ func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, pr
 	stop := context.AfterFunc(ctx, func() { s.Reset() })
 	defer stop()
 	defer s.Close()
-	if err := writeFrame(s, append([]byte{lobbyVersion, msgClaim}, id[:]...)); err != nil {
+	claim := append([]byte{lobbyVersion, msgClaim}, id[:]...)
+	if err := writeFrame(s, append(claim, player...)); err != nil {
 		return nil, 0, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, info.ID, err)
 	}
 	for {
@@ -465,6 +514,8 @@ func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, pr
 				return nil, 0, fmt.Errorf("%w: the setup's creator is not the host", table.ErrMalformed)
 			case id != (LobbyID{}) && LobbyID(gen.Nonce) != id:
 				return nil, 0, fmt.Errorf("%w: the setup is for another table", table.ErrWrongTable)
+			case gen.Name(seat) != player:
+				return nil, 0, fmt.Errorf("%w: the setup names this device's player %q, not %q", table.ErrMalformed, gen.Name(seat), player)
 			}
 			return setup, seat, nil
 		default:

@@ -49,6 +49,9 @@ type LANConfig struct {
 	// Width is the width text is wrapped to; 0 asks the terminal behind the
 	// output, then $COLUMNS, else 80.
 	Width int
+	// Names are the players' names by seat (the genesis's); a seat without
+	// one is called by its number.
+	Names []string
 }
 
 // Waits shorter than waitQuiet are not reported; longer ones are
@@ -93,7 +96,8 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	if width <= 0 {
 		width = widthOf(out)
 	}
-	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", view: l.view, out: &printer{w: out, width: width}}
+	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", names: cfg.Names, view: l.view,
+		out: &printer{w: out, width: width}}
 
 	type input struct {
 		text string
@@ -299,13 +303,16 @@ func (l *lan) showWait(v table.PeerView) {
 	}
 }
 
-// seatName is "seat N", or "your seat".
+// seatName is the seat's player name, "seat N", or "your seat".
 func (l *lan) seatName(seat int) string {
 	if seat == l.you && l.watching {
 		return "the bot in your seat"
 	}
 	if seat == l.you {
 		return "your seat"
+	}
+	if seat >= 0 && seat < len(l.cfg.Names) && l.cfg.Names[seat] != "" {
+		return l.cfg.Names[seat]
 	}
 	return "seat " + strconv.Itoa(seat)
 }

@@ -109,6 +109,9 @@ type screen struct {
 	watching bool
 	// others is how the text calls the other seats: "Bot" or "Seat".
 	others string
+	// names are the players' names by seat; a seat without one (or
+	// beyond them) is called as others says.
+	names []string
 	// view returns the seat's view of the game now.
 	view func() engine.View
 	// rulesShown is set once the round's rules are on screen.
@@ -290,6 +293,8 @@ func (s *screen) who(seat int) words.Msg {
 		return words.BotForYou()
 	case seat == s.you:
 		return words.You()
+	case seat >= 0 && seat < len(s.names) && s.names[seat] != "":
+		return words.Plain(s.names[seat])
 	case s.others == "Seat":
 		return words.SeatNumber(seat)
 	}
