@@ -124,6 +124,17 @@ type PeerView struct {
 	// Abandoned, at a table of two, is why the game ended early (the last
 	// of Voided): nobody wins, and the audited rounds' totals stand.
 	Abandoned *Violation
+	// Seq is the log's length: the seq the table waits for.
+	Seq uint64
+	// Patience is how long a seat may stay silent before a vote to void
+	// the round is open; Voidable says it is open now (VoteVoid), with
+	// Votes of the Needed votes (every seat but the silent one) seen by
+	// this peer, and Voted when this peer's own vote is among them.
+	Patience time.Duration
+	Voidable bool
+	Votes    int
+	Needed   int
+	Voted    bool
 }
 
 // Waiting describes whom the table waits for and how long, e.g.
@@ -297,8 +308,14 @@ func (p *Peer) View() PeerView {
 	if viol := game.Violation(); viol != nil {
 		v.Violation = viol
 	}
+	v.Seq, v.Patience = next, p.cfg.Patience
+	voidable := false
 	if t, err := game.Entitled(next); err == nil {
 		v.Turn, v.Kind = int(t.Seat), t.Kinds[0]
+		voidable = len(t.Instead) > 0 && !p.hosts(game, v.Turn)
+		if voidable {
+			v.Needed = game.Genesis().Players() - 1
+		}
 	}
 	game.mu.Lock()
 	if game.eng != nil {
@@ -310,6 +327,13 @@ func (p *Peer) View() PeerView {
 	v.Silent = p.cfg.Now().Sub(v.Since)
 	if p.prompt != nil && p.prompt.Seq == next {
 		v.Prompt = p.prompt
+	}
+	if voidable {
+		v.Voidable = v.Silent >= p.cfg.Patience
+		if p.voteSeq == next {
+			v.Votes = len(p.votes)
+		}
+		v.Voted = p.mine != nil && p.mine.seq == next && p.mine.seat == v.Turn
 	}
 	p.mu.Unlock()
 	return v

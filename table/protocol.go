@@ -113,8 +113,12 @@ type RoundResult struct {
 	Deal   uint64 // the crypto round number of its deal
 	Dealer int
 	Rules  engine.Rules
-	Points []int // per seat
-	Totals []int // running totals
+	Teams  [2][]int // team 0 is the start player's team
+	Tricks [2]int   // tricks won per team
+	Loot   [2]int   // per team: the opponents' 1s taken
+	Bonus  int      // the seat whose points double, or -1
+	Points []int    // per seat
+	Totals []int    // running totals
 }
 
 // GameConfig sets up a Game.
@@ -1031,7 +1035,8 @@ func (g *Game) finishRound() {
 	h := g.eng.History()
 	g.played++
 	g.results = append(g.results, RoundResult{Round: h.Round, Deal: g.deal, Dealer: h.Dealer, Rules: h.Rules,
-		Points: slices.Clone(h.Score.Points), Totals: slices.Clone(h.Totals)})
+		Teams: [2][]int{slices.Clone(h.Teams[0]), slices.Clone(h.Teams[1])}, Tricks: h.Score.Tricks, Loot: h.Score.Loot,
+		Bonus: h.Bonus, Points: slices.Clone(h.Score.Points), Totals: slices.Clone(h.Totals)})
 	if g.eng.Phase() == engine.PhaseGameOver || g.gen.Rounds > 0 && g.played >= g.gen.Rounds {
 		g.st = stOver
 		return
@@ -1260,6 +1265,7 @@ func (g *Game) Results() []RoundResult {
 	for i, r := range g.results {
 		out[i] = r
 		out[i].Points, out[i].Totals = slices.Clone(r.Points), slices.Clone(r.Totals)
+		out[i].Teams = [2][]int{slices.Clone(r.Teams[0]), slices.Clone(r.Teams[1])}
 	}
 	return out
 }
