@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -47,14 +48,16 @@ func (f *fieldView) MinSize() fyne.Size { return fyne.NewSize(52, 40) }
 func (f *fieldView) CreateRenderer() fyne.WidgetRenderer {
 	bg := canvas.NewRectangle(white)
 	bg.CornerRadius = 6
-	label := canvas.NewText(f.text, ink)
-	label.Alignment = fyne.TextAlignCenter
-	label.TextSize = 13
+	var lines [2]*canvas.Text
+	for i := range lines {
+		lines[i] = canvas.NewText("", ink)
+		lines[i].Alignment = fyne.TextAlignCenter
+	}
 	by := canvas.NewText(f.by, white)
 	by.Alignment = fyne.TextAlignCenter
 	by.TextStyle.Bold = true
 	by.TextSize = 12
-	r := &fieldRenderer{f: f, bg: bg, label: label, by: by}
+	r := &fieldRenderer{f: f, bg: bg, lines: lines, by: by}
 	if f.mark != engine.NoColour {
 		r.mark = suitMark(f.mark, suitColour(f.mark))
 	}
@@ -63,10 +66,11 @@ func (f *fieldView) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type fieldRenderer struct {
-	f         *fieldView
-	bg        *canvas.Rectangle
-	label, by *canvas.Text
-	mark      *canvas.Raster
+	f     *fieldView
+	bg    *canvas.Rectangle
+	lines [2]*canvas.Text // the field's text, on one line or broken in two
+	by    *canvas.Text
+	mark  *canvas.Raster
 }
 
 func (r *fieldRenderer) style() {
@@ -74,23 +78,76 @@ func (r *fieldRenderer) style() {
 	r.bg.FillColor = color.NRGBA{R: 0xf1, G: 0xf5, B: 0xf0, A: 0xff}
 	r.bg.StrokeColor = color.NRGBA{R: 0xb0, G: 0xbe, B: 0xc5, A: 0xff}
 	r.bg.StrokeWidth = 1
-	r.label.Color = ink
+	col, bold := color.Color(ink), false
 	r.by.Hidden = true
 	switch {
 	case fs.By != -1:
 		c := seatColour(fs.By)
 		c.A = 0xd0
 		r.bg.FillColor = c
-		r.label.Color = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xb0}
+		col = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xc8}
 		r.by.Hidden = false
 	case fs.Rule:
 		r.bg.FillColor = color.NRGBA{R: 0xff, G: 0xf8, B: 0xe1, A: 0xff}
 		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 3
-		r.label.TextStyle.Bold = true
+		bold = true
 	case fs.Blockable:
 		r.bg.FillColor = white
 		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 3
 	}
+	for _, l := range r.lines {
+		l.Color, l.TextStyle.Bold = col, bold
+	}
+}
+
+// Field text sizes: the largest is tried first; a text that does not fit
+// on one line at fieldTextFit is broken in two at the space that keeps the
+// longer line shortest, and shrunk further only if it must.
+const (
+	fieldTextMax = 13
+	fieldTextFit = 11
+	fieldTextMin = 9
+)
+
+// fitLines sets the field's text on one or two lines that fit width w.
+func (r *fieldRenderer) fitLines(w float32) {
+	text := r.f.text
+	one, two := r.lines[0], r.lines[1]
+	fits := func(size float32, a, b string) bool {
+		one.Text, two.Text = a, b
+		one.TextSize, two.TextSize = size, size
+		return one.MinSize().Width <= w && (b == "" || two.MinSize().Width <= w)
+	}
+	for size := float32(fieldTextMax); size >= fieldTextFit; size-- {
+		if fits(size, text, "") {
+			two.Hidden = true
+			return
+		}
+	}
+	words := strings.Fields(text)
+	if len(words) > 1 {
+		for size := float32(fieldTextMax); size >= fieldTextMin; size-- {
+			best, bestW := -1, float32(0)
+			for i := 1; i < len(words); i++ {
+				fits(size, strings.Join(words[:i], " "), strings.Join(words[i:], " "))
+				lw := max(one.MinSize().Width, two.MinSize().Width)
+				if best < 0 || lw < bestW {
+					best, bestW = i, lw
+				}
+			}
+			if bestW <= w || size == fieldTextMin {
+				fits(size, strings.Join(words[:best], " "), strings.Join(words[best:], " "))
+				two.Hidden = false
+				return
+			}
+		}
+	}
+	size := float32(fieldTextFit)
+	for size > fieldTextMin && !fits(size, text, "") {
+		size--
+	}
+	fits(size, text, "")
+	two.Hidden = true
 }
 
 func (r *fieldRenderer) Layout(size fyne.Size) {
@@ -106,18 +163,24 @@ func (r *fieldRenderer) Layout(size fyne.Size) {
 		r.mark.Resize(fyne.NewSize(m, m))
 		top += m
 	}
-	r.label.TextSize = 13
-	for r.label.TextSize > 8 && r.label.MinSize().Width > size.Width-4 {
-		r.label.TextSize--
+	r.fitLines(size.Width - 6)
+	hidden := r.mark != nil && r.f.fs.By != -1 // the mark names a blocked colour
+	lineH := r.lines[0].MinSize().Height
+	n := float32(1)
+	if !r.lines[1].Hidden {
+		n = 2
+		lineH *= 0.9 // two lines sit closer than a text's own leading
 	}
-	ls := r.label.MinSize()
-	r.label.Hidden = r.mark != nil && r.f.fs.By != -1 // the mark names a blocked colour
 	bottom := h
 	if !r.by.Hidden {
 		bottom = h - r.by.MinSize().Height
 	}
-	r.label.Move(fyne.NewPos(0, max(top, (top+bottom-ls.Height)/2)))
-	r.label.Resize(fyne.NewSize(size.Width, ls.Height))
+	y := max(top, (top+bottom-n*lineH)/2)
+	for i, l := range r.lines {
+		l.Hidden = hidden || i == 1 && n == 1
+		l.Move(fyne.NewPos(0, y+float32(i)*lineH))
+		l.Resize(fyne.NewSize(size.Width, l.MinSize().Height))
+	}
 	bs := r.by.MinSize()
 	r.by.Move(fyne.NewPos(0, h-bs.Height-1))
 	r.by.Resize(fyne.NewSize(size.Width, bs.Height))
@@ -132,7 +195,7 @@ func (r *fieldRenderer) Refresh() {
 }
 
 func (r *fieldRenderer) Objects() []fyne.CanvasObject {
-	objs := []fyne.CanvasObject{r.bg, r.label, r.by}
+	objs := []fyne.CanvasObject{r.bg, r.lines[0], r.lines[1], r.by}
 	if r.mark != nil {
 		objs = append(objs, r.mark)
 	}

@@ -135,8 +135,10 @@ func suitMark(c engine.Colour, col color.Color) *canvas.Raster {
 }
 
 // cardView draws one card: its value large in the corner, the mark of its
-// colour, a band for a trump and a star for a supertrump. A card that may
-// not be used now is dimmed; one that may has a gold edge.
+// colour in the middle and the value again small at the foot. A trump has a
+// band of its colour along the foot, with the small value in white on it; a
+// supertrump's band is gold and says "S". Neither covers the large value. A
+// card that may not be used now is dimmed; one that may has a gold edge.
 type cardView struct {
 	widget.BaseWidget
 	card    engine.Card
@@ -184,7 +186,7 @@ func (v *cardView) CreateRenderer() fyne.WidgetRenderer {
 	r.value.TextStyle.Bold = true
 	r.small.TextStyle.Bold = true
 	r.star.TextStyle.Bold = true
-	r.band.CornerRadius = 3
+	r.band.BottomLeftCornerRadius, r.band.BottomRightCornerRadius = 6, 6 // the card's own corners
 	r.refreshState()
 	return r
 }
@@ -206,24 +208,32 @@ func (r *cardRenderer) Layout(size fyne.Size) {
 	r.value.TextSize = ts
 	r.value.Move(fyne.NewPos(w*0.08, h*0.01))
 	r.value.Resize(r.value.MinSize())
-	r.small.TextSize = max(9, w*0.22)
+	// The foot: the band of a trump, the small value and the supertrump's S.
+	footH := h * footShare
+	footY := h - footH
+	r.band.Move(fyne.NewPos(0, footY))
+	r.band.Resize(fyne.NewSize(w, footH))
+	r.small.TextSize = max(8, min(w*0.22, footH*0.72))
 	ss := r.small.MinSize()
-	r.small.Move(fyne.NewPos(w-ss.Width-w*0.08, h-ss.Height-h*0.02))
+	r.small.Move(fyne.NewPos(w-ss.Width-w*0.08, footY+(footH-ss.Height)/2))
 	r.small.Resize(ss)
-	m := w * 0.6
+	r.star.TextSize = r.small.TextSize
+	st := r.star.MinSize()
+	r.star.Move(fyne.NewPos(w*0.08, footY+(footH-st.Height)/2))
+	r.star.Resize(st)
+	m := min(w*0.6, footY-h*0.38-h*0.02)
 	r.mark.Move(fyne.NewPos((w-m)/2, h*0.38))
 	r.mark.Resize(fyne.NewSize(m, m))
-	r.band.Move(fyne.NewPos(w*0.08, h*0.30))
-	r.band.Resize(fyne.NewSize(w*0.84, max(3, h*0.05)))
-	r.star.TextSize = max(9, w*0.24)
-	r.star.Move(fyne.NewPos(w*0.1, h-r.star.MinSize().Height-h*0.02))
-	r.star.Resize(r.star.MinSize())
 }
+
+// footShare is the part of a card's height its foot takes.
+const footShare = 0.19
 
 func (r *cardRenderer) MinSize() fyne.Size { return r.v.MinSize() }
 
 func (r *cardRenderer) refreshState() {
 	v := r.v
+	col := suitColour(v.card.Colour())
 	r.bg.StrokeColor = color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff}
 	r.bg.StrokeWidth = 1.5
 	if v.usable {
@@ -232,11 +242,15 @@ func (r *cardRenderer) refreshState() {
 	if v.focused {
 		r.bg.StrokeColor, r.bg.StrokeWidth = color.NRGBA{R: 0x29, G: 0x79, B: 0xff, A: 0xff}, 4
 	}
-	r.band.Hidden = !v.trump
+	r.band.Hidden = !v.trump && !v.super
+	r.band.FillColor = col
+	r.small.Color = col
+	if v.trump {
+		r.small.Color = white
+	}
 	r.star.Hidden = !v.super
 	if v.super {
-		r.star.Color = white
-		r.band.Hidden = false
+		r.band.FillColor, r.small.Color, r.star.Color = gold, ink, ink
 	}
 	r.veil.Hidden = !v.dim
 }

@@ -144,7 +144,9 @@ func (r *chartRenderer) Layout(size fyne.Size) {
 			r.dots[si].Move(fyne.NewPos(x(last)-4, y(s[last])-4))
 			r.dots[si].Resize(fyne.NewSize(8, 8))
 			r.ends[si].Text = strconv.Itoa(s[last])
-			r.ends[si].Move(fyne.NewPos(x(last)+6, y(s[last])-8-float32(si)*2))
+			r.ends[si].Move(fyne.NewPos(x(last)+6, y(s[last])-8))
+			// seats that end on the same total share one label
+			r.ends[si].Hidden = slices.ContainsFunc(r.c.series[:si], func(o []int) bool { return len(o) > 0 && o[len(o)-1] == s[last] })
 		}
 	}
 }

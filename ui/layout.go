@@ -60,9 +60,7 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 			l.trick.Show()
 			l.board.Hide()
 		}
-		if l.over != nil {
-			place(l.over, pad, top, w, size.Height-top-pad)
-		}
+		l.cover(pad, top, w, size.Height-top-pad)
 		return
 	}
 	l.board.Show()
@@ -82,8 +80,22 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	place(l.bar, rx, barY, rw, barH)
 	ty := top + seatsH + pad
 	place(l.trick, rx, ty, rw, barY-pad-ty)
-	if l.over != nil {
-		place(l.over, pad, top, w, size.Height-top-pad)
+	l.cover(pad, top, w, size.Height-top-pad)
+}
+
+// cover places the round summary or game-over view, if one is up, over
+// everything but the info bar, and hides what lies under it, so that no
+// edge of a seat or card shows past its corners.
+func (l *tableLayout) cover(x, y, w, h float32) {
+	if l.over == nil {
+		return
+	}
+	l.over.Move(fyne.NewPos(x, y))
+	l.over.Resize(fyne.NewSize(max(w, 0), max(h, 0)))
+	for _, o := range []fyne.CanvasObject{l.seats, l.board, l.trick, l.bar, l.hand} {
+		if o != nil {
+			o.Hide()
+		}
 	}
 }
 
@@ -103,6 +115,10 @@ type flowLayout struct {
 	width *float32
 	gap   float32
 	last  float32 // the width of the last layout
+	// joined objects are words of a phrase: they follow the object before
+	// them at space instead of gap, so a long phrase wraps like text.
+	joined map[fyne.CanvasObject]bool
+	space  float32
 }
 
 func (l *flowLayout) avail() float32 {
@@ -119,6 +135,9 @@ func (l *flowLayout) rows(objs []fyne.CanvasObject, w float32, place bool) fyne.
 	var x, y, rowH, maxW float32
 	for _, o := range objs {
 		s := o.MinSize()
+		if x > 0 && l.joined[o] {
+			x += l.space - l.gap
+		}
 		if x > 0 && x+s.Width > w {
 			x, y = 0, y+rowH+4
 			rowH = 0

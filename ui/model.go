@@ -31,7 +31,8 @@ type tableModel struct {
 	results []seat.RoundResult
 	summary *seat.RoundResult // a scored round waiting to be read
 	over    *seat.GameOver
-	rounds  int
+	rounds  int // rounds in the game, 0 in the target-score variant
+	target  int // the score that ends a target-score game, else 0
 }
 
 // newTableModel returns an empty model for the person at seat you.
@@ -45,7 +46,7 @@ func (m *tableModel) apply(ev seat.Event) {
 	switch ev := ev.(type) {
 	case seat.Sync:
 		st := ev.State
-		m.you, m.view, m.seats, m.rounds = st.You, st.View, slices.Clone(st.Seats), st.Rounds
+		m.you, m.view, m.seats, m.rounds, m.target = st.You, st.View, slices.Clone(st.Seats), st.Rounds, st.Target
 		m.results = slices.Clone(st.Results)
 		m.prompt, m.chosen, m.turn = st.Prompt, nil, -1
 		if st.Turn != nil {
@@ -113,6 +114,9 @@ type handCard struct {
 	Trump  bool // of the trump suit under the round's rules
 	Super  bool // a supertrump
 	Chosen bool
+	// Dim is set when a card is asked for and this one may not be used:
+	// while blocking, choosing a team or waiting the hand reads as dealt.
+	Dim bool
 }
 
 // suitRank orders suits in the hand: the edition's board order, with the
@@ -143,15 +147,35 @@ func (m *tableModel) hand() []handCard {
 	out := make([]handCard, 0, len(cards))
 	for _, c := range cards {
 		hc := handCard{Card: c, Chosen: slices.Contains(m.chosen, c)}
-		if m.rulesSet {
-			r := m.view.Rules
-			hc.Trump = engine.SuitOf(c, r) == r.Trump
-			hc.Super = r.Super != engine.NoColour && c.Colour() == r.Super && c.Value() == 1
-		}
+		hc.Trump, hc.Super = m.trumpMarks(c)
 		hc.Legal = !hc.Chosen && m.cardUsable(c)
+		hc.Dim = m.asksCard() && !hc.Legal
 		out = append(out, hc)
 	}
 	return out
+}
+
+// trumpMarks reports whether card c is a trump and whether it is a
+// supertrump under the round's rules, once they are known.
+func (m *tableModel) trumpMarks(c engine.Card) (trump, super bool) {
+	if !m.rulesSet {
+		return false, false
+	}
+	r := m.view.Rules
+	return engine.SuitOf(c, r) == r.Trump, r.Super != engine.NoColour && c.Colour() == r.Super && c.Value() == 1
+}
+
+// asksCard reports whether the open question is answered with cards: a
+// play, a discard or a pass.
+func (m *tableModel) asksCard() bool {
+	if m.prompt == nil {
+		return false
+	}
+	switch m.prompt.Kind {
+	case engine.ActPlay, engine.ActDiscard, engine.ActPass:
+		return true
+	}
+	return false
 }
 
 // unchosen is the hand without the cards picked for a discard or pass:

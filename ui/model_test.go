@@ -51,7 +51,8 @@ func answer(t *testing.T, m *tableModel) engine.Action {
 // TestModelWholeGame feeds every event of whole local games into the model
 // and checks what it shows against the events: the hand is the view's,
 // sorted by suit (R-TRICK-1: trumps together, last) and marked legal exactly
-// as the prompt allows; blocked fields name their blocker; totals follow the
+// as the prompt allows, dimmed only where a card is asked for and this one
+// may not be used (never while blocking, choosing a team or waiting); blocked fields name their blocker; totals follow the
 // rounds.
 func TestModelWholeGame(t *testing.T) {
 	cases := []seat.LocalConfig{
@@ -84,6 +85,12 @@ func TestModelWholeGame(t *testing.T) {
 				h := m.hand()
 				if len(h) != m.view.Hand.Len() {
 					t.Fatalf("hand shows %d of %d cards", len(h), m.view.Hand.Len())
+				}
+				asks := m.prompt != nil && m.prompt.Kind != engine.ActBlock && m.prompt.Kind != engine.ActTeam
+				for _, hc := range h {
+					if hc.Dim != (asks && !hc.Legal) {
+						t.Fatalf("%v dimmed %v while the question is %v (legal %v)", hc.Card, hc.Dim, m.prompt, hc.Legal)
+					}
 				}
 				for i := 1; i < len(h); i++ {
 					a, b := h[i-1], h[i]

@@ -121,7 +121,7 @@ func (t *TableScreen) render() {
 		c := hc.Card
 		cv := newCardView(c, func() { t.tapCard(c) })
 		cv.usable = hc.Legal
-		cv.dim = m.prompt != nil && !hc.Legal
+		cv.dim = hc.Dim
 		cv.trump, cv.super = hc.Trump, hc.Super
 		cv.focused = i == t.focus
 		t.cards = append(t.cards, cv)

@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -53,7 +54,13 @@ func (t *TableScreen) seatBadge(s, tricks int) fyne.CanvasObject {
 		ch = say(wCharacter(v.Characters[s]))
 	}
 	if s == v.Dealer {
-		ch += " · " + tr("table.dealer", "dealer")
+		dealer := tr("table.dealer", "dealer")
+		if t.badgeFits(ch + " · " + dealer) {
+			ch += " · " + dealer
+		} else {
+			lines = append(lines, label(ch, 12, false, textCol))
+			ch = dealer // a narrow badge: the dealer mark on a line of its own
+		}
 	}
 	lines = append(lines, label(ch, 12, false, textCol))
 	if s < len(v.HandSizes) && (!t.lay.portrait || v.Phase >= engine.PhaseTeams) {
@@ -78,6 +85,18 @@ func (t *TableScreen) seatBadge(s, tricks int) fyne.CanvasObject {
 	return container.NewStack(bg, container.NewPadded(container.NewVBox(lines...)))
 }
 
+// badgeFits reports whether a line of small text fits a seat's badge at
+// the width the table was last laid out at.
+func (t *TableScreen) badgeFits(s string) bool {
+	n := max(t.model.view.Players, 1)
+	if t.lay.width == 0 {
+		return true
+	}
+	// the grid's gaps between badges, then each badge's border and padding
+	inner := (t.lay.width-2*pad-float32(n-1)*4)/float32(n) - 2*4 - 4
+	return label(s, 12, false, white).MinSize().Width <= inner
+}
+
 // infoView is the bar that is always visible: the round of the total, the
 // round's rules once decided (trump, supertrump, points per trick, discard)
 // and the running scores.
@@ -86,12 +105,10 @@ func (t *TableScreen) infoView() fyne.CanvasObject {
 	v := m.view
 	bg := canvas.NewRectangle(color.NRGBA{R: 0x10, G: 0x33, B: 0x20, A: 0xff})
 	bg.CornerRadius = 8
-	round := tr("table.round", "Round {{.N}} of {{.Of}}", map[string]any{"N": v.Round, "Of": m.rounds})
-	if m.rounds == 0 {
-		round = tr("table.round-open", "Round {{.N}}", map[string]any{"N": v.Round})
-	}
+	round := t.roundText()
 	hb := container.NewHBox
 	items := []fyne.CanvasObject{label(round, 16, true, white)}
+	joined := map[fyne.CanvasObject]bool{}
 	if m.rulesSet || v.Phase >= engine.PhaseTeams {
 		r := v.Rules
 		items = append(items,
@@ -107,7 +124,13 @@ func (t *TableScreen) infoView() fyne.CanvasObject {
 			label(tr("table.per-trick", "{{.Value}} per trick", map[string]any{"Value": r.Points}), 15, true, gold),
 			label(say(wField(v.Edition, engine.RowDiscard, r.Discard)), 15, false, white))
 	} else {
-		items = append(items, label(tr("table.njet-phase", "Njet! Block fields to set the round's rules"), 15, false, white))
+		for i, w := range strings.Fields(tr("table.njet-phase", "Njet! Block fields to set the round's rules")) {
+			word := label(w, 15, false, white)
+			if i > 0 {
+				joined[word] = true
+			}
+			items = append(items, word)
+		}
 	}
 	items = append(items, label(tr("table.scores", "Scores:"), 15, false, white))
 	for s, tot := range m.totals() {
@@ -116,8 +139,22 @@ func (t *TableScreen) infoView() fyne.CanvasObject {
 		chip.SetMinSize(fyne.NewSize(10, 10))
 		items = append(items, hb(container.NewCenter(chip), label(t.shortName(s)+" "+strconv.Itoa(tot), 15, true, white)))
 	}
-	flow := container.New(&flowLayout{width: &t.lay.width, gap: 14}, items...)
+	flow := container.New(&flowLayout{width: &t.lay.width, gap: 14, joined: joined, space: 4}, items...)
 	return container.NewStack(bg, container.NewPadded(flow))
+}
+
+// roundText names the round of the total: "Round 3 of 8", or in a
+// target-score game "Round 3 · to 50 points".
+func (t *TableScreen) roundText() string {
+	m := t.model
+	n := m.view.Round
+	switch {
+	case m.rounds > 0:
+		return tr("table.round", "Round {{.N}} of {{.Of}}", map[string]any{"N": n, "Of": m.rounds})
+	case m.target > 0:
+		return tr("table.round-target", "Round {{.N}} · to {{.Target}} points", map[string]any{"N": n, "Target": m.target})
+	}
+	return tr("table.round-open", "Round {{.N}}", map[string]any{"N": n})
 }
 
 // suitChip is a small mark of colour c.

@@ -30,6 +30,13 @@ type testTable struct {
 func newTestTable(t *testing.T, code string, cfg seat.LocalConfig, opt TableOptions, size fyne.Size) *testTable {
 	t.Helper()
 	u := newTestApp(t, code)
+	// Name the seats as a game started from the new-game screen does.
+	if len(cfg.Names) == 0 {
+		cfg.Names = seatNames(u, cfg.Players)
+	}
+	if len(opt.Names) == 0 {
+		opt.Names = cfg.Names
+	}
 	l, err := seat.NewLocal(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -400,5 +407,112 @@ func checkTableFits(t *testing.T, s *TableScreen, w fyne.Window) {
 			}
 		}
 		boxes = append(boxes, b)
+	}
+}
+
+// TestTableRoundOfTotal: the info bar always says which round of the total
+// is played: of how many rounds, or towards which target score (R-END).
+func TestTableRoundOfTotal(t *testing.T) {
+	cases := []struct {
+		name, code string
+		cfg        seat.LocalConfig
+		want       string
+	}{
+		{"R-END-classic-short", "en", seat.LocalConfig{Edition: engine.Classic, Players: 3, Seed: 7, Short: true}, "Round 1 of 3"},
+		{"R-END-modern-whole", "en", seat.LocalConfig{Edition: engine.Modern, Players: 4, Seed: 3}, "Round 1 of 8"},
+		{"R-END-modern-target", "en", seat.LocalConfig{Edition: engine.Modern, Players: 4, Seed: 3, Target: 50}, "Round 1 · to 50 points"},
+		{"R-END-target-de", "de", seat.LocalConfig{Edition: engine.Modern, Players: 3, Seed: 3, Target: 20}, "Runde 1 · bis 20 Punkte"},
+		{"R-END-short-fr", "fr", seat.LocalConfig{Edition: engine.Classic, Players: 4, Seed: 3, Short: true}, "Manche 1 sur 4"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tt := newTestTable(t, c.code, c.cfg, TableOptions{}, fyne.NewSize(360, 740))
+			tt.settle()
+			if got := texts(t, tt.scr.lay.info); !slices.Contains(got, c.want) {
+				t.Fatalf("info bar says %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestTableNames: the names the new-game screen gives the bots are the
+// names the table uses everywhere: seats, the fields they block, the trick,
+// the round summary and the game-over table; no "Bot N" shows.
+func TestTableNames(t *testing.T) {
+	tt := newTestTable(t, "en", round7, TableOptions{}, fyne.NewSize(1280, 800))
+	bot := regexp.MustCompile(`\bBot \d`)
+	seen := map[string]map[string]bool{}
+	tt.play(func() {
+		l := tt.scr.lay
+		parts := map[string]fyne.CanvasObject{"seats": l.seats, "board": l.board, "trick": l.trick, "info": l.info}
+		if l.over != nil {
+			parts = map[string]fyne.CanvasObject{"sheet": l.over}
+		}
+		for part, o := range parts {
+			for _, s := range texts(t, o) {
+				if bot.MatchString(s) {
+					t.Fatalf("%s shows %q", part, s)
+				}
+				for _, n := range []string{"Ada", "Boris"} {
+					if strings.Contains(s, n) {
+						if seen[part] == nil {
+							seen[part] = map[string]bool{}
+						}
+						seen[part][n] = true
+					}
+				}
+			}
+		}
+	})
+	for _, part := range []string{"seats", "board", "trick", "info", "sheet"} {
+		if !seen[part]["Ada"] || !seen[part]["Boris"] {
+			t.Errorf("%s named %v, want Ada and Boris", part, seen[part])
+		}
+	}
+}
+
+// TestTableBoardLabelsFit: on a phone every field of the Njet board shows
+// its whole text, broken in two lines where needed, at a readable size, in
+// every language (R-NJET: the Modern discard row's longest fields).
+func TestTableBoardLabelsFit(t *testing.T) {
+	cfg := seat.LocalConfig{Edition: engine.Modern, Players: 4, Seed: 3, Target: 12}
+	for _, code := range []string{"en", "de", "fr"} {
+		for _, sz := range sizes[1:] {
+			t.Run(code+"-"+sz.name, func(t *testing.T) {
+				tt := newTestTable(t, code, cfg, TableOptions{}, sz.size)
+				tt.settle()
+				if p := tt.scr.model.prompt; p == nil || p.Kind != engine.ActBlock {
+					t.Fatalf("first question %+v, want a block", p)
+				}
+				if len(tt.scr.fields) == 0 {
+					t.Fatal("no board")
+				}
+				for _, f := range tt.scr.fields {
+					r := test.TempWidgetRenderer(t, f).(*fieldRenderer)
+					r.Layout(f.Size())
+					var shown []string
+					for _, l := range r.lines {
+						if l.Hidden {
+							continue
+						}
+						shown = append(shown, l.Text)
+						if w := l.MinSize().Width; w > f.Size().Width-4 || l.TextSize < fieldTextMin {
+							t.Errorf("%q: %.0f wide at size %.0f in a field %.0f wide", l.Text, w, l.TextSize, f.Size().Width)
+						}
+						if l.Position().Y+l.MinSize().Height > f.Size().Height+1 {
+							t.Errorf("%q runs out of its field at the bottom", l.Text)
+						}
+					}
+					if got := strings.Join(shown, " "); got != strings.Join(strings.Fields(f.text), " ") && !(f.mark != engine.NoColour && f.fs.By != -1) {
+						t.Errorf("field shows %q of %q", got, f.text)
+					}
+				}
+				if code != "en" && sz.name == "phone" {
+					w := tt.app.Window()
+					assertMarkup(t, filepath.Join("phone-"+code, "table-njet.xml"), w)
+					screenshot(t, "table-njet-phone-"+code, w)
+				}
+			})
+		}
 	}
 }

@@ -45,6 +45,7 @@ func (t *TableScreen) trickView() fyne.CanvasObject {
 	plays := container.New(layout.NewGridLayoutWithColumns(max(m.view.Players, 1)))
 	for _, p := range tr0.Plays {
 		cv := newCardView(p.Card, nil)
+		cv.trump, cv.super = m.trumpMarks(p.Card)
 		if won != nil && p.Seat == won.Trick.Winner {
 			cv.usable = true // lit: the winning card
 		}
