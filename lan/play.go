@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/p2p"
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 )
 
@@ -35,6 +36,16 @@ type PersonSeat struct {
 	// Names are the players' names by seat as the genesis fixes them (""
 	// for a seat without one; nil when the genesis names nobody).
 	Names []string
+	// Seats says who plays each seat as the table's setup has it: the
+	// devices' people, and the bots the host's device (seat 0) runs.
+	Seats []seat.SeatInfo
+}
+
+// NewSeat returns the person's seat as a seat.Seat, for a front end that
+// reads events rather than the peer's view. It runs no goroutines: the
+// session's peer moves the table on, and the Seat tells what it did.
+func (ps PersonSeat) NewSeat() (*seat.PeerSeat, error) {
+	return seat.NewPeerSeat(ps.Peer, ps.Seat, seat.PeerSeatConfig{Changed: ps.Changed, Rounds: ps.Rounds, Seats: ps.Seats})
 }
 
 // PlayConfig sets up Play.
@@ -124,6 +135,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 			if gen.Names != nil {
 				ps.Names = t.Names()
 			}
+			ps.Seats = seatsOf(gen, t.setup)
 		}
 		left, err = playPerson(ctx, s, ps, cfg.Person, onEvent)
 	} else {
@@ -169,6 +181,10 @@ func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) e
 	return err
 }
 
+// overGrace is how long a person whose game is over may take to see the
+// end after the session stopped.
+const overGrace = 5 * time.Second
+
 // playPerson runs the session while person plays the device's own seat.
 // It reports whether the person left before the end (the session is then
 // stopped; the store keeps the seat). Once the game is over it waits for
@@ -191,6 +207,20 @@ func playPerson(ctx context.Context, s *p2p.Session, seat PersonSeat, person Per
 			default:
 			}
 		})
+		if s.Peer(own).Game().Over() {
+			// The others caught up before the person saw the end: a last
+			// look, and a moment to tell it (the peer's view stays).
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+			t := time.NewTimer(overGrace)
+			select {
+			case <-pctx.Done():
+			case <-t.C:
+			}
+			t.Stop()
+		}
 		endPerson() // the person has nothing more to see
 	}()
 	seat.Changed = changed
@@ -214,4 +244,21 @@ func playPerson(ctx context.Context, s *p2p.Session, seat PersonSeat, person Per
 		return false, errors.Join(perr, err)
 	}
 	return false, perr
+}
+
+// seatsOf says who plays each seat of a table: a seat whose key is a
+// member device's is a person's (or that device's bot), any other one a
+// bot of the host's device.
+func seatsOf(gen *table.Genesis, setup *p2p.Setup) []seat.SeatInfo {
+	out := make([]seat.SeatInfo, gen.Players())
+	for s := range out {
+		si := seat.SeatInfo{Name: gen.Name(s), Who: seat.Bot, Bot: "heuristic", Host: 0}
+		for _, d := range setup.Devices {
+			if d.ID == gen.Keys[s] {
+				si = seat.SeatInfo{Name: gen.Name(s), Who: seat.Person, Host: -1}
+			}
+		}
+		out[s] = si
+	}
+	return out
 }

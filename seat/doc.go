@@ -16,6 +16,13 @@
 // while it waits for the person. Save and ResumeLocal keep an unfinished
 // game across restarts.
 //
+// PeerSeat is the Seat of a person at a LAN table (lan.PersonSeat.NewSeat
+// makes one). It runs no goroutines either: the table's peer moves the
+// game on, and Next reads the envelopes its log gained (whose authors and
+// kinds give the order and who moved) and the peer's view (which gives
+// the cards). A device that catches up many envelopes at once cannot be
+// told them move by move: it gets a Sync again.
+//
 // The events Turn (with the LAN fields), Audited, Halted, RoundVoided and
 // Watching belong to LAN games; a Local seat sends Turn without them and
 // never the others.

@@ -1,0 +1,315 @@
+package seat
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/table"
+)
+
+// peerTestTimeout only stops a hung test; nothing is asserted about time.
+const peerTestTimeout = 2 * time.Minute
+
+// lanTable is a table of peers over table's in-memory network on a clock
+// that stands still (so no seat is ever silent): the person's seat is a
+// human's (PeerConfig.Human), the others are random bots.
+type lanTable struct {
+	peers   []*table.Peer
+	changed chan struct{} // the person's peer's events
+	stop    func()
+}
+
+func newLANTable(t *testing.T, e engine.Edition, players, rounds, you int, names []string) *lanTable {
+	t.Helper()
+	var keys []ed25519.PrivateKey
+	var ids []table.Identity
+	for i := range players {
+		k := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{byte(i + 7)}, ed25519.SeedSize))
+		id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, ids = append(keys, k), append(ids, id)
+	}
+	gen := &table.Genesis{Edition: e, Characters: e.Characters()[:players], Keys: ids, Rounds: rounds, Names: names}
+	body, err := gen.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := table.TableIDOf(body)
+	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Kind: table.KindGenesis, Body: body}
+	if err := genesis.Sign(keys[0]); err != nil {
+		t.Fatal(err)
+	}
+	net, err := table.NewMemNetwork(id, rand.New(rand.NewPCG(3, 4)), table.NetConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	lt := &lanTable{changed: make(chan struct{}, 1)}
+	lt.stop = func() {
+		cancel()
+		wg.Wait()
+	}
+	t.Cleanup(lt.stop)
+	for seat := range players {
+		store, err := table.OpenStore(filepath.Join(t.TempDir(), "seat.db"), &table.StoreOptions{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep, err := net.Join(ctx, ids[seat], store)
+		if err != nil {
+			t.Fatal(errors.Join(err, store.Close()))
+		}
+		var others []table.Identity
+		for i, id := range ids {
+			if i != seat {
+				others = append(others, id)
+			}
+		}
+		tick, poll := time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond)
+		seed := [32]byte{byte(seat), 1}
+		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
+			Store: store, Transport: ep, Peers: others, Bot: "random", Seed: &seed, Now: func() time.Time { return clock },
+			Human: seat == you, Tick: tick.C, Poll: poll.C})
+		if err != nil {
+			tick.Stop()
+			poll.Stop()
+			t.Fatal(errors.Join(err, ep.Close(), store.Close()))
+		}
+		lt.peers = append(lt.peers, p)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := p.Run(ctx)
+			tick.Stop()
+			poll.Stop()
+			if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
+				t.Errorf("seat %d: %v", seat, err)
+			}
+			if err := errors.Join(ep.Close(), store.Close()); err != nil {
+				t.Errorf("seat %d: %v", seat, err)
+			}
+		}()
+		if seat == you {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case <-p.Events():
+					}
+					select {
+					case lt.changed <- struct{}{}:
+					default:
+					}
+				}
+			}()
+		}
+	}
+	return lt
+}
+
+// TestPeerSeatContract plays whole LAN games through a PeerSeat and checks
+// the contract every Seat keeps (playThrough), and that its GameOver
+// agrees with every peer's audited results.
+func TestPeerSeatContract(t *testing.T) {
+	cases := []struct {
+		name            string
+		ed              engine.Edition
+		players, rounds int
+		you             int
+	}{
+		{"classic-3p", engine.Classic, 3, 2, 1},
+		{"modern-4p-pass", engine.Modern, 4, 2, 0},
+		{"modern-2p", engine.Modern, 2, 1, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lt := newLANTable(t, c.ed, c.players, c.rounds, c.you, nil)
+			s, err := NewPeerSeat(lt.peers[c.you], c.you, PeerSeatConfig{Changed: lt.changed, Rounds: c.rounds})
+			if err != nil {
+				t.Fatal(err)
+			}
+			over := playThroughWithin(t, s, c.you)
+			for seat, p := range lt.peers {
+				results := p.Game().Results()
+				if len(results) != c.rounds {
+					t.Fatalf("seat %d: %d rounds audited, want %d", seat, len(results), c.rounds)
+				}
+				if got := results[len(results)-1].Totals; !equalInts(got, over.Totals) {
+					t.Fatalf("seat %d: totals %v, the seat's GameOver %v", seat, got, over.Totals)
+				}
+			}
+		})
+	}
+}
+
+// playThroughWithin is playThrough bounded by peerTestTimeout.
+func playThroughWithin(t *testing.T, s Seat, you int) GameOver {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), peerTestTimeout)
+	defer cancel()
+	return playThroughCtx(t, ctx, s, you, nil)
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPeerSeatEvents checks what the person learns at a named Modern
+// table: a Sync first that names the seats from the genesis, the others'
+// discards and passes hidden, the rules and teams once per deal, an
+// audit after every round, and io.EOF after GameOver.
+func TestPeerSeatEvents(t *testing.T) {
+	const you = 2
+	names := []string{"Анна", "李雷", "Zoë", ""}
+	lt := newLANTable(t, engine.Modern, 4, 1, you, names)
+	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), peerTestTimeout)
+	defer cancel()
+	counts := map[string]int{}
+	for i := range maxEvents {
+		ev, err := s.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev := ev.(type) {
+		case Sync:
+			counts["sync"]++
+			if i == 0 {
+				for seat, si := range ev.State.Seats {
+					if si.Name != names[seat] || (si.Who == You) != (seat == you) || !ev.State.Audited {
+						t.Fatalf("seat %d: %+v", seat, si)
+					}
+				}
+			}
+		case YourTurn:
+			if err := s.Choose(ev.Prompt.Seq, ev.Prompt.Legal[0]); err != nil {
+				t.Fatal(err)
+			}
+			// A second answer may still find the question open until the
+			// peer posts (it replaces the first); else it is withdrawn.
+			if err := s.Choose(ev.Prompt.Seq, ev.Prompt.Legal[0]); err != nil && !errors.Is(err, ErrWithdrawn) {
+				t.Fatalf("answering twice: %v", err)
+			}
+		case Moved:
+			a := ev.Action
+			secret := a.Kind == engine.ActDiscard || a.Kind == engine.ActPass
+			if secret && a.Seat != you && (!a.Hidden || a.Card != engine.NoCard || a.Cards[0] != engine.NoCard) {
+				t.Fatalf("seat %d's %s is shown: %+v", a.Seat, a.Kind, a)
+			}
+			if a.Seat == you && a.Hidden {
+				t.Fatalf("the person's own %s comes hidden", a.Kind)
+			}
+			counts["moved"]++
+		case RulesSet:
+			counts["rules"]++
+		case TeamsSet:
+			counts["teams"]++
+		case RoundOver:
+			counts["rounds"]++
+			r := ev.Result
+			if len(r.Teams[0])+len(r.Teams[1]) != 4 {
+				t.Fatalf("round %d teams %v", r.Round, r.Teams)
+			}
+		case Audited:
+			counts["audited"]++
+		case GameOver:
+			counts["over"]++
+		}
+	}
+	if counts["sync"] != 1 || counts["rounds"] != 1 || counts["audited"] != 1 || counts["over"] != 1 ||
+		counts["rules"] != 1 || counts["teams"] != 1 {
+		t.Fatalf("events told: %v", counts)
+	}
+	if _, err := s.Next(ctx); !errors.Is(err, io.EOF) {
+		t.Fatalf("Next after GameOver: %v", err)
+	}
+}
+
+// TestPeerSeatRefuses: a stale question, an illegal answer and a vote
+// when nobody is silent are refused with reasons; Leave ends a waiting
+// Next.
+func TestPeerSeatRefuses(t *testing.T) {
+	const you = 0
+	lt := newLANTable(t, engine.Classic, 3, 1, you, nil)
+	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), peerTestTimeout)
+	defer cancel()
+	var p Prompt
+	for range maxEvents {
+		ev, err := s.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if y, ok := ev.(YourTurn); ok {
+			p = y.Prompt
+			break
+		}
+	}
+	if p.Seq == 0 {
+		t.Fatal("no question")
+	}
+	if err := s.Choose(p.Seq+1, p.Legal[0]); !errors.Is(err, ErrWithdrawn) {
+		t.Fatalf("a stale question: %v", err)
+	}
+	wrong := engine.Action{Kind: engine.ActPlay, Seat: you, Card: 3}
+	if err := s.Choose(p.Seq, wrong); !errors.Is(err, ErrIllegal) {
+		t.Fatalf("an illegal answer: %v", err)
+	}
+	if err := s.VoteVoid(); !errors.Is(err, ErrCannotVote) {
+		t.Fatalf("a vote on the person's own turn: %v", err)
+	}
+	if err := s.Choose(p.Seq, p.Legal[0]); err != nil {
+		t.Fatalf("the open question after refusals: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for {
+			if _, err := s.Next(ctx); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	if err := s.Leave(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, ErrLeft) {
+		t.Fatalf("Next after Leave: %v", err)
+	}
+	if err := s.Choose(p.Seq, p.Legal[0]); !errors.Is(err, ErrLeft) {
+		t.Fatalf("Choose after Leave: %v", err)
+	}
+}
