@@ -377,11 +377,15 @@ func (a *App) playLocal(l *seat.Local, opt TableOptions) {
 		opt.OnGameOver = a.ClearLocal
 	}
 	a.live = l
-	// A finished game is no longer saved, even when the app closes on the
-	// game-over view.
-	watched := &overWatch{Seat: l, over: func() { fyne.Do(a.ClearLocal) }}
 	a.Reset(NewHome(a))
-	a.Push(NewTableScreen(a, watched, opt))
+	a.Push(NewTableScreen(a, a.clearedAtEnd(l), opt))
+}
+
+// clearedAtEnd is l as the table reads it: once it tells GameOver the save
+// is removed, so a finished game is no longer offered even when the app
+// closes on the game-over view.
+func (a *App) clearedAtEnd(l *seat.Local) seat.Seat {
+	return &overWatch{Seat: l, over: func() { fyne.Do(a.ClearLocal) }}
 }
 
 // Smoke starts a game of cfg that plays itself through the table screen's

@@ -2,12 +2,14 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"image/png"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -145,6 +147,7 @@ func TestNewGameRemembersChoices(t *testing.T) {
 	if _, ok := u.Top().(*TableScreen); !ok {
 		t.Fatalf("the top screen is %T", u.Top())
 	}
+	stopTables(t, u)
 	again := NewNewGame(u)
 	if again.Edition.Selected != "Modern" || again.Players.Selected != "3" || again.Bots[1].Selected != "Easy" || again.Bots[0].Selected != "Normal" {
 		t.Fatalf("remembered %q %q %q %q", again.Edition.Selected, again.Players.Selected, again.Bots[0].Selected, again.Bots[1].Selected)
@@ -152,39 +155,52 @@ func TestNewGameRemembersChoices(t *testing.T) {
 }
 
 // TestContinueResumes: the saved game of a started table comes back on
-// Continue, at the same point.
+// Continue: the same game (edition, players, seed, names) at a new table.
 func TestContinueResumes(t *testing.T) {
 	u := newTestApp(t, "en")
 	cfg := seat.LocalConfig{Edition: engine.Classic, Players: 3, Seed: 9, Short: true, Names: []string{"You", "Ada", "Boris"}}
 	if err := startLocal(u, cfg); err != nil {
 		t.Fatal(err)
 	}
-	saved, err := loadGame(u.storage())
-	if err != nil {
-		t.Fatal(err)
-	}
+	stopTables(t, u)
 	h := NewHome(u)
 	u.Reset(h)
 	if !h.Continue.Visible() {
 		t.Fatal("Continue is hidden with a saved game")
 	}
 	test.Tap(h.Continue)
-	ts, ok := u.Top().(*TableScreen)
-	if !ok {
+	if _, ok := u.Top().(*TableScreen); !ok {
 		t.Fatalf("Continue shows %T", u.Top())
 	}
+	stopTables(t, u)
 	l, ok := u.live.(*seat.Local)
 	if !ok {
 		t.Fatalf("the live game is %T", u.live)
 	}
-	now, err := l.Save()
-	if err != nil {
-		t.Fatal(err)
+	got := l.Config()
+	if got.Edition != cfg.Edition || got.Players != cfg.Players || got.Seed != cfg.Seed || !got.Short || !slices.Equal(got.Names, cfg.Names) {
+		t.Fatalf("resumed %+v, saved %+v", got, cfg)
 	}
-	if !bytes.Equal(now, saved) {
-		t.Fatal("the resumed game differs from the saved one")
+}
+
+// stopTables stops every screen and waits for the table screens' pumps to
+// end, so that nothing draws behind the test's back.
+func stopTables(t *testing.T, u *App) {
+	t.Helper()
+	var tables []*TableScreen
+	for _, e := range u.stack {
+		if ts, ok := e.screen.(*TableScreen); ok {
+			tables = append(tables, ts)
+		}
 	}
-	_ = ts
+	u.stopAll()
+	for _, ts := range tables {
+		select {
+		case <-ts.done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a table's pump does not end")
+		}
+	}
 }
 
 // TestSettings: each setting is kept at once and read back; a language
@@ -440,27 +456,40 @@ func TestTranslationsComplete(t *testing.T) {
 	}
 }
 
-// TestGameOverRemovesSave: a local game played to its end (R-END, a
-// target of 1) leaves no save behind, so home stops offering to continue.
+// TestGameOverRemovesSave: a local game read to its end (R-END, a target
+// of 1) through the seat the table gets leaves no save behind, so home
+// stops offering to continue.
 func TestGameOverRemovesSave(t *testing.T) {
-	fa := test.NewTempApp(t)
-	fa.Preferences().SetString(keyLanguage, "en")
-	u := New(fa, Env{Storage: t.TempDir(), Pace: time.Microsecond})
-	t.Cleanup(u.stopAll)
+	u := newTestApp(t, "en")
 	l, err := seat.NewLocal(seat.LocalConfig{Edition: engine.Modern, Players: 2, Seed: 3, Target: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	u.SaveLocal(l)
-	u.playLocal(l, TableOptions{Autoplay: true})
-	for i := 0; i < 4000 && u.HasSavedGame(); i++ {
-		time.Sleep(5 * time.Millisecond)
+	s := u.clearedAtEnd(l)
+	for range 100000 {
+		ev, err := s.Next(context.Background())
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if y, ok := ev.(seat.YourTurn); ok {
+			if err := s.Choose(y.Prompt.Seq, y.Prompt.Legal[0]); err != nil {
+				t.Fatal(err)
+			}
+			u.SaveLocal(l) // as the table's OnChoice does, even after the last choice
+			if !l.Over() && !u.HasSavedGame() {
+				t.Fatal("the game underway is not saved")
+			}
+		}
+	}
+	if !l.Over() {
+		t.Fatal("the game did not end")
 	}
 	if u.HasSavedGame() {
 		t.Fatal("the finished game is still saved")
-	}
-	if !l.Over() {
-		t.Fatal("the save went before the game ended")
 	}
 }
 
