@@ -31,7 +31,7 @@ const smokePace = 30 * time.Millisecond
 // runApp opens the app's window and returns when it closes.
 func runApp(c *cli, o appOptions) int {
 	a := app.NewWithID(appID)
-	env := ui.Env{Out: c.stdout, Now: c.now}
+	env := ui.Env{Now: c.now}
 	var u *ui.App
 	if o.firstFrame {
 		env.FirstFrame = func() {

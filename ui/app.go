@@ -15,7 +15,6 @@ package ui
 import (
 	"context"
 	"image"
-	"io"
 	"sync"
 	"time"
 
@@ -35,8 +34,6 @@ type Env struct {
 	Storage string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Out receives the smoke mode's report (final totals); nil discards it.
-	Out io.Writer
 	// Pace, when positive, replaces the settings' bot pace (the smoke mode
 	// plays fast).
 	Pace time.Duration
@@ -102,9 +99,6 @@ type entry struct {
 func New(a fyne.App, env Env) *App {
 	if env.Now == nil {
 		env.Now = time.Now
-	}
-	if env.Out == nil {
-		env.Out = io.Discard
 	}
 	u := &App{fy: a, env: env, prefs: Prefs{p: a.Preferences()}}
 	setupLang(u.prefs.Language())
