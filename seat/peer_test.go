@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,7 +27,30 @@ type lanTable struct {
 	peers   []*table.Peer
 	changed chan struct{} // the person's peer's events
 	stop    func()
+	clock   *testClock
 }
+
+// testClock is the peers' clock: it stands still but when a test moves it.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// peerPatience is every peer's patience with a silent seat; the bots
+// vote to void the round once a seat has been silent that long.
+const peerPatience = 5 * time.Second
 
 func newLANTable(t *testing.T, e engine.Edition, players, rounds, you int, names []string) *lanTable {
 	t.Helper()
@@ -54,10 +78,9 @@ func newLANTable(t *testing.T, e engine.Edition, players, rounds, you int, names
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	lt := &lanTable{changed: make(chan struct{}, 1)}
+	lt := &lanTable{changed: make(chan struct{}, 1), clock: &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}}
 	lt.stop = func() {
 		cancel()
 		wg.Wait()
@@ -81,8 +104,8 @@ func newLANTable(t *testing.T, e engine.Edition, players, rounds, you int, names
 		tick, poll := time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond)
 		seed := [32]byte{byte(seat), 1}
 		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
-			Store: store, Transport: ep, Peers: others, Bot: "random", Seed: &seed, Now: func() time.Time { return clock },
-			Human: seat == you, Tick: tick.C, Poll: poll.C})
+			Store: store, Transport: ep, Peers: others, Bot: "random", Seed: &seed, Now: lt.clock.Now,
+			Human: seat == you, Tick: tick.C, Poll: poll.C, Patience: peerPatience, VoidAfter: peerPatience})
 		if err != nil {
 			tick.Stop()
 			poll.Stop()
@@ -146,6 +169,11 @@ func TestPeerSeatContract(t *testing.T) {
 			}
 			over := playThroughWithin(t, s, c.you)
 			for seat, p := range lt.peers {
+				// The other peers may still be catching up with the end.
+				deadline := time.Now().Add(peerTestTimeout)
+				for !p.Game().Over() && time.Now().Before(deadline) {
+					time.Sleep(10 * time.Millisecond)
+				}
 				results := p.Game().Results()
 				if len(results) != c.rounds {
 					t.Fatalf("seat %d: %d rounds audited, want %d", seat, len(results), c.rounds)
@@ -311,5 +339,95 @@ func TestPeerSeatRefuses(t *testing.T) {
 	}
 	if err := s.Choose(p.Seq, p.Legal[0]); !errors.Is(err, ErrLeft) {
 		t.Fatalf("Choose after Leave: %v", err)
+	}
+}
+
+// TestPeerSeatVoidedForSilence: the person stays silent when asked to
+// play; the other seats' bots vote the round void, a bot hosted by
+// another seat takes the person's seat, and the seat tells it in order:
+// the question withdrawn, the round voided for the person's seat, the
+// person watching, and no question after that, to the end of the game.
+func TestPeerSeatVoidedForSilence(t *testing.T) {
+	const you = 1
+	lt := newLANTable(t, engine.Classic, 3, 1, you, nil)
+	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), peerTestTimeout)
+	defer cancel()
+	var (
+		mu   sync.Mutex
+		held uint64 // the question the person leaves unanswered
+	)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		// The clock moves only while the table waits for the silent person.
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			mu.Lock()
+			h := held
+			mu.Unlock()
+			if v := lt.peers[you].View(); h != 0 && v.Seq == h && v.Turn == you {
+				lt.clock.add(time.Second)
+			}
+		}
+	}()
+	var order []string
+	for range maxEvents {
+		ev, err := s.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev := ev.(type) {
+		case YourTurn:
+			if len(order) > 0 {
+				t.Fatalf("a question after %v", order)
+			}
+			mu.Lock()
+			if held == 0 && ev.Prompt.Kind == engine.ActPlay {
+				held = ev.Prompt.Seq
+			}
+			h := held
+			mu.Unlock()
+			if h == 0 {
+				if err := s.Choose(ev.Prompt.Seq, ev.Prompt.Legal[0]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case Withdrawn:
+			if ev.Seq != held {
+				t.Fatalf("question %d withdrawn, %d was held", ev.Seq, held)
+			}
+			order = append(order, "withdrawn")
+		case RoundVoided:
+			if ev.Fault == nil || ev.Fault.Seat != you || ev.BotHost < 0 || ev.BotHost == you {
+				t.Fatalf("voided: %+v", ev)
+			}
+			order = append(order, "voided")
+		case Watching:
+			if ev.BotHost < 0 || ev.BotHost == you {
+				t.Fatalf("watching: %+v", ev)
+			}
+			order = append(order, "watching")
+		case GameOver:
+			order = append(order, "over")
+		}
+	}
+	if want := "voided watching withdrawn over"; strings.Join(order, " ") != want {
+		t.Fatalf("told %v, want %s", order, want)
+	}
+	if err := s.Choose(held, engine.Action{Kind: engine.ActPlay, Seat: you}); !errors.Is(err, ErrWithdrawn) {
+		t.Fatalf("an answer to the withdrawn question: %v", err)
 	}
 }
