@@ -191,7 +191,7 @@ func TestTableAutoplay(t *testing.T) {
 		case f := <-tt.queue:
 			f()
 		case <-time.After(10 * time.Second):
-			t.Fatal("autoplay stalls")
+			t.Fatalf("autoplay stalls: prompt %+v sent %v summary %v over %v status %q", tt.scr.model.prompt, tt.scr.sent, tt.scr.model.summary != nil, tt.scr.model.over != nil, tt.scr.status)
 		}
 	}
 	tt.checkTotals()
