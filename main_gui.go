@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,7 +32,12 @@ const smokePace = 30 * time.Millisecond
 // runApp opens the app's window and returns when it closes.
 func runApp(c *cli, o appOptions) int {
 	a := app.NewWithID(appID)
+	lanDev := &lanApp{dir: filepath.Join(a.Storage().RootURI().Path(), "lan")}
+	defer lanDev.Close() // the app has closed: nowhere left to tell
 	env := ui.Env{Now: c.now}
+	if !o.smoke && !o.firstFrame {
+		env.LAN = lanDev // the smoke and first-frame runs stay off the network
+	}
 	var u *ui.App
 	if o.firstFrame {
 		env.FirstFrame = func() {

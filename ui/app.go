@@ -39,6 +39,9 @@ type Env struct {
 	Pace time.Duration
 	// FirstFrame, when set, is called once from the first painted frame.
 	FirstFrame func()
+	// LAN is the way to tables on the local network; nil leaves LAN play
+	// out of the app.
+	LAN LAN
 }
 
 // Screen is one page of the app. The router calls Start once when the screen
@@ -81,6 +84,8 @@ type App struct {
 	body  *fyne.Container // holds the top screen's view
 	stack []*entry
 
+	lanGame *LANGame // the LAN table on the stack, told when the app comes back
+
 	live Saver // the local game being played, saved on exit
 
 	saveMu  sync.Mutex     // one writer of local.json at a time
@@ -119,6 +124,7 @@ func New(a fyne.App, env Env) *App {
 	lc := a.Lifecycle()
 	lc.SetOnExitedForeground(u.saveLive)
 	lc.SetOnStopped(u.saveLive)
+	lc.SetOnEnteredForeground(u.enteredForeground)
 	u.Reset(NewHome(u))
 	return u
 }

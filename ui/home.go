@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"image/color"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -20,6 +21,8 @@ type Home struct {
 
 	// Continue and NewGame are the screen's buttons, for tests.
 	Continue, NewGame, Rules, Settings *widget.Button
+	// LAN is the part for tables on the network; nil without a LAN.
+	LAN *lanSection
 }
 
 // NewHome makes the home screen.
@@ -69,6 +72,10 @@ func NewHome(a *App) *Home {
 		more,
 		layoutSpacer(24),
 	)
+	if a.env.LAN != nil {
+		h.LAN = newLANSection(a)
+		body.Objects = slices.Insert(body.Objects, 7, h.LAN.view)
+	}
 	h.view = column(body)
 	return h
 }
@@ -83,8 +90,12 @@ func (h *Home) resume() {
 // View is the home screen's content.
 func (h *Home) View() fyne.CanvasObject { return h.view }
 
-// Start does nothing: the home screen runs nothing behind its view.
-func (h *Home) Start(context.Context) {}
+// Start watches the LAN for tables, when the app has one.
+func (h *Home) Start(ctx context.Context) {
+	if h.LAN != nil {
+		h.LAN.start(ctx)
+	}
+}
 
 // Stop does nothing.
 func (h *Home) Stop() {}

@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -421,6 +422,7 @@ func TestTranslationsComplete(t *testing.T) {
 		t.Run(code, func(t *testing.T) {
 			tr := readTranslations(t, "app."+code+".json")
 			table := readTranslations(t, "table."+code+".json")
+			maps.Copy(table, readTranslations(t, "lan."+code+".json"))
 			if code != "en" {
 				for k, en := range others {
 					got, ok := table[k]

@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
+)
+
+// LAN is the app's way onto the local network: the device's flows of
+// package lan (watch, host, join, resume, play, export), behind an
+// interface so that tests fake the network. Package main wires one over
+// lan.OpenDevice with the device's data under the app's storage. Every
+// method may be called from any goroutine; callbacks come from the
+// method's own goroutine.
+type LAN interface {
+	// Watch reports the tables advertised on the LAN, sorted by name, at
+	// once and whenever one appears, changes or vanishes, until ctx ends
+	// (then it returns nil).
+	Watch(ctx context.Context, found func([]LANTableAd)) error
+	// Host opens a lobby for cfg, waits until every seat is taken and
+	// starts the table. news hears how the lobby fills.
+	Host(ctx context.Context, cfg LANHostConfig, news func(LobbyNews)) (LANTable, error)
+	// Join claims a seat at the table to names, as player, and waits for
+	// the table to start.
+	Join(ctx context.Context, to JoinTo, player string, news func(LobbyNews)) (LANTable, error)
+	// CheckCode says why code is not a join code, or nil.
+	CheckCode(code string) error
+	// Resume returns the unfinished table the device sits at, or nil.
+	Resume() (LANTable, error)
+}
+
+// LANTableAd is a table as advertised on the LAN.
+type LANTableAd struct {
+	ID      string // the lobby id, for JoinTo.Table
+	Name    string // as the host typed it
+	Edition engine.Edition
+	Players int
+	Free    int
+	Host    string // the host's player name, "" when none
+}
+
+// LANHostConfig is the table the person hosts. Bots fill Bots of the
+// Players seats, played by the host's device.
+type LANHostConfig struct {
+	Name    string
+	Edition engine.Edition
+	Players int
+	Bots    int
+	Short   bool // the Classic short game
+	Target  int  // a target score, 0 for the edition's end
+	Player  string
+}
+
+// JoinTo names the table Join goes to: a table seen on the LAN (Table,
+// its lobby id), or a host's join code or address, which need no
+// multicast.
+type JoinTo struct {
+	Table string
+	Code  string
+	Addr  string
+}
+
+// LobbyNews is one step on the way to a table.
+type LobbyNews struct {
+	Kind LobbyKind
+	// Addrs are where players reach a host (Hosting).
+	Addrs []LANAddr
+	// Seated of Wanted players have a seat (Waiting); Players are their
+	// names in seat order when the host knows them ("" for a player
+	// without a name; nil for a joiner).
+	Seated, Wanted int
+	Players        []string
+	// Table is the table Join found (Found).
+	Table LANTableAd
+	// Err is why the table is not advertised (NotAdvertised).
+	Err error
+}
+
+// LobbyKind is the kind of LobbyNews.
+type LobbyKind uint8
+
+// The steps of hosting and joining.
+const (
+	LobbyHosting       LobbyKind = iota + 1 // the host's lobby is open
+	LobbyNotAdvertised                      // multicast failed: players need the code
+	LobbyWaiting                            // seats are filling
+	LobbyContacting                         // a joiner dials the host
+	LobbyLooking                            // a joiner browses the LAN
+	LobbyFound                              // a joiner found the table
+)
+
+// LANAddr is one address of a host: a join code for LAN addresses ("" for
+// a loopback one) and the address itself.
+type LANAddr struct {
+	Code string
+	Addr string
+}
+
+// LANTable is a table the device sits at.
+type LANTable interface {
+	// ID is the table's id in hex.
+	ID() string
+	// Names are the players' names by seat from the signed genesis.
+	Names() []string
+	// Play runs the device's seats until the game is over and the others
+	// caught up, the person leaves, or ctx ends. person plays the
+	// person's seat: it returns nil at the end of the game or an error
+	// wrapping seat.ErrLeft when the person leaves. news hears the
+	// table's progress.
+	Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(GameNews)) error
+	// ExportLog writes the table's log as the device's store holds it, in
+	// the format table.VerifyReader reads.
+	ExportLog(w io.Writer) error
+	// Close closes a hosted table's lobby.
+	Close() error
+}
+
+// GameNews is what Play tells besides the seat's events.
+type GameNews struct {
+	Kind GameNewsKind
+	Err  error // the cheat, for NewsViolation
+}
+
+// GameNewsKind is the kind of GameNews.
+type GameNewsKind uint8
+
+// What Play tells.
+const (
+	NewsPlaying    GameNewsKind = iota + 1 // the session runs
+	NewsShuffling                          // a deal is being shuffled
+	NewsViolation                          // a cheat halted the round
+	NewsCatchingUp                         // the game is over; the others catch up
+)
+
+// errNoLAN is the error of LAN screens in an app without a LAN.
+var errNoLAN = errors.New("ui: this app has no LAN")

@@ -1,0 +1,350 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/njetlan/njet/seat"
+)
+
+// LANGame is a LAN table: the table screen fed by the person's seat, with
+// a banner above it for what a local game never has: whom the table waits
+// for and since when, the vote to void a silent seat's round, shuffling,
+// catching up and reconnecting, a cheat that halted the round, and after
+// each audited round the way to the fair-play panel.
+type LANGame struct {
+	app *App
+	lan LANTable
+
+	view   *fyne.Container
+	body   *fyne.Container
+	banner *widget.Label
+	table  *TableScreen
+	st     *tapSeat
+
+	// Vote, Fair and Leave are the banner's buttons, for tests.
+	Vote, Fair, Leave *widget.Button
+
+	you     int
+	seats   []seat.SeatInfo
+	turn    *seat.Turn
+	halt    string
+	note    string // shuffling, catching up, reconnecting, watching
+	audited int    // the last audited round
+
+	fin    chan error // the person's part ends: nil at the end, seat.ErrLeft on leaving
+	cancel context.CancelFunc
+	ended  chan struct{} // Play returned
+}
+
+// NewLANGame makes the screen of the LAN table t; Start plays it.
+func NewLANGame(a *App, t LANTable) *LANGame {
+	g := &LANGame{app: a, lan: t, you: -1, fin: make(chan error, 1), ended: make(chan struct{})}
+	g.banner = widget.NewLabel(tr("lan.game.connecting", "Connecting to the table…"))
+	g.banner.Wrapping = fyne.TextWrapWord
+	g.Vote = widget.NewButtonWithIcon(tr("lan.game.vote", "Vote for a bot"), theme.AccountIcon(), g.vote)
+	g.Vote.Hide()
+	g.Fair = widget.NewButtonWithIcon("", theme.ConfirmIcon(), g.showFairPlay)
+	g.Fair.Hide()
+	g.Leave = widget.NewButtonWithIcon(tr("lan.lobby.leave", "Leave"), theme.LogoutIcon(), g.leave)
+	buttons := container.NewHBox(g.Vote, g.Fair, g.Leave)
+	bar := container.NewBorder(nil, nil, nil, buttons, g.banner)
+	g.body = container.NewStack()
+	g.view = container.NewBorder(bar, nil, nil, nil, g.body)
+	return g
+}
+
+// View is the screen.
+func (g *LANGame) View() fyne.CanvasObject { return g.view }
+
+// Banner is the banner's text, for tests.
+func (g *LANGame) Banner() string { return g.banner.Text }
+
+// Start plays the table until the game is over, the person leaves or the
+// screen stops.
+func (g *LANGame) Start(ctx context.Context) {
+	ctx, g.cancel = context.WithCancel(ctx)
+	g.app.lanGame = g
+	go func() {
+		defer close(g.ended)
+		err := g.lan.Play(ctx, g.person, func(n GameNews) { fyne.Do(func() { g.news(n) }) })
+		fyne.Do(func() {
+			switch {
+			case ctx.Err() != nil:
+			case err != nil:
+				g.note = tr("lan.game.stopped", "The table stopped: {{.Err}}", map[string]any{"Err": err.Error()})
+			default:
+				g.note = tr("lan.game.over", "The game is over and every device holds the whole log.")
+			}
+			g.show()
+		})
+	}()
+	go g.tick(ctx)
+}
+
+// tick redraws the waiting time once a second while a seat is waited for.
+func (g *LANGame) tick(ctx context.Context) {
+	tk := time.NewTicker(time.Second)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+			fyne.Do(func() {
+				if g.turn != nil {
+					g.show()
+				}
+			})
+		}
+	}
+}
+
+// Stop ends the play; a LAN table stays in the device's store.
+func (g *LANGame) Stop() {
+	if g.app.lanGame == g {
+		g.app.lanGame = nil
+	}
+	if g.cancel != nil {
+		g.cancel()
+	}
+	if g.table != nil {
+		g.table.Stop()
+	}
+	_ = g.lan.Close() // the lobby of a hosted table; nothing left to tell
+}
+
+// person plays the person's seat in the table screen.
+func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
+	st := &tapSeat{Seat: s, tell: func(ev seat.Event) { fyne.Do(func() { g.event(ev) }) }}
+	fyne.Do(func() {
+		g.st = st
+		g.table = NewTableScreen(g.app, st, TableOptions{Names: g.lan.Names(), OnGameOver: func() {
+			g.finish(nil)
+			g.app.Back()
+		}})
+		g.body.Objects = []fyne.CanvasObject{g.table.View()}
+		g.body.Refresh()
+		g.table.Start(ctx)
+	})
+	select {
+	case err := <-g.fin:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// finish ends the person's part once.
+func (g *LANGame) finish(err error) {
+	select {
+	case g.fin <- err:
+	default:
+	}
+}
+
+// leave leaves the table; the device's store keeps the seat.
+func (g *LANGame) leave() {
+	if g.st != nil {
+		_ = g.st.Leave() // the seat is left either way
+	}
+	g.finish(fmt.Errorf("ui: %w", seat.ErrLeft))
+	g.app.Back()
+}
+
+// vote votes to void the silent seat's round.
+func (g *LANGame) vote() {
+	if g.st == nil {
+		return
+	}
+	if err := g.st.VoteVoid(); err != nil {
+		g.app.ShowError(err)
+		return
+	}
+	g.Vote.Disable()
+}
+
+// news takes Play's news.
+func (g *LANGame) news(n GameNews) {
+	switch n.Kind {
+	case NewsShuffling:
+		g.note = tr("lan.game.shuffling", "Shuffling and dealing: every device adds its own shuffle…")
+	case NewsCatchingUp:
+		g.note = tr("lan.game.catching-up", "Catching up: waiting until every device holds the whole log…")
+	case NewsViolation:
+		if g.halt == "" {
+			g.halt = tr("lan.game.violation", "The round stopped: {{.Err}}", map[string]any{"Err": errText(n.Err)})
+		}
+	case NewsPlaying:
+		g.note = ""
+	}
+	g.show()
+}
+
+// event takes one event of the seat, as the table screen reads it.
+func (g *LANGame) event(ev seat.Event) {
+	g.note = ""
+	switch ev := ev.(type) {
+	case seat.Sync:
+		g.you, g.seats, g.turn = ev.State.You, ev.State.Seats, ev.State.Turn
+		if ev.State.Halt != nil {
+			g.halt = g.cheat(ev.State.Halt)
+		}
+		if ev.State.Watching {
+			g.note = tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
+		}
+	case seat.Turn:
+		t := ev
+		g.turn = &t
+		if t.Kind == 0 {
+			g.note = tr("lan.game.shuffling", "Shuffling and dealing: every device adds its own shuffle…")
+		}
+	case seat.YourTurn, seat.Moved, seat.Dealt:
+		g.turn = nil
+	case seat.Halted:
+		g.halt = g.cheat(ev.Cheat)
+	case seat.RoundVoided:
+		g.halt = ""
+		g.note = g.voided(ev)
+	case seat.Watching:
+		g.note = tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
+	case seat.Audited:
+		g.audited = ev.Round
+		g.Fair.SetText(tr("lan.game.fair", "Fair play: round {{.Round}}", map[string]any{"Round": ev.Round}))
+		g.Fair.Show()
+	case seat.GameOver:
+		g.turn = nil
+	}
+	g.show()
+}
+
+// show writes the banner.
+func (g *LANGame) show() {
+	text, danger := g.note, false
+	g.Vote.Hide()
+	switch {
+	case g.halt != "":
+		text, danger = g.halt, true
+	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you:
+		text = g.waiting(*g.turn)
+		if g.turn.Voidable {
+			g.Vote.Show()
+			text += "\n" + g.voteHelp(*g.turn)
+		}
+	}
+	if text == "" {
+		text = tr("lan.game.playing", "Playing on the LAN")
+	}
+	g.banner.SetText(text)
+	if danger {
+		g.banner.Importance = widget.DangerImportance
+	} else {
+		g.banner.Importance = widget.MediumImportance
+	}
+	g.banner.Refresh()
+}
+
+// seatName is a seat's name and character: "Anna (Wolf)".
+func (g *LANGame) seatName(s int) string {
+	name := tr("lan.game.seat", "seat {{.N}}", map[string]any{"N": s + 1})
+	if s >= 0 && s < len(g.seats) {
+		si := g.seats[s]
+		if si.Name != "" {
+			name = si.Name
+		}
+		return name + " (" + say(wCharacter(si.Character)) + ")"
+	}
+	return name
+}
+
+// waiting says whom the table waits for and since when.
+func (g *LANGame) waiting(t seat.Turn) string {
+	secs := 0
+	if !t.Since.IsZero() {
+		secs = int(g.app.Now().Sub(t.Since) / time.Second)
+	}
+	return tr("lan.game.waiting", "Waiting for {{.Name}} for {{.Secs}} s", map[string]any{"Name": g.seatName(t.Seat), "Secs": max(secs, 0)})
+}
+
+// voteHelp explains the vote in plain words.
+func (g *LANGame) voteHelp(t seat.Turn) string {
+	args := map[string]any{"Name": g.seatName(t.Seat), "Votes": t.Votes, "Needed": t.Needed,
+		"Patience": int(t.Patience / time.Second)}
+	if len(g.seats) == 2 {
+		return tr("lan.game.vote-two", "{{.Name}} has been silent for more than {{.Patience}} s. With two players nobody can take over: if you vote, the game ends as abandoned.", args)
+	}
+	return tr("lan.game.vote-help", "{{.Name}} has been silent for more than {{.Patience}} s. When every other player votes ({{.Votes}} of {{.Needed}} so far), the round is dealt again and a bot plays that seat.", args)
+}
+
+// cheat says plainly who cheated, at what, and where.
+func (g *LANGame) cheat(v *seat.Violation) string {
+	if v == nil {
+		return tr("lan.game.halted", "The round stopped at a broken rule.")
+	}
+	return tr("lan.game.cheat", "The round stopped: {{.Name}} cheated. The check that failed: {{.Check}} ({{.Step}}).",
+		map[string]any{"Name": g.seatName(v.Seat), "Check": v.Check, "Step": checkStep(v.Check)})
+}
+
+// voided tells a voided round.
+func (g *LANGame) voided(ev seat.RoundVoided) string {
+	who := tr("lan.game.someone", "a seat")
+	if ev.Fault != nil {
+		who = g.seatName(ev.Fault.Seat)
+	}
+	return tr("lan.game.voided", "The round was dealt again without the points so far: {{.Name}} was at fault, and a bot plays that seat now.",
+		map[string]any{"Name": who})
+}
+
+// checkStep names the step of the game a check belongs to.
+func checkStep(check string) string {
+	switch check {
+	case "round audit", "withheld reveal":
+		return tr("fair.step.audit", "the audit at the end of the round")
+	case "renege", "follow suit", "card not held", "position", "choice opening":
+		return tr("fair.step.plays", "playing a card")
+	case "discard":
+		return tr("fair.step.commitments", "discarding or passing")
+	case "hosted key", "private opening", "false complaint":
+		return tr("fair.step.deal", "dealing the cards")
+	case "silent":
+		return tr("fair.step.silent", "a seat went silent")
+	}
+	return tr("fair.step.rules", "following the rules")
+}
+
+// showFairPlay opens the fair-play panel over the table's log.
+func (g *LANGame) showFairPlay() {
+	g.app.Push(NewFairPlay(g.app, g.lan, g.audited))
+}
+
+// enteredForeground tells a LAN table that the app is back: the device
+// redials its members and catches up by itself; the banner says so until
+// the table moves.
+func (a *App) enteredForeground() {
+	if g := a.lanGame; g != nil {
+		g.note = tr("lan.game.reconnecting", "Reconnecting and catching up…")
+		g.show()
+	}
+}
+
+// tapSeat is a seat.Seat that tells each event to the banner as the table
+// screen reads it.
+type tapSeat struct {
+	seat.Seat
+	tell func(seat.Event)
+}
+
+func (t *tapSeat) Next(ctx context.Context) (seat.Event, error) {
+	ev, err := t.Seat.Next(ctx)
+	if err == nil {
+		t.tell(ev)
+	}
+	return ev, err
+}
+

@@ -1,0 +1,331 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// lanSection is the home screen's part for the LAN: the tables seen on
+// the network as they appear and vanish (tap one to join), hosting, joining
+// with a code, and continuing an unfinished LAN table.
+type lanSection struct {
+	app  *App
+	lan  LAN
+	view fyne.CanvasObject
+
+	list   *fyne.Container // one button per table
+	empty  *widget.Label   // "no tables yet"
+	ads    []LANTableAd
+	resume LANTable
+
+	// Continue, Host, Code and Check are the section's buttons, for tests.
+	Continue, Host, Code, Check *widget.Button
+}
+
+func newLANSection(a *App) *lanSection {
+	l := &lanSection{app: a, lan: a.env.LAN}
+	l.Continue = widget.NewButtonWithIcon(tr("lan.continue", "Continue the LAN table"), theme.MediaPlayIcon(), func() {
+		if l.resume != nil {
+			a.Push(NewLANGame(a, l.resume))
+		}
+	})
+	l.Continue.Importance = widget.HighImportance
+	l.Continue.Hide()
+	l.Host = widget.NewButtonWithIcon(tr("lan.host", "Host a table"), theme.ContentAddIcon(), func() {
+		a.Push(NewHostForm(a))
+	})
+	l.Code = widget.NewButtonWithIcon(tr("lan.join-code", "Join with a code"), theme.LoginIcon(), func() {
+		a.Push(NewJoinCode(a))
+	})
+	l.Check = widget.NewButtonWithIcon(tr("checklog.title", "Check a log"), theme.DocumentIcon(), func() {
+		a.Push(NewCheckLog(a))
+	})
+	l.empty = widget.NewLabel(tr("lan.looking", "Looking for tables on this network…"))
+	l.empty.Wrapping = fyne.TextWrapWord
+	l.list = container.NewVBox()
+	l.view = section(tr("lan.title", "On this network"), l.Continue, l.empty, l.list, l.Host, l.Code, l.Check)
+	return l
+}
+
+// start looks for an unfinished table and watches the LAN until ctx ends.
+func (l *lanSection) start(ctx context.Context) {
+	go func() {
+		t, err := l.lan.Resume()
+		fyne.Do(func() {
+			if err != nil {
+				l.app.ShowError(err)
+				return
+			}
+			if t != nil {
+				l.resume = t
+				l.Continue.Show()
+			}
+		})
+	}()
+	go func() {
+		err := l.lan.Watch(ctx, func(ads []LANTableAd) {
+			fyne.Do(func() { l.show(ads) })
+		})
+		if err != nil && ctx.Err() == nil {
+			fyne.Do(func() {
+				l.empty.SetText(tr("lan.watch-failed", "Cannot look for tables here: {{.Err}}. Join with a code instead.",
+					map[string]any{"Err": err.Error()}))
+				l.empty.Show()
+			})
+		}
+	}()
+}
+
+// show lists the tables.
+func (l *lanSection) show(ads []LANTableAd) {
+	l.ads = ads
+	objs := make([]fyne.CanvasObject, 0, len(ads))
+	for _, ad := range ads {
+		b := widget.NewButton(adLine(ad), func() { l.app.Push(NewJoining(l.app, JoinTo{Table: ad.ID}, ad.Name)) })
+		b.Alignment = widget.ButtonAlignLeading
+		if ad.Free <= 0 {
+			b.Disable()
+		}
+		objs = append(objs, b)
+	}
+	l.list.Objects = objs
+	l.list.Refresh()
+	if len(ads) == 0 {
+		l.empty.SetText(tr("lan.looking", "Looking for tables on this network…"))
+		l.empty.Show()
+	} else {
+		l.empty.Hide()
+	}
+}
+
+// Tables are the tables the section lists, for tests.
+func (l *lanSection) Tables() []string {
+	out := make([]string, len(l.list.Objects))
+	for i, o := range l.list.Objects {
+		out[i] = o.(*widget.Button).Text
+	}
+	return out
+}
+
+// adLine is a table in one line: its name as typed, the edition, the
+// players, the free seats and the host's name.
+func adLine(ad LANTableAd) string {
+	line := tr("lan.ad", "{{.Name}} · {{.Edition}} · {{.Players}} players · {{.Free}} free",
+		map[string]any{"Name": ad.Name, "Edition": editionName(ad.Edition), "Players": ad.Players, "Free": ad.Free})
+	if ad.Host != "" {
+		line += " · " + tr("lan.ad-host", "hosted by {{.Host}}", map[string]any{"Host": ad.Host})
+	}
+	return line
+}
+
+// HostForm asks for the table a person hosts: its name, edition, players,
+// how many seats bots fill, and the variant.
+type HostForm struct {
+	app  *App
+	view fyne.CanvasObject
+
+	// The form's fields and its button, for tests.
+	Name    *widget.Entry
+	Edition *widget.RadioGroup
+	Players *widget.Select
+	Bots    *widget.Select
+	Short   *widget.Check
+	Target  *widget.Entry
+	Open    *widget.Button
+	Problem *widget.Label
+}
+
+// NewHostForm makes the host form.
+func NewHostForm(a *App) *HostForm {
+	f := &HostForm{app: a}
+	f.Name = widget.NewEntry()
+	f.Name.SetPlaceHolder(tr("lan.host.name-hint", "Kitchen"))
+	if n := a.PlayerName(); n != "" {
+		f.Name.SetText(tr("lan.host.name-default", "{{.Name}}'s table", map[string]any{"Name": n}))
+	}
+	f.Players = widget.NewSelect(nil, func(string) { f.botsChoices() })
+	f.Bots = widget.NewSelect(nil, nil)
+	f.Short = widget.NewCheck(tr("lan.host.short", "Short game"), nil)
+	f.Target = widget.NewEntry()
+	f.Target.SetPlaceHolder(tr("lan.host.target-hint", "none"))
+	f.Edition = widget.NewRadioGroup([]string{editionName(engine.Classic), editionName(engine.Modern)}, func(string) { f.editionChoices() })
+	f.Edition.Horizontal = true
+	f.Edition.Required = true
+	f.Edition.SetSelected(editionName(engine.Classic))
+	f.Problem = widget.NewLabel("")
+	f.Problem.Wrapping = fyne.TextWrapWord
+	f.Problem.Importance = widget.DangerImportance
+	f.Problem.Hide()
+	f.Open = widget.NewButtonWithIcon(tr("lan.host.open", "Open the table"), theme.ConfirmIcon(), f.open)
+	f.Open.Importance = widget.HighImportance
+	form := widget.NewForm(
+		widget.NewFormItem(tr("lan.host.name", "Table name"), f.Name),
+		widget.NewFormItem(tr("newgame.edition", "Edition"), f.Edition),
+		widget.NewFormItem(tr("newgame.players", "Players"), f.Players),
+		widget.NewFormItem(tr("lan.host.bots", "Seats for bots"), f.Bots),
+		widget.NewFormItem(tr("lan.host.variant", "Variant"), f.Short),
+		widget.NewFormItem(tr("lan.host.target", "Target score"), f.Target),
+	)
+	f.view = a.page(tr("lan.host", "Host a table"), column(container.NewVBox(form, f.Problem, f.Open)))
+	return f
+}
+
+func (f *HostForm) edition() engine.Edition {
+	if f.Edition.Selected == editionName(engine.Modern) {
+		return engine.Modern
+	}
+	return engine.Classic
+}
+
+// editionChoices offers the edition's player counts and its variants.
+func (f *HostForm) editionChoices() {
+	e := f.edition()
+	var opts []string
+	for n := e.MinPlayers(); n <= e.MaxPlayers(); n++ {
+		opts = append(opts, strconv.Itoa(n))
+	}
+	f.Players.Options = opts
+	f.Players.SetSelected(strconv.Itoa(min(4, e.MaxPlayers())))
+	if e == engine.Classic {
+		f.Short.Enable()
+	} else {
+		f.Short.SetChecked(false)
+		f.Short.Disable()
+	}
+}
+
+// botsChoices offers 0 to players-1 bots: the host's own seat is a
+// person's.
+func (f *HostForm) botsChoices() {
+	n, err := strconv.Atoi(f.Players.Selected)
+	if err != nil {
+		return
+	}
+	opts := make([]string, n)
+	for i := range opts {
+		opts[i] = strconv.Itoa(i)
+	}
+	f.Bots.Options = opts
+	if i := f.Bots.SelectedIndex(); i < 0 || i >= n {
+		f.Bots.SetSelected("0")
+	} else {
+		f.Bots.Refresh()
+	}
+}
+
+// Config reads the form: the table to host, or why it cannot be.
+func (f *HostForm) Config() (LANHostConfig, error) {
+	cfg := LANHostConfig{Edition: f.edition(), Short: f.Short.Checked, Player: f.app.PlayerName()}
+	cfg.Name = strings.TrimSpace(f.Name.Text)
+	if cfg.Name == "" {
+		return cfg, fmt.Errorf("%s", tr("lan.host.no-name", "Give the table a name."))
+	}
+	var err error
+	if cfg.Players, err = strconv.Atoi(f.Players.Selected); err != nil {
+		return cfg, fmt.Errorf("%s", tr("lan.host.no-players", "Choose the number of players."))
+	}
+	if cfg.Bots, err = strconv.Atoi(f.Bots.Selected); err != nil || cfg.Bots >= cfg.Players {
+		return cfg, fmt.Errorf("%s", tr("lan.host.bad-bots", "Choose how many seats bots take."))
+	}
+	if t := strings.TrimSpace(f.Target.Text); t != "" {
+		if cfg.Target, err = strconv.Atoi(t); err != nil || cfg.Target <= 0 {
+			return cfg, fmt.Errorf("%s", tr("lan.host.bad-target", "The target score is a whole number above 0."))
+		}
+	}
+	if cfg.Target > 0 && cfg.Short {
+		return cfg, fmt.Errorf("%s", tr("lan.host.short-target", "A short game has no target score."))
+	}
+	return cfg, nil
+}
+
+// open opens the lobby.
+func (f *HostForm) open() {
+	cfg, err := f.Config()
+	if err != nil {
+		f.Problem.SetText(err.Error())
+		f.Problem.Show()
+		return
+	}
+	f.Problem.Hide()
+	f.app.Push(NewHosting(f.app, cfg))
+}
+
+// View is the form.
+func (f *HostForm) View() fyne.CanvasObject { return f.view }
+
+// Start does nothing.
+func (f *HostForm) Start(context.Context) {}
+
+// Stop does nothing.
+func (f *HostForm) Stop() {}
+
+// JoinCode asks for a host's join code (or address), for networks where
+// tables cannot be seen.
+type JoinCode struct {
+	app  *App
+	view fyne.CanvasObject
+
+	// The field, its button and the reason a code is refused, for tests.
+	Code    *widget.Entry
+	Join    *widget.Button
+	Problem *widget.Label
+}
+
+// NewJoinCode makes the join-with-a-code screen.
+func NewJoinCode(a *App) *JoinCode {
+	j := &JoinCode{app: a}
+	j.Code = widget.NewEntry()
+	j.Code.SetPlaceHolder("ABCDEF-GHIJKL-MNOPQR")
+	j.Code.OnSubmitted = func(string) { j.join() }
+	j.Join = widget.NewButtonWithIcon(tr("lan.code.join", "Sit down"), theme.LoginIcon(), j.join)
+	j.Join.Importance = widget.HighImportance
+	j.Problem = widget.NewLabel("")
+	j.Problem.Wrapping = fyne.TextWrapWord
+	j.Problem.Importance = widget.DangerImportance
+	j.Problem.Hide()
+	help := widget.NewLabel(tr("lan.code.help", "The host's screen shows the code in large letters. A code works even where this network hides tables; an address such as 192.168.1.20:4001 works too."))
+	help.Wrapping = fyne.TextWrapWord
+	j.view = a.page(tr("lan.join-code", "Join with a code"), column(container.NewVBox(help, j.Code, j.Problem, j.Join)))
+	return j
+}
+
+// join checks the code and goes to the lobby.
+func (j *JoinCode) join() {
+	text := strings.TrimSpace(j.Code.Text)
+	if text == "" {
+		j.Problem.SetText(tr("lan.code.empty", "Type the code the host's screen shows."))
+		j.Problem.Show()
+		return
+	}
+	to := JoinTo{Code: strings.ToUpper(text)}
+	if strings.ContainsAny(text, ".:/") {
+		to = JoinTo{Addr: text}
+	}
+	if to.Code != "" {
+		if err := j.app.env.LAN.CheckCode(to.Code); err != nil {
+			j.Problem.SetText(tr("lan.code.bad", "This is not a join code: {{.Err}}", map[string]any{"Err": err.Error()}))
+			j.Problem.Show()
+			return
+		}
+	}
+	j.Problem.Hide()
+	j.app.Push(NewJoining(j.app, to, text))
+}
+
+// View is the screen.
+func (j *JoinCode) View() fyne.CanvasObject { return j.view }
+
+// Start does nothing.
+func (j *JoinCode) Start(context.Context) {}
+
+// Stop does nothing.
+func (j *JoinCode) Stop() {}
