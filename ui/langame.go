@@ -347,4 +347,3 @@ func (t *tapSeat) Next(ctx context.Context) (seat.Event, error) {
 	}
 	return ev, err
 }
-

@@ -216,4 +216,3 @@ func (a *App) toGame(s Screen) {
 	}
 	a.Push(s)
 }
-
