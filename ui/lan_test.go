@@ -1,0 +1,393 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
+)
+
+// fakeLAN scripts the network: the lists Watch reports, the lobby news.
+type fakeLAN struct {
+	lists chan []LANTableAd
+	seen  chan struct{} // one per list shown
+	news  chan LobbyNews
+	shown chan struct{} // one per news shown
+}
+
+func newFakeLAN() *fakeLAN {
+	return &fakeLAN{lists: make(chan []LANTableAd), seen: make(chan struct{}), news: make(chan LobbyNews), shown: make(chan struct{})}
+}
+
+func (f *fakeLAN) Watch(ctx context.Context, found func([]LANTableAd)) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case l := <-f.lists:
+			found(l)
+			f.seen <- struct{}{}
+		}
+	}
+}
+
+func (f *fakeLAN) lobby(ctx context.Context, news func(LobbyNews)) (LANTable, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case n := <-f.news:
+			news(n)
+			f.shown <- struct{}{}
+		}
+	}
+}
+
+func (f *fakeLAN) Host(ctx context.Context, _ LANHostConfig, news func(LobbyNews)) (LANTable, error) {
+	return f.lobby(ctx, news)
+}
+
+func (f *fakeLAN) Join(ctx context.Context, _ JoinTo, _ string, news func(LobbyNews)) (LANTable, error) {
+	return f.lobby(ctx, news)
+}
+
+func (f *fakeLAN) CheckCode(code string) error {
+	if len(strings.ReplaceAll(code, "-", "")) != 18 {
+		return errors.New("a code has 18 letters")
+	}
+	return nil
+}
+
+func (f *fakeLAN) Resume() (LANTable, error) { return nil, nil }
+
+func newLANTestApp(t *testing.T, f *fakeLAN, size fyne.Size) *App {
+	t.Helper()
+	fa := test.NewTempApp(t)
+	fa.Preferences().SetString(keyLanguage, "en")
+	fa.Preferences().SetString(keyName, "Anna")
+	u := New(fa, Env{Storage: t.TempDir(), Now: func() time.Time { return time.Unix(1e9, 0) }, LAN: f})
+	u.Window().Resize(size)
+	t.Cleanup(func() {
+		u.stopAll()
+		setupLang("en")
+	})
+	return u
+}
+
+var lanSizes = []struct {
+	name string
+	size fyne.Size
+}{{"desktop", fyne.NewSize(1280, 800)}, {"phone", fyne.NewSize(360, 740)}}
+
+// TestLANHomeTables: tables appear and vanish on the home screen as the
+// network reports them, with names as typed and the host's name.
+func TestLANHomeTables(t *testing.T) {
+	for _, sz := range lanSizes {
+		t.Run(sz.name, func(t *testing.T) {
+			f := newFakeLAN()
+			u := newLANTestApp(t, f, sz.size)
+			h := u.Top().(*Home)
+			kitchen := LANTableAd{ID: "01", Name: "Küche & Co", Edition: engine.Classic, Players: 4, Free: 2, Host: "Jürgen"}
+			f.lists <- []LANTableAd{kitchen}
+			<-f.seen
+			got := h.LAN.Tables()
+			if len(got) != 1 || !strings.Contains(got[0], "Küche & Co") || !strings.Contains(got[0], "Jürgen") || !strings.Contains(got[0], "2 free") {
+				t.Fatalf("tables %q", got)
+			}
+			screenshot(t, "lan-tables-"+sz.name, u.Window())
+			f.lists <- nil
+			<-f.seen
+			if got := h.LAN.Tables(); len(got) != 0 {
+				t.Fatalf("a vanished table is still listed: %q", got)
+			}
+		})
+	}
+}
+
+// TestLANJoinCode: a bad code is refused with its reason; a good one
+// opens the lobby.
+func TestLANJoinCode(t *testing.T) {
+	f := newFakeLAN()
+	u := newLANTestApp(t, f, fyne.NewSize(360, 740))
+	j := NewJoinCode(u)
+	u.Push(j)
+	for _, c := range []struct{ code, want string }{{"", "Type the code"}, {"ABC", "18 letters"}} {
+		j.Code.SetText(c.code)
+		test.Tap(j.Join)
+		if !j.Problem.Visible() || !strings.Contains(j.Problem.Text, c.want) {
+			t.Errorf("code %q: problem %q, want %q", c.code, j.Problem.Text, c.want)
+		}
+		if u.Top() != j {
+			t.Fatalf("code %q left the screen", c.code)
+		}
+	}
+	j.Code.SetText("abcdef-ghijkl-mnopqr")
+	test.Tap(j.Join)
+	if _, ok := u.Top().(*Lobby); !ok {
+		t.Fatalf("a good code did not open the lobby")
+	}
+}
+
+// TestLANHostForm: the form turns into the table to host; a missing name
+// is refused.
+func TestLANHostForm(t *testing.T) {
+	f := newFakeLAN()
+	u := newLANTestApp(t, f, fyne.NewSize(1280, 800))
+	h := NewHostForm(u)
+	u.Push(h)
+	h.Players.SetSelected("3")
+	h.Bots.SetSelected("1")
+	cfg, err := h.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := LANHostConfig{Name: "Anna's table", Edition: engine.Classic, Players: 3, Bots: 1, Player: "Anna"}
+	if cfg != want {
+		t.Fatalf("config %+v, want %+v", cfg, want)
+	}
+	screenshot(t, "lan-host-desktop", u.Window())
+	h.Name.SetText(" ")
+	test.Tap(h.Open)
+	if !h.Problem.Visible() || u.Top() != h {
+		t.Fatalf("a table without a name opened")
+	}
+}
+
+// TestLANLobbyFills: the host's lobby shows the code large and the seats
+// filling with names; a joiner sees n/m.
+func TestLANLobbyFills(t *testing.T) {
+	for _, sz := range lanSizes {
+		t.Run(sz.name, func(t *testing.T) {
+			f := newFakeLAN()
+			u := newLANTestApp(t, f, sz.size)
+			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Edition: engine.Modern, Players: 4, Bots: 1, Player: "Anna"})
+			u.Push(l)
+			f.news <- LobbyNews{Kind: LobbyHosting, Addrs: []LANAddr{{Code: "ABCDEF-GHIJKL-MNOPQR", Addr: "/ip4/192.168.1.20/tcp/4001"}}}
+			<-f.shown
+			if l.Code() != "ABCDEF-GHIJKL-MNOPQR" {
+				t.Fatalf("code %q", l.Code())
+			}
+			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 2, Wanted: 3, Players: []string{"Anna", "Борис"}}
+			<-f.shown
+			want := []string{"Seat 1: Anna (host)", "Seat 2: Борис", "Seat 3: free", "Seat 4: a bot"}
+			if got := l.Seats(); !slices.Equal(got, want) {
+				t.Fatalf("seats %q, want %q", got, want)
+			}
+			screenshot(t, "lan-lobby-"+sz.name, u.Window())
+			test.Tap(l.Leave)
+			if _, ok := u.Top().(*Home); !ok {
+				t.Fatal("leaving the lobby did not go home")
+			}
+		})
+	}
+	f := newFakeLAN()
+	u := newLANTestApp(t, f, fyne.NewSize(360, 740))
+	l := NewJoining(u, JoinTo{Table: "01"}, "Kitchen")
+	u.Push(l)
+	f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 2, Wanted: 3}
+	<-f.shown
+	if !strings.Contains(l.Status(), "2 of 3") {
+		t.Fatalf("joiner's status %q", l.Status())
+	}
+}
+
+// scriptSeat is a seat.Seat that plays a fixed list of events, then
+// waits for the end.
+type scriptSeat struct {
+	events []seat.Event
+	voted  bool
+}
+
+func (s *scriptSeat) Next(ctx context.Context) (seat.Event, error) {
+	if len(s.events) == 0 {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	ev := s.events[0]
+	s.events = s.events[1:]
+	return ev, nil
+}
+func (s *scriptSeat) Choose(uint64, engine.Action) error { return seat.ErrWithdrawn }
+func (s *scriptSeat) VoteVoid() error                    { s.voted = true; return nil }
+func (s *scriptSeat) Leave() error                       { return nil }
+
+// TestLANGameBanner: the banner says whom the table waits for and since
+// when, offers the vote with its explanation (R-VOID: two seats end the
+// game abandoned), and tells a halt's cheat plainly.
+func TestLANGameBanner(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	seats := func(n int) []seat.SeatInfo {
+		out := make([]seat.SeatInfo, n)
+		names := []string{"Anna", "Ben", "Cleo"}
+		for i := range out {
+			out[i] = seat.SeatInfo{Name: names[i], Character: engine.Classic.Characters()[i], Who: seat.Person}
+		}
+		return out
+	}
+	cases := []struct {
+		name  string
+		seats int
+		ev    seat.Event
+		want  []string
+		vote  bool
+	}{
+		{"waiting", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-20 * time.Second), Patience: 30 * time.Second},
+			[]string{"Waiting for Ben", "for 20 s"}, false},
+		{"vote", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Votes: 0, Needed: 1},
+			[]string{"Waiting for Ben", "a bot plays that seat"}, true},
+		{"vote-two-seats", 2, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Needed: 1},
+			[]string{"ends as abandoned"}, true},
+		{"halt", 3, seat.Halted{Cheat: &seat.Violation{Seat: 2, Check: "renege"}, Needed: 2},
+			[]string{"Cleo", "cheated", "renege", "playing a card"}, false},
+	}
+	for _, c := range cases {
+		for _, sz := range lanSizes {
+			t.Run(c.name+"/"+sz.name, func(t *testing.T) {
+				f := newFakeLAN()
+				u := newLANTestApp(t, f, sz.size)
+				g := NewLANGame(u, nil)
+				u.Push(&staticScreen{view: g.View()})
+				g.you = 0
+				g.event(seat.Sync{State: seat.State{You: 0, Seats: seats(c.seats)}})
+				g.event(c.ev)
+				for _, w := range c.want {
+					if !strings.Contains(g.Banner(), w) {
+						t.Errorf("banner %q lacks %q", g.Banner(), w)
+					}
+				}
+				if g.Vote.Visible() != c.vote {
+					t.Errorf("vote shown %v, want %v", g.Vote.Visible(), c.vote)
+				}
+				s := &scriptSeat{}
+				g.st = &tapSeat{Seat: s}
+				if c.vote {
+					test.Tap(g.Vote)
+					if !s.voted {
+						t.Error("the vote did not reach the seat")
+					}
+				}
+				screenshot(t, "lan-"+c.name+"-"+sz.name, u.Window())
+			})
+		}
+	}
+}
+
+// checkLogFile checks a file on the check-a-log screen and waits for the
+// verdict.
+func checkLogFile(t *testing.T, u *App, path string) *CheckLog {
+	t.Helper()
+	c := NewCheckLog(u)
+	u.Push(c)
+	done := make(chan struct{})
+	c.check.onDone = func() { close(done) }
+	if err := c.CheckFile(path); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the check did not end")
+	}
+	return c
+}
+
+// TestCheckLog: a good log passes every check; a log with one byte
+// changed fails with a clear verdict.
+func TestCheckLog(t *testing.T) {
+	good := filepath.Join("testdata", "lan", "good.njetlog")
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := slices.Clone(data)
+	tampered[len(tampered)/2] ^= 0x01
+	bad := filepath.Join(t.TempDir(), "tampered.njetlog")
+	if err := os.WriteFile(bad, tampered, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sz := range lanSizes {
+		t.Run("good/"+sz.name, func(t *testing.T) {
+			u := newLANTestApp(t, newFakeLAN(), sz.size)
+			c := checkLogFile(t, u, good)
+			if !c.check.Passed {
+				t.Fatalf("a good log failed: %s", c.check.verdict.Text)
+			}
+			for _, r := range c.check.Results {
+				if !strings.HasPrefix(r, "✓") {
+					t.Errorf("check %q did not pass", r)
+				}
+			}
+			if !strings.Contains(c.check.verdict.Text, "whole game checks out") {
+				t.Errorf("verdict %q", c.check.verdict.Text)
+			}
+			screenshot(t, "lan-checklog-"+sz.name, u.Window())
+		})
+		t.Run("tampered/"+sz.name, func(t *testing.T) {
+			u := newLANTestApp(t, newFakeLAN(), sz.size)
+			c := checkLogFile(t, u, bad)
+			if !c.check.Failed || !strings.HasPrefix(c.check.verdict.Text, "Not fair or not whole") {
+				t.Fatalf("a tampered log: verdict %q", c.check.verdict.Text)
+			}
+			if !slices.ContainsFunc(c.check.Results, func(r string) bool { return strings.HasPrefix(r, "✗") }) {
+				t.Errorf("no check failed: %q", c.check.Results)
+			}
+			screenshot(t, "lan-checklog-tampered-"+sz.name, u.Window())
+		})
+	}
+}
+
+// logTable is a LANTable whose log is a file.
+type logTable struct{ path string }
+
+func (l logTable) ID() string      { return "3250ce6c" }
+func (l logTable) Names() []string { return nil }
+func (l logTable) Close() error    { return nil }
+func (l logTable) Play(context.Context, func(context.Context, seat.Seat) error, func(GameNews)) error {
+	return nil
+}
+func (l logTable) ExportLog(w io.Writer) error {
+	data, err := os.ReadFile(l.path)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// TestFairPlayPanel: after an audited round the panel checks the table's
+// log and says each check's result.
+func TestFairPlayPanel(t *testing.T) {
+	for _, sz := range lanSizes {
+		t.Run(sz.name, func(t *testing.T) {
+			u := newLANTestApp(t, newFakeLAN(), sz.size)
+			p := NewFairPlay(u, logTable{filepath.Join("testdata", "lan", "good.njetlog")}, 1)
+			done := make(chan struct{})
+			p.check.onDone = func() { close(done) }
+			u.Push(p)
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+				t.Fatal("the check did not end")
+			}
+			if !p.check.Passed || len(p.check.Results) != int(nSteps) {
+				t.Fatalf("panel: %s %q", p.check.verdict.Text, p.check.Results)
+			}
+			p.check.details.Open(0)
+			if !strings.Contains(p.check.detail.Text, "3250ce6c") {
+				t.Errorf("details lack the table id: %q", p.check.detail.Text)
+			}
+			screenshot(t, "lan-fairplay-"+sz.name, u.Window())
+		})
+	}
+}
