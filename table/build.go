@@ -234,7 +234,7 @@ func botKeyName(seat int) string { return fmt.Sprintf("bot-key/%d", seat) }
 func (g *Game) hosted(seat int) (*crypto.Secrets, error) {
 	sec, ok := g.rd.secrets[seat]
 	if !ok {
-		return nil, fmt.Errorf("table: no round secrets for seat %d", seat)
+		return nil, fmt.Errorf("%w: no round secrets for seat %d", ErrSecretsLost, seat)
 	}
 	return sec, nil
 }

@@ -45,6 +45,9 @@ var (
 	ErrUnreachable = errors.New("table: peer unreachable")
 	// ErrClosed: the transport, store or replica has been closed.
 	ErrClosed = errors.New("table: closed")
+	// ErrSecretsLost: this device no longer holds a secret it needs to post
+	// for a seat it hosts (its store was damaged): the seat stays silent.
+	ErrSecretsLost = errors.New("table: this device lost its secrets for the round")
 )
 
 // GapError reports that an envelope arrived ahead of the log. Envelopes with

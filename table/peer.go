@@ -69,6 +69,11 @@ type PeerConfig struct {
 	Logf func(format string, args ...any)
 	// Events is the capacity of the event channel (default 64).
 	Events int
+	// CatchUp makes the peer fetch what follows its log from the other
+	// members before it posts anything, even when its store holds no
+	// envelope of the table yet (a resumed peer always does; see Run).
+	// A device whose store was damaged sets it.
+	CatchUp bool
 }
 
 // DefaultPatience is PeerConfig.Patience when it is 0.
@@ -114,6 +119,13 @@ type PeerView struct {
 	Over      bool
 	// Prompt is set while the peer's human seat must choose (Submit).
 	Prompt *Prompt
+	// CatchingUp is set while the peer, resumed, fetches what the other
+	// members hold past its log before it posts again.
+	CatchingUp bool
+	// SecretsLost is set when this device lost its secrets for the deal
+	// under way (a damaged store): its seat stays silent in that deal, and
+	// the others void the round for the silence.
+	SecretsLost bool
 	// BotHost is -1 while the peer plays its own seat; once the table has
 	// voided a round for it (silent, or caught cheating) and seated a bot
 	// there, it is the seat whose peer hosts that bot, and this peer only
@@ -184,6 +196,10 @@ type Peer struct {
 	// The human seat's pending choice and the prompt that asked for it.
 	choice *submission
 	prompt *Prompt
+	// caughtUp is set once the peer may post (see catchUp); lost is the
+	// Deal (Results and Voided counted) whose secrets this device lost.
+	caughtUp bool
+	lost     *lostDeal
 
 	// tamper, in tests, rewrites and re-signs an envelope before it is
 	// posted, to play a cheater.
@@ -199,6 +215,13 @@ type standing struct {
 type submission struct {
 	seq    uint64
 	action engine.Action
+}
+
+// lostDeal names a deal by the rounds audited and voided before it.
+type lostDeal struct{ results, voided int }
+
+func dealOf(game *Game) lostDeal {
+	return lostDeal{results: len(game.Results()), voided: len(game.Voided())}
 }
 
 // Names of the peer's metadata in its store.
@@ -232,6 +255,9 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	if err := p.open(); err != nil {
 		return nil, err
 	}
+	// A peer that has posted before (its store holds the table's log)
+	// catches up first: its store may have lost its own last envelopes.
+	p.caughtUp = !cfg.CatchUp && p.log.Next() == 0
 	return p, nil
 }
 
@@ -328,6 +354,8 @@ func (p *Peer) View() PeerView {
 	if p.prompt != nil && p.prompt.Seq == next {
 		v.Prompt = p.prompt
 	}
+	v.CatchingUp = !p.caughtUp
+	v.SecretsLost = p.lost != nil && *p.lost == dealOf(game)
 	if voidable {
 		v.Voidable = v.Silent >= p.cfg.Patience
 		if p.voteSeq == next {
@@ -371,6 +399,9 @@ func (p *Peer) run(ctx context.Context) error {
 		cancel()
 		<-errc
 		return err
+	}
+	if err := p.catchUp(ctx); err != nil {
+		return stop(err)
 	}
 	for {
 		if err := p.act(ctx); err != nil {
@@ -444,6 +475,12 @@ const maxPostsInARow = 64
 // act posts every envelope the peer's seats are entitled to at the head of
 // the log, then votes and decides a silent seat's void when it is time.
 func (p *Peer) act(ctx context.Context) error {
+	p.mu.Lock()
+	ready := p.caughtUp
+	p.mu.Unlock()
+	if !ready {
+		return nil
+	}
 	for range maxPostsInARow {
 		_, log, replica := p.state()
 		next, prev := log.Head()
@@ -495,6 +532,9 @@ func (p *Peer) keyOf(game *Game, seat int) (ed25519.PrivateKey, error) {
 	}
 	// A bot this peer hosts: its key was stored before its BotSeat.
 	b, err := p.cfg.Store.Secret(p.cfg.Table, botKeyName(seat))
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("%w: the key of hosted bot seat %d", ErrSecretsLost, seat)
+	}
 	if err != nil || len(b) != ed25519.SeedSize {
 		return nil, fmt.Errorf("table: the key of hosted bot seat %d: %w", seat, err)
 	}
@@ -522,7 +562,7 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	}
 	key, err := p.keyOf(game, seat)
 	if err != nil {
-		return nil, err
+		return p.silent(game, next, err)
 	}
 	rnd, brng, err := p.randomness(next)
 	if err != nil {
@@ -550,9 +590,103 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	}
 	d, err := game.draft(next, seat, rnd, choose)
 	if err != nil {
-		return nil, fmt.Errorf("table: seat %d at seq %d: %w", seat, next, err)
+		return p.silent(game, next, fmt.Errorf("table: seat %d at seq %d: %w", seat, next, err))
 	}
 	return p.seal(d, next, prev, seat, key)
+}
+
+// silent turns a draft that failed for lost secrets into silence: the
+// peer posts nothing in this deal (a new key would be a second, different
+// envelope where the others may hold its first), says so once through
+// Logf, View and an Event, and the others void the round for the silence.
+// Any other error is returned.
+func (p *Peer) silent(game *Game, seq uint64, err error) (*Envelope, error) {
+	if !errors.Is(err, ErrSecretsLost) {
+		return nil, err
+	}
+	deal := dealOf(game)
+	p.mu.Lock()
+	told := p.lost != nil && *p.lost == deal
+	p.lost = &deal
+	p.mu.Unlock()
+	if !told {
+		if p.cfg.Logf != nil {
+			p.cfg.Logf("table: seat %d stays silent at seq %d: %v", p.cfg.Seat, seq, err)
+		}
+		p.emit(nil)
+	}
+	return nil, nil
+}
+
+// maxCatchUpAsks bounds the requests to one member while catching up (each
+// answer of MaxRange envelopes moves the log on), and catchUpTries the
+// failed ones in a row before the member counts as away.
+const (
+	maxCatchUpAsks = 1024
+	catchUpTries   = 6
+)
+
+// catchUp fetches, from each other member in turn, what follows the
+// peer's log until the member has nothing more (or stays unreachable for
+// catchUpTries requests). Until then the peer posts nothing: a store that
+// lost envelopes the peer had posted would otherwise make it sign a second,
+// different envelope at a seq the others already hold, which they keep as
+// equivocation. A member that is away cannot be asked; the others are,
+// and whatever the away one holds it got from them or from this peer
+// before the loss.
+func (p *Peer) catchUp(ctx context.Context) error {
+	p.mu.Lock()
+	done := p.caughtUp
+	p.mu.Unlock()
+	if done {
+		return nil
+	}
+	for _, m := range p.cfg.Peers {
+		fails := 0
+		for range maxCatchUpAsks {
+			_, log, replica := p.state()
+			next := log.Next()
+			data, err := p.cfg.Transport.Fetch(ctx, m, next, next+MaxRange)
+			if ctx.Err() != nil {
+				return nil
+			}
+			if err != nil {
+				if fails++; fails >= catchUpTries {
+					break
+				}
+				if !sleepCtx(ctx, time.Duration(25<<fails)*time.Millisecond) {
+					return nil
+				}
+				continue
+			}
+			fails = 0
+			for _, b := range data {
+				if _, err := replica.receive(m, b); err != nil {
+					return err
+				}
+			}
+			if len(data) == 0 || log.Next() == next {
+				break // nothing more, or nothing this log takes
+			}
+		}
+	}
+	p.mu.Lock()
+	p.caughtUp = true
+	p.mu.Unlock()
+	p.emit(nil)
+	return nil
+}
+
+// sleepCtx waits d, or until ctx ends (then it reports false).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // seal stores a draft's secrets, then builds and signs its envelope.

@@ -771,6 +771,14 @@ func (g *Game) ownChoice(seat int, kind Kind, c [32]byte) (*choice, error) {
 		return nil, nil
 	}
 	b, err := g.cfg.Vault.Secret(choiceName(g.deal, seat))
+	if errors.Is(err, ErrNotFound) {
+		// A damaged store kept the round's keys but lost the choice (its
+		// envelope came back by sync): the seat's secrets for the round
+		// are incomplete, so it is no longer played from here (the
+		// peer's next post for it fails with ErrSecretsLost).
+		delete(g.rd.secrets, seat)
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

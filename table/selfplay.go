@@ -57,6 +57,13 @@ type Crash struct {
 	Seat          int
 	AtSeq         uint64
 	BeforePublish bool
+
+	// damage, in tests, damages the stopped peer's store before the
+	// restart: the file is cut at the offset it returns, as a device's
+	// store cut short by a crash or a full disk. The restarted peer then
+	// draws fresh randomness, as a real device does, so whatever it would
+	// post again at a seq it had posted differs from its first envelope.
+	damage func(st *Store, table TableID) (int64, error)
 }
 
 // Silence disconnects a seat's peer once its log has reached AtSeq: it
@@ -90,6 +97,7 @@ type Selfplay struct {
 	final    []Outcome
 	restarts int
 	silent   map[int]bool // seats cut off now
+	fresh    map[int]bool // seats whose store was damaged: no Seed
 	clock    time.Time    // the peers' clock (see SelfplayConfig.VoidAfter)
 
 	// tamper, in tests, makes a seat's peer a cheater (see Peer.tamper).
@@ -184,7 +192,7 @@ func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 		return nil, fmt.Errorf("table: %d players in the %s edition", n, cfg.Edition)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73656c66))
-	s := &Selfplay{cfg: cfg, silent: map[int]bool{}, clock: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
+	s := &Selfplay{cfg: cfg, silent: map[int]bool{}, fresh: map[int]bool{}, clock: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
 	gen := &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n), Rounds: cfg.Rounds,
 		Short: cfg.Short, Target: cfg.Target}
 	for range n {
@@ -272,9 +280,16 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 	}
 	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate}
 	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
+	seed := s.seatSeed(seat)
+	s.mu.Lock()
+	if s.fresh[seat] {
+		seed = nil
+	}
+	s.mu.Unlock()
 	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat, Key: s.keys[seat],
-		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: s.seatSeed(seat), Tick: ticker.C, Logf: s.cfg.Logf,
-		Now: s.now, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Poll: poll.C, Human: s.human[seat]})
+		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: seed, Tick: ticker.C, Logf: s.cfg.Logf,
+		Now: s.now, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Poll: poll.C, Human: s.human[seat],
+		CatchUp: store.Damage() != nil})
 	if err != nil {
 		ticker.Stop()
 		poll.Stop()
@@ -416,6 +431,8 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 		v := p.View()
 		head = max(head, p.Log().Next())
 		waiting = waiting || v.Turn >= 0 && s.isSilent(v.Turn) && p.Game().HostOf(v.Turn) < 0
+		// A seat that lost its secrets is as silent as one cut off.
+		waiting = waiting || v.SecretsLost
 	}
 	if waiting {
 		s.mu.Lock()
@@ -501,10 +518,35 @@ func (s *Selfplay) crash(ctx context.Context, c Crash) error {
 	if err := s.stop(c.Seat); err != nil {
 		return err
 	}
+	if c.damage != nil {
+		if err := s.damageStore(c); err != nil {
+			return err
+		}
+	}
 	s.mu.Lock()
 	s.restarts++
 	s.mu.Unlock()
 	return s.start(ctx, c.Seat)
+}
+
+// damageStore cuts a stopped seat's store file where c.damage says.
+func (s *Selfplay) damageStore(c Crash) error {
+	path := filepath.Join(s.cfg.Dir, fmt.Sprintf("seat-%d.db", c.Seat))
+	st, err := OpenStore(path, &StoreOptions{NoSync: true})
+	if err != nil {
+		return err
+	}
+	off, err := c.damage(st, s.table)
+	if err = errors.Join(err, st.Close()); err != nil {
+		return err
+	}
+	if err := os.Truncate(path, off); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.fresh[c.Seat] = true
+	s.mu.Unlock()
+	return nil
 }
 
 func (s *Selfplay) stopAll() error {
