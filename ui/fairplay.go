@@ -99,6 +99,8 @@ type logCheck struct {
 	// Results are the checks' lines of the last run.
 	Results []string
 	onDone  func() // tests wait on it
+	// relayout lays the page out again once the outcome changed its size.
+	relayout func()
 }
 
 func newLogCheck() *logCheck {
@@ -229,6 +231,9 @@ func (c *logCheck) show(data []byte, v *table.Verification, err error, failed fa
 	c.verdict.Refresh()
 	c.detail.SetText(details(data, v))
 	c.details.Show()
+	if c.relayout != nil {
+		c.relayout()
+	}
 	if c.onDone != nil {
 		c.onDone()
 	}
@@ -279,6 +284,7 @@ type FairPlay struct {
 // NewFairPlay makes the panel for t after round (0: the whole log).
 func NewFairPlay(a *App, t LANTable, round int) *FairPlay {
 	f := &FairPlay{app: a, lan: t, check: newLogCheck()}
+	f.check.relayout = a.body.Refresh
 	f.Export = widget.NewButtonWithIcon(tr("fair.export", "Export the log"), theme.DocumentSaveIcon(), f.export)
 	title := tr("fair.title", "Fair play")
 	if round > 0 {

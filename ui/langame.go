@@ -248,6 +248,7 @@ func (g *LANGame) show() {
 		g.banner.Importance = widget.MediumImportance
 	}
 	g.banner.Refresh()
+	g.view.Refresh() // buttons came or went: the bar lays out again
 }
 
 // seatName is a seat's name and character: "Anna (Wolf)".

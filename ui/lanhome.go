@@ -90,12 +90,14 @@ func (l *lanSection) show(ads []LANTableAd) {
 	l.ads = ads
 	objs := make([]fyne.CanvasObject, 0, len(ads))
 	for _, ad := range ads {
-		b := widget.NewButton(adLine(ad), func() { l.app.Push(NewJoining(l.app, JoinTo{Table: ad.ID}, ad.Name)) })
+		b := widget.NewButton(ad.Name, func() { l.app.Push(NewJoining(l.app, JoinTo{Table: ad.ID}, ad.Name)) })
 		b.Alignment = widget.ButtonAlignLeading
 		if ad.Free <= 0 {
 			b.Disable()
 		}
-		objs = append(objs, b)
+		line := widget.NewLabel(adLine(ad))
+		line.Wrapping = fyne.TextWrapWord
+		objs = append(objs, container.NewVBox(b, line))
 	}
 	l.list.Objects = objs
 	l.list.Refresh()
@@ -105,13 +107,14 @@ func (l *lanSection) show(ads []LANTableAd) {
 	} else {
 		l.empty.Hide()
 	}
+	l.app.body.Refresh() // the section grew or shrank: the page lays out again
 }
 
 // Tables are the tables the section lists, for tests.
 func (l *lanSection) Tables() []string {
 	out := make([]string, len(l.list.Objects))
 	for i, o := range l.list.Objects {
-		out[i] = o.(*widget.Button).Text
+		out[i] = o.(*fyne.Container).Objects[1].(*widget.Label).Text
 	}
 	return out
 }

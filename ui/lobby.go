@@ -52,7 +52,7 @@ func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
 	l.status = widget.NewLabel(tr("lan.lobby.opening", "Opening…"))
 	l.status.Wrapping = fyne.TextWrapWord
 	l.code = canvas.NewText("", theme.Color(theme.ColorNameForeground))
-	l.code.TextSize = 34
+	l.code.TextSize = 26 // the 20 letters of a code fit a phone's width
 	l.code.TextStyle = fyne.TextStyle{Monospace: true, Bold: true}
 	l.code.Alignment = fyne.TextAlignCenter
 	l.code.Hide()
@@ -164,6 +164,7 @@ func (l *Lobby) show(n LobbyNews) {
 			map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
 		l.fill(n)
 	}
+	l.app.body.Refresh() // lines came or grew: the page lays out again
 }
 
 // fill lists the seats: the people's seats with their names as they sit
