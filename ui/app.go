@@ -86,9 +86,8 @@ type App struct {
 
 	lanGame *LANGame // the LAN table on the stack, told when the app comes back
 
-	live Saver // the local game being played, saved on exit
-
-	saveMu  sync.Mutex     // one writer of local.json at a time
+	saveMu  sync.Mutex     // one writer of local.json at a time; guards live too
+	live    Saver          // the local game being played, saved on exit
 	saveGen int            // counts ClearLocal calls; a save from before one is dropped
 	saving  sync.WaitGroup // saves under way
 }
@@ -244,8 +243,8 @@ func (a *App) Now() time.Time { return a.env.Now() }
 // goroutine; g stays the game saved on exit too. A failed save shows an
 // error and the game goes on.
 func (a *App) SaveLocal(g Saver) {
-	a.live = g
 	a.saveMu.Lock()
+	a.live = g
 	gen := a.saveGen
 	a.saveMu.Unlock()
 	a.saving.Add(1)
@@ -267,8 +266,8 @@ func (a *App) SaveLocal(g Saver) {
 // ClearLocal removes the saved local game (at game over, or when the person
 // starts another); saves still under way are dropped.
 func (a *App) ClearLocal() {
-	a.live = nil
 	a.saveMu.Lock()
+	a.live = nil
 	a.saveGen++
 	err := clearGame(a.storage())
 	a.saveMu.Unlock()
@@ -288,11 +287,18 @@ func (a *App) HasSavedGame() bool {
 // saveLive writes the game being played at once (on exit or background).
 func (a *App) saveLive() {
 	a.saving.Wait()
+	a.saveMu.Lock()
+	defer a.saveMu.Unlock()
 	if a.live != nil {
-		a.saveMu.Lock()
 		_ = saveGame(a.storage(), a.live) // nowhere left to tell on exit
-		a.saveMu.Unlock()
 	}
+}
+
+// setLive makes g the game saved on exit, without saving it now.
+func (a *App) setLive(g Saver) {
+	a.saveMu.Lock()
+	a.live = g
+	a.saveMu.Unlock()
 }
 
 // storage is the directory of local.json.

@@ -376,7 +376,7 @@ func (a *App) playLocal(l *seat.Local, opt TableOptions) {
 	if opt.OnGameOver == nil {
 		opt.OnGameOver = a.ClearLocal
 	}
-	a.live = l
+	a.setLive(l)
 	a.Reset(NewHome(a))
 	a.Push(NewTableScreen(a, a.clearedAtEnd(l), opt))
 }
@@ -416,7 +416,7 @@ func (a *App) Smoke(cfg seat.LocalConfig, done func(shown []int, g *seat.Local))
 	a.Reset(NewHome(a))
 	ts = NewTableScreen(a, watched, opt)
 	a.Push(ts)
-	a.live = nil
+	a.setLive(nil)
 	return nil
 }
 

@@ -60,8 +60,10 @@ type TableScreen struct {
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc
-	cont    chan struct{} // the person read the round summary
-	done    chan struct{} // the pump has ended
+	cont    chan struct{}     // the person read the round summary
+	answers chan choiceAnswer // the seat's answers to choices, shown by the pump
+	quit    chan struct{}     // closed when the pump's context ends
+	done    chan struct{}     // the pump has ended
 	started bool
 }
 
@@ -83,7 +85,8 @@ func NewTableScreen(a *App, s seat.Seat, opt TableOptions) *TableScreen {
 
 func newTableScreen(a *App, s seat.Seat, opt TableOptions, pace time.Duration, do func(func())) *TableScreen {
 	t := &TableScreen{app: a, seat: s, opt: opt, pace: pace, do: do, focus: -1,
-		model: newTableModel(opt.Names), cont: make(chan struct{}, 1), done: make(chan struct{})}
+		model: newTableModel(opt.Names), cont: make(chan struct{}, 1), answers: make(chan choiceAnswer, 4),
+		quit: make(chan struct{}), done: make(chan struct{})}
 	t.lay = &tableLayout{}
 	t.root = container.New(t.lay)
 	t.render()
@@ -102,6 +105,7 @@ func (t *TableScreen) Start(ctx context.Context) {
 	}
 	t.started = true
 	ctx, t.cancel = context.WithCancel(ctx)
+	context.AfterFunc(ctx, func() { close(t.quit) })
 	go t.pump(ctx)
 }
 
@@ -122,7 +126,8 @@ func (t *TableScreen) Totals() []int { return t.model.totals() }
 func (t *TableScreen) Over() bool { return t.model.over != nil }
 
 // send gives a choice to the seat off the UI goroutine: a local seat runs
-// the engine in Choose, a LAN seat posts to the log.
+// the engine in Choose, a LAN seat posts to the log. The answer goes to the
+// pump, which shows it in turn with the seat's events (answered).
 func (t *TableScreen) send(a engine.Action) {
 	if t.model.prompt == nil || t.sent {
 		return
@@ -130,24 +135,17 @@ func (t *TableScreen) send(a engine.Action) {
 	t.sent = true
 	seq := t.model.prompt.Seq
 	go func() {
-		err := t.seat.Choose(seq, a)
-		t.do(func() {
-			t.sent = false
-			if err != nil {
-				t.status = t.reason(err)
-				t.render()
-				return
-			}
-			t.status = ""
-			if p := t.model.prompt; p != nil && p.Seq == seq {
-				t.model.prompt, t.model.chosen = nil, nil // answered; the move itself comes from the seat
-				t.render()
-			}
-			if t.opt.OnChoice != nil {
-				t.opt.OnChoice()
-			}
-		})
+		t.answer(choiceAnswer{seq: seq, err: t.seat.Choose(seq, a), sent: true})
 	}()
+}
+
+// answer hands the seat's answer to the pump, or drops it once the screen
+// has stopped.
+func (t *TableScreen) answer(a choiceAnswer) {
+	select {
+	case t.answers <- a:
+	case <-t.quit:
+	}
 }
 
 // tryCard asks the seat about a card the person may not use now, so that
@@ -166,14 +164,9 @@ func (t *TableScreen) tryCard(c engine.Card) {
 	}
 	seq, you := p.Seq, t.model.you
 	go func() {
-		err := t.seat.Choose(seq, engine.Action{Kind: engine.ActPlay, Seat: you, Card: c})
-		if err == nil {
-			return // the prompt allowed it after all: the move goes on as played
-		}
-		t.do(func() {
-			t.status = t.reason(err)
-			t.render()
-		})
+		// A nil error means the prompt allowed it after all: the move goes
+		// on as played.
+		t.answer(choiceAnswer{seq: seq, err: t.seat.Choose(seq, engine.Action{Kind: engine.ActPlay, Seat: you, Card: c})})
 	}()
 }
 
@@ -308,10 +301,22 @@ func (t *TableScreen) tapFirst() bool {
 }
 
 // autoplay answers the open question by taps, a few at most (a discard of
-// two takes three: two cards and the confirm).
+// two takes three: two cards and the confirm). A round summary is read
+// whatever else is under way; a question waits while a choice is on its
+// way, and is answered when the seat's answer is shown (answered).
 func (t *TableScreen) autoplay() {
+	if !t.opt.Autoplay {
+		return
+	}
 	for range 4 {
-		if t.sent || (t.model.prompt == nil && t.model.summary == nil) {
+		switch {
+		case t.model.summary != nil:
+			// The summary's Next, through its own handler like a finger.
+			if !t.tapFirst() {
+				return
+			}
+			continue
+		case t.sent || t.model.prompt == nil:
 			return
 		}
 		if !t.tapFirst() {
