@@ -50,8 +50,7 @@ func (t *TableScreen) actionBar() (fyne.CanvasObject, []tapper, []*cardView) {
 			row := container.NewHBox()
 			for _, c := range m.chosen {
 				c := c
-				cv := newCardView(c, func() { t.unpick(c) })
-				cv.usable = true
+				cv := t.views.card(t.views.picked, c, func() { t.unpick(c) }, cardState{usable: true})
 				picked = append(picked, cv)
 				row.Add(container.NewGridWrap(fyne.NewSize(52, 74), cv))
 			}

@@ -80,6 +80,7 @@ func (r *fieldRenderer) style() {
 	r.bg.StrokeWidth = 1
 	col, bold := color.Color(ink), false
 	r.by.Hidden = true
+	r.by.Text = r.f.by
 	switch {
 	case fs.By != -1:
 		c := seatColour(fs.By)
@@ -229,8 +230,7 @@ func (t *TableScreen) boardView() (fyne.CanvasObject, []*fieldView) {
 			if fs.By >= 0 {
 				by = t.shortName(fs.By)
 			}
-			fs := fs
-			fv := newFieldView(fs, t.fieldText(fs), by, mark, func() { t.tapField(fs) })
+			fv := t.views.field(fs, t.fieldText(fs), by, mark, t.tapField)
 			fields = append(fields, fv)
 			cells.Add(fv)
 		}

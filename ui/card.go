@@ -150,6 +150,19 @@ type cardView struct {
 	onTap   func()
 }
 
+// cardState is how a card is shown, apart from the card itself.
+type cardState struct {
+	usable, dim, trump, super, focused bool
+}
+
+func (v *cardView) state() cardState {
+	return cardState{usable: v.usable, dim: v.dim, trump: v.trump, super: v.super, focused: v.focused}
+}
+
+func (v *cardView) setState(s cardState) {
+	v.usable, v.dim, v.trump, v.super, v.focused = s.usable, s.dim, s.trump, s.super, s.focused
+}
+
 func newCardView(c engine.Card, onTap func()) *cardView {
 	v := &cardView{card: c, onTap: onTap}
 	v.ExtendBaseWidget(v)

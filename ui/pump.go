@@ -201,7 +201,7 @@ func (t *TableScreen) render() {
 	l := t.lay
 	l.felt = feltRect()
 	if m.view.Players == 0 {
-		l.info, l.seats, l.board, l.trick, l.bar, l.hand, l.over = emptyObj(), emptyObj(), emptyObj(), emptyObj(), emptyObj(), newHandBox(nil, false), nil
+		l.info, l.seats, l.board, l.trick, l.bar, l.hand, l.over = emptyObj(), emptyObj(), emptyObj(), emptyObj(), emptyObj(), t.views.handRow(nil, false), nil
 		t.root.Objects = []fyne.CanvasObject{l.felt}
 		t.root.Refresh()
 		return
@@ -218,16 +218,13 @@ func (t *TableScreen) render() {
 	i := 0
 	for _, hc := range m.unchosen() {
 		c := hc.Card
-		cv := newCardView(c, func() { t.tapCard(c) })
-		cv.usable = hc.Legal
-		cv.dim = hc.Dim
-		cv.trump, cv.super = hc.Trump, hc.Super
-		cv.focused = i == t.focus
+		cv := t.views.card(t.views.hand, c, func() { t.tapCard(c) },
+			cardState{usable: hc.Legal, dim: hc.Dim, trump: hc.Trump, super: hc.Super, focused: i == t.focus})
 		t.cards = append(t.cards, cv)
 		cards = append(cards, cv)
 		i++
 	}
-	l.hand = newHandBox(cards, m.view.Phase < engine.PhaseDiscard)
+	l.hand = t.views.handRow(cards, m.view.Phase < engine.PhaseDiscard)
 	l.showBoard = !m.rulesSet && m.view.Phase <= 1 // the deal and the Njet phase
 	l.over = nil
 	switch {

@@ -112,13 +112,13 @@ func (t *TableScreen) infoView() fyne.CanvasObject {
 	if m.rulesSet || v.Phase >= engine.PhaseTeams {
 		r := v.Rules
 		items = append(items,
-			hb(label(say(wRow(engine.RowTrump))+":", 15, false, white), suitChip(r.Trump), label(say(wColour(r.Trump)), 15, true, white)))
+			hb(label(say(wRow(engine.RowTrump))+":", 15, false, white), t.suitChip(0, r.Trump), label(say(wColour(r.Trump)), 15, true, white)))
 		if r.Super == engine.NoColour {
 			items = append(items, hb(label(say(wRow(engine.RowSuper))+":", 15, false, white),
 				label(say(words.Msg{ID: "field.super.njet", Text: "none"}), 15, true, white)))
 		} else {
 			items = append(items, hb(label(say(wRow(engine.RowSuper))+":", 15, false, white),
-				suitChip(r.Super), label(say(wColour(r.Super))+" 1", 15, true, white)))
+				t.suitChip(1, r.Super), label(say(wColour(r.Super))+" 1", 15, true, white)))
 		}
 		items = append(items,
 			label(tr("table.per-trick", "{{.Value}} per trick", map[string]any{"Value": r.Points}), 15, true, gold),
@@ -157,14 +157,15 @@ func (t *TableScreen) roundText() string {
 	return tr("table.round-open", "Round {{.N}}", map[string]any{"N": n})
 }
 
-// suitChip is a small mark of colour c.
-func suitChip(c engine.Colour) fyne.CanvasObject {
+// suitChip is a small mark of colour c in the info bar's place slot (0 the
+// trump, 1 the supertrump).
+func (t *TableScreen) suitChip(slot int, c engine.Colour) fyne.CanvasObject {
 	if c == engine.NoColour {
 		return label("–", 15, true, white)
 	}
 	bg := canvas.NewRectangle(cardFace)
 	bg.CornerRadius = 4
-	mark := suitMark(c, suitColour(c))
+	mark := t.views.chip(slot, c)
 	box := container.NewGridWrap(fyne.NewSize(20, 20), container.NewStack(bg, container.NewPadded(mark)))
 	return container.NewCenter(box)
 }

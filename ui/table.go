@@ -43,6 +43,7 @@ type TableScreen struct {
 	do   func(func()) // runs a function on the UI goroutine: fyne.Do
 
 	model *tableModel
+	views *views // the drawn objects kept from one event to the next
 
 	root   *fyne.Container
 	lay    *tableLayout
@@ -85,7 +86,7 @@ func NewTableScreen(a *App, s seat.Seat, opt TableOptions) *TableScreen {
 
 func newTableScreen(a *App, s seat.Seat, opt TableOptions, pace time.Duration, do func(func())) *TableScreen {
 	t := &TableScreen{app: a, seat: s, opt: opt, pace: pace, do: do, focus: -1,
-		model: newTableModel(opt.Names), cont: make(chan struct{}, 1), answers: make(chan choiceAnswer, 4),
+		model: newTableModel(opt.Names), views: newViews(), cont: make(chan struct{}, 1), answers: make(chan choiceAnswer, 4),
 		quit: make(chan struct{}), done: make(chan struct{})}
 	t.lay = &tableLayout{}
 	t.root = container.New(t.lay)

@@ -44,11 +44,10 @@ func (t *TableScreen) trickView() fyne.CanvasObject {
 	}
 	plays := container.New(layout.NewGridLayoutWithColumns(max(m.view.Players, 1)))
 	for _, p := range tr0.Plays {
-		cv := newCardView(p.Card, nil)
-		cv.trump, cv.super = m.trumpMarks(p.Card)
-		if won != nil && p.Seat == won.Trick.Winner {
-			cv.usable = true // lit: the winning card
-		}
+		var st cardState
+		st.trump, st.super = m.trumpMarks(p.Card)
+		st.usable = won != nil && p.Seat == won.Trick.Winner // lit: the winning card
+		cv := t.views.card(t.views.trick, p.Card, nil, st)
 		name := label(t.name(p.Seat), 13, true, white)
 		name.Alignment = fyne.TextAlignCenter
 		box := container.NewBorder(name, nil, nil, nil, container.NewCenter(container.NewGridWrap(fyne.NewSize(60, 85), cv)))
