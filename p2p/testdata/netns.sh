@@ -10,6 +10,11 @@
 #
 # Run as root from the repository root: bash p2p/testdata/netns.sh
 # Every wait is bounded; namespaces and processes are removed on every exit.
+#
+# NJET_BIN=path uses that binary instead of building one (to compare two
+# builds); NETNS_SCENARIOS="game" runs only the named parts (listing, game,
+# crash, link). After each game, the host's output gives the time of every
+# whole round (from one deal's shuffle to the next, the last to the end).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -45,9 +50,14 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-echo "== building njet"
-go build -o "$WORK/njet" .
-NJET="$WORK/njet"
+if [ -n "${NJET_BIN:-}" ]; then
+	NJET=$(realpath "$NJET_BIN")
+	echo "== using $NJET"
+else
+	echo "== building njet"
+	go build -o "$WORK/njet" .
+	NJET="$WORK/njet"
+fi
 
 echo "== namespaces $BR ${NS[*]}"
 ip netns add "$BR"
@@ -88,8 +98,26 @@ start() {
 	local i=$1 dir=$2
 	shift 2
 	mkdir -p "$dir"
-	ip netns exec "${NS[$i]}" "$NJET" "$@" --data "$dir" --export "$dir/log.njetlog" >>"$dir/out.txt" 2>&1 &
+	ip netns exec "${NS[$i]}" "$NJET" "$@" --data "$dir" --export "$dir/log.njetlog" \
+		> >(stamp >>"$dir/out.txt") 2>&1 &
 	PIDS[$i]=$!
+}
+
+# stamp: each line of its input after the time it was read (seconds).
+stamp() {
+	local line
+	while IFS= read -r line; do
+		printf '%s %s\n' "$EPOCHREALTIME" "$line"
+	done
+}
+
+# round_times SCENARIO: the host's whole rounds, from a deal's shuffle to
+# the round's audited result, and all of them.
+round_times() {
+	awk '/ shuffling/ { t = $1; if (!first) first = $1 }
+		/ round [0-9]+: points/ && t { sub(":", "", $3); printf "round %s: %.2f s\n", $3, $1 - t; last = $1 }
+		END { if (first && last) printf "first shuffle to last result: %.2f s\n", last - first }' \
+		"$WORK/$1-0/out.txt"
 }
 
 # check_logs SCENARIO: all four exports identical and verified.
@@ -125,6 +153,7 @@ scenario() {
 		PIDS[$i]=""
 	done
 	check_logs "$name"
+	round_times "$name"
 }
 
 none() { :; }
@@ -172,8 +201,9 @@ listing() {
 	done
 }
 
-listing
-scenario game 0 none
-scenario crash 3 kill_joiner
-scenario link 3 link_down
+want() { [ -z "${NETNS_SCENARIOS:-}" ] || [[ " $NETNS_SCENARIOS " == *" $1 "* ]]; }
+if want listing; then listing; fi
+if want game; then scenario game 0 none; fi
+if want crash; then scenario crash 3 kill_joiner; fi
+if want link; then scenario link 3 link_down; fi
 echo "netns.sh: PASS"
