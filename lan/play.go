@@ -59,9 +59,9 @@ type PlayConfig struct {
 }
 
 // Event is what Play reports while the table plays: Playing first, then,
-// when a bot plays the device's own seat, Shuffling, RoundOver and
-// Violation as the table moves on, and CatchingUp once a person's game is
-// over.
+// when a bot plays the device's own seat, Shuffling, RoundOver, Violation
+// and SecretsLost as the table moves on, and CatchingUp once a person's
+// game is over.
 type Event interface{ event() }
 
 // Playing: the session runs, the device's own seat is Seat, and a bot of
@@ -85,11 +85,17 @@ type Violation struct{ Err error }
 // devices to catch up.
 type CatchingUp struct{}
 
-func (Playing) event()    {}
-func (Shuffling) event()  {}
-func (RoundOver) event()  {}
-func (Violation) event()  {}
-func (CatchingUp) event() {}
+// SecretsLost: the device's store was damaged and lost its secrets for the
+// round in progress; its seat stays silent until the table voids the round,
+// and plays again in the next deal. Told once per round.
+type SecretsLost struct{}
+
+func (Playing) event()     {}
+func (Shuffling) event()   {}
+func (RoundOver) event()   {}
+func (Violation) event()   {}
+func (CatchingUp) event()  {}
+func (SecretsLost) event() {}
 
 // Outcome is how Play ended for the device's own seat.
 type Outcome struct {
@@ -156,7 +162,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 // than they are read, so every event reports all the rounds not reported
 // yet, and so does the end of the session.
 func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) error {
-	reported, shuffling := 0, -1
+	reported, shuffling, lost := 0, -1, -1
 	report := func() {
 		results := s.Peer(own).Game().Results()
 		for _, r := range results[min(reported, len(results)):] {
@@ -173,6 +179,10 @@ func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) e
 			onEvent(Shuffling{})
 		}
 		report()
+		if s.Peer(own).View().SecretsLost && lost != e.Round {
+			lost = e.Round
+			onEvent(SecretsLost{})
+		}
 		if e.Violation != nil {
 			onEvent(Violation{Err: e.Violation})
 		}

@@ -157,12 +157,17 @@ func (v PeerView) Waiting() string {
 		return "the game is over"
 	case v.Violation != nil:
 		return "halted: " + v.Violation.Error()
+	case v.CatchingUp:
+		return "catching up with the other devices"
 	case v.Turn < 0:
 		return "waiting for the log"
 	}
 	w := fmt.Sprintf("waiting for seat %d (%v) since %s", v.Turn, v.Kind, v.Since.Format(time.TimeOnly))
 	if v.Silent >= time.Second {
 		w += fmt.Sprintf(" (%v)", v.Silent.Round(time.Second))
+	}
+	if v.SecretsLost {
+		w += "; this device lost its secrets for this round, so its seat stays silent until the table voids the round"
 	}
 	return w
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/njetlan/njet/engine"
@@ -122,6 +123,31 @@ func TestDamagedStoreCatchesUpBeforePosting(t *testing.T) {
 			}
 			if voided != tc.voided {
 				t.Errorf("round voided for seat %d: %v, want %v (voided %v)", seat, voided, tc.voided, out[0].Voided)
+			}
+		})
+	}
+}
+
+// Waiting tells the person why nothing happens after a damage: the peer is
+// catching up, or its seat stays silent for lost secrets.
+func TestPeerViewWaitingAfterDamage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		view PeerView
+		want string
+	}{
+		{"catching up", PeerView{Turn: 1, Kind: KindPlay, CatchingUp: true}, "catching up with the other devices"},
+		{"secrets lost", PeerView{Turn: 1, Kind: KindDealTokens, SecretsLost: true},
+			"lost its secrets for this round, so its seat stays silent until the table voids the round"},
+		{"neither", PeerView{Turn: 1, Kind: KindPlay}, "waiting for seat 1 (Play)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.view.Waiting()
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("Waiting() = %q, want it to say %q", got, tc.want)
+			}
+			if tc.name == "neither" && strings.Contains(got, "lost") {
+				t.Errorf("Waiting() = %q speaks of a loss", got)
 			}
 		})
 	}
