@@ -269,6 +269,11 @@ func (e *MemEndpoint) Fetch(ctx context.Context, peer Identity, from, to uint64)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v: %w", ErrUnreachable, peer, err)
 	}
+	// A cut made while the request was served loses the answer: what the
+	// server read may be newer than the cut, and nothing crosses it.
+	if !e.reachable() || !target.reachable() {
+		return nil, fmt.Errorf("%w: %v: cut off during the request", ErrUnreachable, peer)
+	}
 	resp, err := MarshalSyncResponse(envs)
 	if err != nil {
 		return nil, err
