@@ -70,9 +70,10 @@ type PeerConfig struct {
 	// Events is the capacity of the event channel (default 64).
 	Events int
 	// CatchUp makes the peer fetch what follows its log from the other
-	// members before it posts anything, even when its store holds no
-	// envelope of the table yet (a resumed peer always does; see Run).
-	// A device whose store was damaged sets it.
+	// members before it posts anything even when its store holds no
+	// envelope of the table yet. A peer whose store holds some always
+	// catches up first (see catchUp); one with an empty log could post
+	// only the genesis, which is fixed, so nothing forces it there.
 	CatchUp bool
 }
 
