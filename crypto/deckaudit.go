@@ -29,7 +29,7 @@ func (r *Round) AuditDeck(shuffles []ShuffleMessage, reveals []Reveal) error {
 	if len(reveals) != n {
 		return cheat(missingSeat(len(reveals), n), CheckMissing, "%d reveals for %d seats", len(reveals), n)
 	}
-	var x ristretto255.Scalar
+	secrets := make([]*Secrets, n)
 	for i := range reveals {
 		if reveals[i].Seat != i {
 			return cheat(reveals[i].Seat, CheckMissing, "reveal of seat %d in slot %d", reveals[i].Seat, i)
@@ -37,6 +37,31 @@ func (r *Round) AuditDeck(shuffles []ShuffleMessage, reveals []Reveal) error {
 		s, err := r.Secrets(&reveals[i])
 		if err != nil {
 			return err
+		}
+		secrets[i] = s
+	}
+	return r.AuditDeckSecrets(shuffles, secrets)
+}
+
+// AuditDeckSecrets is AuditDeck for a caller that has already opened every
+// seat's reveal with Secrets (secrets[i] of seat i), so that the reveals
+// are not decoded and checked a second time. Secrets that are not the
+// round's, seat by seat, are a usage error.
+func (r *Round) AuditDeckSecrets(shuffles []ShuffleMessage, secrets []*Secrets) error {
+	n := r.params.Parties
+	if len(shuffles) != n {
+		return cheat(missingSeat(len(shuffles), n), CheckMissing, "%d shuffle passes for %d seats", len(shuffles), n)
+	}
+	if len(secrets) != n {
+		return usageError("%d secrets for %d seats", len(secrets), n)
+	}
+	var x ristretto255.Scalar
+	for i, s := range secrets {
+		if err := r.checkSecrets(s); err != nil {
+			return err
+		}
+		if s.seat != i {
+			return usageError("secrets of seat %d in slot %d", s.seat, i)
 		}
 		x.Add(&x, &s.key)
 	}

@@ -150,7 +150,7 @@ func Audit(t *Transcript) error {
 			return err
 		}
 	}
-	if err := r.AuditDeck(t.Shuffles, t.Reveals); err != nil {
+	if err := r.AuditDeckSecrets(t.Shuffles, secrets); err != nil {
 		return err
 	}
 	for i := range t.Sealed {

@@ -951,9 +951,9 @@ func (g *Game) applyReveal(seat int, body []byte) (*Violation, error) {
 }
 
 // audit re-checks the whole deal once every seat has revealed: every
-// position of the final deck (crypto.AuditDeck), every sealed message, the
-// cards of every hand, and the engine's audit of the discards, passes and
-// every play.
+// position of the final deck (crypto.AuditDeckSecrets), every sealed
+// message, the cards of every hand, and the engine's audit of the
+// discards, passes and every play.
 //
 // It is crypto.Audit without the parts this Game has already checked as
 // the envelopes came in, in the same order and against the same deck:
@@ -976,7 +976,7 @@ func (g *Game) audit() *Violation {
 	}
 	// Every position of the final deck decrypts to a card, each card once,
 	// dealt or not; a broken deck is blamed on the pass that broke it.
-	if err := rd.cr.AuditDeck(rd.shuffles, rd.reveals); err != nil {
+	if err := rd.cr.AuditDeckSecrets(rd.shuffles, secrets); err != nil {
 		return cryptoViolation(g.n-1, err)
 	}
 	for i := range rd.sealed {
