@@ -272,10 +272,13 @@ func (s *Store) Import(r io.Reader) (TableID, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Check the overlap first, so that a conflict writes nothing; what it
+	// covers is already stored, so only the rest is put.
+	var stored int
 	if t := s.tables[table]; t != nil {
-		// Check the overlap first, so that a conflict writes nothing.
-		for seq := range min(uint64(len(t.offs)), uint64(len(envs))) {
-			held, err := s.readAt(t, seq)
+		stored = min(len(t.offs), len(envs))
+		for seq := range stored {
+			held, err := s.readAt(t, uint64(seq))
 			if err != nil {
 				return table, err
 			}
@@ -284,7 +287,7 @@ func (s *Store) Import(r io.Reader) (TableID, error) {
 			}
 		}
 	}
-	for start := 0; start < len(envs); {
+	for start := stored; start < len(envs); {
 		end, size := start, 0
 		for end < len(envs) && (end == start || size+len(encs[end]) <= MaxRangeBytes) {
 			size += len(encs[end]) + 4
