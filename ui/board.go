@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/words"
 )
 
 // fieldView is one field of the Njet board. A free field the person may
@@ -217,7 +218,7 @@ func (t *TableScreen) boardView() (fyne.CanvasObject, []*fieldView) {
 	title.TextSize = 16
 	rows.Add(title)
 	for r, row := range m.board() {
-		name := canvas.NewText(say(wRow(engine.Row(r))), white)
+		name := canvas.NewText(say(words.Row(e, engine.Row(r))), white)
 		name.TextSize = 13
 		name.TextStyle.Bold = true
 		cells := container.New(layout.NewGridLayoutWithColumns(max(len(row), 4)))
@@ -243,12 +244,7 @@ func (t *TableScreen) boardView() (fyne.CanvasObject, []*fieldView) {
 // fieldText is what a field says: a character (with the seat holding it),
 // a discard rule, a colour, "none" or a points value.
 func (t *TableScreen) fieldText(fs fieldState) string {
-	e := t.model.view.Edition
-	if fs.Row == engine.RowStart {
-		ch := e.Characters()[fs.Field]
-		return say(wCharacter(ch))
-	}
-	return say(wField(e, fs.Row, fs.Field))
+	return say(wField(t.model.view.Edition, fs.Row, fs.Field))
 }
 
 // boardLayout stacks the board's title, then each row's name above its

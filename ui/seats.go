@@ -112,13 +112,13 @@ func (t *TableScreen) infoView() fyne.CanvasObject {
 	if m.rulesSet || v.Phase >= engine.PhaseTeams {
 		r := v.Rules
 		items = append(items,
-			hb(label(say(wRow(engine.RowTrump))+":", 15, false, white), t.suitChip(0, r.Trump), label(say(wColour(r.Trump)), 15, true, white)))
+			hb(label(say(words.Row(v.Edition, engine.RowTrump))+":", 15, false, white), t.suitChip(0, r.Trump), label(say(words.Colour(r.Trump)), 15, true, white)))
 		if r.Super == engine.NoColour {
-			items = append(items, hb(label(say(wRow(engine.RowSuper))+":", 15, false, white),
+			items = append(items, hb(label(say(words.Row(v.Edition, engine.RowSuper))+":", 15, false, white),
 				label(say(words.Msg{ID: "field.super.njet", Text: "none"}), 15, true, white)))
 		} else {
-			items = append(items, hb(label(say(wRow(engine.RowSuper))+":", 15, false, white),
-				t.suitChip(1, r.Super), label(say(wColour(r.Super))+" 1", 15, true, white)))
+			items = append(items, hb(label(say(words.Row(v.Edition, engine.RowSuper))+":", 15, false, white),
+				t.suitChip(1, r.Super), label(say(words.Colour(r.Super))+" 1", 15, true, white)))
 		}
 		items = append(items,
 			label(tr("table.per-trick", "{{.Value}} per trick", map[string]any{"Value": r.Points}), 15, true, gold),

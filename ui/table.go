@@ -183,7 +183,7 @@ func (t *TableScreen) reason(err error) string {
 			return say(words.Msg{ID: "reason.must-follow.trump", Text: "trump was led and you hold a trump: play a trump (the supertrumps count as trumps)"})
 		}
 		return say(words.Msg{ID: "reason.must-follow", Text: "you must follow the led suit: play {{.Suit}}",
-			Args: map[string]any{"Suit": wColour(led)}})
+			Args: map[string]any{"Suit": words.Colour(led)}})
 	case errors.Is(err, engine.ErrRenege):
 		return say(words.Msg{ID: "reason.renege", Text: "that card is of a suit you showed earlier you do not hold"})
 	case errors.Is(err, seat.ErrWithdrawn):
@@ -209,10 +209,7 @@ func (t *TableScreen) tapField(fs fieldState) {
 		return
 	}
 	e := m.view.Edition
-	args := map[string]any{"Row": wRow(fs.Row), "Field": wField(e, fs.Row, fs.Field)}
-	if fs.Row == engine.RowStart {
-		args["Field"] = wCharacter(e.Characters()[fs.Field])
-	}
+	args := map[string]any{"Row": words.Row(e, fs.Row), "Field": wField(e, fs.Row, fs.Field)}
 	if fs.By != -1 {
 		t.status = say(words.Msg{ID: "reason.blocked", Text: "{{.Row}}: {{.Field}} is already blocked", Args: args})
 	} else {
@@ -350,69 +347,21 @@ func (t *TableScreen) shortName(s int) string {
 	return string(n)
 }
 
-// The game's words, by the ids of package words.
-func wColour(c engine.Colour) words.Msg {
-	return words.Msg{ID: "colour." + c.String(), Text: c.String()}
-}
-
-func wCard(c engine.Card) words.Msg {
-	return words.Msg{ID: "card", Text: "{{.Colour}} {{.Value}}",
-		Args: map[string]any{"Colour": wColour(c.Colour()), "Value": c.Value()}}
-}
-
+// wCharacter names a character; the words are the same in both editions.
 func wCharacter(ch engine.Character) words.Msg {
-	n := ch.String()
-	return words.Msg{ID: "character." + n, Text: string(n[0]-'a'+'A') + n[1:]}
+	return words.Character(engine.Classic, ch)
 }
 
-var rowText = [engine.NumRows]string{"Start player", "Discard", "Trump", "Supertrump", "Points"}
-
-func wRow(r engine.Row) words.Msg {
-	return words.Msg{ID: "row." + r.String(), Text: rowText[r]}
-}
-
-var discardWords = [][2]string{
-	{"field.discard.njet", "no discard"},
-	{"field.discard.one", "discard 1"},
-	{"field.discard.two", "discard 2"},
-	{"field.discard.one-not-one", "discard 1, not a 1"},
-	{"field.discard.pass-left", "pass 1 to the left"},
-}
-
+// wField names a board field as the board shows it: words.Field, except
+// that a field of the points row is its number alone.
 func wField(e engine.Edition, r engine.Row, f engine.Field) words.Msg {
-	switch r {
-	case engine.RowStart:
-		return wCharacter(e.Characters()[f])
-	case engine.RowDiscard:
-		if int(f) < len(discardWords) {
-			return words.Msg{ID: discardWords[f][0], Text: discardWords[f][1]}
-		}
-	case engine.RowTrump:
-		return wColour(e.Colours()[f])
-	case engine.RowSuper:
-		if f == engine.SuperNjet {
-			return words.Msg{ID: "field.super.njet", Text: "none"}
-		}
-		return wColour(e.Colours()[f])
-	case engine.RowPoints:
-		return words.Number(engine.PointsValue(f)) // a field of the points row is its number
+	switch {
+	case r == engine.RowPoints:
+		return words.Number(engine.PointsValue(f))
+	case int(f) < e.Fields(r):
+		return words.Field(e, r, f)
 	}
 	return words.Plain(e.FieldName(r, f))
-}
-
-// wWhy says why a card won a trick (R-WIN).
-func wWhy(w engine.Win) words.Msg {
-	switch {
-	case w.Why == engine.WinSuper && w.Tie:
-		return words.Msg{ID: "win.super.last", Text: "the last supertrump played"}
-	case w.Why == engine.WinSuper:
-		return words.Msg{ID: "win.super", Text: "supertrump"}
-	case w.Tie:
-		return words.Msg{ID: "win.tie", Text: "the later of two equal cards"}
-	case w.Why == engine.WinTrump:
-		return words.Msg{ID: "win.trump", Text: "the highest trump"}
-	}
-	return words.Msg{ID: "win.led", Text: "the highest card of the led suit"}
 }
 
 // label makes a text of the given size and colour.

@@ -60,14 +60,14 @@ func (t *TableScreen) trickView() fyne.CanvasObject {
 	if m.received != engine.NoCard && m.view.Phase == engine.PhaseTricks && len(m.view.Tricks) == 0 && len(tr0.Plays) == 0 {
 		from := (m.you + m.view.Players - 1) % max(m.view.Players, 1)
 		parts = append(parts, t.wrapText(say(words.Msg{ID: "action.received.you", Text: "You received {{.Card}} from {{.From}}.",
-			Args: map[string]any{"Card": wCard(m.received), "From": words.Plain(t.name(from))}}), 15, true))
+			Args: map[string]any{"Card": words.Card(m.received), "From": words.Plain(t.name(from))}}), 15, true))
 	}
 	return container.NewStack(bg, container.NewPadded(container.NewVBox(parts...)))
 }
 
 // wonLine says who took the trick, with which card and why (R-WIN).
 func (t *TableScreen) wonLine(w *seat.TrickWon) fyne.CanvasObject {
-	args := map[string]any{"Seat": words.Plain(t.name(w.Trick.Winner)), "N": w.N, "Card": wCard(w.Why.Card), "Why": wWhy(w.Why)}
+	args := map[string]any{"Seat": words.Plain(t.name(w.Trick.Winner)), "N": w.N, "Card": words.Card(w.Why.Card), "Why": words.WinReason(w.Why)}
 	id, en := "trick.won", "{{.Seat}} takes trick {{.N}} with {{.Card}} ({{.Why}})."
 	you := w.Trick.Winner == t.model.you
 	if you {
@@ -76,7 +76,7 @@ func (t *TableScreen) wonLine(w *seat.TrickWon) fyne.CanvasObject {
 	if len(w.Trick.Loot) > 0 {
 		var loot []words.Msg
 		for _, c := range w.Trick.Loot {
-			loot = append(loot, wCard(c))
+			loot = append(loot, words.Card(c))
 		}
 		args["Loot"] = words.List(loot)
 		id, en = "trick.won.loot", "{{.Seat}} takes trick {{.N}} with {{.Card}} ({{.Why}}) and the loot {{.Loot}}."
