@@ -154,6 +154,11 @@ func NewGame(cfg Config) (*Game, error) {
 	return g, nil
 }
 
+// Rounds is the number of rounds a game under c lasts (R-END), 0 in the
+// target-score variant, where it ends after the round in which a seat's
+// total reaches the target.
+func (c Config) Rounds() int { return roundsOf(c) }
+
 // roundsOf is the number of rounds of a game (R-END); 0 with a target score.
 func roundsOf(cfg Config) int {
 	if cfg.Target > 0 {

@@ -120,6 +120,9 @@ func checkRecord(rec *Record, prev *Record) error {
 	if err := checkHouseRules(rec, e, prev); err != nil {
 		return err
 	}
+	if err := checkVariant(rec, e, prev); err != nil {
+		return err
+	}
 	if prev == nil && rec.Round != 1 || prev != nil && rec.Round != prev.Round+1 {
 		return fmt.Errorf("round %d out of order", rec.Round)
 	}

@@ -36,14 +36,22 @@ func TestRecordHouseRuleR_END(t *testing.T) {
 		cfg  Config
 		tail string // how every line ends
 	}{
-		{"classic target", Config{Edition: engine.Classic, Players: 4, Target: 200}, `,"target":200,"houseRules":["target"]}`},
-		{"modern target", Config{Edition: engine.Modern, Players: 3, Target: 200}, `,"target":200}`},
-		{"classic rounds", Config{Edition: engine.Classic, Players: 3}, `]}`},
-		{"modern rounds", Config{Edition: engine.Modern, Players: 2}, `]}`},
+		{"classic target", Config{Edition: engine.Classic, Players: 4, Target: 200}, `],"target":200,"houseRules":["target"],"variant":"target"}`},
+		{"modern target", Config{Edition: engine.Modern, Players: 3, Target: 200}, `],"target":200,"variant":"target"}`},
+		{"classic rounds", Config{Edition: engine.Classic, Players: 3}, `],"variant":"whole","rounds":6}`},
+		{"modern rounds", Config{Edition: engine.Modern, Players: 2}, `],"variant":"whole","rounds":8}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines, recs := recordsOf(t, tc.cfg)
 			for i, line := range lines {
+				// The last round alone is marked over.
+				if over := strings.HasSuffix(line, `,"over":true}`); over != (i == len(lines)-1) {
+					t.Fatalf("round %d of %d: marked over %v", i+1, len(lines), over)
+				}
+				line = strings.TrimSuffix(line, `,"over":true}`)
+				if !strings.HasSuffix(line, "}") {
+					line += "}"
+				}
 				if !strings.HasSuffix(line, tc.tail) {
 					t.Fatalf("round %d ends %q, want %q", i+1, line[max(0, len(line)-60):], tc.tail)
 				}
@@ -58,7 +66,7 @@ func TestRecordHouseRuleR_END(t *testing.T) {
 // TestCheckRecordsHouseRules: records written before the keys existed
 // still pass; a house rule that does not fit the game is refused.
 func TestCheckRecordsHouseRules(t *testing.T) {
-	f, err := os.Open("testdata/classic4.jsonl")
+	f, err := os.Open("testdata/classic4-before-variant.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

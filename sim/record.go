@@ -42,6 +42,33 @@ type Record struct {
 	// HouseRules names the rules the game follows that its edition's rule
 	// sheet does not have (see HouseRuleTarget); no key when none.
 	HouseRules []string `json:"houseRules,omitempty"`
+	// Variant says how long the game lasts: VariantWhole, VariantShort or
+	// VariantTarget. Records written before the key existed have none.
+	Variant string `json:"variant,omitempty"`
+	// Rounds is the number of rounds of a game of fixed length (whole or
+	// short); no key in the target variant.
+	Rounds int `json:"rounds,omitempty"`
+	// Over is true on the round that ended the game, and only there: a
+	// game whose records stop without it was cut short.
+	Over bool `json:"over,omitempty"`
+}
+
+// The variants of Record.Variant.
+const (
+	VariantWhole  = "whole"  // the edition's full number of rounds
+	VariantShort  = "short"  // the Classic short game
+	VariantTarget = "target" // until a seat's total reaches Record.Target
+)
+
+// variantOf names the variant of a game under cfg.
+func variantOf(cfg engine.Config) string {
+	switch {
+	case cfg.Target > 0:
+		return VariantTarget
+	case cfg.Short:
+		return VariantShort
+	}
+	return VariantWhole
 }
 
 // HouseRuleTarget names, in Record.HouseRules, a Classic game played to a
@@ -145,6 +172,12 @@ func NewRecord(game int, cfg engine.Config, h engine.RoundHistory) (Record, erro
 		Totals:     append([]int{}, h.Totals...),
 		Target:     max(cfg.Target, 0),
 		HouseRules: houseRules(cfg),
+		Variant:    variantOf(cfg),
+		Rounds:     cfg.Rounds(),
+	}
+	rec.Over = rec.Rounds > 0 && h.Round >= rec.Rounds
+	for _, t := range h.Totals {
+		rec.Over = rec.Over || cfg.Target > 0 && t >= cfg.Target
 	}
 	if h.Rules.Super != engine.NoColour {
 		rec.Rules.Super = h.Rules.Super.String()
@@ -248,4 +281,71 @@ func checkHouseRules(rec *Record, e engine.Edition, prev *Record) error {
 		return fmt.Errorf("house rules %q in a %s game with target %d", rec.HouseRules, e, rec.Target)
 	}
 	return nil
+}
+
+// checkVariant checks a record's variant, its number of rounds and its end
+// mark: the variant fits the edition and the target, the number of rounds
+// is the one the rules give it, neither changes between rounds, no round
+// follows the one marked over, and the mark is on the round that ended the
+// game. Records without a variant (written before the key existed) carry
+// neither a number of rounds nor a mark.
+func checkVariant(rec *Record, e engine.Edition, prev *Record) error {
+	if prev != nil && prev.Over {
+		return fmt.Errorf("a round after the game ended in round %d", prev.Round)
+	}
+	if prev != nil && (prev.Variant != rec.Variant || prev.Rounds != rec.Rounds) {
+		return fmt.Errorf("the variant changes from %q (%d rounds) to %q (%d rounds) between rounds", prev.Variant, prev.Rounds, rec.Variant, rec.Rounds)
+	}
+	cfg := engine.Config{Edition: e, Players: rec.Players, Target: rec.Target}
+	switch rec.Variant {
+	case "":
+		if rec.Rounds != 0 || rec.Over {
+			return errors.New("a number of rounds or an end mark without a variant")
+		}
+		return nil
+	case VariantWhole:
+	case VariantShort:
+		if e != engine.Classic {
+			return fmt.Errorf("the short game in the %s edition (only Classic has it)", e)
+		}
+		cfg.Short = true
+	case VariantTarget:
+	default:
+		return fmt.Errorf("unknown variant %q", rec.Variant)
+	}
+	if (rec.Variant == VariantTarget) != (rec.Target > 0) {
+		return fmt.Errorf("variant %q with target %d", rec.Variant, rec.Target)
+	}
+	if want := cfg.Rounds(); rec.Rounds != want {
+		return fmt.Errorf("a %s game of %d players in the %s variant has %d rounds, the record says %d", e, rec.Players, rec.Variant, want, rec.Rounds)
+	}
+	if rec.Rounds > 0 && rec.Round > rec.Rounds {
+		return fmt.Errorf("round %d of a game of %d rounds", rec.Round, rec.Rounds)
+	}
+	over := rec.Rounds > 0 && rec.Round == rec.Rounds
+	for _, t := range rec.Totals {
+		over = over || rec.Target > 0 && t >= rec.Target
+	}
+	if over != rec.Over {
+		if over {
+			return errors.New("the game ended with this round but the record is not marked over")
+		}
+		return errors.New("marked over, but the game goes on after this round")
+	}
+	return nil
+}
+
+// UnfinishedGames lists, in order, the games of recs whose records stop
+// before the game ended: the last record of the game has a variant but is
+// not marked over. Games written before records had a variant cannot be
+// told apart and are not listed.
+func UnfinishedGames(recs []Record) []int {
+	var games []int
+	for i := range recs {
+		last := i+1 == len(recs) || recs[i+1].Game != recs[i].Game
+		if last && recs[i].Variant != "" && !recs[i].Over {
+			games = append(games, recs[i].Game)
+		}
+	}
+	return games
 }

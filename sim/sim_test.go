@@ -103,7 +103,7 @@ func TestRecordKeyOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := "game round edition players dealer characters hands unused blocks rules teams bonus discards passes tricks score totals"
+	want := "game round edition players dealer characters hands unused blocks rules teams bonus discards passes tricks score totals variant rounds"
 	if got := strings.Join(keys, " "); got != want {
 		t.Fatalf("keys\n got %s\nwant %s", got, want)
 	}
