@@ -193,6 +193,13 @@ func (l *lanApp) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lo
 		<-watched
 	case err = <-watched:
 		stop()
+		if err == nil { // the lobby started: its table is on the way
+			select {
+			case t := <-c.started:
+				return &lanTable{dev: d, t: t}, nil
+			case <-ctx.Done():
+			}
+		}
 	}
 	select {
 	case t := <-c.started: // started as the wait ended: the store keeps it
