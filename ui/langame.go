@@ -177,7 +177,9 @@ func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
 		}
 		g.table = NewTableScreen(g.app, st, TableOptions{Names: g.lan.Names(), Autoplay: g.app.smokeLAN != nil, OnGameOver: func() {
 			g.finish(nil)
-			g.app.Back()
+			if g.app.smokeLAN == nil { // the smoke mode waits for the others
+				g.app.Back()
+			}
 		}})
 		g.body.Objects = []fyne.CanvasObject{g.table.View()}
 		g.body.Refresh()

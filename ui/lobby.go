@@ -232,9 +232,6 @@ func (l *Lobby) show(n LobbyNews) {
 	case LobbyFound:
 		l.status.SetText(tr("lan.lobby.found", "Found {{.Name}}; asking for a seat…", map[string]any{"Name": n.Table.Name}))
 	case LobbyWaiting:
-		if l.last.Wanted == 0 {
-			l.app.trace("lobby-seats", l.app.Now())
-		}
 		if n.Seated >= n.Wanted && l.control != nil {
 			l.status.SetText(tr("lan.lobby.full", "Every seat is taken: start the game when you are ready."))
 		} else if n.Seated >= n.Wanted {
@@ -255,6 +252,9 @@ func (l *Lobby) show(n LobbyNews) {
 // fill lists the seats: the people's seats with their names as they sit
 // down, the free ones, then the bots (with a remove button at the host).
 func (l *Lobby) fill(n LobbyNews) {
+	if l.last.Wanted == 0 { // the seats' first showing
+		l.app.trace("lobby-seats", l.app.Now())
+	}
 	l.last = n
 	var objs []fyne.CanvasObject
 	seatLine := func(i int, name string) string {
