@@ -16,7 +16,9 @@
 # Measured and printed, not asserted (from the app's "trace" lines): the
 # time from the terminal host's start to the table listed in the app; from
 # the tap on the listed table to the lobby showing its seats; from each
-# round's start (the table's shuffle begins) to the cards shown in hand.
+# round's start to the cards shown in hand (the start: the play's start
+# for the first round, the previous round's result shown for the others,
+# after whose audit the shuffle begins).
 #
 # Run as root from the repository root: bash scripts/e2e-lan.sh
 # Needs ip (iproute2), xvfb-run, and a C compiler with the GL/X11 headers

@@ -45,8 +45,9 @@ type Env struct {
 	// Trace, when set, hears when things happen on the way to and at a
 	// LAN table, for measurements: "listed NAME" (a table first listed),
 	// "tap NAME", "lobby-seats" (the lobby shows its seats),
-	// "round-start N" (the table began round N's shuffle) and "cards N"
-	// (the hand of round N is shown).
+	// "round-start N" (the play began, for the first round; the result of
+	// round N-1 was shown, after whose audit the next shuffle begins) and
+	// "cards N" (the hand of round N is shown).
 	Trace func(what string, at time.Time)
 }
 

@@ -44,8 +44,8 @@ type LANGame struct {
 	playing bool // Play runs
 	stopped bool // Play returned early with an error; the app's return plays on
 
-	roundBegan bool // the round's start was traced (Env.Trace)
-	round      int  // the last round dealt
+	began bool // the play began (traced once, Env.Trace)
+	round int  // the last round dealt
 }
 
 // NewLANGame makes the screen of the LAN table t; Start plays it.
@@ -235,6 +235,10 @@ func (g *LANGame) news(n GameNews) {
 		}
 	case NewsPlaying:
 		g.note = ""
+		if !g.began {
+			g.began = true
+			g.trace(fmt.Sprintf("round-start %d", g.round+1), g.app.Now())
+		}
 	}
 	g.show()
 }
@@ -256,17 +260,14 @@ func (g *LANGame) event(ev seat.Event) {
 		g.turn = &t
 		if t.Kind == 0 {
 			g.note = tr("lan.game.shuffling", "Shuffling and dealing: every device adds its own shuffle…")
-			if !g.roundBegan && !t.Since.IsZero() {
-				g.roundBegan = true
-				g.trace(fmt.Sprintf("round-start %d", g.round+1), t.Since)
-			}
 		}
 	case seat.Dealt:
 		g.turn = nil
 		g.round = ev.Round
 		g.trace(fmt.Sprintf("cards %d", ev.Round), g.app.Now())
 	case seat.RoundOver:
-		g.roundBegan = false
+		// The round's audit is over: the next deal's shuffle begins.
+		g.trace(fmt.Sprintf("round-start %d", ev.Result.Round+1), g.app.Now())
 	case seat.YourTurn, seat.Moved:
 		g.turn = nil
 	case seat.Halted:
