@@ -214,9 +214,10 @@ func TestLANLobbyFills(t *testing.T) {
 			if got := l.Seats(); !slices.Equal(got, want) {
 				t.Fatalf("seats %q, want %q", got, want)
 			}
-			if l.StartGame.Disabled() == false || l.AddBot.Disabled() {
-				t.Fatalf("with a free seat: start enabled %v, add a bot enabled %v", !l.StartGame.Disabled(), !l.AddBot.Disabled())
+			if l.StartGame.Visible() || !l.addRow.Visible() || l.AddBot.Disabled() {
+				t.Fatalf("with a free seat: start shown %v, add a bot shown %v", l.StartGame.Visible(), l.addRow.Visible())
 			}
+			screenshot(t, "lan-lobby-filling-"+sz.name, u.Window())
 			l.Strength.SetSelected("easy")
 			test.Tap(l.AddBot)
 			if !l.RemoveBot(0) {
@@ -231,8 +232,8 @@ func TestLANLobbyFills(t *testing.T) {
 			if got := l.Seats(); !slices.Equal(got, want) || !strings.Contains(l.Status(), "Every seat is taken") {
 				t.Fatalf("seats %q (want %q), status %q", got, want, l.Status())
 			}
-			if l.StartGame.Disabled() || !l.AddBot.Disabled() {
-				t.Fatalf("full: start enabled %v, add a bot enabled %v", !l.StartGame.Disabled(), !l.AddBot.Disabled())
+			if l.StartGame.Disabled() || !l.StartGame.Visible() || l.addRow.Visible() {
+				t.Fatalf("full: start shown %v, add a bot shown %v", l.StartGame.Visible(), l.addRow.Visible())
 			}
 			screenshot(t, "lan-lobby-"+sz.name, u.Window())
 			test.Tap(l.StartGame)
@@ -463,6 +464,7 @@ func TestFairPlayPanel(t *testing.T) {
 				t.Fatalf("panel: %s %q", p.check.verdict.Text, p.check.Results)
 			}
 			p.check.details.Open(0)
+			u.body.Refresh() // the window's driver lays out again after a frame; the test canvas when asked
 			if !strings.Contains(p.check.detail.Text, "3250ce6c") {
 				t.Errorf("details lack the table id: %q", p.check.detail.Text)
 			}
@@ -537,5 +539,98 @@ func TestLANGameForeground(t *testing.T) {
 	}
 	if b := g.Banner(); !strings.Contains(b, "Reconnecting") && !strings.Contains(b, "Back at the table") {
 		t.Fatalf("banner %q", b)
+	}
+}
+
+// frozenSeat plays a seat until stop accepts an event, tells that one,
+// then waits for the end: a game held still for a screenshot.
+type frozenSeat struct {
+	seat.Seat
+	stop    func(seat.Event) bool
+	stopped chan struct{}
+}
+
+func (f *frozenSeat) Next(ctx context.Context) (seat.Event, error) {
+	select {
+	case <-f.stopped:
+		<-ctx.Done()
+		return nil, ctx.Err()
+	default:
+	}
+	ev, err := f.Seat.Next(ctx)
+	if err == nil && f.stop(ev) {
+		close(f.stopped)
+	}
+	return ev, err
+}
+
+// gameTable is a LANTable whose Play gives the person a local game, held
+// still at the first event stop accepts.
+type gameTable struct {
+	logTable
+	names []string
+	seat  *frozenSeat
+}
+
+func (g *gameTable) Names() []string { return g.names }
+
+func (g *gameTable) Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(GameNews)) error {
+	news(GameNews{Kind: NewsPlaying})
+	return person(ctx, g.seat)
+}
+
+// TestLANGameInProgress: a LAN game shows the table screen under the
+// banner: the person's turn, and whom the table waits for (R-BLOCK: the
+// seat after the dealer blocks first) while the others move.
+func TestLANGameInProgress(t *testing.T) {
+	names := []string{"Anna", "Ben", "李雷"}
+	cases := []struct {
+		name string
+		stop func(seat.Event) bool
+		then seat.Event // told to the banner once the game holds still
+		want string
+	}{
+		{"game", func(ev seat.Event) bool { _, ok := ev.(seat.YourTurn); return ok }, nil, "Playing on the LAN"},
+		{"game-waiting", func(ev seat.Event) bool { _, ok := ev.(seat.Dealt); return ok },
+			seat.Turn{Seat: 1, Kind: engine.ActBlock, Since: time.Unix(1e9-20, 0), Patience: 30 * time.Second}, "Waiting for Ben"},
+	}
+	for _, c := range cases {
+		for _, sz := range lanSizes {
+			t.Run(c.name+"/"+sz.name, func(t *testing.T) {
+				u := newLANTestApp(t, newFakeLAN(), sz.size)
+				l, err := seat.NewLocal(seat.LocalConfig{Edition: engine.Classic, Players: 3, Names: names, Seed: 11, Short: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fs := &frozenSeat{Seat: l, stop: c.stop, stopped: make(chan struct{})}
+				g := NewLANGame(u, &gameTable{names: names, seat: fs})
+				u.Push(g)
+				select {
+				case <-fs.stopped:
+				case <-time.After(time.Minute):
+					t.Fatal("the game did not reach the moment")
+				}
+				// Let the table screen take the last event in.
+				for i := 0; ; i++ {
+					var drawn bool
+					fyne.DoAndWait(func() { drawn = g.table != nil && len(g.table.cards) > 0 })
+					if drawn {
+						break
+					}
+					if i > 2000 {
+						t.Fatal("the table screen drew nothing")
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				time.Sleep(300 * time.Millisecond) // the pump's last step
+				if c.then != nil {
+					fyne.DoAndWait(func() { g.event(c.then) })
+				}
+				if !strings.Contains(g.Banner(), c.want) {
+					t.Fatalf("banner %q, want %q", g.Banner(), c.want)
+				}
+				screenshot(t, "lan-"+c.name+"-"+sz.name, u.Window())
+			})
+		}
 	}
 }

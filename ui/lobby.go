@@ -29,6 +29,7 @@ type Lobby struct {
 	addr   *widget.Label
 	seats  *fyne.Container
 	hostUI *fyne.Container // the host's bot and start controls
+	addRow *fyne.Container // the strength of a bot to add, and its button
 
 	// Leave, AddBot and StartGame are the lobby's buttons, Strength the
 	// strength of the next bot (the host's), for tests and the smoke mode.
@@ -79,10 +80,12 @@ func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
 	l.StartGame = widget.NewButtonWithIcon(tr("lan.lobby.start", "Start the game"), theme.MediaPlayIcon(), l.start)
 	l.StartGame.Importance = widget.HighImportance
 	l.Strength = widget.NewSelect(nil, nil)
-	l.hostUI = container.NewVBox(container.NewBorder(nil, nil, nil, l.AddBot, l.Strength), l.StartGame)
+	l.addRow = container.NewBorder(nil, nil, nil, l.AddBot, l.Strength)
+	l.hostUI = container.NewVBox(l.addRow, l.StartGame)
 	l.hostUI.Hide()
 	l.AddBot.Disable()
 	l.StartGame.Disable()
+	l.StartGame.Hide()
 	if host != nil && a.env.LAN != nil {
 		l.strengths = a.env.LAN.Strengths()
 		for _, s := range l.strengths {
@@ -236,6 +239,9 @@ func (l *Lobby) show(n LobbyNews) {
 			l.status.SetText(tr("lan.lobby.full", "Every seat is taken: start the game when you are ready."))
 		} else if n.Seated >= n.Wanted {
 			l.status.SetText(tr("lan.lobby.full-joiner", "Every seat is taken: the game starts when the host says so."))
+		} else if l.control != nil {
+			l.status.SetText(tr("lan.lobby.waiting-host", "{{.Seated}} of {{.Wanted}} players are seated. Wait for friends or add bots; once every seat is taken you start the game.",
+				map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
 		} else {
 			l.status.SetText(tr("lan.lobby.waiting", "{{.Seated}} of {{.Wanted}} players are seated; the game starts when everyone is.",
 				map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
@@ -291,17 +297,23 @@ func (l *Lobby) fill(n LobbyNews) {
 	}
 	l.seats.Objects = objs
 	l.seats.Refresh()
+	// A control that cannot be used now is hidden rather than greyed: the
+	// status line says what the table waits for.
 	full := n.Seated >= n.Wanted
 	if l.control != nil {
 		if full || len(l.strengths) == 0 {
 			l.AddBot.Disable()
+			l.addRow.Hide()
 		} else {
 			l.AddBot.Enable()
+			l.addRow.Show()
 		}
 		if full {
 			l.StartGame.Enable()
+			l.StartGame.Show()
 		} else {
 			l.StartGame.Disable()
+			l.StartGame.Hide()
 		}
 		if full && l.OnFull != nil {
 			l.OnFull()
