@@ -78,6 +78,30 @@ func TestLobbySeatsReachJoiners(t *testing.T) {
 	for _, c := range []seatsSeen{boris, li} {
 		c.until(t, ctx, "the third player", sameSeats([]string{"Anna", "Борис", "李雷"}, 3, []string{"random"}))
 	}
+	// Without the bot, a fourth player sits down and leaves again:
+	// everyone sees it.
+	if err := lobby.SetBots(nil); err != nil {
+		t.Fatal(err)
+	}
+	zoeCtx, zoeLeaves := context.WithCancel(ctx)
+	zoe, zoeDone := make(seatsSeen, 64), make(chan error, 1)
+	go func() {
+		_, _, err := newTestNode(t).JoinLobby(zoeCtx, info, lobby.ID(), "Zoë", zoe.hear)
+		zoeDone <- err
+	}()
+	for _, c := range []seatsSeen{boris, li} {
+		c.until(t, ctx, "the fourth player", sameSeats([]string{"Anna", "Борис", "李雷", "Zoë"}, 4, []string{}))
+	}
+	zoeLeaves()
+	if err := <-zoeDone; !errors.Is(err, context.Canceled) {
+		t.Fatalf("leaving the lobby: %v", err)
+	}
+	li.until(t, ctx, "the fourth player leave", sameSeats([]string{"Anna", "Борис", "李雷"}, 4, []string{}))
+	if err := lobby.SetBots([]string{"random"}); err != nil {
+		t.Fatal(err)
+	}
+	// Changes that come faster than the joiner reads may reach it as one.
+	li.until(t, ctx, "the bot again", sameSeats([]string{"Anna", "Борис", "李雷"}, 3, []string{"random"}))
 	if err := lobby.SetBots([]string{"random", "heuristic"}); !errors.Is(err, ErrSeatsTaken) {
 		t.Fatalf("two bots at a table with one free seat: %v, want ErrSeatsTaken", err)
 	}
