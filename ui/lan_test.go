@@ -242,6 +242,13 @@ func TestLANLobbyFills(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("the start button did not start the table")
 			}
+			// The lobby tells its seats once more as the table starts: the
+			// table is not started twice.
+			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 3, Wanted: 3, Players: []string{"Anna", "Борис", "李雷"}, Bots: []BotStrength{BotEasy}}
+			<-f.shown
+			if !l.StartGame.Disabled() || !strings.Contains(l.Status(), "Starting") {
+				t.Fatalf("after the start: start enabled %v, status %q", !l.StartGame.Disabled(), l.Status())
+			}
 			test.Tap(l.Leave)
 			if _, ok := u.Top().(*Home); !ok {
 				t.Fatal("leaving the lobby did not go home")

@@ -40,11 +40,12 @@ type Lobby struct {
 	// OnShown, when set, is called once the lobby has shown its first
 	// news (the smoke mode measures with it).
 	OnShown func()
-	// OnFull, when set, is called each time the host's seats are all
+	// OnFull, when set, is called each time the host's seats become all
 	// taken (the smoke mode starts the game with it).
 	OnFull func()
 
 	control   LobbyControl
+	starting  bool      // the host asked to start; the table is on its way
 	last      LobbyNews // the last seats shown
 	strengths []BotStrength
 	cancel    context.CancelFunc
@@ -235,6 +236,10 @@ func (l *Lobby) show(n LobbyNews) {
 	case LobbyFound:
 		l.status.SetText(tr("lan.lobby.found", "Found {{.Name}}; asking for a seat…", map[string]any{"Name": n.Table.Name}))
 	case LobbyWaiting:
+		if l.starting {
+			l.fill(n) // the seats as they stand; the status says the table starts
+			break
+		}
 		if n.Seated >= n.Wanted && l.control != nil {
 			l.status.SetText(tr("lan.lobby.full", "Every seat is taken: start the game when you are ready."))
 		} else if n.Seated >= n.Wanted {
@@ -261,6 +266,7 @@ func (l *Lobby) fill(n LobbyNews) {
 	if l.last.Wanted == 0 { // the seats' first showing
 		l.app.trace("lobby-seats", l.app.Now())
 	}
+	wasFull := l.last.Wanted > 0 && l.last.Seated >= l.last.Wanted
 	l.last = n
 	var objs []fyne.CanvasObject
 	seatLine := func(i int, name string) string {
@@ -300,7 +306,7 @@ func (l *Lobby) fill(n LobbyNews) {
 	// A control that cannot be used now is hidden rather than greyed: the
 	// status line says what the table waits for.
 	full := n.Seated >= n.Wanted
-	if l.control != nil {
+	if l.control != nil && !l.starting {
 		if full || len(l.strengths) == 0 {
 			l.AddBot.Disable()
 			l.addRow.Hide()
@@ -315,7 +321,7 @@ func (l *Lobby) fill(n LobbyNews) {
 			l.StartGame.Disable()
 			l.StartGame.Hide()
 		}
-		if full && l.OnFull != nil {
+		if full && !wasFull && l.OnFull != nil {
 			l.OnFull()
 		}
 	}
@@ -353,6 +359,10 @@ func (l *Lobby) start() {
 	if l.control == nil {
 		return
 	}
+	if l.starting {
+		return
+	}
+	l.starting = true
 	l.StartGame.Disable()
 	l.AddBot.Disable()
 	l.status.SetText(tr("lan.lobby.starting", "Starting the table…"))
@@ -360,6 +370,7 @@ func (l *Lobby) start() {
 	go func() {
 		if err := c.Start(); err != nil {
 			fyne.Do(func() {
+				l.starting = false
 				l.problem(tr("lan.lobby.start-failed", "The game cannot start: {{.Err}}", map[string]any{"Err": err.Error()}))
 				l.fill(l.last)
 			})
