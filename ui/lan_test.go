@@ -15,6 +15,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
@@ -469,6 +470,10 @@ func TestFairPlayPanel(t *testing.T) {
 			}
 			if !p.check.Passed || len(p.check.Results) != int(nSteps) {
 				t.Fatalf("panel: %s %q", p.check.verdict.Text, p.check.Results)
+			}
+			// One round in the singular, in the text's own colour.
+			if v := p.check.verdict; !strings.Contains(v.Text, "(1 round)") || v.Importance != widget.MediumImportance {
+				t.Errorf("verdict %q of importance %v", v.Text, v.Importance)
 			}
 			p.check.details.Open(0)
 			u.body.Refresh() // the window's driver lays out again after a frame; the test canvas when asked
