@@ -1,7 +1,7 @@
 # Shortcuts behind the README's commands. Plain `go` works just as well.
 GO ?= go
 
-.PHONY: app play test check bench fuzz android netns nogui e2e bench-app mobile
+.PHONY: app play test check bench fuzz android netns nogui e2e e2e-lan bench-app mobile
 
 # The app: a window to play against bots. scripts/deps.sh first installs the
 # C compiler and the GL/X11 headers Fyne needs, when missing.
@@ -24,6 +24,11 @@ nogui:
 e2e:
 	bash scripts/deps.sh --e2e
 	bash scripts/e2e.sh
+
+# The app on a LAN of network namespaces against terminal devices (root).
+e2e-lan:
+	bash scripts/deps.sh --e2e
+	bash scripts/e2e-lan.sh
 
 # Start to first frame, resident memory after a game, binary size.
 bench-app:

@@ -33,6 +33,10 @@ type appOptions struct {
 	smokeSave     string
 	firstFrame    bool
 	pace          time.Duration // the smoke game's bot pace; 0: fast
+	// The LAN smoke mode: host a table of game's edition, players and
+	// variant named lanHost, or join the table named lanJoin, as player,
+	// and write the table's log to lanLog at the end.
+	lanHost, lanJoin, lanLog, player string
 }
 
 // app runs njet without a command: the app's window, or one of its hidden
@@ -52,6 +56,20 @@ type appOptions struct {
 //	                     engine's totals against the ones printed (no window)
 //	--first-frame        print the time from process start to the first
 //	                     painted frame, then quit (with --smoke: go on)
+//	--smoke-lan-host NAME
+//	                     host a LAN table named NAME (--edition, --players,
+//	                     --short, --target; no bots) by the home screen's
+//	                     taps, start it once the seats are full and play the
+//	                     person's seat by the table screen's controls
+//	--smoke-lan-join NAME
+//	                     wait until the home screen lists the table NAME,
+//	                     tap it and play likewise
+//	--smoke-lan-log FILE write the LAN table's log there at the end; print
+//	                     "lan over TABLE" and exit 0 when the game is over
+//	--player NAME        the person's name (the settings' name)
+//	                     In the LAN smoke mode the app prints "trace WHAT
+//	                     UNIXNS" lines: listed NAME, tap NAME, lobby-seats,
+//	                     round-start N, cards N (ui.Env.Trace).
 func (c *cli) app(args []string) int {
 	fs := c.flagSet("", "[--smoke] [--size WxH]", "Open the Njet app.")
 	smoke := fs.Bool("smoke", false, "play a local game by the table screen's own controls and exit at game over")
@@ -64,8 +82,20 @@ func (c *cli) app(args []string) int {
 	totals := fs.String("totals", "", "the totals a smoke game printed, comma-separated")
 	first := fs.Bool("first-frame", false, "print the time to the first painted frame")
 	pace := fs.Duration("pace", 0, "the smoke game's bot pace (default: fast)")
+	lanHost := fs.String("smoke-lan-host", "", "host a LAN table of this name and play it by the app's own controls")
+	lanJoin := fs.String("smoke-lan-join", "", "join the LAN table of this name once listed and play it by the app's own controls")
+	lanLog := fs.String("smoke-lan-log", "", "write the LAN table's log to this file at the end")
+	player := fs.String("player", "", "the person's name")
 	if code := parse(fs, args); code >= 0 {
 		return code
+	}
+	switch {
+	case *lanHost != "" && *lanJoin != "":
+		return usageError(fs, "--smoke-lan-host and --smoke-lan-join exclude each other")
+	case (*lanHost != "" || *lanJoin != "") && *smoke:
+		return usageError(fs, "--smoke plays a local game; --smoke-lan-host and --smoke-lan-join a LAN one")
+	case *lanLog != "" && *lanHost == "" && *lanJoin == "":
+		return usageError(fs, "--smoke-lan-log needs --smoke-lan-host or --smoke-lan-join")
 	}
 	if *check != "" {
 		return c.smokeCheck(*check, *totals)
@@ -82,6 +112,7 @@ func (c *cli) app(args []string) int {
 		return usageError(fs, "bad --pace %v: want 0 to 1m", *pace)
 	}
 	o := appOptions{smoke: *smoke, smokeSave: *save, firstFrame: *first, pace: *pace,
+		lanHost: *lanHost, lanJoin: *lanJoin, lanLog: *lanLog, player: *player,
 		game: seat.LocalConfig{Edition: e, Players: game.players, Seed: *seed, Bots: kinds,
 			Short: game.short, Target: game.target}}
 	if *size != "" {

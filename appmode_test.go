@@ -38,6 +38,12 @@ func TestNoCommandOpensTheApp(t *testing.T) {
 		{"bad bots", []string{"--smoke", "--bots", "genius"}, true, exitUsage, nil, `bad --bots entry "genius"`},
 		{"bad pace", []string{"--smoke", "--pace", "-1s"}, true, exitUsage, nil, "bad --pace"},
 		{"without the window", nil, false, exitUsage, nil, "Commands:"},
+		{"LAN host", []string{"--smoke-lan-host", "Küche & Co", "--players", "3", "--short", "--smoke-lan-log", "t.njetlog", "--player", "Anna"}, true, exitOK,
+			&appOptions{lanHost: "Küche & Co", lanLog: "t.njetlog", player: "Anna",
+				game: seat.LocalConfig{Edition: engine.Classic, Players: 3, Seed: 7, Bots: []string{"heuristic"}, Short: true}}, ""},
+		{"LAN host and join", []string{"--smoke-lan-host", "a", "--smoke-lan-join", "b"}, true, exitUsage, nil, "exclude each other"},
+		{"LAN and local smoke", []string{"--smoke", "--smoke-lan-join", "b"}, true, exitUsage, nil, "a LAN one"},
+		{"LAN log alone", []string{"--smoke-lan-log", "t.njetlog"}, true, exitUsage, nil, "--smoke-lan-log needs"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/njetlan/njet/lan"
 	"github.com/njetlan/njet/seat"
@@ -15,11 +16,14 @@ import (
 )
 
 // lanApp is the app's LAN (ui.LAN) over package lan: the device opens on
-// first use, with its data in dir under the app's storage.
+// first use, with its data in dir under the app's storage, listening on
+// listen (nil: every interface). Browsing and hosting hold the
+// platform's multicast lock (multicastLock) while they run.
 type lanApp struct {
-	dir string
-	mu  sync.Mutex
-	dev *lan.Device
+	dir    string
+	listen []string
+	mu     sync.Mutex
+	dev    *lan.Device
 }
 
 // device opens the device once.
@@ -29,7 +33,7 @@ func (l *lanApp) device() (*lan.Device, error) {
 	if l.dev != nil {
 		return l.dev, nil
 	}
-	d, err := lan.OpenDevice(l.dir, nil)
+	d, err := lan.OpenDevice(l.dir, l.listen)
 	if err != nil {
 		return nil, err
 	}
@@ -54,13 +58,63 @@ func adOf(a lan.TableAd) ui.LANTableAd {
 }
 
 func (l *lanApp) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
-	return lan.WatchTables(ctx, func(list lan.TableList) {
+	release, lockErr := multicastLock()
+	defer release()
+	err := lan.WatchTables(ctx, func(list lan.TableList) {
 		ads := make([]ui.LANTableAd, len(list.Tables))
 		for i, a := range list.Tables {
 			ads[i] = adOf(a)
 		}
 		found(ads)
 	})
+	if err != nil && lockErr != nil {
+		// Without the lock the system may drop the answers: say both.
+		return errors.Join(err, lockErr)
+	}
+	return err
+}
+
+// strengths maps the app's bot strengths to package lan's, which names
+// the bot kind of each.
+var strengths = []struct {
+	ui  ui.BotStrength
+	lan lan.Strength
+}{{ui.BotEasy, lan.Easy}, {ui.BotNormal, lan.Normal}, {ui.BotStrong, lan.Strong}}
+
+func (l *lanApp) Strengths() []ui.BotStrength {
+	var out []ui.BotStrength
+	for _, s := range lan.Strengths() {
+		out = append(out, uiStrength(s.Kind()))
+	}
+	return out
+}
+
+// uiStrength is the strength of a bot kind, 0 for a kind of no strength.
+func uiStrength(kind string) ui.BotStrength {
+	for _, s := range strengths {
+		if s.lan == lan.StrengthOf(kind) {
+			return s.ui
+		}
+	}
+	return 0
+}
+
+// botKinds are the bot kinds of the strengths.
+func botKindsOf(bots []ui.BotStrength) ([]string, error) {
+	kinds := make([]string, 0, len(bots))
+	for _, b := range bots {
+		kind := ""
+		for _, s := range strengths {
+			if s.ui == b {
+				kind = s.lan.Kind()
+			}
+		}
+		if kind == "" {
+			return nil, fmt.Errorf("njet: no bot of strength %d", b)
+		}
+		kinds = append(kinds, kind)
+	}
+	return kinds, nil
 }
 
 // lobbyNews turns lan's progress into the lobby's news.
@@ -76,7 +130,11 @@ func lobbyNews(news func(ui.LobbyNews)) func(lan.Progress) {
 		case lan.NotAdvertised:
 			news(ui.LobbyNews{Kind: ui.LobbyNotAdvertised, Err: p.Err})
 		case lan.Waiting:
-			news(ui.LobbyNews{Kind: ui.LobbyWaiting, Seated: p.Seated, Wanted: p.Wanted})
+			n := ui.LobbyNews{Kind: ui.LobbyWaiting, Seated: p.Seated, Wanted: p.Wanted, Players: p.Players}
+			for _, k := range p.Bots {
+				n.Bots = append(n.Bots, uiStrength(k))
+			}
+			news(n)
 		case lan.Contacting:
 			news(ui.LobbyNews{Kind: ui.LobbyContacting})
 		case lan.Looking:
@@ -92,12 +150,86 @@ func (l *lanApp) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lo
 	if err != nil {
 		return nil, err
 	}
-	t, err := d.Host(ctx, lan.HostConfig{Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, Bots: cfg.Bots,
-		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player}, lobbyNews(news))
+	kinds, err := botKindsOf(cfg.Bots)
 	if err != nil {
 		return nil, err
 	}
-	return &lanTable{dev: d, t: t}, nil
+	release, lockErr := multicastLock()
+	defer release()
+	// OpenLobby tells Hosting before it returns the lobby the control
+	// needs: its news wait until then.
+	var opening []lan.Progress
+	h, err := d.OpenLobby(lan.HostConfig{Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, BotKinds: kinds,
+		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player}, func(p lan.Progress) { opening = append(opening, p) })
+	if err != nil {
+		return nil, err
+	}
+	c := &hostControl{h: h, started: make(chan *lan.Table, 1)}
+	tell := lobbyNews(news)
+	for _, p := range opening {
+		if n, ok := p.(lan.NotAdvertised); ok && lockErr != nil {
+			p = lan.NotAdvertised{Err: errors.Join(n.Err, lockErr)}
+		}
+		if hosting, ok := p.(lan.Hosting); ok {
+			n := ui.LobbyNews{Kind: ui.LobbyHosting, Control: c}
+			for _, a := range hosting.Addrs {
+				n.Addrs = append(n.Addrs, ui.LANAddr{Code: a.Code, Addr: a.Addr.String()})
+			}
+			news(n)
+			continue
+		}
+		tell(p)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	watched := make(chan error, 1)
+	go func() { watched <- h.Watch(wctx, false, tell) }()
+	select {
+	case t := <-c.started:
+		stop()
+		<-watched
+		return &lanTable{dev: d, t: t}, nil
+	case <-ctx.Done():
+		stop()
+		<-watched
+	case err = <-watched:
+		stop()
+		if err == nil { // the lobby started: its table is on the way
+			select {
+			case t := <-c.started:
+				return &lanTable{dev: d, t: t}, nil
+			case <-ctx.Done():
+			}
+		}
+	}
+	select {
+	case t := <-c.started: // started as the wait ended: the store keeps it
+		return nil, errors.Join(ctx.Err(), err, t.Close())
+	default:
+	}
+	return nil, errors.Join(ctx.Err(), err, h.Close())
+}
+
+// hostControl is the host's ui.LobbyControl over a lan.HostLobby.
+type hostControl struct {
+	h       *lan.HostLobby
+	started chan *lan.Table
+}
+
+func (c *hostControl) SetBots(bots []ui.BotStrength) error {
+	kinds, err := botKindsOf(bots)
+	if err != nil {
+		return err
+	}
+	return c.h.SetBots(kinds)
+}
+
+func (c *hostControl) Start() error {
+	t, err := c.h.Start()
+	if err != nil {
+		return err
+	}
+	c.started <- t
+	return nil
 }
 
 func (l *lanApp) Join(ctx context.Context, to ui.JoinTo, player string, news func(ui.LobbyNews)) (ui.LANTable, error) {
@@ -152,6 +284,17 @@ func (t *lanTable) Names() []string { return t.t.Names() }
 func (t *lanTable) Close() error    { return t.t.Close() }
 
 func (t *lanTable) ExportLog(w io.Writer) error { return t.dev.Store().Export(w, t.t.ID()) }
+
+func (t *lanTable) Reconnect(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, reconnectTimeout)
+	defer cancel()
+	_, err := t.dev.Reconnect(ctx, t.t)
+	return err
+}
+
+// reconnectTimeout bounds the app's dialling when it comes back; the
+// table keeps redialling by itself afterwards.
+const reconnectTimeout = 10 * time.Second
 
 func (t *lanTable) Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(ui.GameNews)) error {
 	out, err := t.dev.Play(ctx, t.t, lan.PlayConfig{Person: func(ctx context.Context, ps lan.PersonSeat) error {

@@ -583,7 +583,7 @@ func (c *cli) progress(name string) func(lan.Progress) {
 				fmt.Fprintf(c.stdout, "address %v\n", a.Addr)
 			}
 		case lan.Waiting:
-			fmt.Fprintf(c.stdout, "waiting for players %d/%d…\n", p.Seated, p.Wanted)
+			fmt.Fprintf(c.stdout, "waiting for players %d/%d…%s\n", p.Seated, p.Wanted, seatedNames(p))
 		case lan.Contacting:
 			fmt.Fprintf(c.stdout, "contacting %v…\n", p.Addr)
 		case lan.Looking:
@@ -592,6 +592,24 @@ func (c *cli) progress(name string) func(lan.Progress) {
 			fmt.Fprintf(c.stdout, "found table %q (%v) at %v\n", p.Ad.Name, p.Ad.ID, p.Ad.Peer)
 		}
 	}
+}
+
+// seatedNames lists the named players and the bots of a lobby, after a
+// colon, or says nothing when it has neither.
+func seatedNames(w lan.Waiting) string {
+	var parts []string
+	for _, n := range w.Players {
+		if n != "" {
+			parts = append(parts, n)
+		}
+	}
+	if len(w.Bots) > 0 {
+		parts = append(parts, fmt.Sprintf("%d bots", len(w.Bots)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " " + strings.Join(parts, ", ")
 }
 
 // resume plays an unfinished table from the store, if there is one; it

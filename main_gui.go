@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,17 +50,45 @@ func runApp(c *cli, o appOptions) int {
 			}
 		}
 	}
-	if o.smoke {
+	lanSmoke := o.lanHost != "" || o.lanJoin != ""
+	if o.smoke || lanSmoke {
 		env.Pace = smokePace
 		if o.pace > 0 {
 			env.Pace = o.pace
 		}
 	}
+	if lanSmoke {
+		env.Trace = func(what string, at time.Time) { fmt.Fprintf(c.stdout, "trace %s %d\n", what, at.UnixNano()) }
+	}
 	u = ui.New(a, env)
 	if o.width > 0 {
 		u.Window().Resize(fyne.NewSize(o.width, o.height))
 	}
+	if o.player != "" {
+		if err := u.Prefs().SetName(o.player); err != nil {
+			fmt.Fprintf(c.stderr, "njet: --player: %v\n", err)
+			return exitUsage
+		}
+	}
 	code := exitOK
+	if lanSmoke {
+		code = exitFail // until the game is over
+		done := func(t ui.LANTable, err error) {
+			code = lanSmokeDone(c, o, t, err)
+			fyne.Do(u.Quit)
+		}
+		var err error
+		if o.lanHost != "" {
+			err = u.SmokeLANHost(ui.LANHostConfig{Name: o.lanHost, Edition: o.game.Edition, Players: o.game.Players,
+				Short: o.game.Short, Target: o.game.Target}, done)
+		} else {
+			err = u.SmokeLANJoin(o.lanJoin, done)
+		}
+		if err != nil {
+			fmt.Fprintf(c.stderr, "njet: LAN smoke: %v\n", err)
+			return exitFail
+		}
+	}
 	if o.smoke {
 		code = exitFail // until the game ends
 		err := u.Smoke(o.game, func(shown []int, g *seat.Local) {
@@ -73,6 +102,27 @@ func runApp(c *cli, o appOptions) int {
 	}
 	u.Run()
 	return code
+}
+
+// lanSmokeDone writes the LAN table's log when asked and says how the
+// game ended.
+func lanSmokeDone(c *cli, o appOptions, t ui.LANTable, err error) int {
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet: LAN smoke: %v\n", err)
+		return exitFail
+	}
+	if o.lanLog != "" {
+		f, err := os.Create(o.lanLog)
+		if err == nil {
+			err = errors.Join(t.ExportLog(f), f.Close())
+		}
+		if err != nil {
+			fmt.Fprintf(c.stderr, "njet: LAN smoke: the log: %v\n", err)
+			return exitFail
+		}
+	}
+	fmt.Fprintf(c.stdout, "lan over %s\n", t.ID())
+	return exitOK
 }
 
 // smokeDone prints the totals the table showed, writes the save when asked

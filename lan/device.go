@@ -1,6 +1,7 @@
 package lan
 
 import (
+	"context"
 	"errors"
 	"net"
 	"os"
@@ -118,3 +119,29 @@ func (d *Device) Export(id table.TableID, path string) error {
 // MarkOver records that the table's game ended: Resume skips it from then
 // on.
 func (d *Device) MarkOver(id table.TableID) error { return p2p.MarkOver(d.store, id) }
+
+// Reconnect dials every other member device of t now, instead of at the
+// table's next redial: a device back from the background, or on a network
+// that came back, reaches the table at once, and its seats' peers catch
+// up by sync from their next tick on. A connection that still stands is
+// kept (libp2p's keep-alive ends a dead one). It returns how many member devices
+// it reached, and the errors of the others (each dial bounded by ctx).
+func (d *Device) Reconnect(ctx context.Context, t *Table) (reached int, err error) {
+	var errs []error
+	for _, m := range t.setup.Devices {
+		if m.ID == d.node.Identity() {
+			continue
+		}
+		pid, perr := p2p.PeerIDOf(m.ID)
+		if perr != nil {
+			errs = append(errs, perr)
+			continue
+		}
+		if cerr := d.node.Connect(ctx, peer.AddrInfo{ID: pid, Addrs: m.Addrs}); cerr != nil {
+			errs = append(errs, cerr)
+			continue
+		}
+		reached++
+	}
+	return reached, errors.Join(errs...)
+}

@@ -11,11 +11,17 @@
 //   - Resume (table.go) finds the unfinished table the store holds, so that
 //     a restarted device (or a person who left) plays on.
 //   - Host opens a lobby, advertises it on the LAN (mDNS), waits for
-//     players, starts the table and records it in the store; Join finds a
+//     players, starts the table and records it in the store. OpenLobby
+//     (lobby.go) does the same a step at a time for a front end whose host
+//     adds and removes bots (of a Strength, each played by one bot kind)
+//     and says when to start; Waiting tells everyone the seated players'
+//     names and the bots. Join finds a
 //     table on the LAN (FindTable), or reaches its host by address or join
 //     code (AddrTarget, CodeTarget), takes a seat and records it.
 //     WatchTables lists the tables advertised on the LAN as they come
 //     and go.
+//   - Reconnect (device.go) dials a table's other devices at once, for a
+//     device back from the background.
 //   - Play (play.go) runs the device's seats to the end of the game: a
 //     bot's, or a person's through a Person function the front end gives
 //     (the terminal's is term.PlayLAN). Export writes the table's log to a

@@ -141,7 +141,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 			if gen.Names != nil {
 				ps.Names = t.Names()
 			}
-			ps.Seats = seatsOf(gen, t.setup)
+			ps.Seats = seatsOf(gen, t.setup, t.seats)
 		}
 		left, err = playPerson(ctx, s, ps, cfg.Person, onEvent)
 	} else {
@@ -258,11 +258,17 @@ func playPerson(ctx context.Context, s *p2p.Session, seat PersonSeat, person Per
 
 // seatsOf says who plays each seat of a table: a seat whose key is a
 // member device's is a person's (or that device's bot), any other one a
-// bot of the host's device.
-func seatsOf(gen *table.Genesis, setup *p2p.Setup) []seat.SeatInfo {
+// bot of the host's device, of the kind local says when this device is
+// the host.
+func seatsOf(gen *table.Genesis, setup *p2p.Setup, local []p2p.LocalSeat) []seat.SeatInfo {
 	out := make([]seat.SeatInfo, gen.Players())
 	for s := range out {
-		si := seat.SeatInfo{Name: gen.Name(s), Who: seat.Bot, Bot: "heuristic", Host: 0}
+		si := seat.SeatInfo{Name: gen.Name(s), Who: seat.Bot, Bot: defaultBot, Host: 0}
+		for _, ls := range local {
+			if ls.Seat == s && !ls.Human && ls.Bot != "" {
+				si.Bot = ls.Bot
+			}
+		}
 		for _, d := range setup.Devices {
 			if d.ID == gen.Keys[s] {
 				si = seat.SeatInfo{Name: gen.Name(s), Who: seat.Person, Host: -1}

@@ -129,8 +129,16 @@ type Hosting struct {
 	Addrs   []JoinAddr
 }
 
-// Waiting: Seated of the Wanted players have a seat.
-type Waiting struct{ Seated, Wanted int }
+// Waiting: Seated of the Wanted players have a seat. Players are their
+// names in seat order, the host's first ("" for a player without a name),
+// and Bots the kinds of the bots that take the seats after theirs ("" for
+// a kind the host did not say). From a host that tells only counts,
+// Players holds Seated empty names.
+type Waiting struct {
+	Seated, Wanted int
+	Players        []string
+	Bots           []string
+}
 
 // Contacting: Join dials the host at Addr.
 type Contacting struct{ Addr multiaddr.Multiaddr }
@@ -156,6 +164,9 @@ type HostConfig struct {
 	// Bots is the number of seats this device fills with bots; the others
 	// wait for players.
 	Bots int
+	// BotKinds, when not nil, are the kinds of the bots instead (Bots is
+	// then its length); nil gives the Bots the default kind, heuristic.
+	BotKinds []string
 	// Short, Target and Rounds set the game's length (p2p.LobbyConfig).
 	Short  bool
 	Target int
@@ -174,61 +185,28 @@ type HostConfig struct {
 // LAN, waits for players, then starts the table (the device in seat 0,
 // the joiners, then the bots) and records it in the store. progress, when
 // not nil, hears how it goes, from Host's goroutine. The returned table's
-// lobby stays open until its Close.
+// lobby stays open until its Close. OpenLobby lets the host change the
+// bots and say when to start.
 func (d *Device) Host(ctx context.Context, cfg HostConfig, progress func(Progress)) (_ *Table, err error) {
-	if progress == nil {
-		progress = func(Progress) {}
-	}
-	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players,
-		Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds, Player: cfg.Player})
+	h, err := d.OpenLobby(cfg, progress)
 	if err != nil {
 		return nil, err
 	}
 	defer func() {
 		if err != nil {
-			lobby.Close()
+			h.Close()
 		}
 	}()
-	ad := p2p.TableAd{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, Free: lobby.Free(),
-		Host: lobby.Config().Player}
-	advert, err := d.node.Advertise(ad)
-	if err != nil {
-		progress(NotAdvertised{Err: err})
-		advert = nil
-	} else {
-		defer advert.Close()
-	}
-	progress(Hosting{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, Bots: cfg.Bots,
-		Addrs: d.JoinAddrs()})
 	wctx, cancel := ctx, context.CancelFunc(func() {})
 	if cfg.Wait > 0 {
 		wctx, cancel = context.WithTimeout(ctx, cfg.Wait)
 	}
-	err = lobby.Wait(wctx, func(seated, wanted int) {
-		progress(Waiting{Seated: seated, Wanted: wanted})
-		if advert != nil {
-			advert.SetFree(wanted - seated)
-		}
-	})
+	err = h.Watch(wctx, true, progress)
 	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNotFilled, err)
 	}
-	setup, botKeys, err := lobby.Start()
-	if err != nil {
-		return nil, err
-	}
-	if advert != nil {
-		advert.Close()
-	}
-	seats := []p2p.LocalSeat{ownSeat(0, d.node.Key(), cfg.Bot)}
-	for seat, k := range botKeys {
-		seats = append(seats, p2p.LocalSeat{Seat: seat, Key: k, Bot: "heuristic"})
-	}
-	if err := p2p.SaveTable(d.store, setup, seats); err != nil {
-		return nil, err
-	}
-	return &Table{setup: setup, seats: seats, lobby: lobby}, nil
+	return h.Start()
 }
 
 // JoinTarget says where Join finds the table: on the LAN (LANTarget, the
@@ -320,8 +298,8 @@ func (d *Device) JoinAs(ctx context.Context, target JoinTarget, cfg JoinConfig, 
 		progress(Found{Ad: ad})
 		info, lobbyID = ad.AddrInfo(), ad.ID
 	}
-	setup, seat, err := d.node.JoinLobby(ctx, info, lobbyID, cfg.Player, func(seated, wanted int) {
-		progress(Waiting{Seated: seated, Wanted: wanted})
+	setup, seat, err := d.node.JoinLobby(ctx, info, lobbyID, cfg.Player, func(s p2p.LobbySeats) {
+		progress(waitingOf(s))
 	})
 	if err != nil {
 		return nil, err

@@ -200,7 +200,7 @@ func FuzzLobbyClaim(f *testing.F) {
 	f.Add(frame(append(append([]byte{lobbyVersion, msgClaim}, lobbyID[:]...), "An\x1bna"...)...))
 	f.Add([]byte{0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l := &Lobby{n: &Node{id: hostID}, changed: make(chan struct{}),
+		l := &Lobby{n: &Node{id: hostID}, changed: make(chan struct{}), bots: []string{"random"},
 			cfg: LobbyConfig{ID: lobbyID, Edition: engine.Classic, Players: 3, Bots: 1}}
 		s := &claimStream{conn: claimConn{remote: joiner}, in: bytes.NewReader(data)}
 		serr := l.serve(s)
@@ -214,10 +214,11 @@ func FuzzLobbyClaim(f *testing.F) {
 		valid := err == nil && len(claim) >= 2+len(LobbyID{}) && len(claim) <= 2+len(LobbyID{})+maxClaimName &&
 			claim[0] == lobbyVersion && claim[1] == msgClaim
 		var want LobbyID
+		var name string
 		var nameErr error
 		if valid {
 			copy(want[:], claim[2:])
-			_, nameErr = table.CheckName(string(claim[2+len(want):]))
+			name, nameErr = table.CheckName(string(claim[2+len(want):]))
 		}
 		reply, err := readFrame(&s.out)
 		switch {
@@ -235,7 +236,8 @@ func FuzzLobbyClaim(f *testing.F) {
 				t.Fatalf("a claim with a bad name: %v, answered %x", serr, reply)
 			}
 		default:
-			if err != nil || !bytes.Equal(reply, []byte{lobbyVersion, msgWait, 2, 2}) {
+			seats := encodeSeats(LobbySeats{Players: []string{"", name}, Wanted: 2, Bots: []string{"random"}})
+			if err != nil || !bytes.Equal(reply, seats) {
 				t.Fatalf("a claim: %v, answered %x", serr, reply)
 			}
 		}
@@ -252,6 +254,7 @@ func FuzzJoinLobbyReply(f *testing.F) {
 		return frame(append([]byte{lobbyVersion, msgStart, seat}, mustMarshal(f, setup)...)...)
 	}
 	f.Add(append(frame(lobbyVersion, msgWait, 1, 2), start(1)...))
+	f.Add(append(frame(encodeSeats(LobbySeats{Players: []string{"Anna", ""}, Wanted: 2, Bots: []string{"random"}})...), start(1)...))
 	f.Add(start(1))
 	f.Add(start(0))
 	f.Add(frame(append([]byte{lobbyVersion, msgRefuse}, "the table is full\x1b[2J"...)...))

@@ -1,6 +1,7 @@
 package p2p
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/binary"
@@ -22,9 +23,11 @@ import (
 // LobbyProtocol is the stream protocol by which a device claims a seat at
 // a table before its genesis. The joiner sends a claim, with the
 // player's name after the lobby id when it has one; the host answers with
-// progress messages while seats fill and finally with the table's Setup,
-// or refuses (also a name that table.CheckName refuses). Every message is
-// length-prefixed and small.
+// the lobby's seats (the players' names, the seats kept for people, the
+// bots) whenever they change, and finally with the table's Setup, or
+// refuses (also a name that table.CheckName refuses). Every message is
+// length-prefixed and small. A joiner also reads the bare counts older
+// hosts send.
 const LobbyProtocol protocol.ID = "/njet/lobby/1"
 
 // LobbyID names a table before its genesis exists: the genesis records it
@@ -42,12 +45,18 @@ const (
 	msgWait         = 2
 	msgStart        = 3
 	msgRefuse       = 4
+	msgSeats        = 5
 	maxLobbyMessage = maxSetupMessage + 16
 	maxLobbyStreams = 16
 	// maxClaimName bounds the name bytes of a claim; longer claims are
 	// malformed, shorter ones are checked by table.CheckName.
 	maxClaimName   = 4 * table.MaxNameBytes
 	lobbyIOTimeout = 10 * time.Second
+	// maxLobbySeats bounds the seats a seats message may list, far above
+	// any edition's players.
+	maxLobbySeats = 16
+	// MaxBotKind bounds the length of a lobby bot's kind.
+	MaxBotKind = 32
 )
 
 // Errors of the lobby.
@@ -66,7 +75,8 @@ type LobbyConfig struct {
 	Edition engine.Edition
 	Players int
 	// Bots is the number of seats the host fills with bots it hosts; the
-	// others wait for devices that join.
+	// others wait for devices that join. SetBots changes them until the
+	// table starts.
 	Bots int
 	// Short, Target and Rounds set the game's length (table.Genesis).
 	Short  bool
@@ -90,6 +100,7 @@ type Lobby struct {
 	mu      sync.Mutex
 	claims  []table.Identity
 	names   []string      // the claims' player names
+	bots    []string      // the bots' kinds, "" when not said
 	changed chan struct{} // closed and replaced whenever claims or started change
 	setup   *Setup
 	closed  bool
@@ -118,7 +129,7 @@ func (n *Node) OpenLobby(cfg LobbyConfig) (*Lobby, error) {
 			return nil, err
 		}
 	}
-	l := &Lobby{n: n, cfg: cfg, changed: make(chan struct{})}
+	l := &Lobby{n: n, cfg: cfg, changed: make(chan struct{}), bots: make([]string, cfg.Bots)}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.lobby != nil {
@@ -139,7 +150,65 @@ func (l *Lobby) Config() LobbyConfig { return l.cfg }
 func (l *Lobby) Seated() (seated, wanted int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return 1 + len(l.claims), l.cfg.Players - l.cfg.Bots
+	return 1 + len(l.claims), l.cfg.Players - len(l.bots)
+}
+
+// LobbySeats is a lobby's seats as its host has them.
+type LobbySeats struct {
+	// Players are the names of the people seated, in seat order: the
+	// host's first, then the joiners' in claim order ("" for a player
+	// without a name).
+	Players []string
+	// Wanted is the number of seats kept for people (the host's
+	// included); the table starts when as many are seated.
+	Wanted int
+	// Bots are the kinds of the bots that take the seats after the
+	// people's ("" for a kind the host did not say).
+	Bots []string
+}
+
+// Full reports whether every seat is taken.
+func (s LobbySeats) Full() bool { return len(s.Players) >= s.Wanted }
+
+// Seats returns the lobby's seats as they are now.
+func (l *Lobby) Seats() LobbySeats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seatsLocked()
+}
+
+func (l *Lobby) seatsLocked() LobbySeats {
+	return LobbySeats{Players: append([]string{l.cfg.Player}, l.names...), Wanted: l.cfg.Players - len(l.bots),
+		Bots: append([]string(nil), l.bots...)}
+}
+
+// ErrSeatsTaken: SetBots asked for more bots than the free seats hold.
+var ErrSeatsTaken = errors.New("p2p: the seats are taken")
+
+// SetBots makes the bots of kinds take the seats after the people's,
+// before the table starts: adding bots takes free seats, removing them
+// frees seats for joiners. A kind is "" or at most MaxBotKind lower-case
+// letters, digits and dashes; the host's device must know how to play it.
+func (l *Lobby) SetBots(kinds []string) error {
+	for _, k := range kinds {
+		if !botKindOK(k) {
+			return fmt.Errorf("p2p: bot kind %q", printable([]byte(k)))
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return ErrLobbyClosed
+	case l.setup != nil:
+		return fmt.Errorf("p2p: the table has started")
+	case 1+len(l.claims)+len(kinds) > l.cfg.Players:
+		return fmt.Errorf("%w: %d people and %d bots at a table of %d", ErrSeatsTaken, 1+len(l.claims), len(kinds), l.cfg.Players)
+	}
+	l.bots = append([]string(nil), kinds...)
+	l.cfg.Bots = len(kinds)
+	l.notify()
+	return nil
 }
 
 // Players returns the player names of the seats taken so far, in seat
@@ -171,19 +240,27 @@ func (l *Lobby) notify() {
 // progress, when not nil, is called with the count at the start and after
 // every change.
 func (l *Lobby) Wait(ctx context.Context, progress func(seated, wanted int)) error {
-	last := -1
+	return l.Watch(ctx, true, func(s LobbySeats) {
+		if progress != nil {
+			progress(len(s.Players), s.Wanted)
+		}
+	})
+}
+
+// Watch calls seats with the lobby's seats at the start and after every
+// change (a player sat down, left or changed name, bots came or went),
+// until ctx ends (its error), the lobby closes (ErrLobbyClosed), the
+// table starts (nil), or, when untilFull, every seat is taken (nil).
+func (l *Lobby) Watch(ctx context.Context, untilFull bool, seats func(LobbySeats)) error {
 	for {
 		l.mu.Lock()
-		seated, wanted, ch, closed := 1+len(l.claims), l.cfg.Players-l.cfg.Bots, l.changed, l.closed
+		now, ch, closed, started := l.seatsLocked(), l.changed, l.closed, l.setup != nil
 		l.mu.Unlock()
 		if closed {
 			return ErrLobbyClosed
 		}
-		if seated != last && progress != nil {
-			progress(seated, wanted)
-		}
-		last = seated
-		if seated >= wanted {
+		seats(now)
+		if started || untilFull && now.Full() {
 			return nil
 		}
 		select {
@@ -207,8 +284,8 @@ func (l *Lobby) Start() (*Setup, map[int]ed25519.PrivateKey, error) {
 	if l.setup != nil {
 		return nil, nil, fmt.Errorf("p2p: the table has started")
 	}
-	if 1+len(l.claims)+l.cfg.Bots != l.cfg.Players {
-		return nil, nil, fmt.Errorf("p2p: %d of %d seats taken", 1+len(l.claims)+l.cfg.Bots, l.cfg.Players)
+	if 1+len(l.claims)+len(l.bots) != l.cfg.Players {
+		return nil, nil, fmt.Errorf("p2p: %d of %d seats taken", 1+len(l.claims)+len(l.bots), l.cfg.Players)
 	}
 	var seed [32]byte
 	if _, err := io.ReadFull(l.cfg.Rand, seed[:]); err != nil {
@@ -304,7 +381,7 @@ func (l *Lobby) claim(id table.Identity, name string) error {
 	if l.setup != nil {
 		return fmt.Errorf("%w: the game has started", ErrRefused)
 	}
-	if 1+len(l.claims) >= l.cfg.Players-l.cfg.Bots {
+	if 1+len(l.claims) >= l.cfg.Players-len(l.bots) {
 		return fmt.Errorf("%w: the table is full", ErrRefused)
 	}
 	l.claims = append(l.claims, id)
@@ -404,23 +481,24 @@ func (l *Lobby) serve(s network.Stream) error {
 		s.Read(b[:])
 		close(gone)
 	}()
-	last := -1
+	var last []byte
 	for {
 		l.mu.Lock()
-		seated, wanted, setup, closed, ch := 1+len(l.claims), l.cfg.Players-l.cfg.Bots, l.setup, l.closed, l.changed
+		now, setup, closed, ch := l.seatsLocked(), l.setup, l.closed, l.changed
 		l.mu.Unlock()
 		s.SetWriteDeadline(time.Now().Add(lobbyIOTimeout))
+		msg := encodeSeats(now)
 		switch {
 		case setup != nil:
 			return l.sendStart(s, setup, id)
 		case closed:
 			return refuse(ErrLobbyClosed)
-		case seated != last:
-			if err := writeFrame(s, []byte{lobbyVersion, msgWait, byte(seated), byte(wanted)}); err != nil {
+		case !bytes.Equal(msg, last):
+			if err := writeFrame(s, msg); err != nil {
 				l.unclaim(id)
 				return err
 			}
-			last = seated
+			last = msg
 		}
 		select {
 		case <-gone:
@@ -429,6 +507,82 @@ func (l *Lobby) serve(s network.Stream) error {
 		case <-ch:
 		}
 	}
+}
+
+// encodeSeats writes a seats message: the seats kept for people, the
+// number of players and of bots, then each player's name and each bot's
+// kind, each after its length in one byte.
+func encodeSeats(s LobbySeats) []byte {
+	msg := []byte{lobbyVersion, msgSeats, byte(s.Wanted), byte(len(s.Players)), byte(len(s.Bots))}
+	for _, p := range s.Players {
+		msg = append(append(msg, byte(len(p))), p...)
+	}
+	for _, b := range s.Bots {
+		msg = append(append(msg, byte(len(b))), b...)
+	}
+	return msg
+}
+
+// botKindOK reports whether k is a bot kind a lobby lists.
+func botKindOK(k string) bool {
+	if len(k) > MaxBotKind {
+		return false
+	}
+	for _, r := range k {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseSeats reads a seats message (encodeSeats), checking each name as
+// the genesis would.
+func parseSeats(msg []byte) (LobbySeats, error) {
+	bad := func(what string) (LobbySeats, error) {
+		return LobbySeats{}, fmt.Errorf("%w: lobby seats: %s", table.ErrMalformed, what)
+	}
+	if len(msg) < 5 || msg[0] != lobbyVersion || msg[1] != msgSeats {
+		return bad("header")
+	}
+	s := LobbySeats{Wanted: int(msg[2])}
+	players, bots := int(msg[3]), int(msg[4])
+	if players < 1 || players > s.Wanted || s.Wanted+bots > maxLobbySeats {
+		return bad("counts")
+	}
+	rest := msg[5:]
+	next := func(limit int) (string, bool) {
+		if len(rest) < 1 || int(rest[0]) > limit || len(rest) < 1+int(rest[0]) {
+			return "", false
+		}
+		v := string(rest[1 : 1+rest[0]])
+		rest = rest[1+rest[0]:]
+		return v, true
+	}
+	for range players {
+		p, ok := next(table.MaxNameBytes)
+		if !ok {
+			return bad("a name")
+		}
+		if c, err := table.CheckName(p); err != nil || c != p {
+			return bad("a name the genesis would refuse")
+		}
+		s.Players = append(s.Players, p)
+	}
+	for range bots {
+		b, ok := next(MaxBotKind)
+		if !ok {
+			return bad("a bot kind")
+		}
+		if !botKindOK(b) {
+			return bad("a bot kind")
+		}
+		s.Bots = append(s.Bots, b)
+	}
+	if len(rest) != 0 {
+		return bad("trailing bytes")
+	}
+	return s, nil
 }
 
 func (l *Lobby) sendStart(s network.Stream, setup *Setup, id table.Identity) error {
@@ -455,9 +609,10 @@ func (l *Lobby) sendStart(s network.Stream, setup *Setup, id table.Identity) err
 // JoinLobby claims a seat at the lobby id (zero: whichever the host
 // offers) of the host at info for the player named player ("" for none;
 // table.CheckName) and waits for the table to start. progress, when not
-// nil, hears how many seats are taken. It returns the Setup and the
-// device's seat. ctx bounds the whole wait.
-func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, player string, progress func(seated, wanted int)) (*Setup, int, error) {
+// nil, hears the lobby's seats whenever they change (from a host that
+// sends only counts, Players holds as many empty names). It returns the
+// Setup and the device's seat. ctx bounds the whole wait.
+func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, player string, progress func(LobbySeats)) (*Setup, int, error) {
 	player, err := table.CheckName(player)
 	if err != nil {
 		return nil, 0, err
@@ -492,8 +647,16 @@ func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, pl
 		}
 		switch {
 		case msg[1] == msgWait && len(msg) == 4:
+			if progress != nil && msg[2] <= msg[3] {
+				progress(LobbySeats{Players: make([]string, msg[2]), Wanted: int(msg[3])})
+			}
+		case msg[1] == msgSeats:
+			seats, err := parseSeats(msg)
+			if err != nil {
+				return nil, 0, err
+			}
 			if progress != nil {
-				progress(int(msg[2]), int(msg[3]))
+				progress(seats)
 			}
 		case msg[1] == msgRefuse:
 			return nil, 0, fmt.Errorf("%w: %s", ErrRefused, printable(msg[2:]))

@@ -42,6 +42,13 @@ type Env struct {
 	// LAN is the way to tables on the local network; nil leaves LAN play
 	// out of the app.
 	LAN LAN
+	// Trace, when set, hears when things happen on the way to and at a
+	// LAN table, for measurements: "listed NAME" (a table first listed),
+	// "tap NAME", "lobby-seats" (the lobby shows its seats),
+	// "round-start N" (the play began, for the first round; the result of
+	// round N-1 was shown, after whose audit the next shuffle begins) and
+	// "cards N" (the hand of round N is shown).
+	Trace func(what string, at time.Time)
 }
 
 // Screen is one page of the app. The router calls Start once when the screen
@@ -85,6 +92,12 @@ type App struct {
 	stack []*entry
 
 	lanGame *LANGame // the LAN table on the stack, told when the app comes back
+	// smokeLAN, in the LAN smoke mode, hears when a LAN table's Play
+	// returns (from Play's goroutine); LAN games then play themselves.
+	smokeLAN func(t LANTable, err error)
+	// smokeJoin is the name of the table the LAN smoke mode taps once the
+	// home screen lists it.
+	smokeJoin string
 
 	saveMu  sync.Mutex     // one writer of local.json at a time; guards live too
 	live    Saver          // the local game being played, saved on exit

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"os"
+	"path/filepath"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -89,7 +90,7 @@ func (c *CheckLog) CheckFile(path string) error {
 	if err != nil {
 		return err
 	}
-	c.file.SetText(path)
+	c.file.SetText(filepath.Base(path)) // as the dialog shows a chosen file: by its name
 	c.check.run(c.ctx, data)
 	return nil
 }

@@ -222,11 +222,13 @@ func (c *logCheck) show(data []byte, v *table.Verification, err error, failed fa
 		c.verdict.SetText(tr("fair.bad", "Not fair or not whole: {{.Err}}", map[string]any{"Err": err.Error()}))
 		c.verdict.Importance = widget.DangerImportance
 	case v.Over:
-		c.verdict.SetText(trn("fair.good-over", "Fair play: the whole game checks out ({{.Count}} rounds).", rounds))
-		c.verdict.Importance = widget.SuccessImportance
+		// The theme's text colour, bold, after a check mark: the theme's
+		// green is too light to read on a white page.
+		c.verdict.SetText("✓ " + trn("fair.good-over", "Fair play: the whole game checks out ({{.Count}} rounds).", rounds))
+		c.verdict.Importance = widget.MediumImportance
 	default:
-		c.verdict.SetText(trn("fair.good-so-far", "Fair play so far: {{.Count}} rounds check out; the game is not over.", rounds))
-		c.verdict.Importance = widget.SuccessImportance
+		c.verdict.SetText("✓ " + trn("fair.good-so-far", "Fair play so far: {{.Count}} rounds check out; the game is not over.", rounds))
+		c.verdict.Importance = widget.MediumImportance
 	}
 	c.verdict.Refresh()
 	c.detail.SetText(details(data, v))

@@ -20,8 +20,10 @@ type LAN interface {
 	// once and whenever one appears, changes or vanishes, until ctx ends
 	// (then it returns nil).
 	Watch(ctx context.Context, found func([]LANTableAd)) error
-	// Host opens a lobby for cfg, waits until every seat is taken and
-	// starts the table. news hears how the lobby fills.
+	// Host opens a lobby for cfg and returns the table once the host
+	// started it through the Control of the LobbyHosting news, with every
+	// seat taken; it closes the lobby when ctx ends first. news hears how
+	// the lobby fills.
 	Host(ctx context.Context, cfg LANHostConfig, news func(LobbyNews)) (LANTable, error)
 	// Join claims a seat at the table to names, as player, and waits for
 	// the table to start.
@@ -30,6 +32,29 @@ type LAN interface {
 	CheckCode(code string) error
 	// Resume returns the unfinished table the device sits at, or nil.
 	Resume() (LANTable, error)
+	// Strengths are the bot strengths the device plays, weakest first.
+	Strengths() []BotStrength
+}
+
+// BotStrength is how well a bot plays, as a host chooses it.
+type BotStrength uint8
+
+// The strengths of bots.
+const (
+	BotEasy BotStrength = iota + 1
+	BotNormal
+	BotStrong
+)
+
+// LobbyControl is what the host does in its lobby before the table
+// starts. Its methods may be called from any goroutine.
+type LobbyControl interface {
+	// SetBots seats bots of these strengths after the people, in place
+	// of the bots so far; it fails when the people leave too few seats.
+	SetBots(bots []BotStrength) error
+	// Start starts the table once every seat is taken; Host then returns
+	// it.
+	Start() error
 }
 
 // LANTableAd is a table as advertised on the LAN.
@@ -42,13 +67,14 @@ type LANTableAd struct {
 	Host    string // the host's player name, "" when none
 }
 
-// LANHostConfig is the table the person hosts. Bots fill Bots of the
-// Players seats, played by the host's device.
+// LANHostConfig is the table the person hosts. Bots of these strengths
+// fill as many of the Players seats at first, played by the host's
+// device; the host changes them in the lobby.
 type LANHostConfig struct {
 	Name    string
 	Edition engine.Edition
 	Players int
-	Bots    int
+	Bots    []BotStrength
 	Short   bool // the Classic short game
 	Target  int  // a target score, 0 for the edition's end
 	Player  string
@@ -68,11 +94,16 @@ type LobbyNews struct {
 	Kind LobbyKind
 	// Addrs are where players reach a host (Hosting).
 	Addrs []LANAddr
+	// Control lets the host change the bots and start the table
+	// (Hosting, at the host only).
+	Control LobbyControl
 	// Seated of Wanted players have a seat (Waiting); Players are their
-	// names in seat order when the host knows them ("" for a player
-	// without a name; nil for a joiner).
+	// names in seat order, the host's first ("" for a player without a
+	// name), and Bots the strengths of the bots in the seats after
+	// theirs (0 for a bot of no known strength).
 	Seated, Wanted int
 	Players        []string
+	Bots           []BotStrength
 	// Table is the table Join found (Found).
 	Table LANTableAd
 	// Err is why the table is not advertised (NotAdvertised).
@@ -114,6 +145,10 @@ type LANTable interface {
 	// ExportLog writes the table's log as the device's store holds it, in
 	// the format table.VerifyReader reads.
 	ExportLog(w io.Writer) error
+	// Reconnect dials the table's other devices at once (the app is back
+	// from the background, or the network came back); the seats catch up
+	// from the store and the others by themselves.
+	Reconnect(ctx context.Context) error
 	// Close closes a hosted table's lobby.
 	Close() error
 }

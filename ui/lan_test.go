@@ -3,9 +3,11 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +15,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
@@ -70,6 +73,24 @@ func (f *fakeLAN) CheckCode(code string) error {
 }
 
 func (f *fakeLAN) Resume() (LANTable, error) { return nil, nil }
+
+func (f *fakeLAN) Strengths() []BotStrength { return []BotStrength{BotEasy, BotNormal} }
+
+// fakeControl records what the host does in its lobby.
+type fakeControl struct {
+	bots    [][]BotStrength
+	started chan struct{}
+}
+
+func (c *fakeControl) SetBots(bots []BotStrength) error {
+	c.bots = append(c.bots, bots)
+	return nil
+}
+
+func (c *fakeControl) Start() error {
+	close(c.started)
+	return nil
+}
 
 func newLANTestApp(t *testing.T, f *fakeLAN, size fyne.Size) *App {
 	t.Helper()
@@ -152,10 +173,17 @@ func TestLANHostForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := LANHostConfig{Name: "Anna's table", Edition: engine.Classic, Players: 3, Bots: 1, Player: "Anna"}
-	if cfg != want {
+	want := LANHostConfig{Name: "Anna's table", Edition: engine.Classic, Players: 3, Bots: []BotStrength{BotNormal}, Player: "Anna"}
+	if !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("config %+v, want %+v", cfg, want)
 	}
+	h.Strength.SetSelected("easy")
+	h.Bots.SetSelected("2")
+	if cfg, err := h.Config(); err != nil || !slices.Equal(cfg.Bots, []BotStrength{BotEasy, BotEasy}) {
+		t.Fatalf("two easy bots: %+v, %v", cfg.Bots, err)
+	}
+	h.Bots.SetSelected("1")
+	h.Strength.SetSelected("normal")
 	screenshot(t, "lan-host-desktop", u.Window())
 	h.Name.SetText(" ")
 	test.Tap(h.Open)
@@ -165,40 +193,99 @@ func TestLANHostForm(t *testing.T) {
 }
 
 // TestLANLobbyFills: the host's lobby shows the code large and the seats
-// filling with names; a joiner sees n/m.
+// filling with names as people sit down (in any script), with the bots
+// and their strength; the host adds and removes bots and starts once the
+// seats are full; a joiner sees the same names; anyone can leave.
 func TestLANLobbyFills(t *testing.T) {
 	for _, sz := range lanSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			f := newFakeLAN()
 			u := newLANTestApp(t, f, sz.size)
-			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Edition: engine.Modern, Players: 4, Bots: 1, Player: "Anna"})
+			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Edition: engine.Modern, Players: 4, Bots: []BotStrength{BotNormal}, Player: "Anna"})
 			u.Push(l)
-			f.news <- LobbyNews{Kind: LobbyHosting, Addrs: []LANAddr{{Code: "ABCDEF-GHIJKL-MNOPQR", Addr: "/ip4/192.168.1.20/tcp/4001"}}}
+			c := &fakeControl{started: make(chan struct{})}
+			f.news <- LobbyNews{Kind: LobbyHosting, Control: c, Addrs: []LANAddr{{Code: "ABCDEF-GHIJKL-MNOPQR", Addr: "/ip4/192.168.1.20/tcp/4001"}}}
 			<-f.shown
 			if l.Code() != "ABCDEF-GHIJKL-MNOPQR" {
 				t.Fatalf("code %q", l.Code())
 			}
-			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 2, Wanted: 3, Players: []string{"Anna", "Борис"}}
+			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 2, Wanted: 3, Players: []string{"Anna", "Борис"}, Bots: []BotStrength{BotNormal}}
 			<-f.shown
-			want := []string{"Seat 1: Anna (host)", "Seat 2: Борис", "Seat 3: free", "Seat 4: a bot"}
+			want := []string{"Seat 1: Anna (host)", "Seat 2: Борис", "Seat 3: free", "Seat 4: a bot (normal)"}
 			if got := l.Seats(); !slices.Equal(got, want) {
 				t.Fatalf("seats %q, want %q", got, want)
 			}
+			if l.StartGame.Visible() || !l.addRow.Visible() || l.AddBot.Disabled() {
+				t.Fatalf("with a free seat: start shown %v, add a bot shown %v", l.StartGame.Visible(), l.addRow.Visible())
+			}
+			screenshot(t, "lan-lobby-filling-"+sz.name, u.Window())
+			l.Strength.SetSelected("easy")
+			test.Tap(l.AddBot)
+			if !l.RemoveBot(0) {
+				t.Fatal("no bot to remove")
+			}
+			if wantBots := [][]BotStrength{{BotNormal, BotEasy}, {}}; !reflect.DeepEqual(c.bots, wantBots) {
+				t.Fatalf("bots asked %v, want %v", c.bots, wantBots)
+			}
+			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 3, Wanted: 3, Players: []string{"Anna", "Борис", "李雷"}, Bots: []BotStrength{BotEasy}}
+			<-f.shown
+			want = []string{"Seat 1: Anna (host)", "Seat 2: Борис", "Seat 3: 李雷", "Seat 4: a bot (easy)"}
+			if got := l.Seats(); !slices.Equal(got, want) || !strings.Contains(l.Status(), "Every seat is taken") {
+				t.Fatalf("seats %q (want %q), status %q", got, want, l.Status())
+			}
+			if l.StartGame.Disabled() || !l.StartGame.Visible() || l.addRow.Visible() {
+				t.Fatalf("full: start shown %v, add a bot shown %v", l.StartGame.Visible(), l.addRow.Visible())
+			}
 			screenshot(t, "lan-lobby-"+sz.name, u.Window())
+			test.Tap(l.StartGame)
+			select {
+			case <-c.started:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the start button did not start the table")
+			}
+			// The lobby tells its seats once more as the table starts: the
+			// table is not started twice.
+			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 3, Wanted: 3, Players: []string{"Anna", "Борис", "李雷"}, Bots: []BotStrength{BotEasy}}
+			<-f.shown
+			if !l.StartGame.Disabled() || !strings.Contains(l.Status(), "Starting") {
+				t.Fatalf("after the start: start enabled %v, status %q", !l.StartGame.Disabled(), l.Status())
+			}
 			test.Tap(l.Leave)
 			if _, ok := u.Top().(*Home); !ok {
 				t.Fatal("leaving the lobby did not go home")
 			}
 		})
 	}
-	f := newFakeLAN()
-	u := newLANTestApp(t, f, fyne.NewSize(360, 740))
-	l := NewJoining(u, JoinTo{Table: "01"}, "Kitchen")
-	u.Push(l)
-	f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 2, Wanted: 3}
-	<-f.shown
-	if !strings.Contains(l.Status(), "2 of 3") {
-		t.Fatalf("joiner's status %q", l.Status())
+	cases := []struct {
+		name string
+		news LobbyNews
+		want []string
+	}{
+		{"names", LobbyNews{Kind: LobbyWaiting, Seated: 2, Wanted: 3, Players: []string{"Anna", "Zoë"}, Bots: []BotStrength{BotEasy}},
+			[]string{"Seat 1: Anna (host)", "Seat 2: Zoë", "Seat 3: free", "Seat 4: a bot (easy)"}},
+		{"non-Latin and unnamed", LobbyNews{Kind: LobbyWaiting, Seated: 3, Wanted: 3, Players: []string{"", "Анна", "李雷"}},
+			[]string{"Seat 1: a player without a name (host)", "Seat 2: Анна", "Seat 3: 李雷"}},
+		{"counts from an older host", LobbyNews{Kind: LobbyWaiting, Seated: 2, Wanted: 3, Players: []string{"", ""}},
+			[]string{"Seat 1: a player without a name (host)", "Seat 2: a player without a name", "Seat 3: free"}},
+	}
+	for _, c := range cases {
+		t.Run("joiner/"+c.name, func(t *testing.T) {
+			f := newFakeLAN()
+			u := newLANTestApp(t, f, fyne.NewSize(360, 740))
+			l := NewJoining(u, JoinTo{Table: "01"}, "Kitchen")
+			u.Push(l)
+			f.news <- c.news
+			<-f.shown
+			if got := l.Seats(); !slices.Equal(got, c.want) {
+				t.Fatalf("seats %q, want %q", got, c.want)
+			}
+			if !strings.Contains(l.Status(), fmt.Sprintf("%d of %d", c.news.Seated, c.news.Wanted)) && c.news.Seated < c.news.Wanted {
+				t.Fatalf("joiner's status %q", l.Status())
+			}
+			if l.hostUI.Visible() {
+				t.Fatal("a joiner has the host's controls")
+			}
+		})
 	}
 }
 
@@ -356,6 +443,7 @@ func (l logTable) Close() error    { return nil }
 func (l logTable) Play(context.Context, func(context.Context, seat.Seat) error, func(GameNews)) error {
 	return nil
 }
+func (l logTable) Reconnect(context.Context) error { return nil }
 func (l logTable) ExportLog(w io.Writer) error {
 	data, err := os.ReadFile(l.path)
 	if err != nil {
@@ -383,11 +471,178 @@ func TestFairPlayPanel(t *testing.T) {
 			if !p.check.Passed || len(p.check.Results) != int(nSteps) {
 				t.Fatalf("panel: %s %q", p.check.verdict.Text, p.check.Results)
 			}
+			// One round in the singular, in the text's own colour.
+			if v := p.check.verdict; !strings.Contains(v.Text, "(1 round)") || v.Importance != widget.MediumImportance {
+				t.Errorf("verdict %q of importance %v", v.Text, v.Importance)
+			}
 			p.check.details.Open(0)
+			u.body.Refresh() // the window's driver lays out again after a frame; the test canvas when asked
 			if !strings.Contains(p.check.detail.Text, "3250ce6c") {
 				t.Errorf("details lack the table id: %q", p.check.detail.Text)
 			}
 			screenshot(t, "lan-fairplay-"+sz.name, u.Window())
 		})
+	}
+}
+
+// playTable is a LANTable whose Play fails the first time (the network
+// went away in the background) and then waits for its end; it counts
+// its plays and its reconnections.
+type playTable struct {
+	logTable
+	plays, reconnects chan struct{}
+}
+
+func (p *playTable) Play(ctx context.Context, _ func(context.Context, seat.Seat) error, _ func(GameNews)) error {
+	p.plays <- struct{}{}
+	if len(p.plays) == 1 {
+		return errors.New("the network went away")
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (p *playTable) Reconnect(context.Context) error {
+	p.reconnects <- struct{}{}
+	return nil
+}
+
+// TestLANGameForeground: when the app comes back to the foreground, the
+// LAN table redials its devices at once, and a play that stopped in the
+// background starts again from the store.
+func TestLANGameForeground(t *testing.T) {
+	u := newLANTestApp(t, newFakeLAN(), fyne.NewSize(360, 740))
+	p := &playTable{logTable: logTable{}, plays: make(chan struct{}, 4), reconnects: make(chan struct{}, 4)}
+	g := NewLANGame(u, p)
+	u.Push(g)
+	wait := func(ch chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no %s", what)
+		}
+	}
+	stopped := func() bool {
+		var s bool
+		fyne.DoAndWait(func() { s = g.stopped })
+		return s
+	}
+	for i := 0; !stopped(); i++ {
+		if i > 1000 {
+			t.Fatal("the first play did not stop")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !strings.Contains(g.Banner(), "The table stopped") {
+		t.Fatalf("banner %q", g.Banner())
+	}
+	lc, ok := u.fy.Lifecycle().(interface{ OnEnteredForeground() func() })
+	if !ok || lc.OnEnteredForeground() == nil {
+		t.Fatal("the app does not listen for the foreground")
+	}
+	fyne.DoAndWait(lc.OnEnteredForeground())
+	wait(p.reconnects, "reconnection")
+	for i := 0; len(p.plays) < 2; i++ {
+		if i > 2000 {
+			t.Fatalf("%d plays, want the table played again", len(p.plays))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if b := g.Banner(); !strings.Contains(b, "Reconnecting") && !strings.Contains(b, "Back at the table") {
+		t.Fatalf("banner %q", b)
+	}
+}
+
+// frozenSeat plays a seat until stop accepts an event, tells that one,
+// then waits for the end: a game held still for a screenshot.
+type frozenSeat struct {
+	seat.Seat
+	stop    func(seat.Event) bool
+	stopped chan struct{}
+}
+
+func (f *frozenSeat) Next(ctx context.Context) (seat.Event, error) {
+	select {
+	case <-f.stopped:
+		<-ctx.Done()
+		return nil, ctx.Err()
+	default:
+	}
+	ev, err := f.Seat.Next(ctx)
+	if err == nil && f.stop(ev) {
+		close(f.stopped)
+	}
+	return ev, err
+}
+
+// gameTable is a LANTable whose Play gives the person a local game, held
+// still at the first event stop accepts.
+type gameTable struct {
+	logTable
+	names []string
+	seat  *frozenSeat
+}
+
+func (g *gameTable) Names() []string { return g.names }
+
+func (g *gameTable) Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(GameNews)) error {
+	news(GameNews{Kind: NewsPlaying})
+	return person(ctx, g.seat)
+}
+
+// TestLANGameInProgress: a LAN game shows the table screen under the
+// banner: the person's turn, and whom the table waits for (R-BLOCK: the
+// seat after the dealer blocks first) while the others move.
+func TestLANGameInProgress(t *testing.T) {
+	names := []string{"Anna", "Ben", "李雷"}
+	cases := []struct {
+		name string
+		stop func(seat.Event) bool
+		then seat.Event // told to the banner once the game holds still
+		want string
+	}{
+		{"game", func(ev seat.Event) bool { _, ok := ev.(seat.YourTurn); return ok }, nil, "Playing on the LAN"},
+		{"game-waiting", func(ev seat.Event) bool { _, ok := ev.(seat.Dealt); return ok },
+			seat.Turn{Seat: 1, Kind: engine.ActBlock, Since: time.Unix(1e9-20, 0), Patience: 30 * time.Second}, "Waiting for Ben"},
+	}
+	for _, c := range cases {
+		for _, sz := range lanSizes {
+			t.Run(c.name+"/"+sz.name, func(t *testing.T) {
+				u := newLANTestApp(t, newFakeLAN(), sz.size)
+				l, err := seat.NewLocal(seat.LocalConfig{Edition: engine.Classic, Players: 3, Names: names, Seed: 11, Short: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fs := &frozenSeat{Seat: l, stop: c.stop, stopped: make(chan struct{})}
+				g := NewLANGame(u, &gameTable{names: names, seat: fs})
+				u.Push(g)
+				select {
+				case <-fs.stopped:
+				case <-time.After(time.Minute):
+					t.Fatal("the game did not reach the moment")
+				}
+				// Let the table screen take the last event in.
+				for i := 0; ; i++ {
+					var drawn bool
+					fyne.DoAndWait(func() { drawn = g.table != nil && len(g.table.cards) > 0 })
+					if drawn {
+						break
+					}
+					if i > 2000 {
+						t.Fatal("the table screen drew nothing")
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				time.Sleep(300 * time.Millisecond) // the pump's last step
+				if c.then != nil {
+					fyne.DoAndWait(func() { g.event(c.then) })
+				}
+				if !strings.Contains(g.Banner(), c.want) {
+					t.Fatalf("banner %q, want %q", g.Banner(), c.want)
+				}
+				screenshot(t, "lan-"+c.name+"-"+sz.name, u.Window())
+			})
+		}
 	}
 }

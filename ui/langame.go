@@ -38,14 +38,19 @@ type LANGame struct {
 	note    string // shuffling, catching up, reconnecting, watching
 	audited int    // the last audited round
 
-	fin    chan error // the person's part ends: nil at the end, seat.ErrLeft on leaving
-	cancel context.CancelFunc
-	ended  chan struct{} // Play returned
+	fin     chan error // the person's part ends: nil at the end, seat.ErrLeft on leaving
+	ctx     context.Context
+	cancel  context.CancelFunc
+	playing bool // Play runs
+	stopped bool // Play returned early with an error; the app's return plays on
+
+	began bool // the play began (traced once, Env.Trace)
+	round int  // the last round dealt
 }
 
 // NewLANGame makes the screen of the LAN table t; Start plays it.
 func NewLANGame(a *App, t LANTable) *LANGame {
-	g := &LANGame{app: a, lan: t, you: -1, fin: make(chan error, 1), ended: make(chan struct{})}
+	g := &LANGame{app: a, lan: t, you: -1, fin: make(chan error, 1)}
 	g.banner = widget.NewLabel(tr("lan.game.connecting", "Connecting to the table…"))
 	g.banner.Wrapping = fyne.TextWrapWord
 	g.Vote = widget.NewButtonWithIcon(tr("lan.game.vote", "Vote for a bot"), theme.AccountIcon(), g.vote)
@@ -69,15 +74,28 @@ func (g *LANGame) Banner() string { return g.banner.Text }
 // Start plays the table until the game is over, the person leaves or the
 // screen stops.
 func (g *LANGame) Start(ctx context.Context) {
-	ctx, g.cancel = context.WithCancel(ctx)
+	g.ctx, g.cancel = context.WithCancel(ctx)
 	g.app.lanGame = g
+	g.play()
+	go g.tick(g.ctx)
+}
+
+// play runs the table's Play (again after it stopped early: the device
+// goes on from its store and catches up).
+func (g *LANGame) play() {
+	ctx := g.ctx
+	g.playing, g.stopped = true, false
 	go func() {
-		defer close(g.ended)
 		err := g.lan.Play(ctx, g.person, func(n GameNews) { fyne.Do(func() { g.news(n) }) })
+		if g.app.smokeLAN != nil {
+			g.app.smokeLAN(g.lan, err)
+		}
 		fyne.Do(func() {
+			g.playing = false
 			switch {
 			case ctx.Err() != nil:
 			case err != nil:
+				g.stopped = true
 				g.note = tr("lan.game.stopped", "The table stopped: {{.Err}}", map[string]any{"Err": err.Error()})
 			default:
 				g.note = tr("lan.game.over", "The game is over and every device holds the whole log.")
@@ -85,7 +103,36 @@ func (g *LANGame) Start(ctx context.Context) {
 			g.show()
 		})
 	}()
-	go g.tick(ctx)
+}
+
+// reconnect is the app's return from the background: the table's devices
+// are dialled at once, and a play that stopped meanwhile starts again
+// from the store.
+func (g *LANGame) reconnect() {
+	if g.ctx == nil || g.ctx.Err() != nil {
+		return
+	}
+	g.note = tr("lan.game.reconnecting", "Reconnecting and catching up…")
+	g.show()
+	if g.stopped && !g.playing {
+		g.play()
+	}
+	ctx := g.ctx
+	go func() {
+		err := g.lan.Reconnect(ctx)
+		fyne.Do(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				g.note = tr("lan.game.reconnect-failed", "Some devices cannot be reached yet ({{.Err}}); the table keeps calling them.",
+					map[string]any{"Err": err.Error()})
+			} else if g.note == tr("lan.game.reconnecting", "Reconnecting and catching up…") {
+				g.note = tr("lan.game.reconnected", "Back at the table: catching up with the others…")
+			}
+			g.show()
+		})
+	}()
 }
 
 // tick redraws the waiting time once a second while a seat is waited for.
@@ -125,9 +172,14 @@ func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
 	st := &tapSeat{Seat: s, tell: func(ev seat.Event) { fyne.Do(func() { g.event(ev) }) }}
 	fyne.Do(func() {
 		g.st = st
-		g.table = NewTableScreen(g.app, st, TableOptions{Names: g.lan.Names(), OnGameOver: func() {
+		if g.table != nil {
+			g.table.Stop() // the table of a play that stopped early
+		}
+		g.table = NewTableScreen(g.app, st, TableOptions{Names: g.lan.Names(), Autoplay: g.app.smokeLAN != nil, OnGameOver: func() {
 			g.finish(nil)
-			g.app.Back()
+			if g.app.smokeLAN == nil { // the smoke mode waits for the others
+				g.app.Back()
+			}
 		}})
 		g.body.Objects = []fyne.CanvasObject{g.table.View()}
 		g.body.Refresh()
@@ -183,6 +235,10 @@ func (g *LANGame) news(n GameNews) {
 		}
 	case NewsPlaying:
 		g.note = ""
+		if !g.began {
+			g.began = true
+			g.trace(fmt.Sprintf("round-start %d", g.round+1), g.app.Now())
+		}
 	}
 	g.show()
 }
@@ -205,7 +261,14 @@ func (g *LANGame) event(ev seat.Event) {
 		if t.Kind == 0 {
 			g.note = tr("lan.game.shuffling", "Shuffling and dealing: every device adds its own shuffle…")
 		}
-	case seat.YourTurn, seat.Moved, seat.Dealt:
+	case seat.Dealt:
+		g.turn = nil
+		g.round = ev.Round
+		g.trace(fmt.Sprintf("cards %d", ev.Round), g.app.Now())
+	case seat.RoundOver:
+		// The round's audit is over: the next deal's shuffle begins.
+		g.trace(fmt.Sprintf("round-start %d", ev.Result.Round+1), g.app.Now())
+	case seat.YourTurn, seat.Moved:
 		g.turn = nil
 	case seat.Halted:
 		g.halt = g.cheat(ev.Cheat)
@@ -325,14 +388,16 @@ func (g *LANGame) showFairPlay() {
 }
 
 // enteredForeground tells a LAN table that the app is back: the device
-// redials its members and catches up by itself; the banner says so until
-// the table moves.
+// redials its members at once and catches up (a play that stopped starts
+// again from the store); the banner says so until the table moves.
 func (a *App) enteredForeground() {
 	if g := a.lanGame; g != nil {
-		g.note = tr("lan.game.reconnecting", "Reconnecting and catching up…")
-		g.show()
+		g.reconnect()
 	}
 }
+
+// trace tells Env.Trace, when set, that what happened at at.
+func (g *LANGame) trace(what string, at time.Time) { g.app.trace(what, at) }
 
 // tapSeat is a seat.Seat that tells each event to the banner as the table
 // screen reads it.

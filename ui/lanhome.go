@@ -25,6 +25,7 @@ type lanSection struct {
 	list   *fyne.Container // one button per table
 	empty  *widget.Label   // "no tables yet"
 	ads    []LANTableAd
+	listed map[string]bool // the ids of the tables listed so far
 	resume LANTable
 
 	// Continue, Host, Code and Check are the section's buttons, for tests.
@@ -32,7 +33,7 @@ type lanSection struct {
 }
 
 func newLANSection(a *App) *lanSection {
-	l := &lanSection{app: a, lan: a.env.LAN}
+	l := &lanSection{app: a, lan: a.env.LAN, listed: map[string]bool{}}
 	l.Continue = widget.NewButtonWithIcon(tr("lan.continue", "Continue the LAN table"), theme.MediaPlayIcon(), func() {
 		if l.resume != nil {
 			a.Push(NewLANGame(a, l.resume))
@@ -89,8 +90,19 @@ func (l *lanSection) start(ctx context.Context) {
 func (l *lanSection) show(ads []LANTableAd) {
 	l.ads = ads
 	objs := make([]fyne.CanvasObject, 0, len(ads))
+	var autojoin *widget.Button
 	for _, ad := range ads {
-		b := widget.NewButton(ad.Name, func() { l.app.Push(NewJoining(l.app, JoinTo{Table: ad.ID}, ad.Name)) })
+		b := widget.NewButton(ad.Name, func() {
+			l.app.trace("tap "+ad.Name, l.app.Now())
+			l.app.Push(NewJoining(l.app, JoinTo{Table: ad.ID}, ad.Name))
+		})
+		if !l.listed[ad.ID] {
+			l.listed[ad.ID] = true
+			l.app.trace("listed "+ad.Name, l.app.Now())
+		}
+		if l.app.smokeJoin != "" && ad.Name == l.app.smokeJoin && ad.Free > 0 && autojoin == nil {
+			autojoin = b
+		}
 		b.Alignment = widget.ButtonAlignLeading
 		if ad.Free <= 0 {
 			b.Disable()
@@ -108,6 +120,10 @@ func (l *lanSection) show(ads []LANTableAd) {
 		l.empty.Hide()
 	}
 	l.app.body.Refresh() // the section grew or shrank: the page lays out again
+	if _, home := l.app.Top().(*Home); autojoin != nil && home {
+		l.app.smokeJoin = ""
+		autojoin.OnTapped() // the LAN smoke mode taps the table it waits for
+	}
 }
 
 // Tables are the tables the section lists, for tests.
@@ -131,20 +147,21 @@ func adLine(ad LANTableAd) string {
 }
 
 // HostForm asks for the table a person hosts: its name, edition, players,
-// how many seats bots fill, and the variant.
+// how many seats bots fill and how strong they are, and the variant.
 type HostForm struct {
 	app  *App
 	view fyne.CanvasObject
 
 	// The form's fields and its button, for tests.
-	Name    *widget.Entry
-	Edition *widget.RadioGroup
-	Players *widget.Select
-	Bots    *widget.Select
-	Short   *widget.Check
-	Target  *widget.Entry
-	Open    *widget.Button
-	Problem *widget.Label
+	Name     *widget.Entry
+	Edition  *widget.RadioGroup
+	Players  *widget.Select
+	Bots     *widget.Select
+	Strength *widget.Select
+	Short    *widget.Check
+	Target   *widget.Entry
+	Open     *widget.Button
+	Problem  *widget.Label
 }
 
 // NewHostForm makes the host form.
@@ -157,6 +174,13 @@ func NewHostForm(a *App) *HostForm {
 	}
 	f.Players = widget.NewSelect(nil, func(string) { f.botsChoices() })
 	f.Bots = widget.NewSelect(nil, nil)
+	f.Strength = widget.NewSelect(nil, nil)
+	for _, st := range f.strengths() {
+		f.Strength.Options = append(f.Strength.Options, strengthName(st))
+	}
+	if n := len(f.Strength.Options); n > 0 {
+		f.Strength.SetSelectedIndex(min(1, n-1))
+	}
 	f.Short = widget.NewCheck(tr("lan.host.short", "Short game"), nil)
 	f.Target = widget.NewEntry()
 	f.Target.SetPlaceHolder(tr("lan.host.target-hint", "none"))
@@ -175,11 +199,20 @@ func NewHostForm(a *App) *HostForm {
 		widget.NewFormItem(tr("newgame.edition", "Edition"), f.Edition),
 		widget.NewFormItem(tr("newgame.players", "Players"), f.Players),
 		widget.NewFormItem(tr("lan.host.bots", "Seats for bots"), f.Bots),
+		widget.NewFormItem(tr("lan.host.strength", "Bots play"), f.Strength),
 		widget.NewFormItem(tr("lan.host.variant", "Variant"), f.Short),
 		widget.NewFormItem(tr("lan.host.target", "Target score"), f.Target),
 	)
 	f.view = a.page(tr("lan.host", "Host a table"), column(container.NewVBox(form, f.Problem, f.Open)))
 	return f
+}
+
+// strengths are the bot strengths the device offers.
+func (f *HostForm) strengths() []BotStrength {
+	if f.app.env.LAN == nil {
+		return nil
+	}
+	return f.app.env.LAN.Strengths()
 }
 
 func (f *HostForm) edition() engine.Edition {
@@ -236,8 +269,17 @@ func (f *HostForm) Config() (LANHostConfig, error) {
 	if cfg.Players, err = strconv.Atoi(f.Players.Selected); err != nil {
 		return cfg, fmt.Errorf("%s", tr("lan.host.no-players", "Choose the number of players."))
 	}
-	if cfg.Bots, err = strconv.Atoi(f.Bots.Selected); err != nil || cfg.Bots >= cfg.Players {
+	bots, err := strconv.Atoi(f.Bots.Selected)
+	if err != nil || bots < 0 || bots >= cfg.Players {
 		return cfg, fmt.Errorf("%s", tr("lan.host.bad-bots", "Choose how many seats bots take."))
+	}
+	strengths := f.strengths()
+	i := f.Strength.SelectedIndex()
+	if bots > 0 && (i < 0 || i >= len(strengths)) {
+		return cfg, fmt.Errorf("%s", tr("lan.host.bad-strength", "Choose how well the bots play."))
+	}
+	for range bots {
+		cfg.Bots = append(cfg.Bots, strengths[i])
 	}
 	if t := strings.TrimSpace(f.Target.Text); t != "" {
 		if cfg.Target, err = strconv.Atoi(t); err != nil || cfg.Target <= 0 {

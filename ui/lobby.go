@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -13,9 +14,9 @@ import (
 
 // Lobby is the wait before a LAN table starts, for the host and for a
 // joiner: the seats fill with names as people sit down, the host's join
-// code shows large with its address, and anyone can leave. When every
-// seat is taken the table starts and the game screen takes the lobby's
-// place.
+// code shows large with its address, the host adds and removes bots and
+// starts the game once every seat is taken, and anyone can leave. When the
+// table starts the game screen takes the lobby's place.
 type Lobby struct {
 	app  *App
 	host *LANHostConfig // nil for a joiner
@@ -27,13 +28,27 @@ type Lobby struct {
 	code   *canvas.Text
 	addr   *widget.Label
 	seats  *fyne.Container
+	hostUI *fyne.Container // the host's bot and start controls
+	addRow *fyne.Container // the strength of a bot to add, and its button
 
-	// Leave is the leave button, for tests.
-	Leave *widget.Button
+	// Leave, AddBot and StartGame are the lobby's buttons, Strength the
+	// strength of the next bot (the host's), for tests and the smoke mode.
+	Leave, AddBot, StartGame *widget.Button
+	Strength                 *widget.Select
 	// News counts the lobby news shown, for tests.
 	News int
+	// OnShown, when set, is called once the lobby has shown its first
+	// news (the smoke mode measures with it).
+	OnShown func()
+	// OnFull, when set, is called each time the host's seats become all
+	// taken (the smoke mode starts the game with it).
+	OnFull func()
 
-	cancel context.CancelFunc
+	control   LobbyControl
+	starting  bool      // the host asked to start; the table is on its way
+	last      LobbyNews // the last seats shown
+	strengths []BotStrength
+	cancel    context.CancelFunc
 }
 
 // NewHosting opens a lobby for the table cfg describes.
@@ -62,9 +77,41 @@ func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
 	l.addr.Hide()
 	l.seats = container.NewVBox()
 	l.Leave = widget.NewButtonWithIcon(tr("lan.lobby.leave", "Leave"), theme.LogoutIcon(), a.Back)
+	l.AddBot = widget.NewButtonWithIcon(tr("lan.lobby.add-bot", "Add a bot"), theme.ContentAddIcon(), l.addBot)
+	l.StartGame = widget.NewButtonWithIcon(tr("lan.lobby.start", "Start the game"), theme.MediaPlayIcon(), l.start)
+	l.StartGame.Importance = widget.HighImportance
+	l.Strength = widget.NewSelect(nil, nil)
+	l.addRow = container.NewBorder(nil, nil, nil, l.AddBot, l.Strength)
+	l.hostUI = container.NewVBox(l.addRow, l.StartGame)
+	l.hostUI.Hide()
+	l.AddBot.Disable()
+	l.StartGame.Disable()
+	l.StartGame.Hide()
+	if host != nil && a.env.LAN != nil {
+		l.strengths = a.env.LAN.Strengths()
+		for _, s := range l.strengths {
+			l.Strength.Options = append(l.Strength.Options, strengthName(s))
+		}
+		if len(l.strengths) > 0 {
+			l.Strength.SetSelectedIndex(min(1, len(l.strengths)-1))
+		}
+	}
 	title := tr("lan.lobby.title", "Table {{.Name}}", map[string]any{"Name": name})
-	l.view = a.page(title, column(container.NewVBox(l.status, l.code, l.addr, l.seats, l.Leave)))
+	l.view = a.page(title, column(container.NewVBox(l.status, l.code, l.addr, l.seats, l.hostUI, l.Leave)))
 	return l
+}
+
+// strengthName is a bot strength in words.
+func strengthName(s BotStrength) string {
+	switch s {
+	case BotEasy:
+		return tr("lan.bot.easy", "easy")
+	case BotNormal:
+		return tr("lan.bot.normal", "normal")
+	case BotStrong:
+		return tr("lan.bot.strong", "strong")
+	}
+	return tr("lan.bot.unknown", "of another kind")
 }
 
 // View is the lobby.
@@ -93,9 +140,8 @@ func (l *Lobby) Start(ctx context.Context) {
 				return
 			}
 			if err != nil {
-				l.status.SetText(tr("lan.lobby.failed", "No table: {{.Err}}", map[string]any{"Err": err.Error()}))
-				l.status.Importance = widget.DangerImportance
-				l.status.Refresh()
+				l.problem(tr("lan.lobby.failed", "No table: {{.Err}}", map[string]any{"Err": err.Error()}))
+				l.hostUI.Hide()
 				return
 			}
 			l.app.toGame(NewLANGame(l.app, t))
@@ -120,9 +166,35 @@ func (l *Lobby) Code() string { return l.code.Text }
 func (l *Lobby) Seats() []string {
 	var out []string
 	for _, o := range l.seats.Objects {
-		out = append(out, o.(*widget.Label).Text)
+		switch o := o.(type) {
+		case *widget.Label:
+			out = append(out, o.Text)
+		case *fyne.Container: // a bot's line with its remove button
+			out = append(out, o.Objects[0].(*widget.Label).Text)
+		}
 	}
 	return out
+}
+
+// RemoveBot taps the remove button of the i-th bot, for tests.
+func (l *Lobby) RemoveBot(i int) bool {
+	for _, o := range l.seats.Objects {
+		if c, ok := o.(*fyne.Container); ok {
+			if i == 0 {
+				c.Objects[1].(*widget.Button).OnTapped()
+				return true
+			}
+			i--
+		}
+	}
+	return false
+}
+
+// problem shows what went wrong in the status line.
+func (l *Lobby) problem(text string) {
+	l.status.SetText(text)
+	l.status.Importance = widget.DangerImportance
+	l.status.Refresh()
 }
 
 // show takes one step of the lobby.
@@ -148,7 +220,11 @@ func (l *Lobby) show(n LobbyNews) {
 			l.addr.Show()
 		}
 		if l.host != nil {
-			l.fill(LobbyNews{Seated: 1, Wanted: l.host.Players - l.host.Bots, Players: []string{l.host.Player}})
+			l.control = n.Control
+			if l.control != nil {
+				l.hostUI.Show()
+			}
+			l.fill(LobbyNews{Seated: 1, Wanted: l.host.Players - len(l.host.Bots), Players: []string{l.host.Player}, Bots: l.host.Bots})
 		}
 	case LobbyNotAdvertised:
 		l.status.SetText(tr("lan.lobby.not-advertised", "This network hides the table ({{.Err}}): give your friends the code.",
@@ -160,42 +236,146 @@ func (l *Lobby) show(n LobbyNews) {
 	case LobbyFound:
 		l.status.SetText(tr("lan.lobby.found", "Found {{.Name}}; asking for a seat…", map[string]any{"Name": n.Table.Name}))
 	case LobbyWaiting:
-		l.status.SetText(tr("lan.lobby.waiting", "{{.Seated}} of {{.Wanted}} players are seated; the game starts when everyone is.",
-			map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
+		if l.starting {
+			l.fill(n) // the seats as they stand; the status says the table starts
+			break
+		}
+		if n.Seated >= n.Wanted && l.control != nil {
+			l.status.SetText(tr("lan.lobby.full", "Every seat is taken: start the game when you are ready."))
+		} else if n.Seated >= n.Wanted {
+			l.status.SetText(tr("lan.lobby.full-joiner", "Every seat is taken: the game starts when the host says so."))
+		} else if l.control != nil {
+			l.status.SetText(tr("lan.lobby.waiting-host", "{{.Seated}} of {{.Wanted}} players are seated. Wait for friends or add bots; once every seat is taken you start the game.",
+				map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
+		} else {
+			l.status.SetText(tr("lan.lobby.waiting", "{{.Seated}} of {{.Wanted}} players are seated; the game starts when everyone is.",
+				map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
+		}
+		l.status.Importance = widget.MediumImportance
 		l.fill(n)
+	}
+	if l.News == 1 && l.OnShown != nil {
+		l.OnShown()
 	}
 	l.app.body.Refresh() // lines came or grew: the page lays out again
 }
 
 // fill lists the seats: the people's seats with their names as they sit
-// down, the free ones, then the bots.
+// down, the free ones, then the bots (with a remove button at the host).
 func (l *Lobby) fill(n LobbyNews) {
+	if l.last.Wanted == 0 { // the seats' first showing
+		l.app.trace("lobby-seats", l.app.Now())
+	}
+	wasFull := l.last.Wanted > 0 && l.last.Seated >= l.last.Wanted
+	l.last = n
 	var objs []fyne.CanvasObject
-	line := func(s string) { objs = append(objs, widget.NewLabel(s)) }
+	seatLine := func(i int, name string) string {
+		return tr("lan.lobby.seat", "Seat {{.N}}: {{.Name}}", map[string]any{"N": i + 1, "Name": name})
+	}
+	line := func(s string) {
+		lb := widget.NewLabel(s)
+		lb.Wrapping = fyne.TextWrapWord
+		objs = append(objs, lb)
+	}
 	for i := range n.Wanted {
-		switch {
-		case i < len(n.Players):
-			name := n.Players[i]
+		name := tr("lan.lobby.free", "free")
+		if i < len(n.Players) {
+			name = n.Players[i]
 			if name == "" {
 				name = tr("lan.lobby.no-name", "a player without a name")
 			}
 			if i == 0 {
 				name = tr("lan.lobby.host-seat", "{{.Name}} (host)", map[string]any{"Name": name})
 			}
-			line(tr("lan.lobby.seat", "Seat {{.N}}: {{.Name}}", map[string]any{"N": i + 1, "Name": name}))
-		case n.Players == nil && i < n.Seated:
-			line(tr("lan.lobby.seat", "Seat {{.N}}: {{.Name}}", map[string]any{"N": i + 1, "Name": tr("lan.lobby.taken", "taken")}))
-		default:
-			line(tr("lan.lobby.seat", "Seat {{.N}}: {{.Name}}", map[string]any{"N": i + 1, "Name": tr("lan.lobby.free", "free")}))
 		}
+		line(seatLine(i, name))
 	}
-	if l.host != nil {
-		for i := range l.host.Bots {
-			line(tr("lan.lobby.seat", "Seat {{.N}}: {{.Name}}", map[string]any{"N": n.Wanted + i + 1, "Name": tr("lan.lobby.bot", "a bot")}))
+	for j, b := range n.Bots {
+		text := seatLine(n.Wanted+j, tr("lan.lobby.bot-strength", "a bot ({{.Strength}})", map[string]any{"Strength": strengthName(b)}))
+		if l.control == nil {
+			line(text)
+			continue
 		}
+		lb := widget.NewLabel(text)
+		lb.Wrapping = fyne.TextWrapWord
+		rm := widget.NewButtonWithIcon(tr("lan.lobby.remove-bot", "Remove"), theme.ContentRemoveIcon(), func() { l.removeBot(j) })
+		objs = append(objs, container.NewBorder(nil, nil, nil, rm, lb))
 	}
 	l.seats.Objects = objs
 	l.seats.Refresh()
+	// A control that cannot be used now is hidden rather than greyed: the
+	// status line says what the table waits for.
+	full := n.Seated >= n.Wanted
+	if l.control != nil && !l.starting {
+		if full || len(l.strengths) == 0 {
+			l.AddBot.Disable()
+			l.addRow.Hide()
+		} else {
+			l.AddBot.Enable()
+			l.addRow.Show()
+		}
+		if full {
+			l.StartGame.Enable()
+			l.StartGame.Show()
+		} else {
+			l.StartGame.Disable()
+			l.StartGame.Hide()
+		}
+		if full && !wasFull && l.OnFull != nil {
+			l.OnFull()
+		}
+	}
+}
+
+// setBots asks the host's lobby for these bots.
+func (l *Lobby) setBots(bots []BotStrength) {
+	if l.control == nil {
+		return
+	}
+	if err := l.control.SetBots(bots); err != nil {
+		l.problem(tr("lan.lobby.bots-failed", "The bots cannot change: {{.Err}}", map[string]any{"Err": err.Error()}))
+	}
+}
+
+// addBot seats a bot of the chosen strength in a free seat.
+func (l *Lobby) addBot() {
+	i := l.Strength.SelectedIndex()
+	if i < 0 || i >= len(l.strengths) {
+		return
+	}
+	l.setBots(append(slices.Clone(l.last.Bots), l.strengths[i]))
+}
+
+// removeBot frees the j-th bot's seat for a player.
+func (l *Lobby) removeBot(j int) {
+	if j < 0 || j >= len(l.last.Bots) {
+		return
+	}
+	l.setBots(slices.Delete(slices.Clone(l.last.Bots), j, j+1))
+}
+
+// start starts the table; the game screen follows when Host returns it.
+func (l *Lobby) start() {
+	if l.control == nil {
+		return
+	}
+	if l.starting {
+		return
+	}
+	l.starting = true
+	l.StartGame.Disable()
+	l.AddBot.Disable()
+	l.status.SetText(tr("lan.lobby.starting", "Starting the table…"))
+	c := l.control
+	go func() {
+		if err := c.Start(); err != nil {
+			fyne.Do(func() {
+				l.starting = false
+				l.problem(tr("lan.lobby.start-failed", "The game cannot start: {{.Err}}", map[string]any{"Err": err.Error()}))
+				l.fill(l.last)
+			})
+		}
+	}()
 }
 
 // errText is err's text, or "" for nil.

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# End-to-end test of the app on a LAN: network namespaces on one bridge
+# (the bridge in a namespace of its own), private test addresses inside
+# those namespaces only, nothing in the root namespace's network touched.
+#
+#  1. The app (the real binary under Xvfb) hosts a table by its own taps
+#     (--smoke-lan-host): two terminal devices with bots find it by mDNS
+#     and join; the app starts the game when the seats are full, and the
+#     person's seat is played by taps on the table screen through a whole
+#     short game.
+#  2. The app looks for tables (--smoke-lan-join), a terminal host opens
+#     one, the app taps it once listed and plays; a terminal joiner fills
+#     the last seat.
+# Each time the three logs must be identical and pass `njet verify`.
+#
+# Measured and printed, not asserted (from the app's "trace" lines): the
+# time from the terminal host's start to the table listed in the app; from
+# the tap on the listed table to the lobby showing its seats; from each
+# round's start to the cards shown in hand (the start: the play's start
+# for the first round, the previous round's result shown for the others,
+# after whose audit the shuffle begins).
+#
+# Run as root from the repository root: bash scripts/e2e-lan.sh
+# Needs ip (iproute2), xvfb-run, and a C compiler with the GL/X11 headers
+# (scripts/deps.sh --e2e). Every wait is bounded; namespaces and processes
+# are removed on every exit. E2E_LAN_OUT keeps the output (default: a
+# temporary directory, removed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+[ "$(id -u)" = 0 ] || { echo "e2e-lan: needs root"; exit 1; }
+command -v ip >/dev/null || { echo "e2e-lan: needs ip (iproute2)"; exit 1; }
+command -v xvfb-run >/dev/null || { echo "e2e-lan: needs xvfb-run (scripts/deps.sh --e2e)"; exit 1; }
+
+export LANGUAGE=${LANGUAGE:-en}
+P="nje$$"                      # prefix of every namespace
+BR="$P-br"
+NS=("$P-0" "$P-1" "$P-2")
+NET=10.219.41                  # private test range, inside the namespaces only
+WORK=${E2E_LAN_OUT:-}
+KEEP=1
+if [ -z "$WORK" ]; then
+	WORK=$(mktemp -d /tmp/njet-e2e-lan.XXXXXX)
+	KEEP=0
+fi
+mkdir -p "$WORK"
+PIDS=()
+
+cleanup() {
+	local code=$?
+	for pid in "${PIDS[@]:-}"; do
+		[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+	done
+	for pid in "${PIDS[@]:-}"; do
+		[ -n "$pid" ] && wait "$pid" 2>/dev/null || true
+	done
+	# xvfb-run's X server outlives a killed client: end those of our
+	# namespaces.
+	for ns in "${NS[@]}"; do
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do
+			kill -9 "$pid" 2>/dev/null || true
+		done
+	done
+	for ns in "${NS[@]}" "$BR"; do
+		ip netns del "$ns" 2>/dev/null || true
+	done
+	if [ $code -ne 0 ]; then
+		echo "e2e-lan: FAILED (exit $code); logs:"
+		for f in "$WORK"/*/out.txt "$WORK"/*/err.txt; do
+			[ -f "$f" ] && { echo "--- $f"; tail -n 25 "$f"; }
+		done
+	fi
+	[ $KEEP = 1 ] || rm -rf "$WORK"
+	exit $code
+}
+trap cleanup EXIT INT TERM
+
+echo "== building njet"
+go build -o "$WORK/njet" .
+NJET="$WORK/njet"
+
+echo "== namespaces $BR ${NS[*]}"
+ip netns add "$BR"
+ip -n "$BR" link add br0 type bridge mcast_snooping 0
+ip -n "$BR" link set br0 up
+for i in 0 1 2; do
+	ip netns add "${NS[$i]}"
+	ip -n "$BR" link add "h$i" type veth peer name eth0 netns "${NS[$i]}"
+	ip -n "$BR" link set "h$i" master br0 up
+	ip -n "${NS[$i]}" link set lo up
+	ip -n "${NS[$i]}" addr add "$NET.$((i + 1))/24" dev eth0
+	ip -n "${NS[$i]}" link set eth0 up
+done
+
+# wait_for FILE PATTERN SECONDS: until FILE holds PATTERN, or fail.
+wait_for() {
+	local n=$(($3 * 10))
+	while ! grep -q -- "$2" "$1" 2>/dev/null; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || { echo "timed out after $3s waiting for \"$2\" in $1"; return 1; }
+		sleep 0.1
+	done
+}
+
+# wait_pid PID SECONDS: until PID exits (returning its status), or fail.
+wait_pid() {
+	local n=$(($2 * 10))
+	while kill -0 "$1" 2>/dev/null; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || { echo "timed out after $2s waiting for process $1"; return 1; }
+		sleep 0.1
+	done
+	wait "$1"
+}
+
+# term I DIR ARGS...: njet in a terminal of namespace I, in the background.
+term() {
+	local i=$1 dir=$2
+	shift 2
+	mkdir -p "$dir"
+	ip netns exec "${NS[$i]}" "$NJET" "$@" --data "$dir/data" --export "$dir/log.njetlog" \
+		>"$dir/out.txt" 2>"$dir/err.txt" &
+	PIDS[$i]=$!
+}
+
+# app I DIR SIZE ARGS...: the app under its own Xvfb in namespace I, its
+# storage in DIR/home, in the background.
+app() {
+	local i=$1 dir=$2 size=$3
+	shift 3
+	mkdir -p "$dir/home"
+	ip netns exec "${NS[$i]}" env HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" \
+		timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
+		"$NJET" --size "$size" --player "Anna" --smoke-lan-log "$dir/log.njetlog" "$@" \
+		>"$dir/out.txt" 2>"$dir/err.txt" &
+	PIDS[$i]=$!
+}
+
+# check_logs NAME DIRS...: the logs identical and each verified.
+check_logs() {
+	local name=$1 first d
+	shift
+	first=$(sha256sum <"$1/log.njetlog")
+	for d in "$@"; do
+		[ "$(sha256sum <"$d/log.njetlog")" = "$first" ] || { echo "$name: $d's log differs from $1's"; return 1; }
+		"$NJET" verify "$d/log.njetlog" | tail -n 1
+	done
+	echo "$name: $# identical logs, each verified"
+}
+
+# trace DIR WHAT: the unix ns of the app's first trace line WHAT.
+trace() { awk -v w="$2" '$1 == "trace" { $1 = ""; t = $NF; $NF = ""; gsub(/^ +| +$/, ""); if ($0 == w) { print t; exit } }' "$1/out.txt"; }
+
+# round_times DIR: each round's start to the cards in hand, in the app.
+round_times() {
+	awk '$1 == "trace" && $2 == "round-start" { s[$3] = $4 }
+		$1 == "trace" && $2 == "cards" && ($3 in s) { printf "round %s: round start to cards in hand %.0f ms\n", $3, ($4 - s[$3]) / 1e6 }' "$1/out.txt"
+}
+
+wait_game() {
+	local name=$1 i
+	for i in 0 1 2; do
+		wait_pid "${PIDS[$i]}" 300 || { echo "$name: device $i failed"; return 1; }
+		PIDS[$i]=""
+	done
+}
+
+echo "== the app hosts, two terminal devices with bots join"
+A="$WORK/host-app" J1="$WORK/host-j1" J2="$WORK/host-j2"
+app 0 "$A" 1280x800 --smoke-lan-host "Küche & Co" --edition classic --players 3 --short
+wait_for "$A/out.txt" "trace lobby-seats" 60
+term 1 "$J1" join --bot random --player "Ben" --wait 60s --linger 60s
+term 2 "$J2" join --bot random --player "李雷" --wait 60s --linger 60s
+wait_game host
+grep -q "^lan over " "$A/out.txt" || { echo "host: the app did not see the game over"; exit 1; }
+check_logs host "$A" "$J1" "$J2"
+round_times "$A"
+
+echo "== the app joins a terminal host"
+A="$WORK/join-app" H="$WORK/join-host" J="$WORK/join-j"
+app 0 "$A" 360x740 --smoke-lan-join "Bar Ost"
+sleep 3 # the app is up and browsing
+t0=$(date +%s%N)
+term 1 "$H" host --name "Bar Ost" --players 3 --short --bot random --player "Cleo" --wait 60s --linger 60s
+wait_for "$A/out.txt" "trace tap Bar Ost" 60
+term 2 "$J" join --bot random --wait 60s --linger 60s
+wait_game join
+grep -q "^lan over " "$A/out.txt" || { echo "join: the app did not see the game over"; exit 1; }
+check_logs join "$H" "$A" "$J"
+listed=$(trace "$A" "listed Bar Ost")
+tap=$(trace "$A" "tap Bar Ost")
+seats=$(trace "$A" "lobby-seats")
+echo "terminal host's start to the table listed in the app: $(((listed - t0) / 1000000)) ms"
+echo "tap on the listed table to the lobby showing its seats: $(((seats - tap) / 1000000)) ms"
+round_times "$A"
+echo "e2e-lan: PASS"
