@@ -1,0 +1,195 @@
+package thegame
+
+import "fmt"
+
+// Position is what the rules of one turn need: the piles, the hand of the
+// player on turn, the size of the draw pile and what has happened in the
+// turn so far. It is a plain value: copying it is cheap, so bots plan a turn
+// on copies.
+type Position struct {
+	Piles    [NumPiles]Pile
+	Hand     Cards
+	DrawPile int  // cards left to draw
+	Extreme  bool // the commands are in play
+
+	Played  int   // cards played in this turn
+	OnPiles uint8 // bit p: a card of this turn went on pile p
+	Three   bool  // a "3!" was played in this turn
+	Stopped bool  // a stop ended the turn
+}
+
+// Min returns the number of cards a turn must play: 2, or 1 once the draw
+// pile is empty (G-B3).
+func (p Position) Min() int {
+	if p.DrawPile > 0 {
+		return 2
+	}
+	return 1
+}
+
+// InForce reports whether a lasting command k is visible on a pile.
+func (p *Position) InForce(k Command) bool {
+	if !p.Extreme {
+		return false
+	}
+	for i := range p.Piles {
+		if p.Piles[i].Cmd == k {
+			return true
+		}
+	}
+	return false
+}
+
+// command returns the command c carries in this game.
+func (p *Position) command(c Card) Command {
+	if !p.Extreme {
+		return CmdNone
+	}
+	return CommandOf(c)
+}
+
+// CheckPlay reports whether c may go on pile now, without changing anything.
+// The error wraps ErrNotInHand, ErrBadAction, ErrIllegalPlay or ErrCommand.
+func (p *Position) CheckPlay(c Card, pile int) error {
+	switch {
+	case !c.Valid():
+		return fmt.Errorf("%w: %d", ErrBadCard, c)
+	case pile < 0 || pile >= NumPiles:
+		return fmt.Errorf("%w: no pile %d", ErrBadAction, pile)
+	case p.Stopped:
+		return fmt.Errorf("%w: a stop has ended the turn", ErrCommand)
+	case !p.Hand.Has(c):
+		return fmt.Errorf("%w: %s", ErrNotInHand, c)
+	}
+	ok, trick := p.Piles[pile].Fits(c)
+	if !ok {
+		pl := p.Piles[pile]
+		if pl.Up {
+			return fmt.Errorf("%w: %s on a rising pile showing %d (higher, or exactly %d)", ErrIllegalPlay, c, pl.Top, pl.Top-10)
+		}
+		return fmt.Errorf("%w: %s on a falling pile showing %d (lower, or exactly %d)", ErrIllegalPlay, c, pl.Top, pl.Top+10)
+	}
+	if !p.Extreme {
+		return nil
+	}
+	k := CommandOf(c)
+	if trick && p.InForce(CmdNoTrick) {
+		return fmt.Errorf("%w: no backwards trick is in force", ErrCommand)
+	}
+	if (k == CmdOnePile || p.InForce(CmdOnePile)) && p.OnPiles|1<<pile != 1<<pile && p.OnPiles != 0 {
+		return fmt.Errorf("%w: all cards of this turn must go on one pile", ErrCommand)
+	}
+	three := p.Three || k == CmdThree
+	if three && p.Played >= 3 {
+		return fmt.Errorf("%w: \"3!\" allows exactly 3 cards in this turn", ErrCommand)
+	}
+	if k == CmdStop {
+		if three && p.Played != 2 {
+			return fmt.Errorf("%w: under \"3!\" a stop may only be the third card", ErrCommand)
+		}
+		for i := range p.Piles {
+			if i != pile && p.Piles[i].Cmd == CmdSkull {
+				return fmt.Errorf("%w: a stop now would leave the skull on pile %d uncovered", ErrCommand, i)
+			}
+		}
+	}
+	return nil
+}
+
+// Play puts c on pile. It does not check: call CheckPlay first.
+func (p *Position) Play(c Card, pile int) {
+	p.Hand = p.Hand.Remove(c)
+	k := p.command(c)
+	p.Piles[pile].Top = int(c)
+	p.Piles[pile].Cmd = k
+	p.Played++
+	p.OnPiles |= 1 << pile
+	switch k {
+	case CmdThree:
+		p.Three = true
+	case CmdStop:
+		p.Stopped = true
+	}
+}
+
+// SkullOpen reports whether a skull lies uncovered on a pile.
+func (p *Position) SkullOpen() bool { return p.InForce(CmdSkull) }
+
+// CheckEnd reports whether the player may end the turn now: the minimum is
+// played, no skull lies uncovered and a "3!" has its three cards (G-B3,
+// G-X3, G-X4). A turn ended by a stop is complete.
+func (p *Position) CheckEnd() error {
+	switch {
+	case p.Stopped:
+		return nil
+	case p.SkullOpen():
+		return fmt.Errorf("%w: the skull must be covered in this turn", ErrCommand)
+	case p.Three && p.Played != 3:
+		return fmt.Errorf("%w: \"3!\" needs exactly 3 cards, %d played", ErrCommand, p.Played)
+	case p.Played < p.Min():
+		return fmt.Errorf("%w: %d of at least %d cards played", ErrTooFew, p.Played, p.Min())
+	}
+	return nil
+}
+
+// CanPlayAny reports whether some card of the hand may go on some pile.
+func (p *Position) CanPlayAny() bool {
+	for w := range 2 {
+		for x := p.Hand[w]; x != 0; x &= x - 1 {
+			c := Card(w*64 + trailing(x))
+			for pile := range NumPiles {
+				if p.CheckPlay(c, pile) == nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Feasible reports whether the turn can still be completed with every
+// command kept: it may end now, or some sequence of plays from the hand
+// leads to a position where it may. After a play that leaves it false the
+// game is over (G-B6, G-X2).
+func (p *Position) Feasible() bool { return p.search(true) }
+
+// CanPlayMin reports whether the hand can play the turn's minimum number of
+// cards (or a stop), commands that would bind later aside. A turn that
+// cannot is never begun: the game ends (G-B6). A turn that can but then
+// cannot keep a skull or a "3!" loses the game (G-X2).
+func (p *Position) CanPlayMin() bool { return p.search(false) }
+
+func (p *Position) search(keepAll bool) bool {
+	if keepAll && p.CheckEnd() == nil || !keepAll && (p.Stopped || p.Played >= p.Min()) {
+		return true
+	}
+	for w := range 2 {
+		for x := p.Hand[w]; x != 0; x &= x - 1 {
+			c := Card(w*64 + trailing(x))
+			for pile := range NumPiles {
+				if p.CheckPlay(c, pile) != nil {
+					continue
+				}
+				q := *p
+				q.Play(c, pile)
+				if q.search(keepAll) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Broken names the command a position that is not Feasible fails to keep:
+// CmdSkull, CmdThree, or CmdNone when the turn simply cannot play its
+// minimum.
+func (p *Position) Broken() Command {
+	switch {
+	case p.SkullOpen():
+		return CmdSkull
+	case p.Three:
+		return CmdThree
+	}
+	return CmdNone
+}
