@@ -70,11 +70,15 @@ func (s Cards) CountBetween(a, b int) int {
 	if a > b {
 		a, b = b, a
 	}
+	lo, hi := max(a+1, 0), min(b-1, 127)
 	n := 0
-	for c := a + 1; c < b; c++ {
-		if c >= 0 && c < 128 && s.Has(Card(c)) {
-			n++
+	for w := range 2 {
+		l, h := max(lo, w*64), min(hi, w*64+63)
+		if l > h {
+			continue
 		}
+		m := ^uint64(0) >> (63 - (h - w*64)) & (^uint64(0) << (l - w*64))
+		n += bits.OnesCount64(s[w] & m)
 	}
 	return n
 }

@@ -48,52 +48,102 @@ func (p *Position) command(c Card) Command {
 	return CommandOf(c)
 }
 
-// CheckPlay reports whether c may go on pile now, without changing anything.
-// The error wraps ErrNotInHand, ErrBadAction, ErrIllegalPlay or ErrCommand.
-func (p *Position) CheckPlay(c Card, pile int) error {
+// Why a play is refused; see CheckPlay.
+const (
+	okPlay = iota
+	refBadCard
+	refBadPile
+	refStopped
+	refNotInHand
+	refNoFit
+	refNoTrick
+	refOnePile
+	refThreeCount
+	refThreeStop
+	refStopSkull
+)
+
+// CanPlay reports whether c may go on pile now; CheckPlay says why not.
+func (p *Position) CanPlay(c Card, pile int) bool { return p.refusal(c, pile) == okPlay }
+
+// refusal returns why c may not go on pile, or okPlay. It is the hot path of
+// every search, so it does not build errors.
+func (p *Position) refusal(c Card, pile int) int {
 	switch {
 	case !c.Valid():
-		return fmt.Errorf("%w: %d", ErrBadCard, c)
+		return refBadCard
 	case pile < 0 || pile >= NumPiles:
-		return fmt.Errorf("%w: no pile %d", ErrBadAction, pile)
+		return refBadPile
 	case p.Stopped:
-		return fmt.Errorf("%w: a stop has ended the turn", ErrCommand)
+		return refStopped
 	case !p.Hand.Has(c):
-		return fmt.Errorf("%w: %s", ErrNotInHand, c)
+		return refNotInHand
 	}
 	ok, trick := p.Piles[pile].Fits(c)
 	if !ok {
-		pl := p.Piles[pile]
+		return refNoFit
+	}
+	if !p.Extreme {
+		return okPlay
+	}
+	k := CommandOf(c)
+	if trick && p.InForce(CmdNoTrick) {
+		return refNoTrick
+	}
+	if (k == CmdOnePile || p.InForce(CmdOnePile)) && p.OnPiles != 0 && p.OnPiles|1<<pile != 1<<pile {
+		return refOnePile
+	}
+	three := p.Three || k == CmdThree
+	if three && p.Played >= 3 {
+		return refThreeCount
+	}
+	if k == CmdStop {
+		if three && p.Played != 2 {
+			return refThreeStop
+		}
+		for i := range p.Piles {
+			if i != pile && p.Piles[i].Cmd == CmdSkull {
+				return refStopSkull
+			}
+		}
+	}
+	return okPlay
+}
+
+// CheckPlay reports whether c may go on pile now, without changing anything.
+// The error wraps ErrBadCard, ErrBadAction, ErrNotInHand, ErrIllegalPlay or
+// ErrCommand.
+func (p *Position) CheckPlay(c Card, pile int) error {
+	pl := Pile{}
+	if pile >= 0 && pile < NumPiles {
+		pl = p.Piles[pile]
+	}
+	switch p.refusal(c, pile) {
+	case okPlay:
+		return nil
+	case refBadCard:
+		return fmt.Errorf("%w: %d", ErrBadCard, c)
+	case refBadPile:
+		return fmt.Errorf("%w: no pile %d", ErrBadAction, pile)
+	case refStopped:
+		return fmt.Errorf("%w: a stop has ended the turn", ErrCommand)
+	case refNotInHand:
+		return fmt.Errorf("%w: %s", ErrNotInHand, c)
+	case refNoFit:
 		if pl.Up {
 			return fmt.Errorf("%w: %s on a rising pile showing %d (higher, or exactly %d)", ErrIllegalPlay, c, pl.Top, pl.Top-10)
 		}
 		return fmt.Errorf("%w: %s on a falling pile showing %d (lower, or exactly %d)", ErrIllegalPlay, c, pl.Top, pl.Top+10)
-	}
-	if !p.Extreme {
-		return nil
-	}
-	k := CommandOf(c)
-	if trick && p.InForce(CmdNoTrick) {
+	case refNoTrick:
 		return fmt.Errorf("%w: no backwards trick is in force", ErrCommand)
-	}
-	if (k == CmdOnePile || p.InForce(CmdOnePile)) && p.OnPiles|1<<pile != 1<<pile && p.OnPiles != 0 {
+	case refOnePile:
 		return fmt.Errorf("%w: all cards of this turn must go on one pile", ErrCommand)
-	}
-	three := p.Three || k == CmdThree
-	if three && p.Played >= 3 {
+	case refThreeCount:
 		return fmt.Errorf("%w: \"3!\" allows exactly 3 cards in this turn", ErrCommand)
+	case refThreeStop:
+		return fmt.Errorf("%w: under \"3!\" a stop may only be the third card", ErrCommand)
 	}
-	if k == CmdStop {
-		if three && p.Played != 2 {
-			return fmt.Errorf("%w: under \"3!\" a stop may only be the third card", ErrCommand)
-		}
-		for i := range p.Piles {
-			if i != pile && p.Piles[i].Cmd == CmdSkull {
-				return fmt.Errorf("%w: a stop now would leave the skull on pile %d uncovered", ErrCommand, i)
-			}
-		}
-	}
-	return nil
+	return fmt.Errorf("%w: a stop now would leave a skull uncovered", ErrCommand)
 }
 
 // Play puts c on pile. It does not check: call CheckPlay first.
@@ -132,13 +182,18 @@ func (p *Position) CheckEnd() error {
 	return nil
 }
 
+// CanEnd reports whether the turn may end now; CheckEnd says why not.
+func (p *Position) CanEnd() bool {
+	return p.Stopped || !p.SkullOpen() && (!p.Three || p.Played == 3) && p.Played >= p.Min()
+}
+
 // CanPlayAny reports whether some card of the hand may go on some pile.
 func (p *Position) CanPlayAny() bool {
 	for w := range 2 {
 		for x := p.Hand[w]; x != 0; x &= x - 1 {
 			c := Card(w*64 + trailing(x))
 			for pile := range NumPiles {
-				if p.CheckPlay(c, pile) == nil {
+				if p.CanPlay(c, pile) {
 					return true
 				}
 			}
@@ -160,14 +215,14 @@ func (p *Position) Feasible() bool { return p.search(true) }
 func (p *Position) CanPlayMin() bool { return p.search(false) }
 
 func (p *Position) search(keepAll bool) bool {
-	if keepAll && p.CheckEnd() == nil || !keepAll && (p.Stopped || p.Played >= p.Min()) {
+	if keepAll && p.CanEnd() || !keepAll && (p.Stopped || p.Played >= p.Min()) {
 		return true
 	}
 	for w := range 2 {
 		for x := p.Hand[w]; x != 0; x &= x - 1 {
 			c := Card(w*64 + trailing(x))
 			for pile := range NumPiles {
-				if p.CheckPlay(c, pile) != nil {
+				if !p.CanPlay(c, pile) {
 					continue
 				}
 				q := *p

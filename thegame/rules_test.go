@@ -203,3 +203,17 @@ func TestG_B6_EndsWhenMinimumCannotBePlayed(t *testing.T) {
 		})
 	}
 }
+
+func TestCardsCountBetween(t *testing.T) {
+	var s Cards
+	for _, c := range []Card{2, 10, 63, 64, 65, 99} {
+		s = s.Add(c)
+	}
+	for _, tc := range []struct{ a, b, want int }{
+		{1, 100, 6}, {100, 1, 6}, {2, 10, 0}, {1, 11, 2}, {62, 66, 3}, {63, 64, 0}, {10, 10, 0}, {-5, 3, 1}, {98, 200, 1},
+	} {
+		if got := s.CountBetween(tc.a, tc.b); got != tc.want {
+			t.Errorf("CountBetween(%d, %d) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
