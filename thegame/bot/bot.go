@@ -25,16 +25,19 @@ type Player interface {
 var ErrUnknownKind = errors.New("bot: unknown kind")
 
 // Kinds lists the kinds New accepts.
-func Kinds() []string { return []string{"greedy", "coop"} }
+func Kinds() []string { return []string{"greedy", "coop", "coop-silent"} }
 
 // New returns a player of the named kind. signals tells whether the player
-// gives and reads signals (greedy never does).
+// gives and reads signals; greedy never does, and coop-silent is coop
+// without signals whatever signals says (to measure what they add).
 func New(kind string, signals bool) (Player, error) {
 	switch strings.ToLower(strings.TrimSpace(kind)) {
 	case "greedy":
 		return Greedy{}, nil
 	case "coop":
 		return NewCoop(signals), nil
+	case "coop-silent":
+		return NewCoop(false), nil
 	}
 	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownKind, kind, strings.Join(Kinds(), ", "))
 }

@@ -64,7 +64,7 @@ func turn(t *testing.T, p Player, v *thegame.View) []thegame.Action {
 
 func TestNew(t *testing.T) {
 	for _, k := range Kinds() {
-		if p, err := New(k, true); err != nil || p.Name() != k {
+		if p, err := New(k, k != "coop-silent"); err != nil || p.Name() != k {
 			t.Errorf("New(%q) = %v, %v", k, p, err)
 		}
 	}

@@ -45,8 +45,13 @@ func NewCoopWeights(signals bool, w Weights) *Coop {
 	return &Coop{signals: signals, w: w, planTurn: -1}
 }
 
-// Name returns "coop".
-func (*Coop) Name() string { return "coop" }
+// Name returns "coop", or "coop-silent" without signals.
+func (b *Coop) Name() string {
+	if !b.signals {
+		return "coop-silent"
+	}
+	return "coop"
+}
 
 // Act plays the next card of the turn's plan, made when the turn began.
 func (b *Coop) Act(v *thegame.View) thegame.Action {

@@ -126,14 +126,15 @@ func Run(cfg Config) (Summary, error) {
 		for s := range players {
 			players[s], _ = bot.New(cfg.Bot, cfg.Signals)
 		}
+		signals := cfg.Signals && players[0].Name() != "coop-silent"
 		deck := Deck(cfg.Seed, i)
 		var rec *Record
 		var onAction func(thegame.Action)
 		if cfg.Record != nil {
-			rec = newRecord(i+1, g.Config(), cfg.Bot, cfg.Signals, deck)
+			rec = newRecord(i+1, g.Config(), players[0].Name(), signals, deck)
 			onAction = rec.add
 		}
-		if err := Play(g, players, deck, cfg.Signals, onAction); err != nil {
+		if err := Play(g, players, deck, signals, onAction); err != nil {
 			return Summary{}, fmt.Errorf("game %d: %w", i+1, err)
 		}
 		r := g.Result()
