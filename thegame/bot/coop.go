@@ -26,6 +26,8 @@ type Weights struct {
 	Good      float64 // cost of stepping on a pile another seat plays well on
 	Dead      float64 // cost per unplayed card that fits no pile after the turn
 	Lasting   float64 // cost per lasting command left on top after the turn
+	Skull     float64 // cost per skull kept in the hand after the turn
+	Three     float64 // cost per "3!" kept in the hand after the turn
 	MineBelow int     // signal "mine" for a card this close (cards skipped)
 	GoodBelow int     // signal "good" for a card this close
 }
@@ -33,7 +35,7 @@ type Weights struct {
 // DefaultWeights are the weights Coop plays with.
 var DefaultWeights = Weights{
 	Card: 0.6, EndCard: 1.2, Extra: 0, EndExtra: 1.5, Trick: 2,
-	Mine: 3, Good: 1, Dead: 0.5, Lasting: 2.5, MineBelow: 1, GoodBelow: 3,
+	Mine: 3, Good: 1, Dead: 3, Lasting: 2.5, Skull: 3, Three: 1, MineBelow: 1, GoodBelow: 3,
 }
 
 // NewCoop returns a cooperative player; with signals it gives and reads
@@ -69,16 +71,27 @@ func (b *Coop) Act(v *thegame.View) thegame.Action {
 	if p.CanEnd() {
 		return thegame.Action{Kind: thegame.ActEnd, Seat: v.Seat}
 	}
-	// The plan ran out without completing the turn (only when nothing can
-	// complete it): lay what fits.
+	// The plan ran out without completing the turn (only when the search
+	// found no way to): lay a card after which the turn can still be
+	// completed if there is one, else any card that fits.
+	var any thegame.Action
 	for _, c := range v.Hand {
 		for pile := range thegame.NumPiles {
-			if p.CanPlay(c, pile) {
-				return thegame.Action{Kind: thegame.ActPlay, Seat: v.Seat, Card: c, Pile: pile}
+			if !p.CanPlay(c, pile) {
+				continue
+			}
+			a := thegame.Action{Kind: thegame.ActPlay, Seat: v.Seat, Card: c, Pile: pile}
+			q := p
+			q.Play(c, pile)
+			if q.Stopped || q.Feasible() {
+				return a
+			}
+			if any.Kind == 0 {
+				any = a
 			}
 		}
 	}
-	return thegame.Action{}
+	return any
 }
 
 // judge holds what a plan is weighed with.
@@ -161,6 +174,16 @@ func (j *judge) finish(p *thegame.Position) float64 {
 				cost += j.w.Lasting
 			}
 		}
+		for w := range 2 {
+			for x := p.Hand[w]; x != 0; x &= x - 1 {
+				switch thegame.CommandOf(thegame.Card(w*64 + trailingZeros(x))) {
+				case thegame.CmdSkull:
+					cost += j.w.Skull
+				case thegame.CmdThree:
+					cost += j.w.Three
+				}
+			}
+		}
 	}
 	return cost
 }
@@ -197,17 +220,51 @@ func (j *judge) search(p *thegame.Position, sofar float64) {
 					continue
 				}
 				cst := j.cost(p, c, pile)
-				if done && cst > extra {
+				// Past the duty only free cards; and no plan lays more than
+				// three cards that cost something, which bounds the search.
+				if (done || p.Played >= maxPaid) && cst > extra {
 					continue
 				}
 				q := *p
 				q.Play(c, pile)
+				if hopeless(&q) {
+					continue
+				}
 				j.seq = append(j.seq, thegame.Action{Kind: thegame.ActPlay, Seat: j.seat, Card: c, Pile: pile})
 				j.search(&q, sofar+cst)
 				j.seq = j.seq[:len(j.seq)-1]
 			}
 		}
 	}
+}
+
+// maxPaid is the number of cards a plan lays before only free ones may
+// follow: two for the duty and one to cover a skull.
+const maxPaid = 3
+
+// hopeless reports a position whose turn plainly cannot be completed: a
+// skull that no card of the hand fits on, or a "3!" the hand cannot fill.
+func hopeless(p *thegame.Position) bool {
+	if p.Stopped {
+		return false
+	}
+	if p.Three && p.Played+p.Hand.Len() < 3 {
+		return true
+	}
+	for i := range thegame.NumPiles {
+		if p.Extreme && p.Piles[i].Cmd == thegame.CmdSkull {
+			covered := false
+			for w := range 2 {
+				for x := p.Hand[w]; x != 0 && !covered; x &= x - 1 {
+					covered = p.CanPlay(thegame.Card(w*64+trailingZeros(x)), i)
+				}
+			}
+			if !covered {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // makePlan returns the plays of the turn ahead.
