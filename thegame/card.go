@@ -37,13 +37,23 @@ func Deck() []Card {
 type Cards [2]uint64
 
 // Has reports whether c is in the set.
-func (s Cards) Has(c Card) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+func (s Cards) Has(c Card) bool { return c < 128 && s[c>>6]&(1<<(c&63)) != 0 }
 
-// Add returns the set with c added.
-func (s Cards) Add(c Card) Cards { s[c>>6] |= 1 << (c & 63); return s }
+// Add returns the set with c added; numbers from 128 up are left out.
+func (s Cards) Add(c Card) Cards {
+	if c < 128 {
+		s[c>>6] |= 1 << (c & 63)
+	}
+	return s
+}
 
 // Remove returns the set without c.
-func (s Cards) Remove(c Card) Cards { s[c>>6] &^= 1 << (c & 63); return s }
+func (s Cards) Remove(c Card) Cards {
+	if c < 128 {
+		s[c>>6] &^= 1 << (c & 63)
+	}
+	return s
+}
 
 // Len returns the number of cards in the set.
 func (s Cards) Len() int { return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) }

@@ -146,8 +146,12 @@ func (p *Position) CheckPlay(c Card, pile int) error {
 	return fmt.Errorf("%w: a stop now would leave a skull uncovered", ErrCommand)
 }
 
-// Play puts c on pile. It does not check: call CheckPlay first.
+// Play puts c on pile. It checks only that c and pile exist (and does
+// nothing otherwise): call CanPlay or CheckPlay first.
 func (p *Position) Play(c Card, pile int) {
+	if !c.Valid() || pile < 0 || pile >= NumPiles {
+		return
+	}
 	p.Hand = p.Hand.Remove(c)
 	k := p.command(c)
 	p.Piles[pile].Top = int(c)

@@ -217,3 +217,32 @@ func TestCardsCountBetween(t *testing.T) {
 		}
 	}
 }
+
+func TestBadInputNeverPanics(t *testing.T) {
+	var s Cards
+	s = s.Add(200).Remove(255)
+	if s.Has(200) || s.Len() != 0 {
+		t.Errorf("a set holds a number above 127: %v", s)
+	}
+	p := Position{Piles: startPiles(), DrawPile: 10}
+	p.Play(200, 9)
+	p.Play(50, -1)
+	if p.Played != 0 || p.Piles != startPiles() {
+		t.Errorf("Play with no such card or pile changed the position: %+v", p)
+	}
+	for _, c := range []Card{0, 1, 100, 255} {
+		if err := p.CheckPlay(c, 0); !errors.Is(err, ErrBadCard) {
+			t.Errorf("CheckPlay(%d): %v, want ErrBadCard", c, err)
+		}
+	}
+	if _, err := ParseCommand("jump"); !errors.Is(err, ErrBadAction) {
+		t.Errorf("ParseCommand: %v", err)
+	}
+	if _, err := ParseSignal("42"); !errors.Is(err, ErrBadAction) {
+		t.Errorf("ParseSignal: %v", err)
+	}
+	g, _ := NewGame(Config{Players: 2})
+	if g.Hand(-1) != nil || g.Hand(2) != nil || g.View(5).Players != 0 || g.Signals(9) != ([NumPiles]Signal{}) {
+		t.Error("a bad seat gave something")
+	}
+}

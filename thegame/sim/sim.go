@@ -124,7 +124,9 @@ func Run(cfg Config) (Summary, error) {
 		}
 		players := make([]bot.Player, cfg.Players)
 		for s := range players {
-			players[s], _ = bot.New(cfg.Bot, cfg.Signals)
+			if players[s], err = bot.New(cfg.Bot, cfg.Signals); err != nil {
+				return Summary{}, err
+			}
 		}
 		signals := cfg.Signals && players[0].Name() != "coop-silent"
 		deck := Deck(cfg.Seed, i)
