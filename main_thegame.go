@@ -45,7 +45,7 @@ type theGameFlags struct {
 
 func addTheGameFlags(fs *flag.FlagSet) *theGameFlags {
 	f := new(theGameFlags)
-	fs.StringVar(&f.game, "game", "thegame", gameFlagUsage)
+	fs.StringVar(&f.game, "game", "thegame", "the game: thegame (The Game), or njet for the flags of Njet!")
 	fs.IntVar(&f.players, "players", 2, "number of players, 1 to 5")
 	fs.BoolVar(&f.extreme, "extreme", false, "play with the Extreme command cards")
 	return f
