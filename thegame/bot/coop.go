@@ -28,6 +28,7 @@ type Weights struct {
 	Lasting   float64 // cost per lasting command left on top after the turn
 	Skull     float64 // cost per skull kept in the hand after the turn
 	Three     float64 // cost per "3!" kept in the hand after the turn
+	DrawOne   float64 // cost per card beyond one laid in a turn that ends under "draw one"
 	MineBelow int     // signal "mine" for a card this close (cards skipped)
 	GoodBelow int     // signal "good" for a card this close
 }
@@ -35,7 +36,7 @@ type Weights struct {
 // DefaultWeights are the weights Coop plays with.
 var DefaultWeights = Weights{
 	Card: 0.6, EndCard: 1.2, Extra: 0, EndExtra: 1.5, Trick: 2,
-	Mine: 3, Good: 1, Dead: 3, Lasting: 2.5, Skull: 3, Three: 1, MineBelow: 1, GoodBelow: 3,
+	Mine: 3, Good: 1, Dead: 3, Lasting: 2.5, Skull: 6, Three: 3, DrawOne: 3, MineBelow: 1, GoodBelow: 3,
 }
 
 // NewCoop returns a cooperative player; with signals it gives and reads
@@ -173,6 +174,9 @@ func (j *judge) finish(p *thegame.Position) float64 {
 			if p.Piles[i].Cmd.Lasting() {
 				cost += j.w.Lasting
 			}
+		}
+		if p.DrawPile > 1 && p.InForce(thegame.CmdDrawOne) {
+			cost += j.w.DrawOne * float64(p.Played-1)
 		}
 		for w := range 2 {
 			for x := p.Hand[w]; x != 0; x &= x - 1 {
