@@ -15,7 +15,7 @@ type Coop struct {
 }
 
 // Weights tune Coop. They are exported so that experiments can vary them;
-// DefaultWeights are the measured ones.
+// DefaultWeights returns the ones tuned on seeded batches.
 type Weights struct {
 	Card      float64 // reward for each card laid (more cards when they are cheap)
 	EndCard   float64 // the same once the draw pile is empty
@@ -33,15 +33,17 @@ type Weights struct {
 	GoodBelow int     // signal "good" for a card this close
 }
 
-// DefaultWeights are the weights Coop plays with.
-var DefaultWeights = Weights{
-	Card: 0.6, EndCard: 1.2, Extra: 0, EndExtra: 1.5, Trick: 2,
-	Mine: 3, Good: 1, Dead: 3, Lasting: 2.5, Skull: 6, Three: 3, DrawOne: 3, MineBelow: 1, GoodBelow: 3,
+// DefaultWeights returns the weights Coop plays with.
+func DefaultWeights() Weights {
+	return Weights{
+		Card: 0.6, EndCard: 1.2, Extra: 0, EndExtra: 1.5, Trick: 2,
+		Mine: 3, Good: 1, Dead: 3, Lasting: 2.5, Skull: 6, Three: 3, DrawOne: 3, MineBelow: 1, GoodBelow: 3,
+	}
 }
 
 // NewCoop returns a cooperative player; with signals it gives and reads
 // signals.
-func NewCoop(signals bool) *Coop { return &Coop{signals: signals, w: DefaultWeights, planTurn: -1} }
+func NewCoop(signals bool) *Coop { return &Coop{signals: signals, w: DefaultWeights(), planTurn: -1} }
 
 // NewCoopWeights returns a cooperative player with the given weights.
 func NewCoopWeights(signals bool, w Weights) *Coop {
