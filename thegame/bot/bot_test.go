@@ -40,6 +40,9 @@ func turn(t *testing.T, p Player, v *thegame.View) []thegame.Action {
 	for range 20 {
 		a := p.Act(v)
 		if a.Kind == thegame.ActEnd {
+			if err := pos.CheckEnd(); err != nil {
+				t.Fatalf("%s ends a turn it may not end: %v", p.Name(), err)
+			}
 			return plays
 		}
 		if a.Kind != thegame.ActPlay {
@@ -234,4 +237,42 @@ func playOut(t *testing.T, kind string, n int, extreme bool, seed uint64) []theg
 	}
 	t.Fatal("the game did not end")
 	return nil
+}
+
+func TestCoopExtremeDrawOneKeepsMinimum(t *testing.T) {
+	// 88 to 93 jump only over played numbers on the rising pile at 84: free
+	// cards, laid all at once normally, but not when only one card will be
+	// drawn after the turn.
+	played := []thegame.Card{85, 86, 87, 90}
+	hand := []thegame.Card{2, 88, 89, 91, 92, 93}
+	for _, tc := range []struct {
+		name    string
+		top2    int
+		atMost2 bool
+	}{{"no command on top", 30, false}, {"draw one on top", 24, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := view(t, 3, append([]thegame.Card(nil), hand...), [4]int{84, 1, tc.top2, 100}, 40, played...)
+			v.Extreme = true
+			for i := range v.Piles {
+				if c := thegame.Card(v.Piles[i].Top); c.Valid() {
+					v.Piles[i].Cmd = thegame.CommandOf(c)
+				}
+			}
+			plays := turn(t, NewCoop(false), v)
+			if got := len(plays) <= 2; got != tc.atMost2 {
+				t.Errorf("%d cards laid: %v", len(plays), plays)
+			}
+		})
+	}
+}
+
+func TestCoopExtremeCoversItsSkull(t *testing.T) {
+	// The cheap cards are the skull 31 and 32 on the rising pile at 30; the
+	// plan must cover the skull within the turn (turn checks the end).
+	v := view(t, 2, []thegame.Card{31, 32, 95, 96, 5, 4, 3}, [4]int{30, 80, 20, 25}, 30)
+	v.Extreme = true
+	plays := turn(t, NewCoop(false), v)
+	if len(plays) < 2 {
+		t.Fatalf("plays %v", plays)
+	}
 }
