@@ -103,3 +103,40 @@ func TestPlayTheGameExtremeShowsCommands(t *testing.T) {
 		t.Fatalf("transcript:\n%s", out.String())
 	}
 }
+
+// TestTheGameShowsCommandsInForceInWords plays an Extreme game with bots in
+// every seat until a command is in force, then shows the table.
+func TestTheGameShowsCommandsInForceInWords(t *testing.T) {
+	g, err := thegame.NewGame(thegame.Config{Players: 2, Extreme: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	m := &tgMatch{g: g, out: &out, deck: tgsim.Shuffle(rand.New(rand.NewPCG(4, 4)))}
+	players := []tgbot.Player{tgbot.NewCoop(true), tgbot.NewCoop(true)}
+	for range 500 {
+		if err := g.Feed(m.deck); err != nil {
+			t.Fatal(err)
+		}
+		if g.Phase() == thegame.PhaseOver {
+			break
+		}
+		if v := g.View(You); len(v.InForce) > 0 {
+			m.show()
+			for _, k := range v.InForce {
+				if !strings.Contains(out.String(), commandWords[k]) {
+					t.Errorf("%s in force, not shown in words:\n%s", k, out.String())
+				}
+			}
+			if !strings.Contains(out.String(), "In force:") {
+				t.Errorf("no commands in force:\n%s", out.String())
+			}
+			return
+		}
+		v := g.View(g.Turn())
+		if err := g.Apply(players[g.Turn()].Act(&v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatal("no command came into force")
+}
