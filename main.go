@@ -234,8 +234,12 @@ func cryptoSeed() (uint64, error) {
 }
 
 func (c *cli) play(args []string) int {
-	fs := c.flagSet("play", "[--edition classic|modern] [--players N] [--seed S] [--bot heuristic|random]",
+	if chosenGame(args) == "thegame" {
+		return c.playTheGame(args)
+	}
+	fs := c.flagSet("play", "[--game njet|thegame] [--edition classic|modern] [--players N] [--seed S] [--bot heuristic|random]",
 		"Play one game in the terminal against bots: you sit in seat 0.")
+	gameName := fs.String("game", "njet", gameFlagUsage)
 	game := addGameFlags(fs)
 	seed := fs.Uint64("seed", 0, "seed of the game, to replay one (default: a fresh random seed)")
 	kind := fs.String("bot", "heuristic", "kind of the other players: "+strings.Join(bot.Kinds(), " or "))
@@ -245,6 +249,9 @@ func (c *cli) play(args []string) int {
 	e, err := game.check()
 	if err != nil {
 		return usageError(fs, "%v", err)
+	}
+	if *gameName != "njet" {
+		return usageError(fs, "bad --game %q: want njet or thegame", *gameName)
 	}
 	if _, err := botKinds(*kind); err != nil || strings.Contains(*kind, ",") {
 		return usageError(fs, "bad --bot %q: want one of %s", *kind, strings.Join(bot.Kinds(), ", "))
@@ -269,8 +276,12 @@ func (c *cli) play(args []string) int {
 }
 
 func (c *cli) sim(args []string) int {
-	fs := c.flagSet("sim", "--edition E --players N --games G --seed S [--bots random,heuristic,...] [--record FILE]",
+	if chosenGame(args) == "thegame" {
+		return c.simTheGame(args)
+	}
+	fs := c.flagSet("sim", "[--game njet|thegame] --edition E --players N --games G --seed S [--bots random,heuristic,...] [--record FILE]",
 		"Play games between bots and print the average score per bot kind.")
+	gameName := fs.String("game", "njet", gameFlagUsage)
 	game := addGameFlags(fs)
 	games := fs.Int("games", 100, "number of games")
 	seed := fs.Uint64("seed", 1, "seed of the batch; the same seed plays the same games")
@@ -282,6 +293,9 @@ func (c *cli) sim(args []string) int {
 	e, err := game.check()
 	if err != nil {
 		return usageError(fs, "%v", err)
+	}
+	if *gameName != "njet" {
+		return usageError(fs, "bad --game %q: want njet or thegame", *gameName)
 	}
 	if *games < 1 {
 		return usageError(fs, "bad --games %d: want at least 1", *games)

@@ -18,6 +18,15 @@
 // end of the input ends the game cleanly. Bots' moves are printed as they
 // happen; round scores, running totals and the winner follow.
 //
+// PlayTheGame (thegame.go) is the terminal game of The Game, with or
+// without its Extreme commands: the person in seat 0 and cooperative bots in
+// the other seats. It shows the four piles numbered 1 to 4 with their
+// direction, top card and backwards-trick target, the signals on them, the
+// commands in force in words and the hand with the cards that fit marked;
+// the person types a card and a pile, "end", or a signal. A move the rules
+// refuse is explained and nothing is lost; a card that would end the game
+// is played only after a yes.
+//
 // PlayLAN (lan.go) plays a person's seat at a LAN table through its
 // table.Peer, with the same rendering and answer parsing (the screen type):
 // it shows the other seats' moves as the log brings them, asks when the

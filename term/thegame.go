@@ -1,0 +1,399 @@
+package term
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/njetlan/njet/thegame"
+	tgbot "github.com/njetlan/njet/thegame/bot"
+	tgsim "github.com/njetlan/njet/thegame/sim"
+)
+
+// TheGameConfig sets up a terminal game of The Game.
+type TheGameConfig struct {
+	Players int
+	Extreme bool
+	// Seed makes the game reproducible: the deck order comes from it.
+	Seed uint64
+	// Bot is the kind (thegame/bot.New) of every other seat; empty means
+	// "coop".
+	Bot string
+	// Echo repeats each answer after reading it (see Config.Echo).
+	Echo bool
+}
+
+// PlayTheGame runs one game of The Game with the person in seat You and
+// bots in the other seats. It returns nil when the game ends, when the
+// person quits and when the input ends; an error for a bad config, a failed
+// write or a failed read.
+func PlayTheGame(cfg TheGameConfig, in io.Reader, out io.Writer) error {
+	kind := cfg.Bot
+	if kind == "" {
+		kind = "coop"
+	}
+	g, err := thegame.NewGame(thegame.Config{Players: cfg.Players, Extreme: cfg.Extreme})
+	if err != nil {
+		return fmt.Errorf("term: %w", err)
+	}
+	m := &tgMatch{g: g, echo: cfg.Echo, in: bufio.NewReader(in), out: out,
+		deck: tgsim.Shuffle(rand.New(rand.NewPCG(cfg.Seed, 0x7467))), bots: make([]tgbot.Player, cfg.Players)}
+	for s := range m.bots {
+		if s == You {
+			continue
+		}
+		if m.bots[s], err = tgbot.New(kind, true); err != nil {
+			return fmt.Errorf("term: %w", err)
+		}
+	}
+	err = m.run()
+	if errors.Is(err, errQuit) {
+		err = nil
+	}
+	if err == nil {
+		err = m.werr
+	}
+	return err
+}
+
+// tgMatch is a terminal game of The Game under way.
+type tgMatch struct {
+	g      *thegame.Game
+	deck   []thegame.Card
+	bots   []tgbot.Player // nil at You
+	echo   bool
+	in     *bufio.Reader
+	out    io.Writer
+	werr   error
+	talked int
+	shown  int // the turn whose table was last shown
+}
+
+func (m *tgMatch) printf(format string, args ...any) {
+	if m.werr == nil {
+		_, m.werr = fmt.Fprintf(m.out, format, args...)
+	}
+}
+
+// seatName names a seat for the text.
+func seatName(s int) string {
+	if s == You {
+		return "You"
+	}
+	return "Bot " + strconv.Itoa(s)
+}
+
+var commandWords = map[thegame.Command]string{
+	thegame.CmdStop:    "stop: the turn ends at once",
+	thegame.CmdSkull:   "skull: cover it in this turn, or the game is lost",
+	thegame.CmdThree:   "3!: exactly three cards this turn, a stop only as the third",
+	thegame.CmdSilence: "no talking: no signals",
+	thegame.CmdNoTrick: "no backwards trick",
+	thegame.CmdOnePile: "one pile: every card of a turn on the same pile",
+	thegame.CmdDrawOne: "draw one: draw only one card after the turn",
+}
+
+var signalWords = map[thegame.Signal]string{
+	thegame.SignalMine: "please leave this pile to me",
+	thegame.SignalGood: "I can play well here",
+}
+
+// cardText shows a card with its command in the Extreme game.
+func (m *tgMatch) cardText(c int) string {
+	s := strconv.Itoa(c)
+	if m.g.Config().Extreme {
+		if k := thegame.CommandOf(thegame.Card(c)); k != thegame.CmdNone {
+			s += "(" + k.String() + ")"
+		}
+	}
+	return s
+}
+
+// pileName is how a pile is called: piles are numbered 1 to 4 on screen.
+func pileName(i int) string {
+	if i < 2 {
+		return fmt.Sprintf("pile %d (rising)", i+1)
+	}
+	return fmt.Sprintf("pile %d (falling)", i+1)
+}
+
+// show prints the table as the person sees it.
+func (m *tgMatch) show() {
+	v := m.g.View(You)
+	m.printf("\n")
+	for i, p := range v.Piles {
+		arrow, trick := "up  ", p.Top-10
+		if !p.Up {
+			arrow, trick = "down", p.Top+10
+		}
+		line := fmt.Sprintf("  %d %s top %-10s", i+1, arrow, m.cardText(p.Top))
+		if trick >= 2 && trick <= 99 {
+			line += fmt.Sprintf(" trick: %d", trick)
+		}
+		var sig []string
+		for s := range v.Signals {
+			if k := v.Signals[s][i]; k != thegame.SignalNone {
+				sig = append(sig, fmt.Sprintf("%s: %q", seatName(s), signalWords[k]))
+			}
+		}
+		if len(sig) > 0 {
+			line += "   signals: " + strings.Join(sig, "; ")
+			if v.Muted {
+				line += " (greyed out)"
+			}
+		}
+		m.printf("%s\n", line)
+	}
+	m.printf("Draw pile: %d cards. Hands:", v.DrawPile)
+	for s, n := range v.HandSizes {
+		m.printf(" %s %d", seatName(s), n)
+	}
+	m.printf("\n")
+	if len(v.InForce) > 0 {
+		m.printf("In force:\n")
+		for _, k := range v.InForce {
+			m.printf("  - %s\n", commandWords[k])
+		}
+	}
+	var hand []string
+	pos := v.Position()
+	for _, c := range v.Hand {
+		t := m.cardText(int(c))
+		fits := false
+		for pile := range thegame.NumPiles {
+			fits = fits || pos.CanPlay(c, pile)
+		}
+		if fits {
+			t += "*"
+		}
+		hand = append(hand, t)
+	}
+	m.printf("Your hand: %s   (* fits a pile now)\n", strings.Join(hand, " "))
+}
+
+const tgHelp = `Type:
+  CARD PILE      lay a card on a pile, e.g. "37 2" (piles 1 to 4)
+  end            end your turn (after the minimum: 2 cards, 1 once the draw pile is empty)
+  mine PILE      signal "please leave this pile to me"
+  good PILE      signal "I can play well here"
+  clear PILE     take your signal off a pile
+  show           show the table again
+  rules          the rules in short
+  quit           leave the game
+`
+
+const tgRules = `The Game: everybody plays together against the deck. Piles 1 and 2 rise
+from 1, piles 3 and 4 fall from 100. Lay at least two cards a turn (one once
+the draw pile is empty), then draw back up. A card exactly 10 back (lower on a
+rising pile, higher on a falling one) always fits: the backwards trick. The
+game ends when the player on turn cannot lay the minimum; the fewer cards
+left, the better, and all 98 laid beats the game. Signals are the only talk:
+never a number. In the Extreme game some cards carry commands, shown in
+brackets after the number; docs/thegame-rules.md has them all.
+`
+
+func (m *tgMatch) run() error {
+	cfg := m.g.Config()
+	variant := "The Game"
+	if cfg.Extreme {
+		variant = "The Game Extreme"
+	}
+	m.printf("%s, %d player(s): you are seat 0%s. Type \"help\" for the commands.\n", variant, cfg.Players,
+		map[bool]string{true: ", the others are bots", false: ""}[cfg.Players > 1])
+	m.talked, m.shown = -1, -1
+	for range 100000 {
+		if err := m.g.Feed(m.deck); err != nil {
+			return err
+		}
+		if m.g.Phase() == thegame.PhaseOver {
+			break
+		}
+		m.botsTalk()
+		s := m.g.Turn()
+		if s != You {
+			v := m.g.View(s)
+			a := m.bots[s].Act(&v)
+			if err := m.g.Apply(a); err != nil {
+				return fmt.Errorf("term: %s: %w", seatName(s), err)
+			}
+			m.tell(a)
+			continue
+		}
+		if err := m.personStep(); err != nil {
+			return err
+		}
+	}
+	r := m.g.Result()
+	m.printf("\nThe game is over. Cards left: %d.\n", r.CardsLeft)
+	if r.Broken != thegame.CmdNone {
+		m.printf("The command %q could not be kept.\n", r.Broken.String())
+	}
+	m.printf("%s\n", capitalise(r.Rating().Words()))
+	return nil
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// botsTalk lets the bots put their signals once per turn.
+func (m *tgMatch) botsTalk() {
+	if m.talked == m.g.Turns() {
+		return
+	}
+	m.talked = m.g.Turns()
+	for s, b := range m.bots {
+		if b == nil || !m.g.CanSignal() {
+			continue
+		}
+		v := m.g.View(s)
+		for _, a := range b.Talk(&v) {
+			if m.g.Apply(a) == nil && a.Signal != thegame.SignalNone {
+				m.printf("%s signals on %s: %q\n", seatName(s), pileName(a.Pile), signalWords[a.Signal])
+			}
+		}
+	}
+}
+
+// tell prints a bot's action.
+func (m *tgMatch) tell(a thegame.Action) {
+	switch a.Kind {
+	case thegame.ActPlay:
+		m.printf("%s lays %s on %s.\n", seatName(a.Seat), m.cardText(int(a.Card)), pileName(a.Pile))
+	case thegame.ActEnd:
+		m.printf("%s ends the turn.\n", seatName(a.Seat))
+	}
+}
+
+// personStep asks the person for one action and applies it.
+func (m *tgMatch) personStep() error {
+	if m.shown != m.g.Turns() {
+		m.shown = m.g.Turns()
+		m.show()
+	}
+	pos := m.g.Position()
+	m.printf("Your turn (%d laid, at least %d): ", pos.Played, pos.Min())
+	line, err := m.read()
+	if err != nil {
+		return err
+	}
+	f := strings.Fields(strings.ToLower(line))
+	if len(f) == 0 {
+		return nil
+	}
+	switch f[0] {
+	case "quit", "q":
+		m.printf("You left the game.\n")
+		return errQuit
+	case "help", "?":
+		m.printf("%s", tgHelp)
+		return nil
+	case "rules":
+		m.printf("%s", tgRules)
+		return nil
+	case "show":
+		m.show()
+		return nil
+	case "end", "e":
+		if err := m.g.Apply(thegame.Action{Kind: thegame.ActEnd, Seat: You}); err != nil {
+			m.printf("Not yet: %s.\n", reason(err))
+		}
+		return nil
+	case "mine", "good", "clear":
+		sig := map[string]thegame.Signal{"mine": thegame.SignalMine, "good": thegame.SignalGood, "clear": thegame.SignalNone}[f[0]]
+		pile, ok := pileArg(f)
+		if !ok {
+			m.printf("Say which pile, 1 to 4, e.g. %q.\n", f[0]+" 2")
+			return nil
+		}
+		if err := m.g.Apply(thegame.Action{Kind: thegame.ActSignal, Seat: You, Pile: pile, Signal: sig}); err != nil {
+			m.printf("No signal: %s.\n", reason(err))
+		}
+		return nil
+	}
+	c, err1 := strconv.Atoi(f[0])
+	pile, ok := pileArg(f)
+	if err1 != nil || !ok || len(f) != 2 {
+		m.printf("Type a card and a pile, e.g. \"37 2\", or \"help\".\n")
+		return nil
+	}
+	if c < 2 || c > 99 {
+		m.printf("There is no card %d: the cards are 2 to 99.\n", c)
+		return nil
+	}
+	a := thegame.Action{Kind: thegame.ActPlay, Seat: You, Card: thegame.Card(c), Pile: pile}
+	if err := pos.CheckPlay(a.Card, a.Pile); err != nil {
+		m.printf("Not possible: %s. Nothing is lost: choose again.\n", reason(err))
+		return nil
+	}
+	if k, lose := m.g.Warning(a); lose {
+		why := "you could not finish your turn"
+		if k != thegame.CmdNone {
+			why = fmt.Sprintf("the command %q could not be kept", k.String())
+		}
+		m.printf("Careful: after this card %s and the game ends. Lay it anyway? (yes/no) ", why)
+		ans, err := m.read()
+		if err != nil {
+			return err
+		}
+		if a := strings.ToLower(strings.TrimSpace(ans)); a != "yes" && a != "y" {
+			return nil
+		}
+	}
+	if err := m.g.Apply(a); err != nil {
+		m.printf("Not possible: %s.\n", reason(err))
+		return nil
+	}
+	if m.g.Phase() != thegame.PhasePlay || m.g.Turn() != You {
+		m.printf("Your turn is over.\n")
+	}
+	return nil
+}
+
+// pileArg reads the pile number (1 to 4) in f[1].
+func pileArg(f []string) (int, bool) {
+	if len(f) < 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(f[1])
+	if err != nil || n < 1 || n > thegame.NumPiles {
+		return 0, false
+	}
+	return n - 1, true
+}
+
+// reason is an engine error without its package prefix.
+func reason(err error) string {
+	s := err.Error()
+	if i := strings.LastIndex(s, "thegame: "); i >= 0 {
+		s = s[i+len("thegame: "):]
+	}
+	return s
+}
+
+// read reads one line of input; the end of the input quits the game.
+func (m *tgMatch) read() (string, error) {
+	line, err := m.in.ReadString('\n')
+	if len(line) > maxLine {
+		line = line[:maxLine]
+	}
+	if err != nil && line == "" {
+		if errors.Is(err, io.EOF) {
+			m.printf("\n")
+			return "", errQuit
+		}
+		return "", fmt.Errorf("term: %w", err)
+	}
+	line = strings.TrimSpace(line)
+	if m.echo {
+		m.printf("%s\n", line)
+	}
+	return line, nil
+}

@@ -1,0 +1,12 @@
+// Package bot plays The Game (package thegame) for a seat.
+//
+// A Player sees only its seat's View. Greedy is the baseline: it lays the
+// card that moves a pile the least, backwards tricks first, and plays no
+// more than the turn's minimum. Coop plays as a team member: it plans its
+// whole turn by search, counts the cards already played so that a jump over
+// played numbers costs nothing, reads the other seats' signals and gives
+// its own, plays extra cards only when they cost next to nothing, and once
+// the draw pile is empty searches for the longest run it can still lay.
+//
+// Both are deterministic: the same views give the same actions.
+package bot
