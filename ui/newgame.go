@@ -58,6 +58,7 @@ var botLevels = []struct {
 }{
 	{"newgame.bot.easy", "Easy", "random"},
 	{"newgame.bot.normal", "Normal", "heuristic"},
+	{"newgame.bot.strong", "Strong", "search"},
 }
 
 // defaultTarget is the target score first offered.
@@ -158,8 +159,10 @@ func (n *NewGame) playersChanged(s string) {
 		r.Horizontal = true
 		r.Required = true
 		r.SetSelected(levels[1])
-		if i < len(kinds) && kinds[i] == botLevels[0].kind {
-			r.SetSelected(levels[0])
+		for j, l := range botLevels {
+			if i < len(kinds) && kinds[i] == l.kind {
+				r.SetSelected(levels[j])
+			}
 		}
 		name := widget.NewLabel(botNames[i])
 		n.Bots = append(n.Bots, r)
