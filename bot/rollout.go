@@ -28,6 +28,7 @@ type rollout struct {
 	suit     [8]engine.Hand // cards of each suit under r, by Colour
 	maxVal   int
 	deckLen  int
+	val      [64]int8 // card values by index, read in the inner loop
 }
 
 func newRollout(e engine.Edition, chars []engine.Character) *rollout {
@@ -44,8 +45,21 @@ func newRollout(e engine.Edition, chars []engine.Character) *rollout {
 		waiting: make([]int, 0, 5),
 		maxVal:  e.MaxValue(),
 		deckLen: len(e.Deck(n)),
+		val:     valueTable(e),
 	}
 }
+
+// valueTable lists the value of every card of edition e by index.
+func valueTable(e engine.Edition) [64]int8 {
+	var t [64]int8
+	for i := 0; i < e.DeckSize(); i++ {
+		t[i] = int8(engine.CardOf(e, i).Value())
+	}
+	return t
+}
+
+// value is c.Value() by table.
+func (ro *rollout) value(c engine.Card) int { return int(ro.val[c.Index()]) }
 
 // maxRolloutSteps bounds one rollout; a round has well under 200 actions.
 const maxRolloutSteps = 400
@@ -269,7 +283,7 @@ func (ro *rollout) team(g *engine.Game, s int) engine.Action {
 // keep rates how much a card is worth keeping for trick play.
 func (ro *rollout) keep(c engine.Card) int {
 	r := ro.r
-	v := c.Value()
+	v := ro.value(c)
 	super := r.Super != engine.NoColour && v == 1 && c.Colour() == r.Super
 	trump := ro.suit[r.Trump].Has(c)
 	if r.Points < 0 {
@@ -324,12 +338,12 @@ func (ro *rollout) discard(g *engine.Game, s int) engine.Action {
 func (ro *rollout) rank(c engine.Card, led engine.Colour) int {
 	r := ro.r
 	switch {
-	case r.Super != engine.NoColour && c.Value() == 1 && c.Colour() == r.Super:
+	case r.Super != engine.NoColour && ro.value(c) == 1 && c.Colour() == r.Super:
 		return 48
 	case ro.suit[r.Trump].Has(c):
-		return 32 + c.Value()
+		return 32 + ro.value(c)
 	case ro.suit[led].Has(c):
-		return 16 + c.Value()
+		return 16 + ro.value(c)
 	}
 	return 0
 }
@@ -384,7 +398,7 @@ func (ro *rollout) play(g *engine.Game, s int) engine.Action {
 		c := a.Card
 		rc := ro.rank(c, t.Led)
 		wins := beats(rc, rbest)
-		side1 := c.Value() == 1 && rc < 48
+		side1 := ro.value(c) == 1 && rc < 48
 		var sc int
 		switch {
 		case neg && wins:
@@ -423,13 +437,13 @@ func (ro *rollout) play(g *engine.Game, s int) engine.Action {
 // keepNeg is keep under negative points, where high cards are the danger.
 func (ro *rollout) keepNeg(c engine.Card) int {
 	r := ro.r
-	if r.Super != engine.NoColour && c.Value() == 1 && c.Colour() == r.Super {
+	if r.Super != engine.NoColour && ro.value(c) == 1 && c.Colour() == r.Super {
 		return -50
 	}
 	if ro.suit[r.Trump].Has(c) {
-		return -20 - c.Value()
+		return -20 - ro.value(c)
 	}
-	return 20 - c.Value()
+	return 20 - ro.value(c)
 }
 
 // lead picks the card to lead: a card no opponent can beat, else a low card
@@ -444,7 +458,7 @@ func (ro *rollout) lead(g *engine.Game, s int, neg bool) engine.Action {
 		var sc int
 		if neg {
 			sc = -ro.rank(c, suit)
-			if c.Value() == 1 && !ro.suit[ro.r.Trump].Has(c) {
+			if ro.value(c) == 1 && !ro.suit[ro.r.Trump].Has(c) {
 				sc += 40
 			}
 		} else {
@@ -457,12 +471,12 @@ func (ro *rollout) lead(g *engine.Game, s int, neg bool) engine.Action {
 			}
 			length := bits.OnesCount64(uint64(hand & ro.suit[suit]))
 			switch {
-			case c.Value() == 1 && rc < 48:
+			case ro.value(c) == 1 && rc < 48:
 				sc = -100
 			case master:
 				sc = 100 + rc
 			default:
-				sc = 10*length - c.Value()
+				sc = 10*length - ro.value(c)
 			}
 		}
 		if sc > bestScore {

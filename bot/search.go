@@ -46,6 +46,9 @@ const evidenceWeight = 0.5
 // discard (up to 120 pairs) is cut to the pairs of the least useful cards.
 const maxCandidates = 24
 
+// maxBlockCandidates bounds the blocks searched at one Njet decision.
+const maxBlockCandidates = 8
+
 // parseSearch reads the part of a kind after "search:": a level name or a
 // playout count.
 func parseSearch(spec string) (int, error) {
@@ -89,7 +92,8 @@ type Search struct {
 	world, trial engine.Game
 	ro           *rollout
 	cands        []engine.Action
-	sums         []float64
+	vals         []float64 // per deal, per candidate: the seat's points
+	weights      []float64 // per deal: the weight of the blocks' evidence
 	stats        SearchStats
 }
 
@@ -99,6 +103,7 @@ type SearchStats struct {
 	Playouts  int
 	Worlds    int // determinized deals built
 	Fallbacks int // decisions left to the heuristic because no deal fitted
+	Overrides int // decisions where the search chose against the heuristic
 }
 
 // NewSearch returns a Search player with the given playout budget per
@@ -151,18 +156,23 @@ func (p *Search) Act(v *engine.View, legal []engine.Action) engine.Action {
 	if p.ro == nil || p.ro.e != v.Edition || p.ro.n != v.Players || !slices.Equal(p.ro.chars, v.Characters) {
 		p.ro = newRollout(v.Edition, slices.Clone(v.Characters))
 	}
-	p.cands = p.candidates(v, legal)
-	if cap(p.sums) < len(p.cands) {
-		p.sums = make([]float64, len(p.cands))
+	// The heuristic's choice is the prior: the search departs from it only
+	// where its playouts say, with confidence, that another action scores
+	// more. Few playouts then cost little strength.
+	prior := p.fallback.Act(v, legal)
+	p.cands = p.candidates(v, legal, prior)
+	h := slices.Index(p.cands, prior)
+	nc := len(p.cands)
+	rounds := max(1, (p.playouts+nc-1)/nc)
+	if cap(p.vals) < rounds*nc {
+		p.vals = make([]float64, rounds*nc)
 	}
-	p.sums = p.sums[:len(p.cands)]
-	clear(p.sums)
+	p.vals = p.vals[:0]
+	p.weights = p.weights[:0]
 	var start time.Time
 	if p.limit > 0 {
 		start = p.now()
 	}
-	rounds := (p.playouts + len(p.cands) - 1) / len(p.cands)
-	built := 0
 	for it := 0; it < rounds; it++ {
 		if it > 0 && p.limit > 0 && p.now().Sub(start) >= p.limit {
 			break
@@ -171,53 +181,124 @@ func (p *Search) Act(v *engine.View, legal []engine.Action) engine.Action {
 		if err != nil {
 			continue
 		}
-		built++
 		p.stats.Worlds++
 		// Deals that fit the other seats' blocks count more (soft
 		// evidence), tempered and bounded so that a few deals cannot
 		// outweigh all the others.
-		weight := math.Exp(max(-4, min(4, evidenceWeight*logw)))
+		p.weights = append(p.weights, math.Exp(max(-3, min(3, evidenceWeight*logw))))
 		seed := p.rng.Uint64()
-		for i, a := range p.cands {
+		for _, a := range p.cands {
 			p.trial = p.world
-			if err := p.trial.Apply(a); err != nil {
-				p.sums[i] = math.Inf(-1)
-				continue
+			x := math.Inf(-1)
+			if p.trial.Apply(a) == nil {
+				// Every candidate meets the same luck in its rollout.
+				p.ro.pcg.Seed(seed, uint64(it))
+				x = float64(p.ro.run(&p.trial, v.Seat))
+				p.stats.Playouts++
 			}
-			// Every candidate meets the same luck in its rollout.
-			p.ro.pcg.Seed(seed, uint64(it))
-			p.sums[i] += weight * float64(p.ro.run(&p.trial, v.Seat))
-			p.stats.Playouts++
+			p.vals = append(p.vals, x)
 		}
 	}
-	if built == 0 {
+	if len(p.weights) == 0 {
 		p.stats.Fallbacks++
-		return p.fallback.Act(v, legal)
+		return prior
 	}
-	best := 0
-	for i := 1; i < len(p.sums); i++ {
-		if p.sums[i] > p.sums[best] {
-			best = i
+	best, bestMean := h, math.Inf(-1)
+	for i := range p.cands {
+		if m, _ := p.paired(i, h, nc); i != h && m > bestMean {
+			best, bestMean = i, m
 		}
 	}
-	return p.cands[best]
+	if best == h {
+		return prior
+	}
+	if m, se := p.paired(best, h, nc); m > confidence*se && m > 0 {
+		p.stats.Overrides++
+		return p.cands[best]
+	}
+	return prior
 }
 
-// candidates is legal, cut to maxCandidates for a two-card discard: the
-// pairs whose cards the rollout policy values least.
-func (p *Search) candidates(v *engine.View, legal []engine.Action) []engine.Action {
-	if len(legal) <= maxCandidates || legal[0].Kind != engine.ActDiscard {
-		return legal
-	}
-	p.ro.setRules(v.Rules)
-	out := slices.Clone(legal)
-	score := func(a engine.Action) int {
-		s := p.ro.keep(a.Cards[0])
-		if a.Cards[1] != engine.NoCard {
-			s += p.ro.keep(a.Cards[1])
+// confidence is how many standard errors a candidate must score above the
+// heuristic's choice for the search to prefer it.
+const confidence = 1.0
+
+// paired returns the weighted mean over the deals of candidate i's score
+// minus candidate j's, and the standard error of that mean.
+func (p *Search) paired(i, j, nc int) (mean, se float64) {
+	var sw, sw2, sum float64
+	for k, w := range p.weights {
+		d := p.vals[k*nc+i] - p.vals[k*nc+j]
+		if math.IsNaN(d) || math.IsInf(d, 0) {
+			return math.Inf(-1), 0
 		}
-		return s
+		sw += w
+		sw2 += w * w
+		sum += w * d
 	}
-	slices.SortStableFunc(out, func(a, b engine.Action) int { return score(a) - score(b) })
-	return out[:maxCandidates]
+	mean = sum / sw
+	var ss float64
+	for k, w := range p.weights {
+		d := p.vals[k*nc+i] - p.vals[k*nc+j] - mean
+		ss += w * d * d
+	}
+	neff := sw * sw / sw2
+	if neff < 2 {
+		return mean, math.Inf(1)
+	}
+	return mean, math.Sqrt(ss / sw / (neff - 1))
+}
+
+// candidates is the actions worth searching, prior among them: for a block
+// the fields the seat's hand most wants gone, for a two-card discard the
+// pairs of its least useful cards, otherwise every legal action.
+func (p *Search) candidates(v *engine.View, legal []engine.Action, prior engine.Action) []engine.Action {
+	out := append(p.cands[:0], legal...)
+	var score func(i int) float64
+	limit := len(out)
+	switch legal[0].Kind {
+	case engine.ActBlock:
+		limit = maxBlockCandidates
+		p.ro.legal = append(p.ro.legal[:0], out...)
+		p.ro.blockScores(v.Hand, v.Seat)
+		scores := p.ro.scores
+		score = func(i int) float64 { return scores[i] }
+	case engine.ActDiscard:
+		limit = maxCandidates
+		p.ro.setRules(v.Rules)
+		score = func(i int) float64 {
+			a := out[i]
+			s := p.ro.keep(a.Cards[0])
+			if a.Cards[1] != engine.NoCard {
+				s += p.ro.keep(a.Cards[1])
+			}
+			return -float64(s)
+		}
+	}
+	if len(out) <= limit {
+		return out
+	}
+	// Order by score, best first, keeping the engine's order among equals.
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		sa, sb := score(a), score(b)
+		switch {
+		case sa > sb:
+			return -1
+		case sa < sb:
+			return 1
+		}
+		return 0
+	})
+	kept := make([]engine.Action, 0, limit+1)
+	for _, i := range idx[:limit] {
+		kept = append(kept, out[i])
+	}
+	if !slices.Contains(kept, prior) {
+		kept = append(kept, prior)
+	}
+	return kept
 }

@@ -3,7 +3,9 @@ package bot_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
@@ -57,13 +59,14 @@ func decisions(tb testing.TB, e engine.Edition, n, games int, seed uint64) []dec
 }
 
 // BenchmarkSearchDecision measures one search decision at each level over
-// the decisions of Classic and Modern 4-player games, every phase mixed as
-// it comes in play: time and memory per decision, decisions per second.
+// the decisions of whole games (Classic 4, Modern 2, 4 and 5 players), every
+// phase mixed as it comes in play: time per decision (mean, median and the
+// slowest), decisions per second, and memory per decision (B/op).
 func BenchmarkSearchDecision(b *testing.B) {
 	for _, tc := range []struct {
 		e engine.Edition
 		n int
-	}{{engine.Classic, 4}, {engine.Modern, 4}, {engine.Modern, 5}} {
+	}{{engine.Classic, 4}, {engine.Modern, 2}, {engine.Modern, 4}, {engine.Modern, 5}} {
 		ds := decisions(b, tc.e, tc.n, 1, 7)
 		for _, level := range []string{"quick", "normal", "deep"} {
 			b.Run(fmt.Sprintf("%s%d/%s", tc.e, tc.n, level), func(b *testing.B) {
@@ -73,13 +76,19 @@ func BenchmarkSearchDecision(b *testing.B) {
 				}
 				b.ReportAllocs()
 				i := 0
+				var times []time.Duration
 				for b.Loop() {
 					d := &ds[i%len(ds)]
+					start := time.Now()
 					p.Act(&d.view, d.legal)
+					times = append(times, time.Since(start))
 					i++
 				}
 				sec := b.Elapsed().Seconds()
+				slices.Sort(times)
 				b.ReportMetric(sec*1e3/float64(i), "ms/decision")
+				b.ReportMetric(float64(times[len(times)/2].Microseconds())/1e3, "ms-median")
+				b.ReportMetric(float64(times[len(times)-1].Microseconds())/1e3, "ms-max")
 				b.ReportMetric(float64(i)/sec, "decisions/s")
 			})
 		}

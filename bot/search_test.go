@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -81,4 +82,70 @@ func TestSearchLegalInEveryPhase(t *testing.T) {
 		})
 	}
 	t.Logf("%d decisions in all", total)
+}
+
+// TestSearchDeterministic checks that a seed and a playout budget fix every
+// decision of the search: two games with equal seeds take the same actions.
+func TestSearchDeterministic(t *testing.T) {
+	for _, tc := range []struct {
+		e engine.Edition
+		n int
+	}{{engine.Classic, 4}, {engine.Modern, 3}} {
+		t.Run(fmt.Sprintf("%s%d", tc.e, tc.n), func(t *testing.T) {
+			game := func() []engine.Action {
+				var all []engine.Action
+				players := make([]bot.Player, tc.n)
+				recs := make([]*recorder, tc.n)
+				for s := range players {
+					recs[s] = &recorder{Player: bot.NewSearch(rand.New(rand.NewPCG(9, uint64(s))), 16), t: t, phases: map[engine.Phase]int{}}
+					players[s] = recs[s]
+				}
+				playGame(t, tc.e, tc.n, players, rand.New(rand.NewPCG(3, 3)))
+				for _, r := range recs {
+					all = append(all, r.actions...)
+				}
+				return all
+			}
+			a, b := game(), game()
+			if len(a) == 0 || !slices.Equal(a, b) {
+				t.Fatalf("one seed, two games: %d and %d actions, equal %v", len(a), len(b), slices.Equal(a, b))
+			}
+		})
+	}
+}
+
+func TestNewSearchLevels(t *testing.T) {
+	for _, tc := range []struct {
+		kind, name string
+		ok         bool
+	}{
+		{"search", "search", true},
+		{"Search", "search", true},
+		{"search:quick", "search:quick", true},
+		{"search:deep", "search:deep", true},
+		{"search:normal", "search", true},
+		{"search:500", "search:500", true},
+		{"search:0", "", false},
+		{"search:-3", "", false},
+		{"search:fast", "", false},
+		{"search:", "search", true},
+		{"searcher", "", false},
+		{"search:99999999", "", false},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			p, err := bot.New(tc.kind, rand.New(rand.NewPCG(1, 1)))
+			if !tc.ok {
+				if !errors.Is(err, bot.ErrUnknownKind) {
+					t.Fatalf("New(%q): %v, want ErrUnknownKind", tc.kind, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("New(%q): %v", tc.kind, err)
+			}
+			if p.Name() != tc.name {
+				t.Errorf("New(%q).Name() = %q, want %q", tc.kind, p.Name(), tc.name)
+			}
+		})
+	}
 }
