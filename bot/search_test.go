@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
@@ -147,5 +148,32 @@ func TestNewSearchLevels(t *testing.T) {
 				t.Errorf("New(%q).Name() = %q, want %q", tc.kind, p.Name(), tc.name)
 			}
 		})
+	}
+}
+
+// TestSearchTimeLimit gives the search a clock that advances 1ms at every
+// reading and a limit of 5ms: it stops after a few deals instead of
+// spending its whole budget, and still answers with a legal action.
+func TestSearchTimeLimit(t *testing.T) {
+	var clock time.Time
+	now := func() time.Time {
+		clock = clock.Add(time.Millisecond)
+		return clock
+	}
+	p := bot.NewSearch(rand.New(rand.NewPCG(4, 4)), 100000)
+	p.SetTimeLimit(5*time.Millisecond, now)
+	rec := &recorder{Player: p, t: t, phases: map[engine.Phase]int{}}
+	g, err := engine.NewGame(engine.Config{Edition: engine.Classic, Players: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.DealDeck(engine.Classic.Deck(4)); err != nil {
+		t.Fatal(err)
+	}
+	s := g.Waiting()[0]
+	v := g.View(s)
+	rec.Act(&v, g.Legal(s))
+	if st := p.Stats(); st.Decisions != 1 || st.Worlds < 1 || st.Worlds > 6 {
+		t.Fatalf("stats %+v: want one decision over 1 to 6 deals", st)
 	}
 }
