@@ -20,7 +20,8 @@ func (c *cli) duel(args []string) int {
 	players := fs.Int("players", 4, "number of players (classic 3-4, modern 2-5)")
 	deals := fs.Int("deals", 100, "number of deals; each is played once per seating")
 	seed := fs.Uint64("seed", 1, "seed of the match; the same seed plays the same deals")
-	a := fs.String("a", "search", "bot kind A: "+strings.Join(bot.Kinds(), ", ")+", or search:LEVEL")
+	a := fs.String("a", "search", "bot kind A: "+strings.Join(bot.Kinds(), ", ")+",\n"+
+		"or search:LEVEL with a level ("+strings.Join(bot.SearchLevels(), ", ")+" playouts) or a number of playouts")
 	b := fs.String("b", "heuristic", "bot kind B")
 	budget := fs.Duration("budget", 0, "cap on the time of one search decision, e.g. 200ms (0: the playout budget only;\n"+
 		"a cap makes the results depend on the machine)")
