@@ -13,7 +13,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -82,7 +81,9 @@ func NewNewGame(a *App) *NewGame {
 	n.Players = widget.NewRadioGroup(nil, n.playersChanged)
 	n.Players.Horizontal = true
 	n.Players.Required = true
-	n.bots = container.New(layout.NewFormLayout())
+	// Each bot's name above its three strengths: beside them the row would
+	// not fit a phone's width.
+	n.bots = container.NewVBox()
 	n.Length = widget.NewRadioGroup(nil, n.lengthChanged)
 	n.Length.Required = true
 	n.Target = widget.NewEntry()
