@@ -78,6 +78,7 @@ type command struct {
 var commands = []command{
 	{"play", "play in the terminal against bots", (*cli).play},
 	{"sim", "play many games between bots and sum up the scores", (*cli).sim},
+	{"duel", "play two bot kinds against each other in duplicate and compare their scores", (*cli).duel},
 	{"selfplay", "play a replicated table of bot peers in one process and export their logs", (*cli).selfplay},
 	{"verify", "re-check an exported table log offline", (*cli).verify},
 	{"host", "create a table on the LAN, advertise it and play, bots in the empty seats", (*cli).host},

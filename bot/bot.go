@@ -23,16 +23,25 @@ type Player interface {
 var ErrUnknownKind = errors.New("bot: unknown kind")
 
 // Kinds lists the kind names New accepts.
-func Kinds() []string { return []string{"random", "heuristic"} }
+func Kinds() []string { return []string{"random", "heuristic", "search"} }
 
-// New returns a player of the named kind ("random" or "heuristic") that
-// draws its randomness from rng.
+// New returns a player of the named kind ("random", "heuristic" or
+// "search") that draws its randomness from rng. "search:LEVEL" picks the
+// search budget by a level name of SearchLevels or as a number of playouts.
 func New(kind string, rng *rand.Rand) (Player, error) {
-	switch strings.ToLower(strings.TrimSpace(kind)) {
+	k := strings.ToLower(strings.TrimSpace(kind))
+	switch k {
 	case "random":
 		return NewRandom(rng), nil
 	case "heuristic":
 		return NewHeuristic(rng), nil
+	}
+	if spec, ok := strings.CutPrefix(k, "search"); ok && (spec == "" || spec[0] == ':') {
+		n, err := parseSearch(strings.TrimPrefix(spec, ":"))
+		if err != nil {
+			return nil, err
+		}
+		return NewSearch(rng, n), nil
 	}
 	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownKind, kind, strings.Join(Kinds(), ", "))
 }

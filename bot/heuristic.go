@@ -303,10 +303,52 @@ func (k *knowledge) power(c engine.Card) float64 {
 	return v
 }
 
+// void reports whether seat s has shown it holds no card of suit (it did
+// not follow that suit), as the view's Voids record it.
+func (k *knowledge) void(s int, suit engine.Colour) bool {
+	return s >= 0 && s < len(k.v.Voids) && k.v.Voids[s]&(1<<suit) != 0
+}
+
+// oppMayHold reports whether some opponent (or, before the teams are known,
+// some other seat) may still hold a card of suit.
+func (k *knowledge) oppMayHold(suit engine.Colour) bool {
+	for s := 0; s < k.v.Players; s++ {
+		if s != k.v.Seat && !k.sameTeam(s) && !k.void(s, suit) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruffers counts the seats that have shown a void in the side suit of c
+// but not in trumps: they may trump a lead of it. It counts opponents and
+// partners apart.
+func (k *knowledge) ruffers(c engine.Card) (opps, partners int) {
+	suit := engine.SuitOf(c, k.r)
+	if suit == k.r.Trump {
+		return 0, 0
+	}
+	for s := 0; s < k.v.Players; s++ {
+		if s == k.v.Seat || !k.void(s, suit) || k.void(s, k.r.Trump) {
+			continue
+		}
+		if k.sameTeam(s) {
+			partners++
+		} else {
+			opps++
+		}
+	}
+	return opps, partners
+}
+
 // master reports whether no card this seat cannot place outranks c in its
-// suit.
+// suit, where an opponent may hold it: the cards of a suit every opponent
+// has shown a void in are the partners'.
 func (k *knowledge) master(c engine.Card) bool {
 	suit := engine.SuitOf(c, k.r)
+	if k.rulesSet && !k.oppMayHold(suit) {
+		return true
+	}
 	for _, u := range k.unknown {
 		if engine.SuitOf(u, k.r) == suit && outranks(u, c, k.r) {
 			return false
@@ -345,9 +387,13 @@ func (k *knowledge) playScorer() func(engine.Action) float64 {
 	}
 	cur := plays[winning(plays, r)]
 	partnerWins := k.sameTeam(cur.Seat)
+	// An opponent still to play threatens the trick unless it has shown
+	// that it can neither follow nor trump (R-TRICK-2).
+	led := engine.SuitOf(plays[0].Card, r)
 	oppsAfter := false
 	for i := 1; i < v.Players-len(plays); i++ {
-		if !k.sameTeam((v.Seat + i) % v.Players) {
+		s := (v.Seat + i) % v.Players
+		if !k.sameTeam(s) && !(k.void(s, led) && k.void(s, r.Trump)) {
 			oppsAfter = true
 		}
 	}
@@ -412,6 +458,15 @@ func (k *knowledge) leadScore(c engine.Card) float64 {
 		return 15
 	case isTrump(c, r):
 		return float64(trumps) - 2 - float64(c.Value())/20
+	}
+	// Shown voids: an opponent who cannot follow a side suit may trump it;
+	// a partner who cannot may trump it for the team.
+	opps, partners := k.ruffers(c)
+	switch {
+	case opps > 0:
+		return -3 - float64(c.Value())/float64(k.e.MaxValue())
+	case partners > 0:
+		return 25 - float64(c.Value())/float64(k.e.MaxValue())
 	case k.master(c):
 		return 20 + float64(c.Value())/20
 	}

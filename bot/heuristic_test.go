@@ -191,3 +191,45 @@ func TestHeuristicDiscardKeepsTrumps(t *testing.T) {
 		t.Fatalf("discarded %s %s, want red1 (a side 1) and green3 (a low short side card)", a.Cards[0], a.Cards[1])
 	}
 }
+
+// TestHeuristicReadsVoids checks that the heuristic uses the voids the
+// seats have shown (R-TRICK-2: a seat that did not follow a suit holds none
+// of it) in its play. Seat 3 plays with seat 1 against seats 0 and 2;
+// trump is blue.
+func TestHeuristicReadsVoids(t *testing.T) {
+	const red, green, blue = 1 << engine.Red, 1 << engine.Green, 1 << engine.Blue
+	for _, tc := range []struct {
+		name  string
+		hand  []string
+		plays []string
+		voids []uint8 // per seat
+		want  string
+	}{
+		{"R-TRICK-2 leads its master with no void shown", []string{"green9", "green3", "red4", "red5"}, nil,
+			nil, "green9"},
+		{"R-TRICK-2 does not lead a suit an opponent may trump", []string{"green9", "green3", "red4", "red5"}, nil,
+			[]uint8{green, 0, 0, 0}, "red4"},
+		{"R-TRICK-2 leads its master when the void opponent has no trump either", []string{"green9", "green3", "red4", "red5"}, nil,
+			[]uint8{green | blue, 0, 0, 0}, "green9"},
+		{"R-TRICK-2 leads low into its partner's void", []string{"green3", "red9", "red4"}, nil,
+			[]uint8{0, green, 0, 0}, "green3"},
+		{"R-TRICK-2 without voids leads the master", []string{"green3", "red9", "red4"}, nil,
+			nil, "red9"},
+		{"R-TRICK-2 wins cheaply when the opponent after it can neither follow nor trump", []string{"red9", "red7"}, []string{"red3"},
+			[]uint8{red | blue, 0, 0, 0}, "red7"},
+		{"R-TRICK-2 wins safely when the opponent after it may follow", []string{"red9", "red7"}, []string{"red3"},
+			nil, "red9"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := trickView(t, tc.hand, tc.plays...)
+			if tc.voids != nil {
+				v.Voids = tc.voids
+			}
+			p := bot.NewHeuristic(rand.New(rand.NewPCG(1, 1)))
+			got := p.Act(v, playsOf(v))
+			if got.Card.String() != tc.want {
+				t.Fatalf("played %s, want %s", got.Card, tc.want)
+			}
+		})
+	}
+}

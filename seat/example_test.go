@@ -40,5 +40,5 @@ func Example() {
 			fmt.Println("rounds:", rounds, "totals:", ev.Totals, "winners:", ev.Winners)
 		}
 	}
-	// Output: rounds: 3 totals: [22 84 22] winners: [1]
+	// Output: rounds: 3 totals: [23 80 23] winners: [1]
 }

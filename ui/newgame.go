@@ -13,7 +13,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -58,6 +57,7 @@ var botLevels = []struct {
 }{
 	{"newgame.bot.easy", "Easy", "random"},
 	{"newgame.bot.normal", "Normal", "heuristic"},
+	{"newgame.bot.strong", "Strong", "search"},
 }
 
 // defaultTarget is the target score first offered.
@@ -81,7 +81,9 @@ func NewNewGame(a *App) *NewGame {
 	n.Players = widget.NewRadioGroup(nil, n.playersChanged)
 	n.Players.Horizontal = true
 	n.Players.Required = true
-	n.bots = container.New(layout.NewFormLayout())
+	// Each bot's name above its three strengths: beside them the row would
+	// not fit a phone's width.
+	n.bots = container.NewVBox()
 	n.Length = widget.NewRadioGroup(nil, n.lengthChanged)
 	n.Length.Required = true
 	n.Target = widget.NewEntry()
@@ -158,8 +160,10 @@ func (n *NewGame) playersChanged(s string) {
 		r.Horizontal = true
 		r.Required = true
 		r.SetSelected(levels[1])
-		if i < len(kinds) && kinds[i] == botLevels[0].kind {
-			r.SetSelected(levels[0])
+		for j, l := range botLevels {
+			if i < len(kinds) && kinds[i] == l.kind {
+				r.SetSelected(levels[j])
+			}
 		}
 		name := widget.NewLabel(botNames[i])
 		n.Bots = append(n.Bots, r)

@@ -36,7 +36,7 @@ func TestNewGameConfig(t *testing.T) {
 		name              string
 		edition           string
 		players           string
-		bots              []string // per other seat: "Easy" or "Normal"
+		bots              []string // per other seat: "Easy", "Normal" or "Strong"
 		length            int      // index among the offered lengths
 		target, seed      string
 		wantPlayers       []string
@@ -51,9 +51,9 @@ func TestNewGameConfig(t *testing.T) {
 		{name: "R-END-classic-3p-short", edition: "Classic", players: "3", bots: []string{"Easy", "Easy"}, length: 1, seed: " 12 ",
 			wantPlayers: []string{"3", "4"}, wantLengths: 3, houseRuleOnTarget: true,
 			want: seat.LocalConfig{Edition: engine.Classic, Players: 3, Bots: []string{"random", "random"}, Short: true, Seed: 12}},
-		{name: "R-END-modern-5p-target", edition: "Modern", players: "5", bots: []string{"Normal", "Normal", "Easy", "Easy"}, length: 1, target: "100", seed: "1",
+		{name: "R-END-modern-5p-target", edition: "Modern", players: "5", bots: []string{"Normal", "Strong", "Easy", "Easy"}, length: 1, target: "100", seed: "1",
 			wantPlayers: []string{"2", "3", "4", "5"}, wantLengths: 2,
-			want: seat.LocalConfig{Edition: engine.Modern, Players: 5, Bots: []string{"heuristic", "heuristic", "random", "random"}, Target: 100, Seed: 1}},
+			want: seat.LocalConfig{Edition: engine.Modern, Players: 5, Bots: []string{"heuristic", "search", "random", "random"}, Target: 100, Seed: 1}},
 		{name: "modern-2p", edition: "Modern", players: "2", bots: []string{"Easy"}, length: 0, seed: "3",
 			wantPlayers: []string{"2", "3", "4", "5"}, wantLengths: 2,
 			want: seat.LocalConfig{Edition: engine.Modern, Players: 2, Bots: []string{"random"}, Seed: 3}},
@@ -140,6 +140,7 @@ func TestNewGameRemembersChoices(t *testing.T) {
 	n.Edition.SetSelected("Modern")
 	n.Players.SetSelected("3")
 	n.Bots[1].SetSelected("Easy")
+	n.Bots[0].SetSelected("Strong")
 	n.Seed.SetText("5")
 	test.Tap(n.Play)
 	if !u.HasSavedGame() {
@@ -150,7 +151,7 @@ func TestNewGameRemembersChoices(t *testing.T) {
 	}
 	stopTables(t, u)
 	again := NewNewGame(u)
-	if again.Edition.Selected != "Modern" || again.Players.Selected != "3" || again.Bots[1].Selected != "Easy" || again.Bots[0].Selected != "Normal" {
+	if again.Edition.Selected != "Modern" || again.Players.Selected != "3" || again.Bots[1].Selected != "Easy" || again.Bots[0].Selected != "Strong" {
 		t.Fatalf("remembered %q %q %q %q", again.Edition.Selected, again.Players.Selected, again.Bots[0].Selected, again.Bots[1].Selected)
 	}
 }
