@@ -130,6 +130,7 @@ func NewNode(cfg NodeConfig) (*Node, error) {
 	}
 	h.SetStreamHandler(SyncProtocol, n.serveSync)
 	h.SetStreamHandler(LobbyProtocol, n.serveLobby)
+	h.SetStreamHandler(WatchProtocol, n.serveWatch)
 	return n, nil
 }
 

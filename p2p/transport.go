@@ -57,7 +57,8 @@ type Table struct {
 	mu        sync.Mutex
 	endpoints map[*Endpoint]struct{}
 	closed    bool
-	askedFrom map[int]uint64 // per device: the highest start of a sync range it asked us for
+	askedFrom map[int]uint64       // per device: the highest start of a sync range it asked us for
+	watchers  map[peer.ID]watching // watchers that asked for the log (watch.go)
 }
 
 // JoinTable joins the table's topic, registers its validator and starts
@@ -183,7 +184,7 @@ func (t *Table) CaughtUp(next uint64) bool {
 			return false
 		}
 	}
-	return true
+	return t.watchersCaughtUp(next)
 }
 
 func (t *Table) noteAsked(dev int, from uint64) {
