@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -151,6 +152,19 @@ func (w *Watcher) Changed() <-chan struct{} { return w.changed }
 
 // Log returns the watcher's log: the table's, as far as it got.
 func (w *Watcher) Log() *table.Log { return w.log }
+
+// Export writes the watcher's log, as far as it got, to a new file at path
+// (table.Verify reads it).
+func (w *Watcher) Export(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := table.WriteExport(f, w.log.Range(0, w.log.Next())); err != nil {
+		return errors.Join(err, f.Close())
+	}
+	return f.Close()
+}
 
 // View returns the public state of the table now, as a seat's peer would
 // show it to a seat outside the table: Game is the engine's view from
