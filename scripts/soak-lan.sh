@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Soak test of LAN tables in network namespaces (p2p/testdata/netns-lib.sh):
+# whole games in a row, every seat played by a bot, each game disturbed as
+# a seeded random draw says — a device killed for good (the host too), a
+# device killed and restarted from its store, a device's link dropped for
+# a while, two devices killed at once. The devices that are not killed for
+# good must finish every game with identical logs that `njet verify`
+# accepts. At the end it prints the figures: games, stuck tables (a
+# device that did not finish within the bounded wait), forks (logs that
+# differ), verify failures, and the longest standstills.
+#
+# Run as root from the repository root: bash scripts/soak-lan.sh
+#   SOAK_GAMES   number of games (default 30)
+#   SOAK_SEED    seed of the draws (default 1); the same seed draws the
+#                same disturbances (timings on the network still vary)
+#   SOAK_ROUNDS  rounds per game (default 1; 0: the edition's whole game)
+#   SOAK_WAIT    bound, in seconds, on each device's game (default 240)
+#   SOAK_DIR     keep each game's outputs and logs there (default: removed)
+#   NJET_BIN     use that binary instead of building one
+# Exits non-zero if any game was stuck, forked or failed to verify.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. p2p/testdata/netns-lib.sh
+netns_need_root
+
+P="sk$$"
+WORK=$(mktemp -d /tmp/njet-soak.XXXXXX)
+GAMES=${SOAK_GAMES:-30}
+SEED=${SOAK_SEED:-1}
+ROUNDS=${SOAK_ROUNDS:-1}
+WAIT=${SOAK_WAIT:-240}
+
+finish() {
+	local code=$?
+	netns_cleanup
+	if [ -n "${SOAK_DIR:-}" ]; then
+		mkdir -p "$SOAK_DIR" && cp -r "$WORK"/g* "$SOAK_DIR"/ 2>/dev/null || true
+	fi
+	rm -rf "$WORK"
+	exit $code
+}
+trap finish EXIT INT TERM
+
+netns_build
+netns_setup 5
+echo "== namespaces $P-br ${NS[*]}; $GAMES games, seed $SEED, $ROUNDS rounds each"
+
+stuck=0 forks=0 unverified=0 played=0
+stills=()
+RANDOM=$SEED
+
+# draw N: a number in [0, N) from the seeded draws.
+draw() { echo $((RANDOM % $1)); }
+
+# game G: one game, disturbed as drawn; sets RESULT.
+game() {
+	local g=$1 dir="$WORK/g$g" players edition i t0="" events="" code
+	local gone=() touched=() survivors=() dirs=()
+	players=$((3 + $(draw 3)))
+	edition=classic
+	if [ "$players" = 5 ] || [ "$(draw 2)" = 1 ]; then edition=modern; fi
+	mkdir -p "$dir"
+	start 0 "$dir/d0" host --name "g$g" --players "$players" --edition "$edition" --bot random \
+		--rounds "$ROUNDS" --linger 10s --wait 60s
+	if ! wait_for "$dir/d0/out.txt" "join code" 20; then RESULT="host did not start"; return 1; fi
+	CODE=$(grep -o 'join code [A-Z0-9-]*' "$dir/d0/out.txt" | head -n 1 | awk '{print $3}')
+	for ((i = 1; i < players; i++)); do
+		start "$i" "$dir/d$i" join --bot random --code "$CODE" --wait 60s --linger 10s
+	done
+	for ((i = 0; i < players; i++)); do
+		watch_growth "$dir/d$i/njet.db" "$dir/d$i/growth.txt"
+	done
+	if ! wait_for "$dir/d0/out.txt" "shuffling" 60; then RESULT="the table did not start"; return 1; fi
+
+	# The disturbance: one of none, kill, restart, link, two.
+	local kind victim other pause
+	kind=$(draw 5)
+	victim=$(draw "$players")
+	pause=$(draw 8)
+	sleep "$pause"
+	case $kind in
+	0) events="undisturbed" ;;
+	1)
+		events="device $victim killed for good at +${pause}s"
+		t0=$(printf '%s' "$EPOCHREALTIME")
+		kill_peer "$victim"
+		gone+=("$victim")
+		;;
+	2)
+		local down=$((1 + $(draw 10)))
+		events="device $victim killed at +${pause}s, restarted ${down}s later"
+		t0=$(printf '%s' "$EPOCHREALTIME")
+		kill_peer "$victim"
+		sleep "$down"
+		if [ "$victim" = 0 ]; then
+			start 0 "$dir/d0" host --name "g$g" --players "$players" --edition "$edition" --bot random \
+				--rounds "$ROUNDS" --linger 10s --wait 60s
+		else
+			start "$victim" "$dir/d$victim" join --bot random --code "$CODE" --wait 60s --linger 10s
+		fi
+		touched+=("$victim")
+		;;
+	3)
+		local down=$((2 + $(draw 60)))
+		events="link of device $victim down for ${down}s at +${pause}s"
+		t0=$(printf '%s' "$EPOCHREALTIME")
+		ip -n "${NS[$victim]}" link set eth0 down
+		sleep "$down"
+		ip -n "${NS[$victim]}" link set eth0 up
+		touched+=("$victim")
+		;;
+	4)
+		if [ "$players" -lt 4 ]; then
+			events="undisturbed (two kills need 4 players)"
+		else
+			other=$(((victim + 1 + $(draw $((players - 1)))) % players))
+			events="devices $victim and $other killed for good at once at +${pause}s"
+			t0=$(printf '%s' "$EPOCHREALTIME")
+			kill -9 "${PIDS[$victim]}" "${PIDS[$other]}" 2>/dev/null || true
+			kill_peer "$victim"
+			kill_peer "$other"
+			gone+=("$victim" "$other")
+		fi
+		;;
+	esac
+	for ((i = 0; i < players; i++)); do
+		[[ " ${gone[*]:-} " == *" $i "* ]] || survivors+=("$i")
+	done
+	RESULT="$players players ($edition), $events"
+	code=0
+	for i in "${survivors[@]}"; do
+		if ! wait_pid "${PIDS[$i]}" "$WAIT" >/dev/null; then
+			RESULT="$RESULT: STUCK (device $i)"
+			kill_peer "$i"
+			code=1
+		fi
+		PIDS[i]=""
+		dirs+=("$dir/d$i")
+	done
+	[ $code = 0 ] || { stuck=$((stuck + 1)); return 1; }
+	local verdict
+	verdict=$(check_logs "${dirs[@]}") || code=$?
+	case $code in
+	0) ;;
+	2) forks=$((forks + 1)); RESULT="$RESULT: FORK ($verdict)"; return 1 ;;
+	*) unverified=$((unverified + 1)); RESULT="$RESULT: NOT VERIFIED ($verdict)"; return 1 ;;
+	esac
+	RESULT="$RESULT: ${#dirs[@]} identical verified logs"
+	if [ -n "$t0" ]; then
+		# The standstill as an undisturbed survivor saw it.
+		for i in "${survivors[@]}"; do
+			[[ " ${touched[*]:-} " == *" $i "* ]] && continue
+			local still
+			still=$(standstill "$dir/d$i/growth.txt" "$t0" "$dir/d$i/out.txt")
+			RESULT="$RESULT, stood still $still"
+			stills+=("${still%% *}")
+			break
+		done
+	fi
+}
+
+for ((g = 1; g <= GAMES; g++)); do
+	t=$SECONDS
+	RESULT=""
+	game "$g" || true
+	played=$((played + 1))
+	echo "game $g: $RESULT ($((SECONDS - t)) s)"
+	netns_kill_all
+	for i in 0 1 2 3 4; do ip -n "${NS[$i]}" link set eth0 up 2>/dev/null || true; done
+done
+
+max=0
+for s in "${stills[@]:-}"; do
+	[ -n "$s" ] && max=$(awk -v a="$max" -v b="$s" 'BEGIN { print (b > a) ? b : a }')
+done
+echo "soak: $played games, $stuck stuck, $forks forks, $unverified verify failures; ${#stills[@]} losses, longest standstill $max s"
+[ $((stuck + forks + unverified)) = 0 ]
