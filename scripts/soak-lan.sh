@@ -13,8 +13,9 @@
 #   SOAK_GAMES   number of games (default 30)
 #   SOAK_SEED    seed of the draws (default 1); the same seed draws the
 #                same disturbances (timings on the network still vary)
-#   SOAK_ROUNDS  rounds per game (default 1; 0: the edition's whole game)
+#   SOAK_ROUNDS  rounds per game (default 3; 0: the edition's whole game)
 #   SOAK_WAIT    bound, in seconds, on each device's game (default 240)
+#   SOAK_LINGER  how long a finished device serves the log (default 30s)
 #   SOAK_DIR     keep each game's outputs and logs there (default: removed)
 #   NJET_BIN     use that binary instead of building one
 # Exits non-zero if any game was stuck, forked or failed to verify.
@@ -27,8 +28,11 @@ P="sk$$"
 WORK=$(mktemp -d /tmp/njet-soak.XXXXXX)
 GAMES=${SOAK_GAMES:-30}
 SEED=${SOAK_SEED:-1}
-ROUNDS=${SOAK_ROUNDS:-1}
+ROUNDS=${SOAK_ROUNDS:-3}
 WAIT=${SOAK_WAIT:-240}
+# A finished device serves the log this long to members still catching up:
+# a device whose link comes back after the others finished needs it.
+LINGER=${SOAK_LINGER:-30s}
 
 finish() {
 	local code=$?
@@ -49,23 +53,26 @@ stuck=0 forks=0 unverified=0 played=0
 stills=()
 RANDOM=$SEED
 
-# draw N: a number in [0, N) from the seeded draws.
-draw() { echo $((RANDOM % $1)); }
+# draw N: sets D to a number in [0, N) from the seeded draws (in this
+# shell: a subshell would not advance them).
+draw() { D=$((RANDOM % $1)); }
 
 # game G: one game, disturbed as drawn; sets RESULT.
 game() {
 	local g=$1 dir="$WORK/g$g" players edition i t0="" events="" code
 	local gone=() touched=() survivors=() dirs=()
-	players=$((3 + $(draw 3)))
+	draw 3
+	players=$((3 + D))
 	edition=classic
-	if [ "$players" = 5 ] || [ "$(draw 2)" = 1 ]; then edition=modern; fi
+	draw 2
+	if [ "$players" = 5 ] || [ "$D" = 1 ]; then edition=modern; fi
 	mkdir -p "$dir"
 	start 0 "$dir/d0" host --name "g$g" --players "$players" --edition "$edition" --bot random \
-		--rounds "$ROUNDS" --linger 10s --wait 60s
+		--rounds "$ROUNDS" --linger "$LINGER" --wait 60s
 	if ! wait_for "$dir/d0/out.txt" "join code" 20; then RESULT="host did not start"; return 1; fi
 	CODE=$(grep -o 'join code [A-Z0-9-]*' "$dir/d0/out.txt" | head -n 1 | awk '{print $3}')
 	for ((i = 1; i < players; i++)); do
-		start "$i" "$dir/d$i" join --bot random --code "$CODE" --wait 60s --linger 10s
+		start "$i" "$dir/d$i" join --bot random --code "$CODE" --wait 60s --linger "$LINGER"
 	done
 	for ((i = 0; i < players; i++)); do
 		watch_growth "$dir/d$i/njet.db" "$dir/d$i/growth.txt"
@@ -74,9 +81,12 @@ game() {
 
 	# The disturbance: one of none, kill, restart, link, two.
 	local kind victim other pause
-	kind=$(draw 5)
-	victim=$(draw "$players")
-	pause=$(draw 8)
+	draw 5
+	kind=$D
+	draw "$players"
+	victim=$D
+	draw 40
+	pause=$((D / 10)).$((D % 10))
 	sleep "$pause"
 	case $kind in
 	0) events="undisturbed" ;;
@@ -87,21 +97,25 @@ game() {
 		gone+=("$victim")
 		;;
 	2)
-		local down=$((1 + $(draw 10)))
+		draw 10
+		local down=$((1 + D))
 		events="device $victim killed at +${pause}s, restarted ${down}s later"
 		t0=$(printf '%s' "$EPOCHREALTIME")
 		kill_peer "$victim"
 		sleep "$down"
-		if [ "$victim" = 0 ]; then
+		if grep -q "the game is over" "$dir/d$victim/out.txt"; then
+			events="device $victim killed at +${pause}s after its game was over"
+		elif [ "$victim" = 0 ]; then
 			start 0 "$dir/d0" host --name "g$g" --players "$players" --edition "$edition" --bot random \
-				--rounds "$ROUNDS" --linger 10s --wait 60s
+				--rounds "$ROUNDS" --linger "$LINGER" --wait 60s
 		else
-			start "$victim" "$dir/d$victim" join --bot random --code "$CODE" --wait 60s --linger 10s
+			start "$victim" "$dir/d$victim" join --bot random --code "$CODE" --wait 60s --linger "$LINGER"
 		fi
 		touched+=("$victim")
 		;;
 	3)
-		local down=$((2 + $(draw 60)))
+		draw 49
+		local down=$((2 + D))
 		events="link of device $victim down for ${down}s at +${pause}s"
 		t0=$(printf '%s' "$EPOCHREALTIME")
 		ip -n "${NS[$victim]}" link set eth0 down
@@ -113,7 +127,8 @@ game() {
 		if [ "$players" -lt 4 ]; then
 			events="undisturbed (two kills need 4 players)"
 		else
-			other=$(((victim + 1 + $(draw $((players - 1)))) % players))
+			draw $((players - 1))
+			other=$(((victim + 1 + D) % players))
 			events="devices $victim and $other killed for good at once at +${pause}s"
 			t0=$(printf '%s' "$EPOCHREALTIME")
 			kill -9 "${PIDS[$victim]}" "${PIDS[$other]}" 2>/dev/null || true
@@ -153,7 +168,7 @@ game() {
 			local still
 			still=$(standstill "$dir/d$i/growth.txt" "$t0" "$dir/d$i/out.txt")
 			RESULT="$RESULT, stood still $still"
-			stills+=("${still%% *}")
+			if [[ $still == [0-9]* ]]; then stills+=("${still%% *}"); fi
 			break
 		done
 	fi

@@ -147,7 +147,7 @@ watch_growth() {
 # when that stillness began relative to T.
 standstill() {
 	local end
-	end=$(awk '/ round [0-9]+: points/ { t = $1 } END { print t + 0.5 }' "$3")
+	end=$(awk '/ round [0-9]+: points/ { t = $1 } END { printf "%.3f", t + 0.5 }' "$3")
 	awk -v t="$2" -v end="$end" '
 		$1 <= t { prev = $1; next }
 		$1 > end { next }

@@ -17,7 +17,7 @@
 #
 # Run as root from the repository root: bash p2p/testdata/netns-loss.sh
 # NJET_BIN=path uses that binary; LOSS_SCENARIOS="host two" runs only the
-# named ones; LOSS_ROUNDS (default 2) is the length of each game and
+# named ones; LOSS_ROUNDS (default 3) is the length of each game and
 # LOSS_WAIT (default 300) bounds, in seconds, the wait for a remaining
 # device to finish. Exits non-zero if any scenario failed.
 set -euo pipefail
@@ -27,7 +27,7 @@ netns_need_root
 
 P="nl$$"
 WORK=$(mktemp -d /tmp/njet-loss.XXXXXX)
-ROUNDS=${LOSS_ROUNDS:-2}
+ROUNDS=${LOSS_ROUNDS:-3}
 WAIT=${LOSS_WAIT:-300}
 FAILED=()
 
@@ -85,7 +85,7 @@ scen_host() {
 	for i in 1 2 3; do start "$i" "$WORK/host-$i" "${JOIN[@]}" --code "$CODE"; done
 	watch_growth "$WORK/host-1/njet.db" "$WORK/host-1/growth.txt"
 	wait_for "$WORK/host-1/out.txt" "shuffling" 90 || return 1
-	sleep 3
+	sleep 0.5
 	echo "host: killing the host (device 0) mid-round"
 	t0=$(lost)
 	kill_peer 0
@@ -131,7 +131,7 @@ scen_two() {
 	for i in 1 2 3 4; do start "$i" "$WORK/two-$i" "${JOIN[@]}" --code "$CODE"; done
 	watch_growth "$WORK/two-0/njet.db" "$WORK/two-0/growth.txt"
 	wait_for "$WORK/two-1/out.txt" "shuffling" 90 || return 1
-	sleep 3
+	sleep 0.5
 	echo "two: killing devices 3 and 4 at once mid-round"
 	t0=$(lost)
 	kill -9 "${PIDS[3]}" "${PIDS[4]}" 2>/dev/null || true
