@@ -143,16 +143,21 @@ game() {
 	done
 	RESULT="$players players ($edition), $events"
 	code=0
+	local deadline=$((SECONDS + WAIT)) stuckon=()
 	for i in "${survivors[@]}"; do
-		if ! wait_pid "${PIDS[$i]}" "$WAIT" >/dev/null; then
-			RESULT="$RESULT: STUCK (device $i)"
+		if ! wait_pid "${PIDS[$i]}" "$((deadline > SECONDS ? deadline - SECONDS : 1))" >/dev/null; then
+			stuckon+=("$i")
 			kill_peer "$i"
 			code=1
 		fi
 		PIDS[i]=""
 		dirs+=("$dir/d$i")
 	done
-	[ $code = 0 ] || { stuck=$((stuck + 1)); return 1; }
+	if [ $code != 0 ]; then
+		stuck=$((stuck + 1))
+		RESULT="$RESULT: STUCK (devices ${stuckon[*]} did not finish within ${WAIT}s)"
+		return 1
+	fi
 	local verdict
 	verdict=$(check_logs "${dirs[@]}") || code=$?
 	case $code in
