@@ -57,6 +57,11 @@ type PeerConfig struct {
 	// entitled seat has been silent that long (and at least Patience).
 	// 0 never votes automatically: only VoteVoid does.
 	VoidAfter time.Duration
+	// Grace is how long the deciding peer (the lowest voter) waits, after
+	// its own vote, for the votes of the other seats still played before
+	// it takes over every seat without a vote (DefaultGrace if 0). With
+	// every other seat's vote in hand it does not wait.
+	Grace time.Duration
 	// Poll, when not nil, makes the peer look at the clock on every value:
 	// vote once the patience is over, publish its standing votes again
 	// (gossip loses messages), and ask the decider for the voted seq.
@@ -79,6 +84,9 @@ type PeerConfig struct {
 
 // DefaultPatience is PeerConfig.Patience when it is 0.
 const DefaultPatience = 30 * time.Second
+
+// DefaultGrace is PeerConfig.Grace when it is 0.
+const DefaultGrace = 5 * time.Second
 
 // Event tells a UI that the table moved on: the log grew to Seq envelopes,
 // or the peer's human seat must choose (Prompt).
@@ -197,8 +205,10 @@ type Peer struct {
 	votes    map[uint8]*SilenceVote
 	mine     *standing
 	wantVote bool
-	diverged *Identity
-	checked  map[uint64]bool // heads whose divergence was ruled out
+	diverged *divergence
+	// checked maps a head of the log to the highest seq of a member's
+	// refused envelope whose branch was compared with this peer's there.
+	checked map[uint64]uint64
 	// The human seat's pending choice and the prompt that asked for it.
 	choice *submission
 	prompt *Prompt
@@ -212,10 +222,12 @@ type Peer struct {
 	tamper func(env *Envelope, key ed25519.PrivateKey)
 }
 
-// standing is this peer's vote: the seq and the silent seat.
+// standing is this peer's vote: the seq, the silent seat and when it was
+// cast (by the peer's clock).
 type standing struct {
 	seq  uint64
 	seat int
+	at   time.Time
 }
 
 type submission struct {
@@ -250,6 +262,9 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	if cfg.Patience <= 0 {
 		cfg.Patience = DefaultPatience
 	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
 	var seed [32]byte
 	if cfg.Seed != nil {
 		seed = sha256.Sum256(append([]byte("njet/table/v1/replica-rand"), cfg.Seed[:]...))
@@ -257,7 +272,7 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 		return nil, err
 	}
 	p := &Peer{cfg: cfg, events: make(chan Event, cfg.Events), wake: make(chan struct{}, 1),
-		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now(), checked: map[uint64]bool{}}
+		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now(), checked: map[uint64]uint64{}}
 	if err := p.open(); err != nil {
 		return nil, err
 	}
@@ -271,7 +286,8 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 // restores the peer's standing vote.
 func (p *Peer) open() error {
 	cfg := p.cfg
-	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table}})
+	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table},
+		Guard: cfg.Seat, Guarded: true})
 	log, err := NewLog(LogConfig{Table: cfg.Table, Protocol: game})
 	if err != nil {
 		return err
@@ -413,8 +429,8 @@ func (p *Peer) run(ctx context.Context) error {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
 		}
-		if from, ok := p.takeDiverged(); ok {
-			rewound, err := p.checkDiverged(ctx, from, stop)
+		if d, ok := p.takeDiverged(); ok {
+			rewound, err := p.checkDiverged(ctx, d, stop)
 			if err != nil || rewound {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,10 @@ type SelfplayConfig struct {
 	Crashes []Crash
 	// Silences cut peers off from the table during the game.
 	Silences []Silence
+	// Absent are seats whose devices never come: named in the genesis,
+	// they leave before their acknowledgement (a device gone in the
+	// lobby), and their peers never start.
+	Absent []int
 	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience), on
 	// the selfplay's own clock: it stands still but for one second per
 	// Tick while a silenced seat is the one the table waits for.
@@ -340,6 +345,12 @@ func (s *Selfplay) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for seat := range s.cfg.Players {
+		if slices.Contains(s.cfg.Absent, seat) {
+			s.mu.Lock()
+			s.silent[seat] = true
+			s.mu.Unlock()
+			continue
+		}
 		if err := s.start(ctx, seat); err != nil {
 			return errors.Join(err, s.stopAll())
 		}
@@ -430,7 +441,7 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 		}
 		v := p.View()
 		head = max(head, p.Log().Next())
-		waiting = waiting || v.Turn >= 0 && s.isSilent(v.Turn) && p.Game().HostOf(v.Turn) < 0
+		waiting = waiting || v.Turn >= 0 && s.isSilent(p.Game().PeerOf(v.Turn))
 		// A seat that lost its secrets is as silent as one cut off.
 		waiting = waiting || v.SecretsLost
 	}
