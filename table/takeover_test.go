@@ -340,3 +340,51 @@ func TestCompareVoids(t *testing.T) {
 		})
 	}
 }
+
+// A device cut off from the others, not gone: both sides go on. The three
+// devices together take its seat over; alone, it votes the three of them
+// out of its own log. When it comes back, the branches are compared at the
+// first seq where they differ: the takeover with more votes wins, so the
+// lone device drops its branch, follows the table and watches its seat
+// played by the table's bot. Every log ends the same.
+func TestPartitionedDeviceFollowsTheHeavierBranch(t *testing.T) {
+	const cut = 3
+	lines := &logLines{}
+	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 2, Seed: 91, Net: lossy,
+		VoidAfter: 20 * time.Second, Logf: lines.logf}
+	ref := referenceLog(t, cfg)
+	seq, _ := stepSeq(t, ref, 0, cut, KindBlock)
+	cfg.Silences = []Silence{{Seat: cut, AtSeq: seq - 2, ReturnAt: seq + 60}}
+	cfg.Dir = t.TempDir()
+	sp, err := NewSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := sp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := sp.Outcomes()
+	for _, o := range out {
+		if o.Head != out[0].Head || o.Next != out[0].Next {
+			t.Errorf("seat %d ends at %d %v, seat 0 at %d %v", o.Seat, o.Next, o.Head, out[0].Next, out[0].Head)
+		}
+	}
+	if out[cut].BotHost != 0 {
+		t.Errorf("the cut seat is hosted by %d, want 0", out[cut].BotHost)
+	}
+	if lines.count("went on without this device") == 0 {
+		t.Errorf("the cut device never compared its branch with the table's")
+	}
+	if n := lines.count(fmt.Sprintf("seat %d votes to void the round", cut)); n == 0 {
+		t.Logf("the cut device did not vote on its own side (the clock moved too little)")
+	}
+	path := filepath.Join(t.TempDir(), "log")
+	if _, err := sp.Export(cut, path); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := verifyFile(path); err != nil || !v.Over {
+		t.Fatalf("verify: %v", err)
+	}
+}
