@@ -6,8 +6,9 @@
 # a while, two devices killed at once. The devices that are not killed for
 # good must finish every game with identical logs that `njet verify`
 # accepts. At the end it prints the figures: games, stuck tables (a
-# device that did not finish within the bounded wait), forks (logs that
-# differ), verify failures, and the longest standstills.
+# device that did not finish within the bounded wait), games in which a
+# device failed (it stopped with an error, e.g. a halted round), forks
+# (logs that differ), verify failures, and the longest standstill.
 #
 # Run as root from the repository root: bash scripts/soak-lan.sh
 #   SOAK_GAMES   number of games (default 30)
@@ -18,7 +19,7 @@
 #   SOAK_LINGER  how long a finished device serves the log (default 30s)
 #   SOAK_DIR     keep each game's outputs and logs there (default: removed)
 #   NJET_BIN     use that binary instead of building one
-# Exits non-zero if any game was stuck, forked or failed to verify.
+# Exits non-zero if any game was stuck, failed, forked or failed to verify.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . p2p/testdata/netns-lib.sh
@@ -49,7 +50,7 @@ netns_build
 netns_setup 5
 echo "== namespaces $P-br ${NS[*]}; $GAMES games, seed $SEED, $ROUNDS rounds each"
 
-stuck=0 forks=0 unverified=0 played=0
+stuck=0 failed=0 forks=0 unverified=0 played=0
 stills=()
 RANDOM=$SEED
 
@@ -143,21 +144,27 @@ game() {
 	done
 	RESULT="$players players ($edition), $events"
 	code=0
-	local deadline=$((SECONDS + WAIT)) stuckon=()
+	local deadline=$((SECONDS + WAIT)) stuckon=() failedon=()
 	for i in "${survivors[@]}"; do
-		if ! wait_pid "${PIDS[$i]}" "$((deadline > SECONDS ? deadline - SECONDS : 1))" >/dev/null; then
-			stuckon+=("$i")
-			kill_peer "$i"
-			code=1
-		fi
+		local status=0
+		wait_pid "${PIDS[$i]}" "$((deadline > SECONDS ? deadline - SECONDS : 1))" >/dev/null || status=$?
+		case $status in
+		0) ;;
+		124) stuckon+=("$i"); kill_peer "$i"; code=1 ;;
+		*) failedon+=("$i (exit $status: $(tail -n 1 "$dir/d$i/out.txt" | cut -d' ' -f2- | cut -c1-160))"); code=1 ;;
+		esac
 		PIDS[i]=""
 		dirs+=("$dir/d$i")
 	done
-	if [ $code != 0 ]; then
+	if [ ${#stuckon[@]} -gt 0 ]; then
 		stuck=$((stuck + 1))
 		RESULT="$RESULT: STUCK (devices ${stuckon[*]} did not finish within ${WAIT}s)"
-		return 1
 	fi
+	if [ ${#failedon[@]} -gt 0 ]; then
+		failed=$((failed + 1))
+		RESULT="$RESULT: FAILED (device ${failedon[*]})"
+	fi
+	[ $code = 0 ] || return 1
 	local verdict
 	verdict=$(check_logs "${dirs[@]}") || code=$?
 	case $code in
@@ -193,5 +200,6 @@ max=0
 for s in "${stills[@]:-}"; do
 	[ -n "$s" ] && max=$(awk -v a="$max" -v b="$s" 'BEGIN { print (b > a) ? b : a }')
 done
-echo "soak: $played games, $stuck stuck, $forks forks, $unverified verify failures; ${#stills[@]} losses, longest standstill $max s"
-[ $((stuck + forks + unverified)) = 0 ]
+echo "soak: $played games, $stuck stuck, $failed with a device that failed, $forks forks, $unverified verify failures;" \
+	"${#stills[@]} losses timed, longest standstill $max s"
+[ $((stuck + failed + forks + unverified)) = 0 ]
