@@ -14,7 +14,7 @@
 #   SOAK_GAMES   number of games (default 30)
 #   SOAK_SEED    seed of the draws (default 1); the same seed draws the
 #                same disturbances (timings on the network still vary)
-#   SOAK_ROUNDS  rounds per game (default 3; 0: the edition's whole game)
+#   SOAK_ROUNDS  rounds per game (default 5; 0: the edition's whole game)
 #   SOAK_WAIT    bound, in seconds, on each device's game (default 240)
 #   SOAK_LINGER  how long a finished device serves the log (default 30s)
 #   SOAK_DIR     keep each game's outputs and logs there (default: removed)
@@ -29,7 +29,7 @@ P="sk$$"
 WORK=$(mktemp -d /tmp/njet-soak.XXXXXX)
 GAMES=${SOAK_GAMES:-30}
 SEED=${SOAK_SEED:-1}
-ROUNDS=${SOAK_ROUNDS:-3}
+ROUNDS=${SOAK_ROUNDS:-5}
 WAIT=${SOAK_WAIT:-240}
 # A finished device serves the log this long to members still catching up:
 # a device whose link comes back after the others finished needs it.

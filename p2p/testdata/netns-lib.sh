@@ -154,7 +154,7 @@ standstill() {
 		{ if (prev && $1 - prev > gap) { gap = $1 - prev; from = prev }
 		  prev = $1; after = 1 }
 		END {
-			if (!after) { print "no growth after the loss"; exit }
+			if (!after) { print "none: the game was over before the loss"; exit }
 			printf "%.1f s (from %+.1f s of the loss)\n", gap, from - t
 		}' "$1"
 }
