@@ -282,6 +282,23 @@ func (r *roster) voteSignedBy(v *table.SilenceVote, dev int) bool {
 	return false
 }
 
+// approvalSignedBy reports whether a verifies under a key of its approving
+// seat that device dev holds.
+func (r *roster) approvalSignedBy(a *table.SeatApproval, dev int) bool {
+	if int(a.Approver) >= r.players || int(a.Seat) >= r.players {
+		return false
+	}
+	r.mu.Lock()
+	keys := slices.Clone(r.seats[a.Approver])
+	r.mu.Unlock()
+	for _, k := range keys {
+		if k.device == dev && a.Verify(k.key) == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // learn records the keys that a BotSeat or a VoidSilent envelope gives
 // seats, hosted by the device of the seat that posted it. A BotSeat body
 // is the body version, the seat and the bot's key; a VoidSilent body of

@@ -205,10 +205,19 @@ type Peer struct {
 	votes    map[uint8]*SilenceVote
 	mine     *standing
 	wantVote bool
+	declined uint64 // a seq at which the person declined the vote (DeclineVoid)
+	// excluded is a takeover of this peer's seats that its guard refused
+	// at the head of its log: the seq and the number of votes it carried.
+	excluded *exclusion
 	diverged *divergence
-	// checked maps a head of the log to the highest seq of a member's
-	// refused envelope whose branch was compared with this peer's there.
-	checked map[uint64]uint64
+	// checkedAt is the head of the log where the branches were last
+	// compared, and refusals counts the refused envelopes since.
+	checkedAt uint64
+	refusals  int
+	// Seat claims heard of (the latest per seat), and the approvals held
+	// per claimed seat and approver, for the deal they name.
+	claims    map[uint8]*SeatClaimRequest
+	approvals map[uint8]map[uint8]*SeatApproval
 	// The human seat's pending choice and the prompt that asked for it.
 	choice *submission
 	prompt *Prompt
@@ -272,7 +281,7 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 		return nil, err
 	}
 	p := &Peer{cfg: cfg, events: make(chan Event, cfg.Events), wake: make(chan struct{}, 1),
-		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now(), checked: map[uint64]uint64{}}
+		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now(), checkedAt: ^uint64(0)}
 	if err := p.open(); err != nil {
 		return nil, err
 	}
@@ -294,13 +303,14 @@ func (p *Peer) open() error {
 	}
 	rep, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
 		Rand: rand.New(rand.NewChaCha8(seedFrom(p.rand))), Tick: cfg.Tick, Logf: cfg.Logf,
-		Vote: p.receiveVote, Rejected: p.rejected})
+		Vote: p.receiveSide, Rejected: p.rejected})
 	if err != nil {
 		return err
 	}
 	p.mu.Lock()
 	p.game, p.log, p.replica = game, log, rep
 	p.mine, p.votes = nil, nil
+	p.claims, p.approvals = map[uint8]*SeatClaimRequest{}, map[uint8]map[uint8]*SeatApproval{}
 	p.mu.Unlock()
 	// The vote was stored before it was sent: a restarted peer stands by
 	// it (and its fence) as long as the log has not passed its seq.
@@ -585,6 +595,9 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	key, err := p.keyOf(game, seat)
 	if err != nil {
 		return p.silent(game, next, err)
+	}
+	if d := p.handBack(game, next, turn); d != nil {
+		return p.seal(d, next, prev, seat, key)
 	}
 	rnd, brng, err := p.randomness(next)
 	if err != nil {

@@ -183,6 +183,10 @@ type Game struct {
 	snap      *engine.Game
 	votes     int
 	voided    []*Violation
+	// handedBack are the seats handed from a bot to a claimant; handable
+	// the bot seats that may be (taken over for silence, not for a cheat).
+	handedBack []HandBack
+	handable   map[int]bool
 	// fence, set by this peer's own SilenceVote, refuses the silent seat's
 	// envelope at the voted seq unless it is the one the decider's log
 	// holds (allow). It is local to the peer, never part of the replicated
@@ -254,6 +258,9 @@ func (g *Game) Entitled(seq uint64) (Turn, error) {
 	if g.complainable() {
 		t.Kinds = append(slices.Clone(kinds), KindComplaint)
 	}
+	if g.claimable(seat) {
+		t.Kinds = append(slices.Clone(t.Kinds), KindSeatClaim)
+	}
 	if g.voidable(seat) {
 		if g.n == 2 {
 			d := decider(seat)
@@ -306,6 +313,132 @@ func (g *Game) voidable(seat int) bool {
 		return g.rd != nil
 	}
 	return false
+}
+
+// claimable reports whether the seat entitled now may be handed to a
+// claimant instead of posting its round key: a bot's turn in the key setup
+// of a deal, with no violation pending.
+func (g *Game) claimable(seat int) bool {
+	if g.gen == nil || g.halt != nil || g.st != stKeys || g.rd == nil || len(g.rd.keys) != seat {
+		return false
+	}
+	_, bot := g.botHost[seat]
+	return bot && g.handable[seat]
+}
+
+// approvers are the seats whose approval a claim of seat needs: every
+// other seat still played by its own device (not a bot).
+func (g *Game) approvers(seat int) []int {
+	var out []int
+	for s := range g.n {
+		if s != seat && g.peerOf(s) == s {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// HandBack is a seat the table handed from its bot to a claimant's key.
+type HandBack struct {
+	Seq  uint64
+	Seat int
+	Key  Identity
+}
+
+// applySeatClaim hands the bot-played seat entitled now to the claimant's
+// key: the request is signed by that key, which no seat holds now, and
+// every seat still played by its own device approved it for this deal, in
+// seat order. The seat then posts its round key with the new key.
+func (g *Game) applySeatClaim(env *Envelope) error {
+	c, err := parseSeatClaim(g.cfg.Table, g.deal, env.Body)
+	if err != nil {
+		return err
+	}
+	seat := int(c.req.Seat)
+	if seat != int(env.Author) || !g.claimable(seat) {
+		return fmt.Errorf("%w: a claim of seat %d at seat %d's turn", ErrVote, seat, env.Author)
+	}
+	if err := c.req.Verify(); err != nil {
+		return fmt.Errorf("%w: %w", ErrVote, err)
+	}
+	if slices.Contains(g.keys, c.req.Key) {
+		return fmt.Errorf("%w: a claim of seat %d with a key already seated", ErrMalformed, seat)
+	}
+	want := g.approvers(seat)
+	if len(c.approvals) != len(want) {
+		return fmt.Errorf("%w: %d approvals, want one from each of the %d seats still played", ErrVote, len(c.approvals), len(want))
+	}
+	for i, a := range c.approvals {
+		if int(a.Approver) != want[i] {
+			return fmt.Errorf("%w: approval %d is seat %d's, want seat %d's", ErrVote, i, a.Approver, want[i])
+		}
+		if err := a.Verify(g.keys[a.Approver]); err != nil {
+			return fmt.Errorf("%w: %w", ErrVote, err)
+		}
+	}
+	g.keys[seat] = c.req.Key
+	delete(g.botHost, seat)
+	delete(g.handable, seat)
+	g.handedBack = append(g.handedBack, HandBack{Seq: env.Seq, Seat: seat, Key: c.req.Key})
+	return nil
+}
+
+// checkApproval checks a SeatApproval against the state now: the seat is
+// a bot's, the approver one whose approval a claim needs, the deal this
+// one, the signature the approver's.
+func (g *Game) checkApproval(a *SeatApproval) error {
+	if g.gen == nil || a.Table != g.cfg.Table || int(a.Seat) >= g.n || int(a.Approver) >= g.n {
+		return fmt.Errorf("%w: an approval for deal %d", ErrVote, a.Deal)
+	}
+	if _, bot := g.botHost[int(a.Seat)]; !bot || !g.handable[int(a.Seat)] || !slices.Contains(g.approvers(int(a.Seat)), int(a.Approver)) {
+		return fmt.Errorf("%w: seat %d approving a claim of seat %d", ErrVote, a.Approver, a.Seat)
+	}
+	return a.Verify(g.keys[a.Approver])
+}
+
+// CheckApproval checks a SeatApproval for deal against the state now.
+func (g *Game) CheckApproval(a *SeatApproval, deal uint64) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if a.Deal != deal {
+		return fmt.Errorf("%w: an approval for deal %d, not %d", ErrVote, a.Deal, deal)
+	}
+	return g.checkApproval(a)
+}
+
+// Approvers returns the seats whose approval a claim of seat needs now:
+// every other seat still played by its own device.
+func (g *Game) Approvers(seat int) []int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gen == nil {
+		return nil
+	}
+	return g.approvers(seat)
+}
+
+// handableSeat reports whether seat is a bot's that may be handed to a
+// claimant (taken over for silence, not for a cheat).
+func (g *Game) handableSeat(seat int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, bot := g.botHost[seat]
+	return bot && g.handable[seat]
+}
+
+// HandedBack returns the seats handed from a bot to a claimant, in order.
+func (g *Game) HandedBack() []HandBack {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.handedBack)
+}
+
+// Deal returns the crypto round number of the deal under way (0 before
+// the first).
+func (g *Game) Deal() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.deal
 }
 
 // decider is the seat that ends a two-seat game for the silent seat: the
@@ -522,6 +655,8 @@ func (g *Game) Apply(env *Envelope) error {
 		err = g.applyAbandon(env)
 	case KindComplaint:
 		v, err = g.applyComplaint(seat, env.Body)
+	case KindSeatClaim:
+		err = g.applySeatClaim(env)
 	default:
 		err = fmt.Errorf("%w: %v is not part of the game protocol", ErrUnknownKind, env.Kind)
 	}
@@ -598,6 +733,7 @@ func (g *Game) applyGenesis(env *Envelope) error {
 	g.gen, g.genHash, g.eng = gen, env.Hash(), eng
 	g.keys = slices.Clone(gen.Keys)
 	g.botHost = map[int]int{}
+	g.handable = map[int]bool{}
 	g.n = gen.Players()
 	g.h = gen.Edition.HandSize(g.n)
 	g.cards = gen.Edition.Deck(g.n)
@@ -1232,6 +1368,7 @@ func (g *Game) applyBotSeat(author int, body []byte) error {
 	g.voided = append(g.voided, g.halt)
 	g.halt, g.votes = nil, 0
 	g.seatBot(seat, key, author)
+	g.handable[seat] = false // a cheater's seat is never handed back
 	return nil
 }
 
@@ -1263,7 +1400,8 @@ func (g *Game) seatBots(taken []takenSeat, author int) {
 // from every seat still played, each for this table, seq and previous
 // envelope and against the entitled seat. Every seat without a vote (the
 // silent one first) gets the bot key the body names, hosted by the
-// decider's device; the decider is the lowest voter (the author). During
+// decider's device; the decider (the author) is one of the voters,
+// normally the lowest (see Peer.decider). During
 // a deal the deal is rolled back and dealt again, as after a BotSeat.
 func (g *Game) applyVoidSilent(env *Envelope) error {
 	vs, err := parseVoidSilent(env.Body)
@@ -1280,8 +1418,8 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 	if err := g.checkCertificate(vs, env.Prev); err != nil {
 		return err
 	}
-	if voters := vs.voters(); int(env.Author) != voters[0] {
-		return fmt.Errorf("%w: seat %d posts the void, its lowest voter is seat %d", ErrVote, env.Author, voters[0])
+	if !slices.Contains(vs.voters(), int(env.Author)) {
+		return fmt.Errorf("%w: seat %d posts a void it did not vote for", ErrVote, env.Author)
 	}
 	if f := g.cfg; f.Guarded && env.Hash() != g.guardAllow {
 		for _, t := range vs.taken {
@@ -1302,6 +1440,11 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 	}
 	g.voided = append(g.voided, v)
 	g.seatBots(vs.taken, int(env.Author))
+	for _, t := range vs.taken {
+		// A seat taken over for silence may be handed back; the seat of
+		// a withheld reveal, a cheat, may not.
+		g.handable[t.seat] = !(t.seat == seat && v.Check == CheckWithheld)
+	}
 	return nil
 }
 

@@ -47,7 +47,8 @@ type SelfplayConfig struct {
 	// they leave before their acknowledgement (a device gone in the
 	// lobby), and their peers never start.
 	Absent []int
-	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience), on
+	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience and
+	// Grace), on
 	// the selfplay's own clock: it stands still but for one second per
 	// Tick while a silenced seat is the one the table waits for.
 	VoidAfter time.Duration
@@ -163,7 +164,7 @@ func (g *gatedServer) ServeRange(ctx context.Context, table TableID, from, to ui
 }
 
 func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
-	if !IsVote(data) && t.cutFor(data) && t.cutArmed.CompareAndSwap(true, false) {
+	if !IsSideMessage(data) && t.cutFor(data) && t.cutArmed.CompareAndSwap(true, false) {
 		t.cut()
 		return nil
 	}
@@ -293,7 +294,7 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 	s.mu.Unlock()
 	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat, Key: s.keys[seat],
 		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: seed, Tick: ticker.C, Logf: s.cfg.Logf,
-		Now: s.now, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Poll: poll.C, Human: s.human[seat],
+		Now: s.now, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter, Poll: poll.C, Human: s.human[seat],
 		CatchUp: store.Damage() != nil})
 	if err != nil {
 		ticker.Stop()

@@ -43,8 +43,30 @@ func (p *Peer) VoteVoid() error {
 	return nil
 }
 
-// poll is the peer's periodic look at the clock and at the votes.
-func (p *Peer) poll(ctx context.Context) error { return p.silence(ctx, true) }
+// DeclineVoid records that the peer's person does not want the seat
+// entitled next taken over yet: the peer does not vote on its own
+// (VoidAfter) while the log stays at this seq. VoteVoid still votes. It
+// fails with ErrCannotVote when there is nothing to decline.
+func (p *Peer) DeclineVoid() error {
+	game, log, _ := p.state()
+	next := log.Next()
+	turn, err := game.Entitled(next)
+	if err != nil || len(turn.Instead) == 0 || p.hosts(game, int(turn.Seat)) {
+		return fmt.Errorf("%w: no seat to wait for at seq %d", ErrCannotVote, next)
+	}
+	p.mu.Lock()
+	p.declined, p.wantVote = next, false
+	p.mu.Unlock()
+	return nil
+}
+
+// poll is the peer's periodic look at the clock, the votes and the seat
+// claims.
+func (p *Peer) poll(ctx context.Context) error {
+	p.claim(ctx)
+	p.approve(ctx)
+	return p.silence(ctx, true)
+}
 
 // silence votes when the seat entitled next has been silent long enough
 // and the policy agrees; the decider's peer posts the VoidSilent once it
@@ -82,7 +104,7 @@ func (p *Peer) silence(ctx context.Context, polled bool) error {
 	p.mu.Unlock()
 	switch {
 	case !voted:
-		auto := p.cfg.VoidAfter > 0 && idle >= p.cfg.VoidAfter
+		auto := p.cfg.VoidAfter > 0 && idle >= p.cfg.VoidAfter && p.declined != next
 		if !restored && (!(want || auto) || idle < p.cfg.Patience) {
 			return nil
 		}
@@ -113,19 +135,39 @@ func (p *Peer) silence(ctx context.Context, polled bool) error {
 
 // decider returns the lowest voter against silent at seq among the votes
 // this peer holds (its own included), and whether it is a seat this peer
-// posts for: that seat decides.
+// posts for: that seat decides. A peer whose seats a takeover left out
+// although it is here (its guard refused it) decides itself when it holds
+// more votes than that takeover carried: its own, heavier takeover then
+// wins wherever the two meet (compareVoids).
 func (p *Peer) decider(game *Game, seq uint64, silent int) (int, bool) {
 	p.mu.Lock()
-	dec := -1
+	defer p.mu.Unlock()
+	dec, own, held := -1, -1, 0
 	if p.voteSeq == seq {
 		for voter, v := range p.votes {
-			if int(v.Silent) == silent && (dec < 0 || int(voter) < dec) {
+			if int(v.Silent) != silent {
+				continue
+			}
+			held++
+			if dec < 0 || int(voter) < dec {
 				dec = int(voter)
+			}
+			if p.hosts(game, int(voter)) && (own < 0 || int(voter) < own) {
+				own = int(voter)
 			}
 		}
 	}
-	p.mu.Unlock()
+	if x := p.excluded; x != nil && x.seq == seq && own >= 0 && held > x.votes {
+		return own, true
+	}
 	return dec, dec >= 0 && p.hosts(game, dec)
+}
+
+// exclusion is a takeover of this peer's seats, refused by its guard at
+// seq, that carried that many votes.
+type exclusion struct {
+	seq   uint64
+	votes int
 }
 
 // abandon ends a two-seat game whose other seat stays silent, when the
@@ -265,8 +307,21 @@ func (p *Peer) publishVotes(ctx context.Context, game *Game, seq uint64) {
 	}
 }
 
-// receiveVote takes a vote from the transport (the replica's goroutine):
-// kept if it fits the head of the log.
+// receiveSide takes a message that travels outside the log (the
+// replica's goroutine).
+func (p *Peer) receiveSide(m Received) {
+	switch {
+	case IsClaim(m.Data):
+		p.receiveClaim(m)
+	case IsApproval(m.Data):
+		p.receiveApproval(m)
+	default:
+		p.receiveVote(m)
+	}
+}
+
+// receiveVote takes a vote from the transport: kept if it fits the head
+// of the log.
 func (p *Peer) receiveVote(m Received) {
 	v, err := ParseVote(m.Data)
 	if err != nil {
@@ -357,26 +412,33 @@ func (p *Peer) askDecider(ctx context.Context, game *Game, replica *Replica, seq
 // One from another seat suggests that the member's log and this peer's
 // went different ways at some seq (a takeover decided while this device
 // was cut off, or two takeovers at once): Run then compares the two
-// branches (checkDiverged). A member whose branch grows is compared again
-// once it has grown by recheckAfter envelopes, or at once when the refused
-// envelope is a takeover.
+// branches (checkDiverged). Once compared at a head of the log, they are
+// compared again after recheckAfter more refusals (the member's branch
+// grows), or at once when the refused envelope is a takeover.
 func (p *Peer) rejected(from Identity, env *Envelope, err error) {
 	game, log, _ := p.state()
 	next := log.Next()
 	if game.Genesis() == nil || next < 2 {
 		return
 	}
+	if env.Kind == KindVoidSilent && env.Seq == next && errors.Is(err, ErrFenced) {
+		if vs, perr := parseVoidSilent(env.Body); perr == nil {
+			p.mu.Lock()
+			p.excluded = &exclusion{seq: next, votes: len(vs.votes)}
+			p.mu.Unlock()
+		}
+	}
 	p.mu.Lock()
-	last, seen := p.checked[next]
-	if !seen || env.Seq >= last+recheckAfter || env.Kind == KindVoidSilent || env.Kind == KindAbandon {
+	p.refusals++
+	if p.checkedAt != next || p.refusals >= recheckAfter || env.Kind == KindVoidSilent || env.Kind == KindAbandon {
 		p.diverged = &divergence{from: from, seq: env.Seq}
 	}
 	p.mu.Unlock()
 	p.signal()
 }
 
-// recheckAfter is how far a member's refused envelopes must move on before
-// the branches are compared again.
+// recheckAfter is how many more refused envelopes make the peer compare
+// the branches again at the same head.
 const recheckAfter = 32
 
 // divergence is a member whose log seems to differ from this peer's, and
@@ -416,11 +478,14 @@ func (p *Peer) checkDiverged(ctx context.Context, d *divergence, stop func(error
 	next := log.Next()
 	done := func() (bool, error) {
 		p.mu.Lock()
-		p.checked[next] = max(p.checked[next], d.seq)
+		p.checkedAt, p.refusals = next, 0
 		p.mu.Unlock()
 		return false, nil
 	}
-	k, ok := p.firstDifference(ctx, d.from, log, min(next, d.seq+1))
+	k, ok, err := p.firstDifference(ctx, d.from, log, min(next, d.seq+1))
+	if err != nil {
+		return false, nil // the member did not answer: the next refusal asks again
+	}
 	if !ok && d.seq >= next {
 		// The member's log goes on from this peer's head with something
 		// this peer refused there: a takeover of a seat it plays.
@@ -469,36 +534,40 @@ func (p *Peer) checkDiverged(ctx context.Context, d *divergence, stop func(error
 	return true, errRewound
 }
 
+// errNoAnswer: a member did not answer a request while the branches were
+// compared.
+var errNoAnswer = errors.New("table: the member did not answer")
+
 // firstDifference finds, by halving, the first seq below hi at which
 // member from holds another envelope than this peer's log (the genesis is
-// the same for both). It reports false when they agree below hi or the
-// member does not answer.
-func (p *Peer) firstDifference(ctx context.Context, from Identity, log *Log, hi uint64) (uint64, bool) {
-	same := func(seq uint64) (bool, bool) {
+// the same for both). It reports false when they agree below hi, and
+// errNoAnswer when the member does not answer.
+func (p *Peer) firstDifference(ctx context.Context, from Identity, log *Log, hi uint64) (uint64, bool, error) {
+	same := func(seq uint64) (bool, error) {
 		data, err := p.cfg.Transport.Fetch(ctx, from, seq, seq+1)
 		if err != nil || len(data) == 0 {
-			return false, false
+			return false, errNoAnswer
 		}
 		env, err := ParseEnvelope(data[0])
 		ours, ok := log.Get(seq)
 		if err != nil || !ok || env.Seq != seq {
-			return false, false
+			return false, errNoAnswer
 		}
-		return env.Hash() == ours.Hash(), true
+		return env.Hash() == ours.Hash(), nil
 	}
 	if hi < 2 {
-		return 0, false
+		return 0, false, nil
 	}
 	b := hi - 1
-	if eq, ok := same(b); !ok || eq {
-		return 0, false
+	if eq, err := same(b); err != nil || eq {
+		return 0, false, err
 	}
 	a := uint64(0)
 	for b-a > 1 {
 		mid := a + (b-a)/2
-		eq, ok := same(mid)
-		if !ok {
-			return 0, false
+		eq, err := same(mid)
+		if err != nil {
+			return 0, false, err
 		}
 		if eq {
 			a = mid
@@ -506,7 +575,7 @@ func (p *Peer) firstDifference(ctx context.Context, from Identity, log *Log, hi 
 			b = mid
 		}
 	}
-	return b, true
+	return b, true, nil
 }
 
 // branch fetches member from's envelopes from seq k on, until its first

@@ -146,7 +146,7 @@ func TestVoidSilentForgedCertificate(t *testing.T) {
 			}
 			return vs
 		}, ErrVote},
-		{"not the lowest voter", 3, func(vs []*SilenceVote) []*SilenceVote { return vs }, ErrVote},
+		{"not a voter", 3, func(vs []*SilenceVote) []*SilenceVote { return vs[:2] }, ErrVote},
 		{"votes out of order", dec, func(vs []*SilenceVote) []*SilenceVote { vs[0], vs[1] = vs[1], vs[0]; return vs }, ErrVote},
 		{"no vote", dec, func(vs []*SilenceVote) []*SilenceVote { return nil }, ErrVote},
 	} {
