@@ -159,6 +159,15 @@ standstill() {
 		}' "$1"
 }
 
+# redeal T OUT: how long after T (the loss) the device whose stamped
+# output is OUT started shuffling a deal: the table going on, with the
+# voided round dealt again (or, after a loss before the first deal, that
+# deal); "none" when it shuffled no more.
+redeal() {
+	awk -v t="$1" '/ shuffling/ && $1 > t { printf "%.1f s", $1 - t; found = 1; exit }
+		END { if (!found) print "none" }' "$2"
+}
+
 # check_logs DIR...: the exports in each DIR identical, each verified by
 # njet verify; prints the verdict.
 check_logs() {
