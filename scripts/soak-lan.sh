@@ -179,7 +179,7 @@ game() {
 			[[ " ${touched[*]:-} " == *" $i "* ]] && continue
 			local still
 			still=$(standstill "$dir/d$i/growth.txt" "$t0" "$dir/d$i/out.txt")
-			RESULT="$RESULT, stood still $still, next deal $(redeal "$t0" "$dir/d$i/out.txt") after the loss"
+			RESULT="$RESULT, stood still $still"
 			if [[ $still == [0-9]* ]]; then stills+=("${still%% *}"); fi
 			break
 		done

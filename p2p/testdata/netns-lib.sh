@@ -141,14 +141,18 @@ watch_growth() {
 }
 
 # standstill GROWTH T OUT: the longest time the store in GROWTH
-# (watch_growth's output) did not grow, from its last growth at or before
-# T (the loss) to the game's last round result in OUT (the device's
-# stamped output: after it the device only lingers), in seconds, and
-# when that stillness began relative to T.
+# (watch_growth's output) did not take an envelope, from its last one at
+# or before T (the loss) to the game's last round result in OUT (the
+# device's stamped output: after it the device only lingers), in seconds,
+# and when that stillness began relative to T. A growth of less than 100
+# bytes is a small metadata record (a standing vote, a fence), not an
+# envelope: every envelope record is larger.
 standstill() {
 	local end
 	end=$(awk '/ round [0-9]+: points/ { t = $1 } END { printf "%.3f", t + 0.5 }' "$3")
 	awk -v t="$2" -v end="$end" '
+		{ grew = $2 - size; size = $2 }
+		grew < 100 { next }
 		$1 <= t { prev = $1; next }
 		$1 > end { next }
 		{ if (prev && $1 - prev > gap) { gap = $1 - prev; from = prev }
@@ -157,15 +161,6 @@ standstill() {
 			if (!after) { print "none: the game was over before the loss"; exit }
 			printf "%.1f s (from %+.1f s of the loss)\n", gap, from - t
 		}' "$1"
-}
-
-# redeal T OUT: how long after T (the loss) the device whose stamped
-# output is OUT started shuffling a deal: the table going on, with the
-# voided round dealt again (or, after a loss before the first deal, that
-# deal); "none" when it shuffled no more.
-redeal() {
-	awk -v t="$1" '/ shuffling/ && $1 > t { printf "%.1f s", $1 - t; found = 1; exit }
-		END { if (!found) print "none" }' "$2"
 }
 
 # check_logs DIR...: the exports in each DIR identical, each verified by
