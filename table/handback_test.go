@@ -2,10 +2,13 @@ package table
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/njetlan/njet/engine"
 )
@@ -186,6 +189,99 @@ func TestSeatClaimChecked(t *testing.T) {
 		t.Fatalf("verify: %v", err)
 	}
 	if len(v.HandedBack) != 1 || v.HandedBack[0].Seat != gone || v.HandedBack[0].Key != d.sp.ids[gone] {
+		t.Errorf("handed back %+v", v.HandedBack)
+	}
+}
+
+// A watcher joins while the table plays, after a device left for good and
+// a bot took its seat over. Until the next deal starts it only watches:
+// its view never holds a card of any hand. Then the bot's host hands it
+// the seat (SeatClaim with the approval of every device still there), it
+// plays the seat to the end, and its log ends as everyone's, which Verify
+// accepts.
+func TestWatcherTakesASeatAtTheNextDeal(t *testing.T) {
+	const gone = 2
+	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: 97, VoidAfter: 20 * time.Second}
+	if testing.Verbose() {
+		cfg.Logf = t.Logf
+	}
+	ref := referenceLog(t, cfg)
+	seq, _ := stepSeq(t, ref, 0, gone, KindBlock)
+	cfg.Silences = []Silence{{Seat: gone, AtSeq: seq - 1}}
+	cfg.Watchers = []Watcher{{Seat: gone, AtSeq: seq + 30}}
+	cfg.Dir = t.TempDir()
+	sp, err := NewSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// Look at the watcher's view while the table plays.
+	var (
+		looks, seen int
+		seenHand    []engine.Card
+	)
+	lookDone := make(chan struct{})
+	go func() {
+		defer close(lookDone)
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			w := sp.Watcher(0)
+			if w == nil {
+				continue
+			}
+			v := w.View()
+			if v.BotHost < 0 {
+				if looks > 0 {
+					return // the seat is the watcher's now
+				}
+				continue // not caught up yet
+			}
+			looks++
+			if cards := v.Game.Hand.Cards(v.Game.Edition); len(cards) > 0 {
+				seen++
+				seenHand = cards
+			}
+		}
+	}()
+	err = sp.Run(ctx)
+	cancel()
+	<-lookDone
+	if err != nil {
+		t.Fatal(err)
+	}
+	if looks == 0 || seen > 0 {
+		t.Errorf("the watcher looked %d times and saw a hand %d times (%v)", looks, seen, seenHand)
+	}
+	w := sp.WatcherOutcomes()[0]
+	out := sp.Outcomes()
+	for _, o := range []Outcome{out[0], out[1], out[3], w} {
+		if o.Head != w.Head || o.Next != w.Next || o.Violation != nil {
+			t.Errorf("seat %d ends at %d %v (%v), the watcher at %d %v", o.Seat, o.Next, o.Head, o.Violation, w.Next, w.Head)
+		}
+	}
+	if w.BotHost != -1 {
+		t.Errorf("the watcher's seat is played by a bot of seat %d at the end", w.BotHost)
+	}
+	path := filepath.Join(t.TempDir(), "log")
+	if _, err := sp.Export(0, path); err != nil {
+		t.Fatal(err)
+	}
+	v, err := verifyFile(path)
+	if err != nil || !v.Over {
+		t.Fatalf("verify: %v", err)
+	}
+	id, err := IdentityOf(sp.WatcherKey(0).Public().(ed25519.PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.HandedBack) != 1 || v.HandedBack[0].Seat != gone || v.HandedBack[0].Key != id {
 		t.Errorf("handed back %+v", v.HandedBack)
 	}
 }

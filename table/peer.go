@@ -149,8 +149,9 @@ type PeerView struct {
 	Seq uint64
 	// Patience is how long a seat may stay silent before a vote to void
 	// the round is open; Voidable says it is open now (VoteVoid), with
-	// Votes of the Needed votes (every seat but the silent one) seen by
-	// this peer, and Voted when this peer's own vote is among them.
+	// Votes seen by this peer of at most Needed (every seat but the silent
+	// one; the devices still there are enough, see docs/protocol.md), and
+	// Voted when this peer's own vote is among them.
 	Patience time.Duration
 	Voidable bool
 	Votes    int
@@ -288,6 +289,7 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	// A peer that has posted before (its store holds the table's log)
 	// catches up first: its store may have lost its own last envelopes.
 	p.caughtUp = !cfg.CatchUp && p.log.Next() == 0
+	p.game.setGuard(p.guardKey())
 	return p, nil
 }
 
@@ -295,8 +297,7 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 // restores the peer's standing vote.
 func (p *Peer) open() error {
 	cfg := p.cfg
-	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table},
-		Guard: cfg.Seat, Guarded: true})
+	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table}})
 	log, err := NewLog(LogConfig{Table: cfg.Table, Protocol: game})
 	if err != nil {
 		return err
@@ -307,6 +308,7 @@ func (p *Peer) open() error {
 	if err != nil {
 		return err
 	}
+	game.setGuard(p.guardKey())
 	p.mu.Lock()
 	p.game, p.log, p.replica = game, log, rep
 	p.mine, p.votes = nil, nil
@@ -323,6 +325,23 @@ func (p *Peer) open() error {
 		return err
 	}
 	return nil
+}
+
+// guardKey is the key the peer's game guards once the peer has caught up
+// (see Game.guard): the device's own; nil before.
+func (p *Peer) guardKey() *Identity {
+	p.mu.Lock()
+	up := p.caughtUp
+	p.mu.Unlock()
+	pub, ok := p.cfg.Key.Public().(ed25519.PublicKey)
+	if !up || !ok {
+		return nil
+	}
+	id, err := IdentityOf(pub)
+	if err != nil {
+		return nil
+	}
+	return &id
 }
 
 // seedFrom draws a ChaCha8 seed from r.
@@ -708,6 +727,8 @@ func (p *Peer) catchUp(ctx context.Context) error {
 	p.mu.Lock()
 	p.caughtUp = true
 	p.mu.Unlock()
+	game, _, _ := p.state()
+	game.setGuard(p.guardKey())
 	p.emit(nil)
 	return nil
 }

@@ -129,13 +129,6 @@ type GameConfig struct {
 	Creator Identity
 	// Vault holds the hosted seats' secrets; nil for an observer.
 	Vault Vault
-	// Guard, for a peer's game, is the peer's own seat (Guarded): its log
-	// refuses a VoidSilent that hands a seat the peer posts for to a bot,
-	// unless the peer chose that branch (see Peer.checkDiverged). A device
-	// that is there is not gone, whatever a certificate says. Observers
-	// leave it unset.
-	Guard   int
-	Guarded bool
 }
 
 type stage uint8
@@ -192,6 +185,12 @@ type Game struct {
 	// holds (allow). It is local to the peer, never part of the replicated
 	// state: an observer has none.
 	fence *fence
+	// guard, once a peer has caught up with the table, is its device's
+	// key: its log refuses a VoidSilent that hands a seat this device
+	// posts for to a bot, unless the peer chose that branch (see
+	// Peer.checkDiverged). A device that is there is not gone, whatever a
+	// certificate says. Observers have no guard.
+	guard *Identity
 	// guardAllow is the one VoidSilent the peer's guard lets through (its
 	// hash): the branch the peer chose after comparing it with its own.
 	guardAllow Hash
@@ -540,6 +539,13 @@ func (g *Game) allowFenced(seq uint64, h Hash) {
 	if g.fence != nil && g.fence.seq == seq {
 		g.fence.allow = h
 	}
+}
+
+// setGuard turns the peer's guard on for its device's key, or off (nil).
+func (g *Game) setGuard(key *Identity) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.guard = key
 }
 
 // allowBranch lets env through the peer's own fence and guard: the peer
@@ -1421,9 +1427,9 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 	if !slices.Contains(vs.voters(), int(env.Author)) {
 		return fmt.Errorf("%w: seat %d posts a void it did not vote for", ErrVote, env.Author)
 	}
-	if f := g.cfg; f.Guarded && env.Hash() != g.guardAllow {
+	if g.guard != nil && env.Hash() != g.guardAllow {
 		for _, t := range vs.taken {
-			if g.peerOf(t.seat) == f.Guard || t.seat == f.Guard {
+			if g.keys[g.peerOf(t.seat)] == *g.guard {
 				return fmt.Errorf("%w: the void at seq %d takes over seat %d, which this device plays", ErrFenced, env.Seq, t.seat)
 			}
 		}

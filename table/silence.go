@@ -16,9 +16,10 @@ var ErrCannotVote = errors.New("table: no vote to void the round now")
 
 // VoteVoid asks the peer to vote to void the round because the seat
 // entitled next stays silent (a UI's button). It fails with ErrCannotVote
-// when the entitled seat is one the peer posts for, the round cannot be
-// voided (no deal under way, a cheat being voted on, the silent seat is or
-// hosts a bot), or the seat has been silent for less than the patience.
+// when the entitled seat is one the peer posts for, the seat cannot be
+// taken over (no deal or acknowledgement under way, a cheat being voted
+// on, a table of two: see Abandon), or the seat has been silent for less
+// than the patience.
 // The vote itself is cast by Run.
 func (p *Peer) VoteVoid() error {
 	game, log, _ := p.state()

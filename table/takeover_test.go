@@ -358,7 +358,8 @@ func TestPartitionedDeviceFollowsTheHeavierBranch(t *testing.T) {
 		}}
 	ref := referenceLog(t, cfg)
 	seq, _ := stepSeq(t, ref, 0, cut, KindBlock)
-	cfg.Silences = []Silence{{Seat: cut, AtSeq: seq - 2, ReturnAt: seq + 60}}
+	// Cut inside its block: the device holds an envelope nobody else has.
+	cfg.Silences = []Silence{{Seat: cut, AtSeq: seq - 2, ReturnAt: seq + 60, BeforePublish: true, Kind: KindBlock}}
 	cfg.Dir = t.TempDir()
 	sp, err := NewSelfplay(cfg)
 	if err != nil {
