@@ -517,7 +517,30 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 		}
 		rest = append(rest, c)
 	}
+	s.cutTakenOver()
 	return rest, nil
+}
+
+// cutTakenOver cuts off, at once, a silenced seat still waiting for its
+// armed post when the table has already taken it over (its envelope before
+// was lost, and the table went on without it): a device gone stays gone.
+func (s *Selfplay) cutTakenOver() {
+	for seat := range s.cfg.Players {
+		s.mu.Lock()
+		r, silent := s.seats[seat], s.silent[seat]
+		s.mu.Unlock()
+		if r == nil || !silent || !r.tr.cutArmed.Load() {
+			continue
+		}
+		for other := range s.cfg.Players {
+			if p := s.Peer(other); other != seat && p != nil && !s.isSilent(other) && p.Game().HostOf(seat) >= 0 {
+				if r.tr.cutArmed.CompareAndSwap(true, false) {
+					r.tr.cut()
+				}
+				break
+			}
+		}
+	}
 }
 
 func (s *Selfplay) record(seat int, p *Peer) {
