@@ -712,19 +712,29 @@ func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
 }
 
 func (c *cli) join(args []string) int {
-	fs := c.flagSet("join", "[--table ID | --addr A | --code C] [--bot KIND] [--player NAME] [--data DIR]",
+	fs := c.flagSet("join", "[--table ID | --addr A | --code C] [--bot KIND] [--player NAME] [--data DIR] [--watch]",
 		"Take a seat at a table: the first one found on the LAN with a free seat (or the one whose\n"+
 			"id starts with --table), or the host at --addr (host:port or a multiaddr) or --code (the\n"+
 			"host's join code), which need no multicast. You play the seat in the terminal; with\n"+
 			"--bot KIND a bot plays it instead. A device with an unfinished table in its store\n"+
-			"resumes it instead (as a person or a bot, as --bot says this time).")
+			"resumes it instead (as a person or a bot, as --bot says this time).\n"+
+			"With --watch you watch a table under way without a seat, from the device at --addr or\n"+
+			"--code: the board, the rules, the teams, the tricks and the scores, never a hand; you\n"+
+			"post nothing, and --export writes the log you saw.")
 	tableID := fs.String("table", "", "id (or a prefix of it) of the table to join")
 	addr := fs.String("addr", "", "address of the host: host:port or a multiaddr")
 	code := fs.String("code", "", "join code printed by the host")
 	wait := fs.Duration("wait", 2*time.Minute, "how long to look for the table and wait for it to start")
+	watch := fs.Bool("watch", false, "watch a table under way without a seat (needs --addr or --code of a device at it)")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
+	}
+	if *watch && *addr == "" && *code == "" {
+		return usageError(fs, "--watch needs --addr or --code: a table under way is not listed on the LAN")
+	}
+	if *watch && *lf.bot != "" {
+		return usageError(fs, "--watch takes no seat, so no --bot plays one")
 	}
 	given := 0
 	for _, v := range []string{*tableID, *addr, *code} {
@@ -761,6 +771,9 @@ func (c *cli) join(args []string) int {
 		return exitFail
 	}
 	defer d.Close()
+	if *watch {
+		return c.watch(ctx, d, target, *wait, lf)
+	}
 	if code := c.resume(ctx, "join", d, lf); code >= 0 {
 		return code
 	}
@@ -773,6 +786,46 @@ func (c *cli) join(args []string) int {
 	}
 	defer t.Close()
 	return c.playTable(ctx, "join", d, t, lf)
+}
+
+// watch follows the table at target as a watcher until its game is over
+// or the person quits, and exports the log it saw when --export asks.
+func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, wait time.Duration, lf *lanFlags) int {
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	w, err := d.Watch(wctx, target, c.progress("join"))
+	cancel()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
+		return exitFail
+	}
+	gen := w.Genesis()
+	fmt.Fprintf(c.stdout, "watching table %v: %s, %d players\n", w.ID(), gen.Edition, gen.Players())
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	ran := make(chan error, 1)
+	go func() { ran <- w.Run(rctx) }()
+	err = term.WatchLAN(rctx, term.WatchConfig{View: w.View, Changed: w.Changed(), Names: w.Names(),
+		Rounds: gen.Rounds, Echo: !isTerminal(c.stdin)}, c.stdin, c.stdout)
+	stop()
+	if rerr := <-ran; err == nil && rerr != nil && !errors.Is(rerr, context.Canceled) {
+		err = rerr
+	}
+	if *lf.export != "" {
+		if xerr := w.Export(*lf.export); xerr != nil {
+			fmt.Fprintf(c.stderr, "njet join: export: %v\n", xerr)
+			return exitFail
+		}
+		next, head := w.Log().Head()
+		fmt.Fprintf(c.stdout, "%d envelopes, log hash %v, exported to %s\n", next, head, *lf.export)
+	}
+	switch {
+	case errors.Is(err, term.ErrLeft):
+		return exitOK
+	case err != nil:
+		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
+		return exitFail
+	}
+	return exitOK
 }
 
 func (c *cli) tables(args []string) int {

@@ -252,6 +252,8 @@ func TestLANUsage(t *testing.T) {
 		{"join bad addr", []string{"join", "--bot", "random", "--addr", "nowhere"}, "bad --addr"},
 		{"join bad code", []string{"join", "--bot", "random", "--code", "!!"}, "bad --code"},
 		{"tables bad wait", []string{"tables", "--wait", "0s"}, "bad --wait"},
+		{"watch on the LAN", []string{"join", "--watch"}, "--watch needs --addr or --code"},
+		{"watch with a bot", []string{"join", "--watch", "--bot", "random", "--addr", "1.2.3.4:5"}, "--watch takes no seat"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -459,6 +461,61 @@ func TestJoinAsHumanOnLoopback(t *testing.T) {
 	}
 	var vout, verr bytes.Buffer
 	if code := run([]string{"verify", j[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "1 rounds verified") {
+		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
+	}
+}
+
+// A device watches a host's table of bots from the second round with njet
+// join --watch: it is told the plays, the tricks and the scores, never a
+// hand, posts nothing, and exports the host's very log.
+func TestJoinWatchOnLoopback(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	hostOut, hostErr := newSyncBuffer(), newSyncBuffer()
+	hostCode := make(chan int, 1)
+	go func() {
+		c := newCLI(strings.NewReader(""), hostOut, hostErr)
+		hostCode <- c.run([]string{"host", "--name", "W", "--edition", "modern", "--players", "3", "--bots", "2",
+			"--bot", "random", "--rounds", "2", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0",
+			"--linger", "10s", "--wait", "1m"})
+	}()
+	addr, err := hostOut.waitFor(ctx, regexp.MustCompile(`address (/ip4/127\.0\.0\.1/tcp/\d+/p2p/\w+)`))
+	if err != nil {
+		t.Fatalf("%v\n%s%s", err, hostOut, hostErr)
+	}
+	if _, err := hostOut.waitFor(ctx, regexp.MustCompile(`(round 1): points`)); err != nil {
+		t.Fatalf("%v\n%s%s", err, hostOut, hostErr)
+	}
+	dir := t.TempDir()
+	var out, stderr bytes.Buffer
+	code := newCLI(strings.NewReader(""), &out, &stderr).run([]string{"join", "--watch", "--addr", addr,
+		"--data", dir, "--listen", "/ip4/127.0.0.1/tcp/0", "--export", filepath.Join(dir, "w.njetlog")})
+	if code != exitOK {
+		t.Fatalf("watch: exit %d: %s\n%s", code, stderr.String(), out.String())
+	}
+	for _, want := range []string{"watching table", "You are watching", "Round 2 over", "=== Game over after 2 rounds ==="} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the watcher was not told %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "Your hand") {
+		t.Errorf("the watcher was shown a hand:\n%s", out.String())
+	}
+	select {
+	case code := <-hostCode:
+		if code != exitOK {
+			t.Fatalf("host: exit %d: %s\n%s", code, hostErr, hostOut)
+		}
+	case <-ctx.Done():
+		t.Fatalf("the host did not end: %s", hostOut)
+	}
+	logHash := regexp.MustCompile(`log hash (\w+), exported to (\S+)`)
+	h, w := logHash.FindStringSubmatch(hostOut.String()), logHash.FindStringSubmatch(out.String())
+	if h == nil || w == nil || h[1] != w[1] {
+		t.Fatalf("the watcher's log differs from the host's:\n%s\n%s", hostOut, out.String())
+	}
+	var vout, verr bytes.Buffer
+	if code := run([]string{"verify", w[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "2 rounds verified") {
 		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
 	}
 }

@@ -48,6 +48,19 @@ func (ps PersonSeat) NewSeat() (*seat.PeerSeat, error) {
 	return seat.NewPeerSeat(ps.Peer, ps.Seat, seat.PeerSeatConfig{Changed: ps.Changed, Rounds: ps.Rounds, Seats: ps.Seats})
 }
 
+// How a table answers a device that stays silent, so that it goes on
+// within a minute of a loss: from table.DefaultPatience (30 s) of silence,
+// the seats bots play vote at once that bots take the silent device's
+// seats over, and a person is asked (term.PlayLAN, or the app through
+// seat.Seat.VoteVoid); a person who does not answer votes on their own
+// after PersonVoidAfter. The lowest voter takes over at once when every
+// other seat has voted, or VoteGrace after its own vote with the votes it
+// has: at most 45 s after the last move, then the round is dealt again.
+const (
+	PersonVoidAfter = 40 * time.Second
+	VoteGrace       = 15 * time.Second
+)
+
 // PlayConfig sets up Play.
 type PlayConfig struct {
 	// Linger bounds how long a finished device keeps serving the log to
@@ -128,7 +141,9 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 	if own.Human && cfg.Person == nil {
 		return Outcome{}, fmt.Errorf("lan: Play: a person's seat and no Person")
 	}
-	s, err := d.node.NewSession(p2p.SessionConfig{Setup: t.setup, Store: d.store, Seats: t.seats, Linger: cfg.Linger})
+	s, err := d.node.NewSession(p2p.SessionConfig{Setup: t.setup, Store: d.store, Seats: t.seats, Linger: cfg.Linger,
+		Patience: table.DefaultPatience, VoidAfter: table.DefaultPatience, PersonVoidAfter: PersonVoidAfter,
+		Grace: VoteGrace})
 	if err != nil {
 		return Outcome{}, err
 	}

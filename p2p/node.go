@@ -130,16 +130,18 @@ func NewNode(cfg NodeConfig) (*Node, error) {
 	}
 	h.SetStreamHandler(SyncProtocol, n.serveSync)
 	h.SetStreamHandler(LobbyProtocol, n.serveLobby)
+	h.SetStreamHandler(WatchProtocol, n.serveWatch)
 	return n, nil
 }
 
 // messageID is the message's content hash: the same envelope published
-// twice (a restarted peer re-publishing) is one message. A SilenceVote's id
+// twice (a restarted peer re-publishing) is one message. The id of a
+// message outside the log (a SilenceVote, a seat claim or an approval)
 // adds its sender and sequence number: a voter publishes its standing vote
 // again on every poll because gossip loses messages, and with the content
 // hash alone every repetition would be dropped as already seen.
 func messageID(m *pb.Message) string {
-	if !table.IsVote(m.Data) {
+	if !table.IsSideMessage(m.Data) {
 		h := sha256.Sum256(m.Data)
 		return string(h[:])
 	}

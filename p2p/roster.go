@@ -282,43 +282,70 @@ func (r *roster) voteSignedBy(v *table.SilenceVote, dev int) bool {
 	return false
 }
 
-// learn records the key that a BotSeat or a VoidSilent envelope gives a
-// seat, hosted by the device of the seat that posted it. Both bodies start
-// with the body version, the seat and the bot's key; a VoidSilent's votes
-// follow. The caller has checked env's signature (signedBy). The Log
-// decides whether the envelope stands; the roster only widens what the
-// topic validator lets through.
+// approvalSignedBy reports whether a verifies under a key of its approving
+// seat that device dev holds.
+func (r *roster) approvalSignedBy(a *table.SeatApproval, dev int) bool {
+	if int(a.Approver) >= r.players || int(a.Seat) >= r.players {
+		return false
+	}
+	r.mu.Lock()
+	keys := slices.Clone(r.seats[a.Approver])
+	r.mu.Unlock()
+	for _, k := range keys {
+		if k.device == dev && a.Verify(k.key) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// learn records the keys that a BotSeat or a VoidSilent envelope gives
+// seats, hosted by the device of the seat that posted it. A BotSeat body
+// is the body version, the seat and the bot's key; a VoidSilent body of
+// version 1 the same, then the votes; one of version 2 names the silent
+// seat, then every seat taken over with its bot's key, then the votes.
+// The caller has checked env's signature (signedBy). The Log decides
+// whether the envelope stands; the roster only widens what the topic
+// validator lets through.
 func (r *roster) learn(env *table.Envelope, dev int) {
-	if dev < 0 {
+	if dev < 0 || len(env.Body) < 2 {
 		return
 	}
 	b := env.Body
-	switch env.Kind {
-	case table.KindBotSeat:
-		if len(b) != 1+1+32 {
-			return
-		}
-	case table.KindVoidSilent:
-		if len(b) < 1+1+32+1 {
-			return
+	type taken struct {
+		seat int
+		key  table.Identity
+	}
+	var seats []taken
+	one := func(p []byte) {
+		var t taken
+		t.seat = int(p[0])
+		copy(t.key[:], p[1:33])
+		seats = append(seats, t)
+	}
+	switch {
+	case env.Kind == table.KindBotSeat && len(b) == 1+1+32 && b[0] == table.BodyVersion:
+		one(b[1:])
+	case env.Kind == table.KindVoidSilent && len(b) >= 1+1+32+1 && b[0] == table.BodyVersion:
+		one(b[1:])
+	case env.Kind == table.KindVoidSilent && len(b) >= 3 && b[0] == table.BodyVersion+1:
+		n := int(b[2])
+		p := b[3:]
+		for i := 0; i < n && len(p) >= 33; i++ {
+			one(p)
+			p = p[33:]
 		}
 	default:
 		return
 	}
-	if b[0] != table.BodyVersion || int(b[1]) >= r.players {
-		return
-	}
-	var key table.Identity
-	copy(key[:], b[2:2+32])
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	seat := int(b[1])
-	for _, k := range r.seats[seat] {
-		if k.key == key {
-			return
+	for _, t := range seats {
+		if t.seat >= r.players || slices.ContainsFunc(r.seats[t.seat], func(k seatKey) bool { return k.key == t.key }) {
+			continue
 		}
-	}
-	if len(r.seats[seat]) < 8 {
-		r.seats[seat] = append(r.seats[seat], seatKey{key: key, device: dev})
+		if len(r.seats[t.seat]) < 8 {
+			r.seats[t.seat] = append(r.seats[t.seat], seatKey{key: t.key, device: dev})
+		}
 	}
 }

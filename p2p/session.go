@@ -40,6 +40,15 @@ type SessionConfig struct {
 	// void the round is possible, and after how long the seats vote on
 	// their own (0: only when asked, through table.Peer.VoteVoid).
 	Patience, VoidAfter time.Duration
+	// PersonVoidAfter, when positive, is the VoidAfter of a person's local
+	// seat (LocalSeat.Human): the person is asked first (VoteVoid,
+	// DeclineVoid), and the seat votes on its own only after this long.
+	// 0 uses VoidAfter.
+	PersonVoidAfter time.Duration
+	// Grace is every local seat's PeerConfig.Grace: how long the deciding
+	// seat waits for the votes of the devices still there before it takes
+	// over every seat without a vote (table.DefaultGrace if 0).
+	Grace time.Duration
 	// Now is the seats' clock (time.Now if nil).
 	Now func() time.Time
 	// Poll is how often each seat looks at the clock for a silent seat,
@@ -108,9 +117,14 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 		if ls.Seat == 0 {
 			genesis = cfg.Setup.Genesis
 		}
+		voidAfter := cfg.VoidAfter
+		if ls.Human && cfg.PersonVoidAfter > 0 {
+			voidAfter = cfg.PersonVoidAfter
+		}
 		p, err := table.NewPeer(table.PeerConfig{Table: tbl.id, Creator: gen.Keys[0], Genesis: genesis, Seat: ls.Seat,
 			Key: ls.Key, Store: cfg.Store, Transport: ep, Peers: tbl.Members(ls.Seat), Bot: ls.Bot, Human: ls.Human,
-			Tick: tick.C, Poll: poll.C, Now: cfg.Now, Patience: cfg.Patience, VoidAfter: cfg.VoidAfter, Logf: cfg.Logf})
+			Tick: tick.C, Poll: poll.C, Now: cfg.Now, Patience: cfg.Patience, VoidAfter: voidAfter, Grace: cfg.Grace,
+			Logf: cfg.Logf})
 		if err != nil {
 			return nil, errors.Join(err, s.Close())
 		}

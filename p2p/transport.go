@@ -57,7 +57,8 @@ type Table struct {
 	mu        sync.Mutex
 	endpoints map[*Endpoint]struct{}
 	closed    bool
-	askedFrom map[int]uint64 // per device: the highest start of a sync range it asked us for
+	askedFrom map[int]uint64       // per device: the highest start of a sync range it asked us for
+	watchers  map[peer.ID]watching // watchers that asked for the log (watch.go)
 }
 
 // JoinTable joins the table's topic, registers its validator and starts
@@ -183,7 +184,7 @@ func (t *Table) CaughtUp(next uint64) bool {
 			return false
 		}
 	}
-	return true
+	return t.watchersCaughtUp(next)
 }
 
 func (t *Table) noteAsked(dev int, from uint64) {
@@ -348,8 +349,10 @@ var _ table.Transport = (*Endpoint)(nil)
 // device that holds no seat, or whose author seat is not held by the
 // signed sender (pubsub's StrictSign has checked the sender's signature;
 // here the envelope's own signature must verify under a key of the author
-// seat that the sender's device holds). SilenceVotes (table.IsVote) pass
-// by the same rule, the voter seat standing for the author. Entitlement
+// seat that the sender's device holds). SilenceVotes (table.IsVote) and
+// seat approvals (table.IsApproval) pass by the same rule, the voter or
+// approving seat standing for the author; a seat claim (table.IsClaim)
+// must be signed by the key it claims the seat for. Entitlement
 // and the chain are the Log's business: a valid envelope at the wrong seq
 // passes.
 func (t *Table) validate(_ context.Context, _ peer.ID, m *pubsub.Message) pubsub.ValidationResult {
@@ -373,8 +376,13 @@ func (t *Table) check(src peer.ID, data []byte) pubsub.ValidationResult {
 	if len(data) > table.MaxEnvelopeSize {
 		return pubsub.ValidationReject
 	}
-	if table.IsVote(data) {
+	switch {
+	case table.IsVote(data):
 		return t.checkVote(dev, data)
+	case table.IsClaim(data):
+		return t.checkClaim(data)
+	case table.IsApproval(data):
+		return t.checkApproval(dev, data)
 	}
 	env, err := table.ParseEnvelope(data)
 	if err != nil || env.Table != t.id {
@@ -395,6 +403,29 @@ func (t *Table) check(src peer.ID, data []byte) pubsub.ValidationResult {
 func (t *Table) checkVote(dev int, data []byte) pubsub.ValidationResult {
 	v, err := table.ParseVote(data)
 	if err != nil || v.Table != t.id || !t.roster.voteSignedBy(v, dev) {
+		return pubsub.ValidationReject
+	}
+	return pubsub.ValidationAccept
+}
+
+// checkClaim validates a seat claim request from a member device: it
+// must parse strictly, name this table and be signed by the key it
+// claims the seat for (the claimant holds it). Whether the seat is a
+// bot's is the Peer's business.
+func (t *Table) checkClaim(data []byte) pubsub.ValidationResult {
+	c, err := table.ParseClaim(data)
+	if err != nil || c.Table != t.id || c.Verify() != nil {
+		return pubsub.ValidationReject
+	}
+	return pubsub.ValidationAccept
+}
+
+// checkApproval validates a seat approval from member device dev: it must
+// parse strictly, name this table, and verify under a key of the approving
+// seat that dev holds, as for a vote.
+func (t *Table) checkApproval(dev int, data []byte) pubsub.ValidationResult {
+	a, err := table.ParseApproval(data)
+	if err != nil || a.Table != t.id || !t.roster.approvalSignedBy(a, dev) {
 		return pubsub.ValidationReject
 	}
 	return pubsub.ValidationAccept

@@ -153,8 +153,9 @@ func (g *Game) draftLocked(seq uint64, seat int, rnd io.Reader, choose Chooser, 
 }
 
 // draftVoidSilent builds the VoidSilent the decider posts at seq with the
-// certificate votes (one per seat but the silent one, any order), and the
-// bot's key seed to store first. It changes no state.
+// certificate votes (any order, one per voter): every seat without a vote
+// gets a bot, whose key seeds are the secrets to store first. The decider
+// must be the lowest voter. It changes no state.
 func (g *Game) draftVoidSilent(seq uint64, prev Hash, votes []*SilenceVote, rnd io.Reader) (*draft, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -170,25 +171,38 @@ func (g *Game) draftVoidSilent(seq uint64, prev Hash, votes []*SilenceVote, rnd 
 	}
 	cert := slices.Clone(votes)
 	slices.SortFunc(cert, func(a, b *SilenceVote) int { return int(a.Voter) - int(b.Voter) })
+	voted := make([]bool, g.n)
 	for _, v := range cert {
 		if err := g.checkVote(v, prev); err != nil {
 			return nil, err
 		}
+		voted[v.Voter] = true
 	}
-	var seed [ed25519.SeedSize]byte
-	if _, err := io.ReadFull(rnd, seed[:]); err != nil {
+	d := &draft{seq: seq, kind: KindVoidSilent, secrets: map[string][]byte{}}
+	var taken []takenSeat
+	for s := range g.n {
+		if voted[s] {
+			continue
+		}
+		var seed [ed25519.SeedSize]byte
+		if _, err := io.ReadFull(rnd, seed[:]); err != nil {
+			return nil, err
+		}
+		id, err := IdentityOf(ed25519.NewKeyFromSeed(seed[:]).Public().(ed25519.PublicKey))
+		if err != nil {
+			return nil, err
+		}
+		taken = append(taken, takenSeat{seat: s, bot: id})
+		d.secrets[botKeyName(s)] = seed[:]
+	}
+	vs := &voidSilent{silent: silent, taken: taken, votes: cert}
+	if err := g.checkCertificate(vs, prev); err != nil {
 		return nil, err
 	}
-	id, err := IdentityOf(ed25519.NewKeyFromSeed(seed[:]).Public().(ed25519.PublicKey))
-	if err != nil {
+	if d.body, err = vs.encode(); err != nil {
 		return nil, err
 	}
-	body, err := voidSilentBody(silent, id, cert)
-	if err != nil {
-		return nil, err
-	}
-	return &draft{seq: seq, kind: KindVoidSilent, body: body,
-		secrets: map[string][]byte{botKeyName(silent): seed[:]}}, nil
+	return d, nil
 }
 
 // draftAbandon builds the Abandon the other seat of a two-seat table posts

@@ -32,10 +32,14 @@
 //     envelope, audits every round and halts on a cheat with a *Violation.
 //   - Peer (peer.go, human.go, silence.go): one seat at a table — Replica +
 //     Game + a bot or a human's Submit — with a view and events for a UI.
-//     When the seat entitled next stays silent, peers sign SilenceVotes
-//     (vote.go) outside the log; the decider posts them as the certificate
-//     of a VoidSilent, which voids the round and seats a bot (silence at the
-//     reveal is recorded as a cheat). At a table of two the other seat posts
+//     When the seat entitled next stays silent, the devices still there sign
+//     SilenceVotes (vote.go) outside the log; a voter (normally the lowest)
+//     posts them as the certificate of a VoidSilent, which voids the round
+//     and seats bots in every seat without a vote (silence at the reveal is
+//     recorded as a cheat); a device that went another way follows the
+//     heavier branch when it comes back. A seat taken over for silence is
+//     handed back at the next deal (claim.go, handback.go: SeatClaim) to
+//     its device, back again, or to a watcher. At a table of two the other seat posts
 //     an Abandon instead: the game ends, and no seat is ever handed to its
 //     opponent. A sealed message that does not open for its recipient is
 //     answered by the recipient's Complaint, which every log re-checks to

@@ -147,17 +147,22 @@ func FuzzParseVoidSilent(f *testing.F) {
 		}
 		votes = append(votes, v)
 	}
-	body, err := voidSilentBody(2, fx.ids[2], votes)
+	body, err := voidSilentBody(2, []takenSeat{{seat: 2, bot: fx.ids[2]}}, votes)
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(body)
+	old, err := (&voidSilent{silent: 2, taken: []takenSeat{{seat: 2, bot: fx.ids[2]}}, votes: votes, v1: true}).encode()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(old)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		vs, err := parseVoidSilent(data)
 		if err != nil {
 			return
 		}
-		enc, err := voidSilentBody(vs.silent, vs.bot, vs.votes)
+		enc, err := vs.encode()
 		if err != nil || !bytes.Equal(enc, data) {
 			t.Fatalf("re-encoding differs: %v", err)
 		}

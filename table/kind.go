@@ -58,9 +58,15 @@ const (
 	// secrets, so that every log re-opens the message and names either its
 	// sender or, if it opens, the complainer.
 	KindComplaint Kind = 16
+	// KindSeatClaim hands a bot-played seat to a claimant's key at the
+	// start of a deal: the device that played it before the table took it
+	// over, back again, or a watcher. The bot's host posts it at the bot's
+	// key turn, with the claimant's signed request and the approval of
+	// every seat still played by its own device.
+	KindSeatClaim Kind = 17
 
 	// kindEnd is one past the last kind; append new kinds above it.
-	kindEnd Kind = 17
+	kindEnd Kind = 18
 )
 
 var kindNames = [...]string{
@@ -80,6 +86,7 @@ var kindNames = [...]string{
 	KindVoidSilent:    "VoidSilent",
 	KindAbandon:       "Abandon",
 	KindComplaint:     "Complaint",
+	KindSeatClaim:     "SeatClaim",
 }
 
 // Valid reports whether k is a kind this code knows.

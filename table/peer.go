@@ -57,6 +57,11 @@ type PeerConfig struct {
 	// entitled seat has been silent that long (and at least Patience).
 	// 0 never votes automatically: only VoteVoid does.
 	VoidAfter time.Duration
+	// Grace is how long the deciding peer (the lowest voter) waits, after
+	// its own vote, for the votes of the other seats still played before
+	// it takes over every seat without a vote (DefaultGrace if 0). With
+	// every other seat's vote in hand it does not wait.
+	Grace time.Duration
 	// Poll, when not nil, makes the peer look at the clock on every value:
 	// vote once the patience is over, publish its standing votes again
 	// (gossip loses messages), and ask the decider for the voted seq.
@@ -79,6 +84,9 @@ type PeerConfig struct {
 
 // DefaultPatience is PeerConfig.Patience when it is 0.
 const DefaultPatience = 30 * time.Second
+
+// DefaultGrace is PeerConfig.Grace when it is 0.
+const DefaultGrace = 5 * time.Second
 
 // Event tells a UI that the table moved on: the log grew to Seq envelopes,
 // or the peer's human seat must choose (Prompt).
@@ -141,8 +149,9 @@ type PeerView struct {
 	Seq uint64
 	// Patience is how long a seat may stay silent before a vote to void
 	// the round is open; Voidable says it is open now (VoteVoid), with
-	// Votes of the Needed votes (every seat but the silent one) seen by
-	// this peer, and Voted when this peer's own vote is among them.
+	// Votes seen by this peer of at most Needed (every seat but the silent
+	// one; the devices still there are enough, see docs/protocol.md), and
+	// Voted when this peer's own vote is among them.
 	Patience time.Duration
 	Voidable bool
 	Votes    int
@@ -197,8 +206,19 @@ type Peer struct {
 	votes    map[uint8]*SilenceVote
 	mine     *standing
 	wantVote bool
-	diverged *Identity
-	checked  map[uint64]bool // heads whose divergence was ruled out
+	declined uint64 // a seq at which the person declined the vote (DeclineVoid)
+	// excluded is a takeover of this peer's seats that its guard refused
+	// at the head of its log: the seq and the number of votes it carried.
+	excluded *exclusion
+	diverged *divergence
+	// checkedAt is the head of the log where the branches were last
+	// compared, and refusals counts the refused envelopes since.
+	checkedAt uint64
+	refusals  int
+	// Seat claims heard of (the latest per seat), and the approvals held
+	// per claimed seat and approver, for the deal they name.
+	claims    map[uint8]*SeatClaimRequest
+	approvals map[uint8]map[uint8]*SeatApproval
 	// The human seat's pending choice and the prompt that asked for it.
 	choice *submission
 	prompt *Prompt
@@ -212,10 +232,12 @@ type Peer struct {
 	tamper func(env *Envelope, key ed25519.PrivateKey)
 }
 
-// standing is this peer's vote: the seq and the silent seat.
+// standing is this peer's vote: the seq, the silent seat and when it was
+// cast (by the peer's clock).
 type standing struct {
 	seq  uint64
 	seat int
+	at   time.Time
 }
 
 type submission struct {
@@ -250,6 +272,9 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	if cfg.Patience <= 0 {
 		cfg.Patience = DefaultPatience
 	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
 	var seed [32]byte
 	if cfg.Seed != nil {
 		seed = sha256.Sum256(append([]byte("njet/table/v1/replica-rand"), cfg.Seed[:]...))
@@ -257,13 +282,14 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 		return nil, err
 	}
 	p := &Peer{cfg: cfg, events: make(chan Event, cfg.Events), wake: make(chan struct{}, 1),
-		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now(), checked: map[uint64]bool{}}
+		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now(), checkedAt: ^uint64(0)}
 	if err := p.open(); err != nil {
 		return nil, err
 	}
 	// A peer that has posted before (its store holds the table's log)
 	// catches up first: its store may have lost its own last envelopes.
 	p.caughtUp = !cfg.CatchUp && p.log.Next() == 0
+	p.game.setGuard(p.guardKey())
 	return p, nil
 }
 
@@ -278,13 +304,15 @@ func (p *Peer) open() error {
 	}
 	rep, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
 		Rand: rand.New(rand.NewChaCha8(seedFrom(p.rand))), Tick: cfg.Tick, Logf: cfg.Logf,
-		Vote: p.receiveVote, Rejected: p.rejected})
+		Vote: p.receiveSide, Rejected: p.rejected})
 	if err != nil {
 		return err
 	}
+	game.setGuard(p.guardKey())
 	p.mu.Lock()
 	p.game, p.log, p.replica = game, log, rep
 	p.mine, p.votes = nil, nil
+	p.claims, p.approvals = map[uint8]*SeatClaimRequest{}, map[uint8]map[uint8]*SeatApproval{}
 	p.mu.Unlock()
 	// The vote was stored before it was sent: a restarted peer stands by
 	// it (and its fence) as long as the log has not passed its seq.
@@ -297,6 +325,23 @@ func (p *Peer) open() error {
 		return err
 	}
 	return nil
+}
+
+// guardKey is the key the peer's game guards once the peer has caught up
+// (see Game.guard): the device's own; nil before.
+func (p *Peer) guardKey() *Identity {
+	p.mu.Lock()
+	up := p.caughtUp
+	p.mu.Unlock()
+	pub, ok := p.cfg.Key.Public().(ed25519.PublicKey)
+	if !up || !ok {
+		return nil
+	}
+	id, err := IdentityOf(pub)
+	if err != nil {
+		return nil
+	}
+	return &id
 }
 
 // seedFrom draws a ChaCha8 seed from r.
@@ -413,8 +458,8 @@ func (p *Peer) run(ctx context.Context) error {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
 		}
-		if from, ok := p.takeDiverged(); ok {
-			rewound, err := p.checkDiverged(ctx, from, stop)
+		if d, ok := p.takeDiverged(); ok {
+			rewound, err := p.checkDiverged(ctx, d, stop)
 			if err != nil || rewound {
 				return err
 			}
@@ -570,6 +615,9 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	if err != nil {
 		return p.silent(game, next, err)
 	}
+	if d := p.handBack(game, next, turn); d != nil {
+		return p.seal(d, next, prev, seat, key)
+	}
 	rnd, brng, err := p.randomness(next)
 	if err != nil {
 		return nil, err
@@ -679,6 +727,8 @@ func (p *Peer) catchUp(ctx context.Context) error {
 	p.mu.Lock()
 	p.caughtUp = true
 	p.mu.Unlock()
+	game, _, _ := p.state()
+	game.setGuard(p.guardKey())
 	p.emit(nil)
 	return nil
 }

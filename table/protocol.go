@@ -176,11 +176,24 @@ type Game struct {
 	snap      *engine.Game
 	votes     int
 	voided    []*Violation
+	// handedBack are the seats handed from a bot to a claimant; handable
+	// the bot seats that may be (taken over for silence, not for a cheat).
+	handedBack []HandBack
+	handable   map[int]bool
 	// fence, set by this peer's own SilenceVote, refuses the silent seat's
 	// envelope at the voted seq unless it is the one the decider's log
 	// holds (allow). It is local to the peer, never part of the replicated
 	// state: an observer has none.
 	fence *fence
+	// guard, once a peer has caught up with the table, is its device's
+	// key: its log refuses a VoidSilent that hands a seat this device
+	// posts for to a bot, unless the peer chose that branch (see
+	// Peer.checkDiverged). A device that is there is not gone, whatever a
+	// certificate says. Observers have no guard.
+	guard *Identity
+	// guardAllow is the one VoidSilent the peer's guard lets through (its
+	// hash): the branch the peer chose after comparing it with its own.
+	guardAllow Hash
 	// blind keeps the hosted seats' cards out of the engine (it still
 	// drafts for them): tests use it to play a cheater whose own engine
 	// would refuse the cheat.
@@ -244,9 +257,22 @@ func (g *Game) Entitled(seq uint64) (Turn, error) {
 	if g.complainable() {
 		t.Kinds = append(slices.Clone(kinds), KindComplaint)
 	}
+	if g.claimable(seat) {
+		t.Kinds = append(slices.Clone(t.Kinds), KindSeatClaim)
+	}
 	if g.voidable(seat) {
-		d := decider(seat)
-		t.Instead = []Turn{{Seat: uint8(d), Key: g.keys[d], Kinds: []Kind{g.voidKind()}}}
+		if g.n == 2 {
+			d := decider(seat)
+			t.Instead = []Turn{{Seat: uint8(d), Key: g.keys[d], Kinds: []Kind{KindAbandon}}}
+		} else {
+			// Any seat still played may decide: the certificate names the
+			// decider, its lowest voter (applyVoidSilent).
+			for s := range g.n {
+				if s != seat {
+					t.Instead = append(t.Instead, Turn{Seat: uint8(s), Key: g.keys[s], Kinds: []Kind{KindVoidSilent}})
+				}
+			}
+		}
 	}
 	return t, nil
 }
@@ -270,27 +296,152 @@ func (g *Game) complainable() bool {
 	return g.gen != nil && g.halt == nil && g.rd != nil && g.st >= stDeal && g.st <= stReveal
 }
 
-// voidable reports whether the round can be voided for seat, entitled
-// now, staying silent: during a deal (after the acknowledgements), with no
-// violation pending, and for a seat that is neither a bot (its host is the
-// one to wait for) nor the host of one (its bot could not vote).
+// voidable reports whether the seat entitled now may be taken over for
+// staying silent: with no violation pending, from the acknowledgements to
+// the last reveal of a deal. Any seat qualifies, a bot (its host is the
+// device gone) or a bot's host (its bots go with it) included. At a table
+// of two only during a deal, where the answer is an Abandon.
 func (g *Game) voidable(seat int) bool {
-	if g.gen == nil || g.halt != nil || g.rd == nil || g.st < stKeys || g.st > stReveal {
+	if g.gen == nil || g.halt != nil || seat < 0 || seat >= g.n {
 		return false
 	}
-	if _, bot := g.botHost[seat]; bot {
-		return false
+	switch {
+	case g.st == stAcks:
+		return g.n > 2
+	case g.st >= stKeys && g.st <= stReveal:
+		return g.rd != nil
 	}
-	for _, h := range g.botHost {
-		if h == seat {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
-// decider is the seat that decides, and posts, the void of silent seat:
-// the lowest other seat. It hosts the bot afterwards.
+// claimable reports whether the seat entitled now may be handed to a
+// claimant instead of posting its round key: a bot's turn in the key setup
+// of a deal, with no violation pending.
+func (g *Game) claimable(seat int) bool {
+	if g.gen == nil || g.halt != nil || g.st != stKeys || g.rd == nil || len(g.rd.keys) != seat {
+		return false
+	}
+	_, bot := g.botHost[seat]
+	return bot && g.handable[seat]
+}
+
+// approvers are the seats whose approval a claim of seat needs: every
+// other seat still played by its own device (not a bot).
+func (g *Game) approvers(seat int) []int {
+	var out []int
+	for s := range g.n {
+		if s != seat && g.peerOf(s) == s {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// HandBack is a seat the table handed from its bot to a claimant's key.
+type HandBack struct {
+	Seq  uint64
+	Seat int
+	Key  Identity
+}
+
+// applySeatClaim hands the bot-played seat entitled now to the claimant's
+// key: the request is signed by that key, which no seat holds now, and
+// every seat still played by its own device approved it for this deal, in
+// seat order. The seat then posts its round key with the new key.
+func (g *Game) applySeatClaim(env *Envelope) error {
+	c, err := parseSeatClaim(g.cfg.Table, g.deal, env.Body)
+	if err != nil {
+		return err
+	}
+	seat := int(c.req.Seat)
+	if seat != int(env.Author) || !g.claimable(seat) {
+		return fmt.Errorf("%w: a claim of seat %d at seat %d's turn", ErrVote, seat, env.Author)
+	}
+	if err := c.req.Verify(); err != nil {
+		return fmt.Errorf("%w: %w", ErrVote, err)
+	}
+	if slices.Contains(g.keys, c.req.Key) {
+		return fmt.Errorf("%w: a claim of seat %d with a key already seated", ErrMalformed, seat)
+	}
+	want := g.approvers(seat)
+	if len(c.approvals) != len(want) {
+		return fmt.Errorf("%w: %d approvals, want one from each of the %d seats still played", ErrVote, len(c.approvals), len(want))
+	}
+	for i, a := range c.approvals {
+		if int(a.Approver) != want[i] {
+			return fmt.Errorf("%w: approval %d is seat %d's, want seat %d's", ErrVote, i, a.Approver, want[i])
+		}
+		if err := a.Verify(g.keys[a.Approver]); err != nil {
+			return fmt.Errorf("%w: %w", ErrVote, err)
+		}
+	}
+	g.keys[seat] = c.req.Key
+	delete(g.botHost, seat)
+	delete(g.handable, seat)
+	g.handedBack = append(g.handedBack, HandBack{Seq: env.Seq, Seat: seat, Key: c.req.Key})
+	return nil
+}
+
+// checkApproval checks a SeatApproval against the state now: the seat is
+// a bot's, the approver one whose approval a claim needs, the deal this
+// one, the signature the approver's.
+func (g *Game) checkApproval(a *SeatApproval) error {
+	if g.gen == nil || a.Table != g.cfg.Table || int(a.Seat) >= g.n || int(a.Approver) >= g.n {
+		return fmt.Errorf("%w: an approval for deal %d", ErrVote, a.Deal)
+	}
+	if _, bot := g.botHost[int(a.Seat)]; !bot || !g.handable[int(a.Seat)] || !slices.Contains(g.approvers(int(a.Seat)), int(a.Approver)) {
+		return fmt.Errorf("%w: seat %d approving a claim of seat %d", ErrVote, a.Approver, a.Seat)
+	}
+	return a.Verify(g.keys[a.Approver])
+}
+
+// CheckApproval checks a SeatApproval for deal against the state now.
+func (g *Game) CheckApproval(a *SeatApproval, deal uint64) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if a.Deal != deal {
+		return fmt.Errorf("%w: an approval for deal %d, not %d", ErrVote, a.Deal, deal)
+	}
+	return g.checkApproval(a)
+}
+
+// Approvers returns the seats whose approval a claim of seat needs now:
+// every other seat still played by its own device.
+func (g *Game) Approvers(seat int) []int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gen == nil {
+		return nil
+	}
+	return g.approvers(seat)
+}
+
+// handableSeat reports whether seat is a bot's that may be handed to a
+// claimant (taken over for silence, not for a cheat).
+func (g *Game) handableSeat(seat int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, bot := g.botHost[seat]
+	return bot && g.handable[seat]
+}
+
+// HandedBack returns the seats handed from a bot to a claimant, in order.
+func (g *Game) HandedBack() []HandBack {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.handedBack)
+}
+
+// Deal returns the crypto round number of the deal under way (0 before
+// the first).
+func (g *Game) Deal() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.deal
+}
+
+// decider is the seat that ends a two-seat game for the silent seat: the
+// other one.
 func decider(silent int) int {
 	if silent == 0 {
 		return 1
@@ -305,6 +456,32 @@ func (g *Game) peerOf(seat int) int {
 		return h
 	}
 	return seat
+}
+
+// PeerOf returns the seat whose device posts for seat: the host of its
+// bot, or the seat itself.
+func (g *Game) PeerOf(seat int) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.peerOf(seat)
+}
+
+// presentVotes keeps the votes whose voter's host has voted too: a device
+// is present with all its seats or gone with all of them.
+func (g *Game) presentVotes(votes []*SilenceVote) []*SilenceVote {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	voted := map[int]bool{}
+	for _, v := range votes {
+		voted[int(v.Voter)] = true
+	}
+	var out []*SilenceVote
+	for _, v := range votes {
+		if voted[g.peerOf(int(v.Voter))] {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // checkVote checks a SilenceVote against the state at seq g.next, whose
@@ -361,6 +538,26 @@ func (g *Game) allowFenced(seq uint64, h Hash) {
 	defer g.mu.Unlock()
 	if g.fence != nil && g.fence.seq == seq {
 		g.fence.allow = h
+	}
+}
+
+// setGuard turns the peer's guard on for its device's key, or off (nil).
+func (g *Game) setGuard(key *Identity) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.guard = key
+}
+
+// allowBranch lets env through the peer's own fence and guard: the peer
+// chose the branch that holds it (Peer.checkDiverged).
+func (g *Game) allowBranch(env *Envelope) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.fence != nil && g.fence.seq == env.Seq {
+		g.fence.allow = env.Hash()
+	}
+	if env.Kind == KindVoidSilent {
+		g.guardAllow = env.Hash()
 	}
 }
 
@@ -464,6 +661,8 @@ func (g *Game) Apply(env *Envelope) error {
 		err = g.applyAbandon(env)
 	case KindComplaint:
 		v, err = g.applyComplaint(seat, env.Body)
+	case KindSeatClaim:
+		err = g.applySeatClaim(env)
 	default:
 		err = fmt.Errorf("%w: %v is not part of the game protocol", ErrUnknownKind, env.Kind)
 	}
@@ -540,6 +739,7 @@ func (g *Game) applyGenesis(env *Envelope) error {
 	g.gen, g.genHash, g.eng = gen, env.Hash(), eng
 	g.keys = slices.Clone(gen.Keys)
 	g.botHost = map[int]int{}
+	g.handable = map[int]bool{}
 	g.n = gen.Players()
 	g.h = gen.Edition.HandSize(g.n)
 	g.cards = gen.Edition.Deck(g.n)
@@ -1174,24 +1374,41 @@ func (g *Game) applyBotSeat(author int, body []byte) error {
 	g.voided = append(g.voided, g.halt)
 	g.halt, g.votes = nil, 0
 	g.seatBot(seat, key, author)
+	g.handable[seat] = false // a cheater's seat is never handed back
 	return nil
 }
 
 // seatBot gives seat a bot with key, hosted by the peer of seat author,
 // goes back to where the deal began and starts a fresh deal.
 func (g *Game) seatBot(seat int, key Identity, author int) {
-	g.keys[seat] = key
-	g.botHost[seat] = g.peerOf(author)
+	g.seatBots([]takenSeat{{seat: seat, bot: key}}, author)
+}
+
+// seatBots gives each taken seat its bot, hosted by the peer of seat
+// author. During a deal it goes back to where the deal began and starts a
+// fresh one; during the acknowledgements the bots simply acknowledge.
+func (g *Game) seatBots(taken []takenSeat, author int) {
+	host := g.peerOf(author)
+	for _, t := range taken {
+		g.keys[t.seat] = t.bot
+		g.botHost[t.seat] = host
+	}
+	if g.st == stAcks {
+		return
+	}
 	g.eng = g.snap
 	g.st = stKeys
 	g.startDeal()
 }
 
-// applyVoidSilent voids the deal because the seat entitled at this seq
-// stayed silent: the decider (the author, as Entitled allows) shows a vote
-// from every other seat, all for this table, seq and previous envelope and
-// against the entitled seat. The silent seat gets the bot's key, hosted by
-// the decider, and a fresh deal starts, as after a BotSeat.
+// applyVoidSilent takes over the seats of the devices gone: the seat
+// entitled at this seq stays silent, and the certificate carries a vote
+// from every seat still played, each for this table, seq and previous
+// envelope and against the entitled seat. Every seat without a vote (the
+// silent one first) gets the bot key the body names, hosted by the
+// decider's device; the decider (the author) is one of the voters,
+// normally the lowest (see Peer.decider). During
+// a deal the deal is rolled back and dealt again, as after a BotSeat.
 func (g *Game) applyVoidSilent(env *Envelope) error {
 	vs, err := parseVoidSilent(env.Body)
 	if err != nil {
@@ -1201,27 +1418,22 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 	if err != nil {
 		return err
 	}
-	if g.n == 2 || vs.silent != seat || !g.voidable(seat) || int(env.Author) != decider(seat) {
+	if g.n == 2 || vs.silent != seat || !g.voidable(seat) {
 		return fmt.Errorf("%w: seat %d voids seat %d at seq %d, seat %d is entitled", ErrVote, env.Author, vs.silent, env.Seq, seat)
 	}
-	if slices.Contains(g.keys, vs.bot) {
-		return fmt.Errorf("%w: a bot for seat %d with a key already seated", ErrMalformed, seat)
+	if err := g.checkCertificate(vs, env.Prev); err != nil {
+		return err
 	}
-	if len(vs.votes) != g.n-1 {
-		return fmt.Errorf("%w: %d votes, want one from each of the %d other seats", ErrVote, len(vs.votes), g.n-1)
+	if !slices.Contains(vs.voters(), int(env.Author)) {
+		return fmt.Errorf("%w: seat %d posts a void it did not vote for", ErrVote, env.Author)
 	}
-	i := 0
-	for voter := range g.n {
-		if voter == seat {
-			continue
-		}
-		v := vs.votes[i]
-		i++
-		if int(v.Voter) != voter {
-			return fmt.Errorf("%w: vote %d is seat %d's, want seat %d's", ErrVote, i-1, v.Voter, voter)
-		}
-		if err := g.checkVote(v, env.Prev); err != nil {
-			return err
+	// A takeover voted by a majority of the seats would win any comparison
+	// of branches (Peer.checkDiverged): the guard lets it through at once.
+	if g.guard != nil && 2*len(vs.votes) <= g.n && env.Hash() != g.guardAllow {
+		for _, t := range vs.taken {
+			if g.keys[g.peerOf(t.seat)] == *g.guard {
+				return fmt.Errorf("%w: the void at seq %d takes over seat %d, which this device plays", ErrFenced, env.Seq, t.seat)
+			}
 		}
 	}
 	v := &Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent}
@@ -1235,7 +1447,59 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 		v.Check, v.Err = CheckWithheld, ErrWithheld
 	}
 	g.voided = append(g.voided, v)
-	g.seatBot(seat, vs.bot, int(env.Author))
+	g.seatBots(vs.taken, int(env.Author))
+	for _, t := range vs.taken {
+		// A seat taken over for silence may be handed back; the seat of
+		// a withheld reveal, a cheat, may not.
+		g.handable[t.seat] = !(t.seat == seat && v.Check == CheckWithheld)
+	}
+	return nil
+}
+
+// checkCertificate checks a VoidSilent's certificate against the state at
+// seq g.next, whose previous envelope hashes to prev: at least one vote,
+// voters in increasing seat order, each vote valid (checkVote); the seats
+// taken are exactly the seats without a vote; a device takes all its
+// seats with it (a voter's host votes, a taken seat's host is taken); and
+// every bot key is new.
+func (g *Game) checkCertificate(vs *voidSilent, prev Hash) error {
+	if len(vs.votes) == 0 {
+		return fmt.Errorf("%w: a void without votes", ErrVote)
+	}
+	voted := make([]bool, g.n)
+	for i, v := range vs.votes {
+		if i > 0 && v.Voter <= vs.votes[i-1].Voter {
+			return fmt.Errorf("%w: vote %d is seat %d's, after seat %d's", ErrVote, i, v.Voter, vs.votes[i-1].Voter)
+		}
+		if err := g.checkVote(v, prev); err != nil {
+			return err
+		}
+		voted[v.Voter] = true
+	}
+	var want []int
+	for s := range g.n {
+		if !voted[s] {
+			want = append(want, s)
+		}
+	}
+	if len(vs.taken) != len(want) {
+		return fmt.Errorf("%w: %d seats taken over, %d seats have no vote", ErrVote, len(vs.taken), len(want))
+	}
+	keys := map[Identity]bool{}
+	for i, t := range vs.taken {
+		if t.seat != want[i] {
+			return fmt.Errorf("%w: seat %d taken over, seat %d has no vote", ErrVote, t.seat, want[i])
+		}
+		if slices.Contains(g.keys, t.bot) || keys[t.bot] {
+			return fmt.Errorf("%w: a bot for seat %d with a key already seated", ErrMalformed, t.seat)
+		}
+		keys[t.bot] = true
+	}
+	for s := range g.n {
+		if h := g.peerOf(s); voted[s] != voted[h] {
+			return fmt.Errorf("%w: seat %d and its host, seat %d, are not both present or both gone", ErrVote, s, h)
+		}
+	}
 	return nil
 }
 

@@ -27,9 +27,10 @@ type ReplicaConfig struct {
 	Tick <-chan time.Time
 	// Logf, when not nil, is told about envelopes that were rejected.
 	Logf func(format string, args ...any)
-	// Vote, when not nil, receives every message that is a SilenceVote
-	// (IsVote) rather than an envelope, unparsed, in Run's goroutine; it
-	// must not block. Without it votes are dropped.
+	// Vote, when not nil, receives every message that travels outside the
+	// log (IsSideMessage: a SilenceVote, a SeatClaimRequest or a
+	// SeatApproval) rather than an envelope, unparsed, in Run's goroutine;
+	// it must not block. Without it such messages are dropped.
 	Vote func(m Received)
 	// Rejected, when not nil, is told about every received or fetched
 	// envelope the log refused (not duplicates, not gaps), with the member
@@ -170,7 +171,7 @@ func (r *Replica) Run(ctx context.Context) error {
 				}
 				return fmt.Errorf("%w: transport stopped delivering", ErrClosed)
 			}
-			if IsVote(m.Data) {
+			if IsSideMessage(m.Data) {
 				if r.cfg.Vote != nil {
 					r.cfg.Vote(m)
 				}

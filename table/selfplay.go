@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,7 +43,15 @@ type SelfplayConfig struct {
 	Crashes []Crash
 	// Silences cut peers off from the table during the game.
 	Silences []Silence
-	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience), on
+	// Watchers are devices that join the table while it plays, with keys
+	// of their own: each watches and asks for a seat once a bot plays it.
+	Watchers []Watcher
+	// Absent are seats whose devices never come: named in the genesis,
+	// they leave before their acknowledgement (a device gone in the
+	// lobby), and their peers never start.
+	Absent []int
+	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience and
+	// Grace), on
 	// the selfplay's own clock: it stands still but for one second per
 	// Tick while a silenced seat is the one the table waits for.
 	VoidAfter time.Duration
@@ -66,7 +75,8 @@ type Crash struct {
 	damage func(st *Store, table TableID) (int64, error)
 }
 
-// Silence disconnects a seat's peer once its log has reached AtSeq: it
+// Silence disconnects a seat's peer once its log, or the longest log at
+// the table, has reached AtSeq (so silences with one AtSeq come at once): it
 // keeps running, and posting into its own store, but reaches nobody. When
 // another peer's log reaches ReturnAt (if not 0), it is stopped, connected
 // again and restarted from its store.
@@ -81,6 +91,15 @@ type Silence struct {
 	ReturnAt      uint64
 	BeforePublish bool
 	Kind          Kind
+}
+
+// Watcher is a device that joins the table once the log has reached
+// AtSeq, with a key drawn from the seed, and asks for Seat (its peer's
+// PeerConfig.Seat) once a bot plays that seat: until then it only
+// watches.
+type Watcher struct {
+	Seat  int
+	AtSeq uint64
 }
 
 // Selfplay runs a table of bot peers.
@@ -104,6 +123,10 @@ type Selfplay struct {
 	tamper map[int]func(env *Envelope, key ed25519.PrivateKey)
 	// human, in tests, makes a seat's peer a human's (PeerConfig.Human).
 	human map[int]bool
+	// watchers are the running watchers' peers (nil until they join) and
+	// watchOut what each ended with.
+	watchers []*seatRun
+	watchOut []Outcome
 }
 
 // Outcome is what one peer ended with.
@@ -158,7 +181,7 @@ func (g *gatedServer) ServeRange(ctx context.Context, table TableID, from, to ui
 }
 
 func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
-	if !IsVote(data) && t.cutFor(data) && t.cutArmed.CompareAndSwap(true, false) {
+	if !IsSideMessage(data) && t.cutFor(data) && t.cutArmed.CompareAndSwap(true, false) {
 		t.cut()
 		return nil
 	}
@@ -224,6 +247,8 @@ func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 	}
 	s.seats = make([]*seatRun, n)
 	s.final = make([]Outcome, n)
+	s.watchers = make([]*seatRun, len(cfg.Watchers))
+	s.watchOut = make([]Outcome, len(cfg.Watchers))
 	return s, nil
 }
 
@@ -288,7 +313,7 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 	s.mu.Unlock()
 	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat, Key: s.keys[seat],
 		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: seed, Tick: ticker.C, Logf: s.cfg.Logf,
-		Now: s.now, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Poll: poll.C, Human: s.human[seat],
+		Now: s.now, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter, Poll: poll.C, Human: s.human[seat],
 		CatchUp: store.Damage() != nil})
 	if err != nil {
 		ticker.Stop()
@@ -340,6 +365,12 @@ func (s *Selfplay) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for seat := range s.cfg.Players {
+		if slices.Contains(s.cfg.Absent, seat) {
+			s.mu.Lock()
+			s.silent[seat] = true
+			s.mu.Unlock()
+			continue
+		}
 		if err := s.start(ctx, seat); err != nil {
 			return errors.Join(err, s.stopAll())
 		}
@@ -351,6 +382,14 @@ func (s *Selfplay) Run(ctx context.Context) error {
 		for seat := range s.cfg.Players {
 			p := s.Peer(seat)
 			allDone = allDone && (s.isSilent(seat) || p != nil && p.Done())
+		}
+		for i, w := range s.watchingPeers() {
+			allDone = allDone && w != nil && w.Done()
+			if w == nil {
+				if err := s.joinWatcher(ctx, i); err != nil {
+					return errors.Join(err, s.stopAll())
+				}
+			}
 		}
 		if allDone {
 			return s.stopAll()
@@ -430,7 +469,7 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 		}
 		v := p.View()
 		head = max(head, p.Log().Next())
-		waiting = waiting || v.Turn >= 0 && s.isSilent(v.Turn) && p.Game().HostOf(v.Turn) < 0
+		waiting = waiting || v.Turn >= 0 && s.isSilent(p.Game().PeerOf(v.Turn))
 		// A seat that lost its secrets is as silent as one cut off.
 		waiting = waiting || v.SecretsLost
 	}
@@ -443,7 +482,7 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 	for _, c := range pending {
 		p := s.Peer(c.Seat)
 		switch {
-		case !s.isSilent(c.Seat) && p != nil && p.Log().Next() >= c.AtSeq:
+		case !s.isSilent(c.Seat) && p != nil && (p.Log().Next() >= c.AtSeq || head >= c.AtSeq):
 			id := s.ids[c.Seat]
 			if c.BeforePublish {
 				s.mu.Lock()
@@ -478,7 +517,30 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 		}
 		rest = append(rest, c)
 	}
+	s.cutTakenOver()
 	return rest, nil
+}
+
+// cutTakenOver cuts off, at once, a silenced seat still waiting for its
+// armed post when the table has already taken it over (its envelope before
+// was lost, and the table went on without it): a device gone stays gone.
+func (s *Selfplay) cutTakenOver() {
+	for seat := range s.cfg.Players {
+		s.mu.Lock()
+		r, silent := s.seats[seat], s.silent[seat]
+		s.mu.Unlock()
+		if r == nil || !silent || !r.tr.cutArmed.Load() {
+			continue
+		}
+		for other := range s.cfg.Players {
+			if p := s.Peer(other); other != seat && p != nil && !s.isSilent(other) && p.Game().HostOf(seat) >= 0 {
+				if r.tr.cutArmed.CompareAndSwap(true, false) {
+					r.tr.cut()
+				}
+				break
+			}
+		}
+	}
 }
 
 func (s *Selfplay) record(seat int, p *Peer) {
@@ -554,7 +616,104 @@ func (s *Selfplay) stopAll() error {
 	for seat := range s.cfg.Players {
 		errs = append(errs, s.stop(seat))
 	}
+	for i := range s.watchers {
+		s.mu.Lock()
+		r := s.watchers[i]
+		s.watchers[i] = nil
+		s.mu.Unlock()
+		if r == nil {
+			continue
+		}
+		r.stop()
+		err := <-r.done
+		game, log, _ := r.peer.state()
+		next, head := log.Head()
+		s.mu.Lock()
+		s.watchOut[i] = Outcome{Seat: s.cfg.Watchers[i].Seat, Next: next, Head: head, Results: game.Results(),
+			Violation: game.Violation(), BotHost: game.HostOf(s.cfg.Watchers[i].Seat), Voided: game.Voided()}
+		s.mu.Unlock()
+		if !errors.Is(err, ErrClosed) && !errors.Is(err, context.Canceled) {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// watchingPeers returns each watcher's peer, nil before it joined.
+func (s *Selfplay) watchingPeers() []*Peer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*Peer, len(s.watchers))
+	for i, r := range s.watchers {
+		if r != nil {
+			out[i] = r.peer
+		}
+	}
+	return out
+}
+
+// Watcher returns watcher i's peer, or nil before it joined.
+func (s *Selfplay) Watcher(i int) *Peer { return s.watchingPeers()[i] }
+
+// WatcherOutcomes returns what every watcher ended with (after Run).
+func (s *Selfplay) WatcherOutcomes() []Outcome {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Outcome(nil), s.watchOut...)
+}
+
+// WatcherKey returns watcher i's signing key.
+func (s *Selfplay) WatcherKey(i int) ed25519.PrivateKey {
+	seed := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("njet/table/v1/selfplay-watcher"), s.cfg.Seed^uint64(i)<<48))
+	return ed25519.NewKeyFromSeed(seed[:])
+}
+
+// joinWatcher starts watcher i once the longest log has reached its AtSeq.
+func (s *Selfplay) joinWatcher(ctx context.Context, i int) error {
+	w := s.cfg.Watchers[i]
+	var head uint64
+	for seat := range s.cfg.Players {
+		if p := s.Peer(seat); p != nil && !s.isSilent(seat) {
+			head = max(head, p.Log().Next())
+		}
+	}
+	if head < w.AtSeq {
+		return nil
+	}
+	key := s.WatcherKey(i)
+	id, err := IdentityOf(key.Public().(ed25519.PublicKey))
+	if err != nil {
+		return err
+	}
+	store, err := OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("watcher-%d.db", i)), &StoreOptions{NoSync: true})
+	if err != nil {
+		return err
+	}
+	ep, err := s.net.Join(ctx, id, store)
+	if err != nil {
+		return errors.Join(err, store.Close())
+	}
+	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
+	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Seat: w.Seat, Key: key, Store: store, Transport: ep,
+		Peers: slices.Clone(s.ids), Bot: s.cfg.Bot, Tick: ticker.C, Poll: poll.C, Logf: s.cfg.Logf, Now: s.now,
+		Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter})
+	if err != nil {
+		ticker.Stop()
+		poll.Stop()
+		return errors.Join(err, ep.Close(), store.Close())
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	r := &seatRun{peer: p, store: store, stop: cancel, done: make(chan error, 1)}
+	go func() {
+		err := p.Run(rctx)
+		ticker.Stop()
+		poll.Stop()
+		r.done <- errors.Join(err, ep.Close(), store.Close())
+	}()
+	s.mu.Lock()
+	s.watchers[i] = r
+	s.mu.Unlock()
+	return nil
 }
 
 // Export writes seat's exported log to w's file path (opening its store,

@@ -20,6 +20,9 @@ type Verification struct {
 	// Abandoned is why a two-seat game ended early, or nil (see
 	// Game.Abandoned); it is also listed in Voided.
 	Abandoned *Violation
+	// HandedBack are the seats the table handed from a bot to a claimant
+	// (SeatClaim), in order.
+	HandedBack []HandBack
 }
 
 // Verify re-checks an exported log offline, as an observer: the file's
@@ -73,6 +76,7 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 		}
 	}
 	v.Over, v.Voided, v.Abandoned = game.Over(), game.Voided(), game.Abandoned()
+	v.HandedBack = game.HandedBack()
 	if viol := game.Violation(); viol != nil {
 		return v, viol
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/njetlan/njet/crypto"
 )
@@ -108,34 +109,96 @@ func ParseVote(data []byte) (*SilenceVote, error) {
 	return v, nil
 }
 
-// voidSilentBody encodes a VoidSilent body: the silent seat, the bot's key
-// and the certificate, one vote per other seat in seat order.
-func voidSilentBody(silent int, bot Identity, votes []*SilenceVote) ([]byte, error) {
-	w := newWriter()
-	w.u8(silent)
-	w.raw(bot[:])
-	w.u8(len(votes))
+// voidSilentVersion is the version of the VoidSilent body that names
+// every seat taken over (the silent seat and every seat without a vote),
+// each with its bot's key. Version 1 (BodyVersion) bodies, written when a
+// certificate needed every other seat, name the silent seat's bot only;
+// they read as the same thing with one seat taken.
+const voidSilentVersion = 2
+
+// takenSeat is a seat a VoidSilent hands to a bot, with the bot's key.
+type takenSeat struct {
+	seat int
+	bot  Identity
+}
+
+// voidSilentBody encodes a VoidSilent body (version 2): the silent seat,
+// the seats taken over with their bots' keys in seat order, and the
+// certificate, one vote per voter in seat order.
+func voidSilentBody(silent int, taken []takenSeat, votes []*SilenceVote) ([]byte, error) {
+	b := []byte{voidSilentVersion, byte(silent), byte(len(taken))}
+	for _, t := range taken {
+		b = append(b, byte(t.seat))
+		b = append(b, t.bot[:]...)
+	}
+	b = append(b, byte(len(votes)))
 	for _, v := range votes {
-		b, err := v.MarshalBinary()
+		enc, err := v.MarshalBinary()
 		if err != nil {
 			return nil, err
 		}
-		w.raw(b)
+		b = append(b, enc...)
 	}
-	return w.bytes(), nil
+	return b, nil
 }
 
 // voidSilent is a decoded VoidSilent body.
 type voidSilent struct {
 	silent int
-	bot    Identity
+	taken  []takenSeat
 	votes  []*SilenceVote
+	v1     bool // the body was version 1: one seat taken, the silent one
+}
+
+// encode returns the body's encoding in the version it was read in.
+func (vs *voidSilent) encode() ([]byte, error) {
+	if !vs.v1 {
+		return voidSilentBody(vs.silent, vs.taken, vs.votes)
+	}
+	b, err := voidSilentBody(vs.silent, nil, vs.votes)
+	if err != nil || len(vs.taken) != 1 {
+		return nil, fmt.Errorf("%w: a version 1 VoidSilent takes one seat", ErrMalformed)
+	}
+	// Version 1: the silent seat, its bot's key, the votes.
+	return slices.Concat([]byte{BodyVersion, byte(vs.silent)}, vs.taken[0].bot[:], b[3:]), nil
+}
+
+// voters returns the seats whose votes the certificate carries, in order.
+func (vs *voidSilent) voters() []int {
+	out := make([]int, len(vs.votes))
+	for i, v := range vs.votes {
+		out[i] = int(v.Voter)
+	}
+	return out
 }
 
 func parseVoidSilent(body []byte) (*voidSilent, error) {
+	v2 := len(body) > 0 && body[0] == voidSilentVersion
+	if v2 {
+		// The reader checks the common version byte; the layout after it
+		// is this version's.
+		body = append([]byte{BodyVersion}, body[1:]...)
+	}
 	r := newReader(KindVoidSilent, body)
 	vs := &voidSilent{silent: r.u8()}
-	copy(vs.bot[:], r.take(32))
+	if v2 {
+		t := r.u8()
+		if t == 0 || t >= crypto.MaxParties {
+			r.fail("%d seats taken", t)
+		}
+		for i := 0; i < t && r.err == nil; i++ {
+			ts := takenSeat{seat: r.u8()}
+			copy(ts.bot[:], r.take(32))
+			if i > 0 && ts.seat <= vs.taken[i-1].seat {
+				r.fail("taken seats out of order")
+			}
+			vs.taken = append(vs.taken, ts)
+		}
+	} else {
+		ts := takenSeat{seat: vs.silent}
+		copy(ts.bot[:], r.take(32))
+		vs.taken, vs.v1 = []takenSeat{ts}, true
+	}
 	n := r.u8()
 	if n >= crypto.MaxParties {
 		r.fail("%d votes", n)
@@ -151,4 +214,16 @@ func parseVoidSilent(body []byte) (*voidSilent, error) {
 		return nil, err
 	}
 	return vs, nil
+}
+
+// compareVoids orders two VoidSilents for the same seq: the one whose
+// certificate carries more votes comes first, and between equal counts the
+// one whose voters, in seat order, are lower at the first difference. It
+// returns a negative number when a wins, positive when b wins, 0 for the
+// same voters.
+func compareVoids(a, b *voidSilent) int {
+	if len(a.votes) != len(b.votes) {
+		return len(b.votes) - len(a.votes)
+	}
+	return slices.Compare(a.voters(), b.voters())
 }

@@ -27,6 +27,7 @@ type LANSeat interface {
 	View() table.PeerView
 	Submit(a engine.Action) error
 	VoteVoid() error
+	DeclineVoid() error
 }
 
 // LANConfig sets up a person's seat at a table on the LAN.
@@ -38,7 +39,9 @@ type LANConfig struct {
 	// peer's events); PlayLAN also looks at the peer's view every second.
 	Changed <-chan struct{}
 	// Patience is the peer's patience with a silent seat: from then on
-	// PlayLAN offers to vote to void the round (table.DefaultPatience if 0).
+	// PlayLAN asks the person whether a bot may play that seat, and asks
+	// again after as long if the answer was no (table.DefaultPatience if
+	// 0).
 	Patience time.Duration
 	// Echo repeats each answer after reading it (input not typed at a
 	// terminal).
@@ -71,7 +74,10 @@ const (
 // must choose, the other seats' moves as the log brings them, whom the
 // table waits for when that lasts, and each round's scores. An answer that
 // is not a choice, and a choice the peer refuses, are explained and asked
-// again; a question the game has moved past is withdrawn. "void" votes to
+// again; a question the game has moved past is withdrawn. When a device
+// stays silent past the patience, the person is asked whether a bot may
+// play its seat: "yes" votes for it (as does "void"), "no" keeps this
+// device's vote back until it asks again. "void" votes to
 // void the round of a silent seat, "help" shows the table again, "rules"
 // how the game is played, "quit" leaves.
 //
@@ -123,7 +129,8 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	l.out.f("You play seat %d. When it is your turn, answer with the number of a choice or type it as shown; "+
-		"\"help\" shows the table, \"rules\" how the game is played, \"void\" votes to void the round of a seat that stays silent, \"quit\" leaves.\n", cfg.Seat)
+		"\"help\" shows the table, \"rules\" how the game is played, \"quit\" leaves. When a device stays silent you are asked "+
+		"whether a bot may play its seat: answer \"yes\" or \"no\".\n", cfg.Seat)
 	for {
 		if l.update() {
 			return l.out.err
@@ -173,7 +180,9 @@ type lan struct {
 	violation     bool
 	waitSince     time.Time     // the wait told about ...
 	waitTold      time.Duration // ... and for how long
-	hintSince     time.Time     // the wait whose "void" hint was given
+	askSince      time.Time     // the wait the person was asked about ...
+	askAt         time.Duration // ... when it had lasted this long
+	asking        bool          // the question stands
 }
 
 // view is the view the screen shows: the prompt's while one stands.
@@ -200,8 +209,12 @@ func (l *lan) update() bool {
 	}
 	if v.BotHost >= 0 && !l.watching {
 		l.watching = true
-		l.out.f("\nA bot hosted by %s plays your seat for the rest of the game; you are watching. "+
-			"Type \"quit\" to leave.\n", l.seatName(v.BotHost))
+		l.out.f("\nA bot hosted by %s plays your seat; you are watching. It hands the seat back to this device "+
+			"when the next deal starts. Type \"quit\" to leave.\n", l.seatName(v.BotHost))
+	}
+	if v.BotHost < 0 && l.watching {
+		l.watching = false
+		l.out.f("\nYour seat is yours again from this deal on.\n")
 	}
 	before := l.cur
 	l.cur = v.Game
@@ -295,12 +308,28 @@ func (l *lan) showWait(v table.PeerView) {
 		l.waitSince, l.waitTold = v.Since, v.Silent
 		l.out.f("waiting for %s (%s) since %v\n", l.seatName(v.Turn), kindName(v.Kind), v.Silent.Round(time.Second))
 	}
-	if v.Silent >= l.cfg.Patience && v.Since != l.hintSince {
-		l.hintSince = v.Since
-		l.out.f("%s has been silent for %v. Type \"void\" to vote to void this round: once every other seat "+
-			"has voted, the round is dealt again and a bot plays %s for the rest of the game.\n",
-			l.seatName(v.Turn), v.Silent.Round(time.Second), l.seatName(v.Turn))
+	if l.watching || !v.Voidable || v.Voted {
+		l.asking = false
+		return
 	}
+	if v.Since != l.askSince || !l.asking && v.Silent >= l.askAt+l.cfg.Patience {
+		l.askSince, l.askAt, l.asking = v.Since, v.Silent, true
+		l.out.f("%s has been silent for %v: let a bot play %s? (yes/no)\n",
+			l.deviceName(v.Turn), v.Silent.Round(time.Second), l.seatPhrase(v.Turn))
+	}
+}
+
+// deviceName is how the question calls the device of seat: "Anna's
+// device", "seat 2's device".
+func (l *lan) deviceName(seat int) string { return l.seatName(seat) + "'s device" }
+
+// seatPhrase is how the question calls seat itself: "Anna's seat",
+// "seat 2".
+func (l *lan) seatPhrase(seat int) string {
+	if seat >= 0 && seat < len(l.cfg.Names) && l.cfg.Names[seat] != "" {
+		return l.cfg.Names[seat] + "'s seat"
+	}
+	return l.seatName(seat)
 }
 
 // seatName is the seat's player name, "seat N", or "your seat".
@@ -345,6 +374,16 @@ func (l *lan) answer(line string) error {
 	case "void":
 		l.vote()
 		return nil
+	case "yes", "y", "no", "n":
+		if l.asking && l.prompt == nil {
+			l.asking = false
+			if line[0] == 'y' {
+				l.vote()
+			} else {
+				l.decline()
+			}
+			return nil
+		}
 	case "rules":
 		if l.ready {
 			l.showRulesHelp()
@@ -398,10 +437,21 @@ func (l *lan) vote() {
 		l.out.f("No vote: %v\n", err)
 		return
 	}
-	l.out.f("You voted to void this round because %s is silent. When every other seat has voted, the "+
-		"lowest other seat voids it: nobody scores it, it is dealt again, and a bot hosted by that "+
-		"seat's device plays %s for the rest of the game. If %s posts first, the game goes on.\n",
-		l.seatName(v.Turn), l.seatName(v.Turn), l.seatName(v.Turn))
+	l.out.f("You voted to let a bot play %s because %s is silent. Once the devices still there have voted, "+
+		"the lowest of them takes over every seat without a vote: nobody scores this round, it is dealt "+
+		"again, and bots play those seats until their devices come back at the start of a deal. If %s "+
+		"posts first, the game goes on.\n", l.seatPhrase(v.Turn), l.deviceName(v.Turn), l.seatName(v.Turn))
+}
+
+// decline tells the peer not to vote on its own for the silent seat now.
+func (l *lan) decline() {
+	v := l.cfg.Peer.View()
+	if err := l.cfg.Peer.DeclineVoid(); err != nil {
+		l.out.f("%v\n", err)
+		return
+	}
+	l.out.f("The table keeps waiting for %s; you will be asked again in %v.\n", l.seatName(v.Turn),
+		l.cfg.Patience.Round(time.Second))
 }
 
 // waiting describes whom the table waits for.

@@ -350,7 +350,7 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 	if at, late := strings.Index(out, withdrawn), strings.LastIndex(out, "You are watching: a bot plays your seat now."); late < at {
 		t.Errorf("the late answer was not refused:\n%s", screen)
 	}
-	watch := strings.Index(out, "plays your seat for the rest of the game; you are watching.")
+	watch := strings.Index(out, "plays your seat; you are watching. It hands the seat back to this device")
 	if watch < 0 {
 		t.Errorf("no notice that the person watches:\n%s", screen)
 	} else if after := out[watch:]; strings.Contains(after, "Your hand (0)") || strings.Contains(after, "You play ") ||
@@ -381,9 +381,10 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 }
 
 // A seat stays silent (a person's peer that never answers); once the
-// patience is over PlayLAN offers the vote, the person types "void", and
-// with the other seat's vote the table voids the silent seat's round, deals
-// it again with a bot in that seat, and plays the game to its end.
+// patience is over PlayLAN asks the person whether a bot may play that
+// seat, the person answers "yes", and with the other seat's vote the table
+// voids the silent seat's round, deals it again with a bot in that seat,
+// and plays the game to its end.
 func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), lanTestTimeout)
 	defer cancel()
@@ -401,9 +402,9 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			lines := prompts.next(out, false)
-			if !voted && strings.Contains(flat(out), `Type "void" to vote to void this round`) {
+			if !voted && strings.Contains(flat(out), `let a bot play seat 2? (yes/no)`) {
 				voted = true
-				lines = append(lines, "void")
+				lines = append(lines, "yes")
 			}
 			return lines
 		})
@@ -413,8 +414,8 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 	lt.stop()
 	screen := out
 	out = flat(out)
-	hint := "seat 2 has been silent for 5s. Type \"void\" to vote to void this round"
-	vote := "void You voted to void this round because seat 2 is silent."
+	hint := "seat 2's device has been silent for 5s: let a bot play seat 2? (yes/no)"
+	vote := "yes You voted to let a bot play seat 2 because seat 2's device is silent."
 	voided := "The table voided the round: table: seat 2 failed the silent check"
 	hi, vi, di := strings.Index(out, hint), strings.Index(out, vote), strings.Index(out, voided)
 	if hi < 0 || vi < hi || di < vi {
@@ -435,5 +436,53 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 			t.Errorf("seat %d: over %v, voided %v, results %+v, seat %d hosted by %d", seat, v.Over, v.Voided,
 				v.Results, silent, p.Game().HostOf(silent))
 		}
+	}
+}
+
+// The person first answers "no": the table keeps waiting, this device
+// casts no vote, and the question comes again once another patience has
+// passed; the second answer, "yes", lets the bot take the seat over.
+func TestLANQuestionAnsweredNoThenYes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), lanTestTimeout)
+	defer cancel()
+	const you, silent = 1, 2
+	lt := newLANTable(t, ctx)
+	var (
+		prompts answerPrompts
+		mu      sync.Mutex
+		asked   int
+	)
+	question := `let a bot play seat 2? (yes/no)`
+	out, err := seatAtLAN(t, ctx, lt, you,
+		func() error { return lt.play(silent, 0, 0, silent) },
+		func(out string) []string {
+			mu.Lock()
+			defer mu.Unlock()
+			lines := prompts.next(out, false)
+			switch n := strings.Count(flat(out), question); {
+			case n == 1 && asked == 0:
+				asked = 1
+				lines = append(lines, "no")
+			case n == 2 && asked == 1:
+				asked = 2
+				lines = append(lines, "yes")
+			}
+			return lines
+		})
+	if err != nil {
+		t.Fatalf("PlayLAN: %v\n%s", err, out)
+	}
+	lt.stop()
+	screen := out
+	out = flat(out)
+	first, declined := strings.Index(out, question), strings.Index(out, "no The table keeps waiting for seat 2; you will be asked again in 5s.")
+	second := strings.LastIndex(out, question)
+	vote := strings.Index(out, "yes You voted to let a bot play seat 2")
+	if first < 0 || declined < first || second < declined || vote < second {
+		t.Errorf("want the question, the no, the question again and the yes in this order (%d, %d, %d, %d):\n%s",
+			first, declined, second, vote, screen)
+	}
+	if !strings.Contains(out, "=== Game over after 1 round ===") {
+		t.Errorf("the game did not end:\n%s", screen)
 	}
 }

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# LAN test of devices that vanish for good, in network namespaces (see
+# netns-lib.sh): every seat is played by a bot, each device is SIGKILLed at
+# a chosen step and never restarted, and the remaining devices must finish
+# the game with identical logs that `njet verify` accepts.
+#
+#   host    the host (seat 0, which also hosts no bot here) mid-round
+#   shuffle a joiner during the shuffle; then a watcher joins (njet join
+#           --watch) and must end with the players' log
+#   lobby   a joiner whose claim is dropped in the lobby (its seat goes to
+#           another device), then that device as soon as the table starts
+#   two     two devices of five (Modern edition) at once, mid-round
+#
+# For each, it prints how long the table stood still: the longest time a
+# remaining device's store did not grow, from its last envelope before the
+# loss to the game's last result (small metadata records such as a
+# standing vote do not count as the table going on).
+#
+# Run as root from the repository root: bash p2p/testdata/netns-loss.sh
+# NJET_BIN=path uses that binary; LOSS_SCENARIOS="host two" runs only the
+# named ones; LOSS_ROUNDS (default 3) is the length of each game and
+# LOSS_WAIT (default 300) bounds, in seconds, the wait for a remaining
+# device to finish. Exits non-zero if any scenario failed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. p2p/testdata/netns-lib.sh
+netns_need_root
+
+P="nl$$"
+WORK=$(mktemp -d /tmp/njet-loss.XXXXXX)
+ROUNDS=${LOSS_ROUNDS:-3}
+WAIT=${LOSS_WAIT:-300}
+FAILED=()
+
+finish() {
+	local code=$?
+	netns_cleanup
+	if [ $code -ne 0 ] || [ ${#FAILED[@]} -gt 0 ]; then
+		for f in "$WORK"/*/out.txt; do
+			[ -f "$f" ] && { echo "--- $f"; tail -n 15 "$f"; }
+		done
+	fi
+	rm -rf "$WORK"
+	exit $code
+}
+trap finish EXIT INT TERM
+
+netns_build
+netns_setup 5
+echo "== namespaces $P-br ${NS[*]}"
+
+JOIN=(join --bot random --wait 90s --linger 10s)
+
+# host_table NAME PLAYERS EDITION: the host in namespace 0; sets CODE to
+# its join code.
+host_table() {
+	start 0 "$WORK/$1-0" host --name "$1" --players "$2" --edition "$3" --bot random \
+		--rounds "$ROUNDS" --linger 10s --wait 90s
+	wait_for "$WORK/$1-0/out.txt" "join code" 20 || return 1
+	CODE=$(grep -o 'join code [A-Z0-9-]*' "$WORK/$1-0/out.txt" | head -n 1 | awk '{print $3}')
+}
+
+# finish_table NAME T0 I...: the devices I finish and agree; prints the
+# stillness seen by the first of them since T0, the time of the loss.
+finish_table() {
+	local name=$1 t0=$2 i dirs=()
+	shift 2
+	for i in "$@"; do
+		if ! wait_pid "${PIDS[$i]}" "$WAIT"; then
+			echo "$name: device $i did not finish (stuck or failed)"
+			return 1
+		fi
+		PIDS[i]=""
+		dirs+=("$WORK/$name-$i")
+	done
+	check_logs "${dirs[@]}" || return 1
+	echo "$name: the table stood still $(standstill "$WORK/$name-$1/growth.txt" "$t0" "$WORK/$name-$1/out.txt")"
+}
+
+# lost: the time of the loss, now.
+lost() { printf '%s' "$EPOCHREALTIME"; }
+
+scen_host() {
+	local t0
+	host_table host 4 classic || return 1
+	for i in 1 2 3; do start "$i" "$WORK/host-$i" "${JOIN[@]}" --code "$CODE"; done
+	watch_growth "$WORK/host-1/njet.db" "$WORK/host-1/growth.txt"
+	wait_for "$WORK/host-1/out.txt" "shuffling" 90 || return 1
+	sleep 0.5
+	echo "host: killing the host (device 0) mid-round"
+	t0=$(lost)
+	kill_peer 0
+	finish_table host "$t0" 1 2 3
+}
+
+scen_shuffle() {
+	local t0
+	host_table shuffle 4 classic || return 1
+	for i in 1 2 3; do start "$i" "$WORK/shuffle-$i" "${JOIN[@]}" --code "$CODE"; done
+	watch_growth "$WORK/shuffle-0/njet.db" "$WORK/shuffle-0/growth.txt"
+	wait_for "$WORK/shuffle-2/out.txt" "shuffling" 90 || return 1
+	echo "shuffle: killing device 2 during the shuffle"
+	t0=$(lost)
+	kill_peer 2
+	echo "shuffle: a watcher joins by the join code (device 4)"
+	start 4 "$WORK/shuffle-4" join --watch --code "$CODE" --wait 30s
+	finish_table shuffle "$t0" 0 1 3 4
+}
+
+scen_lobby() {
+	local t0
+	host_table lobby 4 classic || return 1
+	start 1 "$WORK/lobby-1" "${JOIN[@]}" --code "$CODE"
+	start 3 "$WORK/lobby-3a" "${JOIN[@]}" --code "$CODE"
+	wait_for "$WORK/lobby-0/out.txt" "waiting for players 3/4" 60 || return 1
+	echo "lobby: killing device 3 in the lobby, after its claim"
+	kill_peer 3
+	wait_for "$WORK/lobby-0/out.txt" "waiting for players 2/4" 30 || return 1
+	start 2 "$WORK/lobby-2" "${JOIN[@]}" --code "$CODE"
+	start 3 "$WORK/lobby-3" "${JOIN[@]}" --code "$CODE"
+	watch_growth "$WORK/lobby-0/njet.db" "$WORK/lobby-0/growth.txt"
+	wait_for "$WORK/lobby-3/out.txt" "plays seat" 60 || return 1
+	echo "lobby: killing device 3 again as the table starts"
+	t0=$(lost)
+	kill_peer 3
+	finish_table lobby "$t0" 0 1 2
+}
+
+scen_two() {
+	local t0
+	host_table two 5 modern || return 1
+	for i in 1 2 3 4; do start "$i" "$WORK/two-$i" "${JOIN[@]}" --code "$CODE"; done
+	watch_growth "$WORK/two-0/njet.db" "$WORK/two-0/growth.txt"
+	wait_for "$WORK/two-1/out.txt" "shuffling" 90 || return 1
+	sleep 0.5
+	echo "two: killing devices 3 and 4 at once mid-round"
+	t0=$(lost)
+	kill -9 "${PIDS[3]}" "${PIDS[4]}" 2>/dev/null || true
+	kill_peer 3
+	kill_peer 4
+	finish_table two "$t0" 0 1 2
+}
+
+want() { [ -z "${LOSS_SCENARIOS:-}" ] || [[ " $LOSS_SCENARIOS " == *" $1 "* ]]; }
+for s in host shuffle lobby two; do
+	want "$s" || continue
+	echo "== $s"
+	t=$SECONDS
+	if ! "scen_$s"; then
+		FAILED+=("$s")
+	fi
+	echo "$s: $((SECONDS - t)) s in all"
+	netns_kill_all
+done
+if [ ${#FAILED[@]} -gt 0 ]; then
+	echo "netns-loss.sh: FAILED: ${FAILED[*]}"
+	exit 1
+fi
+echo "netns-loss.sh: PASS"

@@ -1,0 +1,206 @@
+package table
+
+import (
+	"crypto/ed25519"
+	"encoding/binary"
+	"fmt"
+)
+
+// SeatClaimRequest is a device's request, outside the log, to play a seat
+// that a bot plays now: the device that played it before the table took it
+// over, back again, or a watcher. It names the seat and the claimant's
+// key and is signed by that key, which proves the claimant holds it. The
+// request travels over the table's transport like a SilenceVote.
+type SeatClaimRequest struct {
+	Table TableID
+	Seat  uint8
+	Key   Identity
+	Sig   [SignatureSize]byte
+}
+
+// SeatApproval is one seat's signed agreement, outside the log, that the
+// seat named in a SeatClaimRequest goes to the claimant's key at the start
+// of deal Deal. The bot's host collects one from every seat still played
+// by its own device and posts them in the SeatClaim envelope.
+type SeatApproval struct {
+	Table    TableID
+	Deal     uint64
+	Seat     uint8
+	Key      Identity
+	Approver uint8 // the approving seat; its current key signs
+	Sig      [SignatureSize]byte
+}
+
+// Wire constants of the claim messages. Like VoteTag, no envelope version
+// will ever take these values.
+const (
+	ClaimTag        = 0x43 // 'C'
+	ApprovalTag     = 0x41 // 'A'
+	ClaimVersion    = 1
+	ClaimSize       = 2 + 32 + 1 + 32 + SignatureSize
+	ApprovalSize    = 2 + 32 + 8 + 1 + 32 + 1 + SignatureSize
+	claimDomain     = "njet/table/v1/seat-claim\x00"
+	approvalDomain  = "njet/table/v1/seat-approval\x00"
+	claimSignedSize = ClaimSize - SignatureSize
+)
+
+// IsClaim reports whether a message on a table's transport is a
+// SeatClaimRequest (by its first byte).
+func IsClaim(data []byte) bool { return len(data) > 0 && data[0] == ClaimTag }
+
+// IsApproval reports whether a message on a table's transport is a
+// SeatApproval (by its first byte).
+func IsApproval(data []byte) bool { return len(data) > 0 && data[0] == ApprovalTag }
+
+// IsSideMessage reports whether a message on a table's transport travels
+// outside the log (a vote, a seat claim or an approval) rather than being
+// an envelope.
+func IsSideMessage(data []byte) bool { return IsVote(data) || IsClaim(data) || IsApproval(data) }
+
+func (c *SeatClaimRequest) appendSigned(b []byte) []byte {
+	b = append(b, ClaimTag, ClaimVersion)
+	b = append(b, c.Table[:]...)
+	b = append(b, c.Seat)
+	return append(b, c.Key[:]...)
+}
+
+// Sign signs the request with the claimant's key, which must be c.Key.
+func (c *SeatClaimRequest) Sign(priv ed25519.PrivateKey) error {
+	if len(priv) != ed25519.PrivateKeySize {
+		return fmt.Errorf("%w: private key of %d bytes", ErrMalformed, len(priv))
+	}
+	copy(c.Sig[:], ed25519.Sign(priv, c.appendSigned([]byte(claimDomain))))
+	return nil
+}
+
+// Verify checks the claimant's signature under c.Key.
+func (c *SeatClaimRequest) Verify() error {
+	if !ed25519.Verify(c.Key.PublicKey(), c.appendSigned([]byte(claimDomain)), c.Sig[:]) {
+		return fmt.Errorf("%w: claim of seat %d", ErrBadSignature, c.Seat)
+	}
+	return nil
+}
+
+// MarshalBinary encodes the request (ClaimSize bytes).
+func (c *SeatClaimRequest) MarshalBinary() ([]byte, error) {
+	return append(c.appendSigned(make([]byte, 0, ClaimSize)), c.Sig[:]...), nil
+}
+
+// ParseClaim decodes a claim request strictly; Verify checks it.
+func ParseClaim(data []byte) (*SeatClaimRequest, error) {
+	if len(data) != ClaimSize {
+		return nil, fmt.Errorf("%w: claim of %d bytes (want %d)", ErrMalformed, len(data), ClaimSize)
+	}
+	if data[0] != ClaimTag {
+		return nil, fmt.Errorf("%w: not a claim (first byte %#x)", ErrMalformed, data[0])
+	}
+	if data[1] != ClaimVersion {
+		return nil, fmt.Errorf("%w: claim version %d", ErrUnknownVersion, data[1])
+	}
+	c := &SeatClaimRequest{Seat: data[34]}
+	copy(c.Table[:], data[2:34])
+	copy(c.Key[:], data[35:67])
+	copy(c.Sig[:], data[claimSignedSize:])
+	return c, nil
+}
+
+func (a *SeatApproval) appendSigned(b []byte) []byte {
+	b = append(b, ApprovalTag, ClaimVersion)
+	b = append(b, a.Table[:]...)
+	b = binary.BigEndian.AppendUint64(b, a.Deal)
+	b = append(b, a.Seat)
+	b = append(b, a.Key[:]...)
+	return append(b, a.Approver)
+}
+
+// Sign signs the approval with the approving seat's key.
+func (a *SeatApproval) Sign(priv ed25519.PrivateKey) error {
+	if len(priv) != ed25519.PrivateKeySize {
+		return fmt.Errorf("%w: private key of %d bytes", ErrMalformed, len(priv))
+	}
+	if a.Approver == a.Seat {
+		return fmt.Errorf("%w: seat %d approves its own claim", ErrMalformed, a.Seat)
+	}
+	copy(a.Sig[:], ed25519.Sign(priv, a.appendSigned([]byte(approvalDomain))))
+	return nil
+}
+
+// Verify checks the signature under key, the approving seat's key.
+func (a *SeatApproval) Verify(key Identity) error {
+	if !ed25519.Verify(key.PublicKey(), a.appendSigned([]byte(approvalDomain)), a.Sig[:]) {
+		return fmt.Errorf("%w: approval of seat %d for seat %d", ErrBadSignature, a.Approver, a.Seat)
+	}
+	return nil
+}
+
+// MarshalBinary encodes the approval (ApprovalSize bytes).
+func (a *SeatApproval) MarshalBinary() ([]byte, error) {
+	if a.Approver == a.Seat {
+		return nil, fmt.Errorf("%w: seat %d approves its own claim", ErrMalformed, a.Seat)
+	}
+	return append(a.appendSigned(make([]byte, 0, ApprovalSize)), a.Sig[:]...), nil
+}
+
+// ParseApproval decodes an approval strictly; Verify checks it.
+func ParseApproval(data []byte) (*SeatApproval, error) {
+	if len(data) != ApprovalSize {
+		return nil, fmt.Errorf("%w: approval of %d bytes (want %d)", ErrMalformed, len(data), ApprovalSize)
+	}
+	if data[0] != ApprovalTag {
+		return nil, fmt.Errorf("%w: not an approval (first byte %#x)", ErrMalformed, data[0])
+	}
+	if data[1] != ClaimVersion {
+		return nil, fmt.Errorf("%w: approval version %d", ErrUnknownVersion, data[1])
+	}
+	a := &SeatApproval{Deal: binary.BigEndian.Uint64(data[34:42]), Seat: data[42], Approver: data[75]}
+	copy(a.Table[:], data[2:34])
+	copy(a.Key[:], data[43:75])
+	copy(a.Sig[:], data[76:])
+	if a.Approver == a.Seat {
+		return nil, fmt.Errorf("%w: seat %d approves its own claim", ErrMalformed, a.Seat)
+	}
+	return a, nil
+}
+
+// seatClaim is a decoded SeatClaim body: the request and the approvals,
+// one per seat still played by its own device (but the claimed seat), in
+// seat order.
+type seatClaim struct {
+	req       SeatClaimRequest
+	approvals []*SeatApproval
+}
+
+// seatClaimBody encodes a SeatClaim body: version · seat (1) · key (32) ·
+// the claimant's signature (64) · count (1) · count × (approver (1) ·
+// signature (64)).
+func seatClaimBody(req *SeatClaimRequest, approvals []*SeatApproval) []byte {
+	w := newWriter()
+	w.u8(int(req.Seat))
+	w.raw(req.Key[:])
+	w.raw(req.Sig[:])
+	w.u8(len(approvals))
+	for _, a := range approvals {
+		w.u8(int(a.Approver))
+		w.raw(a.Sig[:])
+	}
+	return w.bytes()
+}
+
+// parseSeatClaim decodes a SeatClaim body of table at deal: the approvals
+// are rebuilt from it (they sign the table, deal, seat and key).
+func parseSeatClaim(table TableID, deal uint64, body []byte) (*seatClaim, error) {
+	r := newReader(KindSeatClaim, body)
+	c := &seatClaim{req: SeatClaimRequest{Table: table, Seat: uint8(r.u8())}}
+	copy(c.req.Key[:], r.take(32))
+	copy(c.req.Sig[:], r.take(SignatureSize))
+	n := r.u8()
+	for i := 0; i < n && r.err == nil; i++ {
+		a := &SeatApproval{Table: table, Deal: deal, Seat: c.req.Seat, Key: c.req.Key, Approver: uint8(r.u8())}
+		copy(a.Sig[:], r.take(SignatureSize))
+		c.approvals = append(c.approvals, a)
+	}
+	if err := r.finish(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -1,0 +1,178 @@
+package table
+
+import (
+	"context"
+	"crypto/ed25519"
+	"slices"
+)
+
+// A seat the table handed to a bot goes back to a device at the start of a
+// deal: the device that played it, back again, or a watcher that asks for
+// it. The claimant publishes a signed SeatClaimRequest; every peer whose
+// own device still plays its seat approves it for the deal about to start
+// (SeatApproval); the peer hosting the bot, at the bot's key turn, posts a
+// SeatClaim carrying the request and every approval instead of the bot's
+// round key, and the claimant's device posts the seat's envelopes from
+// then on. Approvals are given automatically: the table has nothing to
+// lose by a seat played by a device rather than a bot.
+
+// claimDeal is the deal whose key setup a claim made now is for: the deal
+// under way while its keys are being posted, otherwise the next one.
+func claimDeal(game *Game) uint64 {
+	game.mu.Lock()
+	defer game.mu.Unlock()
+	if game.st == stKeys {
+		return game.deal
+	}
+	return game.deal + 1
+}
+
+// claim publishes this peer's request for its own seat while a bot hosted
+// elsewhere plays it (a device back after the table took it over, or a
+// watcher configured with the seat it wants).
+func (p *Peer) claim(ctx context.Context) {
+	game, _, _ := p.state()
+	if game.Genesis() == nil || game.Over() || p.cfg.Seat < 0 || p.cfg.Seat >= game.Genesis().Players() {
+		return
+	}
+	if h := game.HostOf(p.cfg.Seat); h < 0 || h == p.cfg.Seat || !game.handableSeat(p.cfg.Seat) {
+		return
+	}
+	pub, ok := p.cfg.Key.Public().(ed25519.PublicKey)
+	if !ok {
+		return
+	}
+	id, err := IdentityOf(pub)
+	if err != nil {
+		return
+	}
+	req := &SeatClaimRequest{Table: p.cfg.Table, Seat: uint8(p.cfg.Seat), Key: id}
+	if req.Sign(p.cfg.Key) != nil {
+		return
+	}
+	p.keepClaim(req)
+	b, err := req.MarshalBinary()
+	if err != nil {
+		return
+	}
+	if err := p.cfg.Transport.Publish(ctx, b); err != nil && p.cfg.Logf != nil {
+		p.cfg.Logf("table: seat %d: publish a seat claim: %v", p.cfg.Seat, err)
+	}
+}
+
+// keepClaim keeps a valid request for a bot-played seat (the latest one
+// per seat).
+func (p *Peer) keepClaim(req *SeatClaimRequest) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if cur := p.claims[req.Seat]; cur == nil || cur.Key != req.Key {
+		p.claims[req.Seat] = req
+		delete(p.approvals, req.Seat)
+	}
+}
+
+func (p *Peer) receiveClaim(m Received) {
+	req, err := ParseClaim(m.Data)
+	if err != nil || req.Table != p.cfg.Table || req.Verify() != nil {
+		return
+	}
+	game, _, _ := p.state()
+	if gen := game.Genesis(); gen == nil || int(req.Seat) >= gen.Players() || game.HostOf(int(req.Seat)) < 0 {
+		return
+	}
+	p.keepClaim(req)
+	p.signal()
+}
+
+func (p *Peer) receiveApproval(m Received) {
+	a, err := ParseApproval(m.Data)
+	if err != nil {
+		return
+	}
+	game, _, _ := p.state()
+	if game.CheckApproval(a, claimDeal(game)) != nil {
+		return
+	}
+	p.keepApproval(a)
+	p.signal()
+}
+
+// keepApproval keeps an approval of the claim this peer holds for its seat.
+func (p *Peer) keepApproval(a *SeatApproval) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c := p.claims[a.Seat]; c == nil || c.Key != a.Key {
+		return
+	}
+	if p.approvals[a.Seat] == nil {
+		p.approvals[a.Seat] = map[uint8]*SeatApproval{}
+	}
+	p.approvals[a.Seat][a.Approver] = a
+}
+
+// approve signs, keeps and publishes this peer's approvals of the claims
+// it holds: one per seat it plays with its own device's key, for the deal
+// about to start.
+func (p *Peer) approve(ctx context.Context) {
+	game, _, _ := p.state()
+	if game.Genesis() == nil || game.Over() {
+		return
+	}
+	deal := claimDeal(game)
+	p.mu.Lock()
+	claims := make([]*SeatClaimRequest, 0, len(p.claims))
+	for _, c := range p.claims {
+		claims = append(claims, c)
+	}
+	p.mu.Unlock()
+	for _, c := range claims {
+		for _, s := range game.Approvers(int(c.Seat)) {
+			if !p.hosts(game, s) {
+				continue
+			}
+			key, err := p.keyOf(game, s)
+			if err != nil {
+				continue
+			}
+			a := &SeatApproval{Table: p.cfg.Table, Deal: deal, Seat: c.Seat, Key: c.Key, Approver: uint8(s)}
+			if a.Sign(key) != nil || game.CheckApproval(a, deal) != nil {
+				continue
+			}
+			p.keepApproval(a)
+			if b, err := a.MarshalBinary(); err == nil {
+				if err := p.cfg.Transport.Publish(ctx, b); err != nil && p.cfg.Logf != nil {
+					p.cfg.Logf("table: seat %d: publish an approval: %v", p.cfg.Seat, err)
+				}
+			}
+		}
+	}
+}
+
+// handBack drafts the SeatClaim this peer posts at a hosted bot's key
+// turn when it holds a claim of that seat and the approval of every seat
+// that must approve it for this deal; nil otherwise.
+func (p *Peer) handBack(game *Game, seq uint64, turn Turn) *draft {
+	if !slices.Contains(turn.Kinds, KindSeatClaim) {
+		return nil
+	}
+	seat := turn.Seat
+	deal := game.Deal()
+	want := game.Approvers(int(seat))
+	p.mu.Lock()
+	req := p.claims[seat]
+	held := p.approvals[seat]
+	var approvals []*SeatApproval
+	for _, s := range want {
+		if a := held[uint8(s)]; a != nil && a.Deal == deal {
+			approvals = append(approvals, a)
+		}
+	}
+	p.mu.Unlock()
+	if req == nil || len(approvals) != len(want) {
+		return nil
+	}
+	if p.cfg.Logf != nil {
+		p.cfg.Logf("table: seat %d hands seat %d back to its claimant at seq %d", p.cfg.Seat, seat, seq)
+	}
+	return &draft{seq: seq, kind: KindSeatClaim, body: seatClaimBody(req, approvals), secrets: map[string][]byte{}}
+}

@@ -1,0 +1,287 @@
+package table
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// claimOf is seat's request to play seat with priv's key.
+func claimOf(t *testing.T, table TableID, seat int, priv ed25519.PrivateKey) *SeatClaimRequest {
+	t.Helper()
+	id, err := IdentityOf(priv.Public().(ed25519.PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &SeatClaimRequest{Table: table, Seat: uint8(seat), Key: id}
+	if err := c.Sign(priv); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// approvalsOf signs an approval of c for deal by each of the seats.
+func approvalsOf(t *testing.T, d *driver, c *SeatClaimRequest, deal uint64, seats ...int) []*SeatApproval {
+	t.Helper()
+	var out []*SeatApproval
+	for _, s := range seats {
+		a := &SeatApproval{Table: c.Table, Deal: deal, Seat: c.Seat, Key: c.Key, Approver: uint8(s)}
+		if err := a.Sign(d.sp.keys[s]); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func TestClaimEncoding(t *testing.T) {
+	d := newDriver(t, engine.Classic, 3, 1, 95)
+	c := claimOf(t, d.sp.table, 2, d.sp.keys[2])
+	b, err := c.MarshalBinary()
+	if err != nil || len(b) != ClaimSize || !IsClaim(b) || !IsSideMessage(b) {
+		t.Fatalf("%d bytes, %v", len(b), err)
+	}
+	got, err := ParseClaim(b)
+	if err != nil || !reflect.DeepEqual(got, c) || got.Verify() != nil {
+		t.Fatalf("%+v, %v", got, err)
+	}
+	a := approvalsOf(t, d, c, 4, 0)[0]
+	ab, err := a.MarshalBinary()
+	if err != nil || len(ab) != ApprovalSize || !IsApproval(ab) || !IsSideMessage(ab) {
+		t.Fatalf("%d bytes, %v", len(ab), err)
+	}
+	gotA, err := ParseApproval(ab)
+	if err != nil || !reflect.DeepEqual(gotA, a) || gotA.Verify(d.sp.ids[0]) != nil {
+		t.Fatalf("%+v, %v", gotA, err)
+	}
+	for _, tc := range []struct {
+		name  string
+		parse func([]byte) error
+		data  []byte
+		want  error
+	}{
+		{"claim short", func(b []byte) error { _, err := ParseClaim(b); return err }, b[:ClaimSize-1], ErrMalformed},
+		{"claim tag", func(b []byte) error { _, err := ParseClaim(b); return err }, append([]byte{VoteTag}, b[1:]...), ErrMalformed},
+		{"claim version", func(b []byte) error { _, err := ParseClaim(b); return err }, append([]byte{ClaimTag, 9}, b[2:]...), ErrUnknownVersion},
+		{"approval long", func(b []byte) error { _, err := ParseApproval(b); return err }, append(bytes.Clone(ab), 0), ErrMalformed},
+		{"approval of itself", func(b []byte) error { _, err := ParseApproval(b); return err }, func() []byte {
+			c := bytes.Clone(ab)
+			c[75] = c[42]
+			return c
+		}(), ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.parse(tc.data); !errors.Is(err, tc.want) {
+				t.Fatalf("%v, want %v", err, tc.want)
+			}
+		})
+	}
+	c.Key[0] ^= 1
+	if err := c.Verify(); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("a claim for another key verified: %v", err)
+	}
+}
+
+func FuzzParseSeatClaim(f *testing.F) {
+	fx := newFixture(f, 3, 100)
+	req := &SeatClaimRequest{Table: fx.table, Seat: 1, Key: fx.ids[1]}
+	if err := req.Sign(fx.privs[1]); err != nil {
+		f.Fatal(err)
+	}
+	a := &SeatApproval{Table: fx.table, Deal: 3, Seat: 1, Key: fx.ids[1], Approver: 0}
+	if err := a.Sign(fx.privs[0]); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seatClaimBody(req, []*SeatApproval{a}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := parseSeatClaim(fx.table, 3, data)
+		if err != nil {
+			return
+		}
+		if enc := seatClaimBody(&c.req, c.approvals); !bytes.Equal(enc, data) {
+			t.Fatalf("re-encoding differs")
+		}
+	})
+}
+
+// A SeatClaim is entitled only at a bot's key turn and is checked by every
+// log: the request signed by the new key, which no seat holds, and one
+// approval for this deal from every seat still played by its own device,
+// in seat order. The genuine one hands the seat back; the game goes on to
+// its end with the claimant's key in the seat.
+func TestSeatClaimChecked(t *testing.T) {
+	const gone, dec = 2, 0
+	d := newDriver(t, engine.Classic, 4, 2, 96)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindBlock && seat == gone })
+	seq, prev := d.logs[dec].Head()
+	dr, err := d.games[dec].draftVoidSilent(seq, prev, votesAgainst(t, d, d.logs[dec], gone), d.rand(seq))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range dr.secrets {
+		d.vaults[dec].put(name, b)
+	}
+	d.mustPost(d.sign(dec, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
+		Kind: dr.kind, Body: dr.body}))
+	botSeed, err := d.vaults[dec].Secret(botKeyName(gone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	botKey := ed25519.NewKeyFromSeed(botSeed)
+	post := func(author int, key ed25519.PrivateKey, req *SeatClaimRequest, approvals []*SeatApproval) []error {
+		seq, prev := d.logs[d.n].Head()
+		env := &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
+			Kind: KindSeatClaim, Body: seatClaimBody(req, approvals)}
+		if err := env.Sign(key); err != nil {
+			t.Fatal(err)
+		}
+		return d.postAll(env)
+	}
+	back := claimOf(t, d.sp.table, gone, d.sp.keys[gone])
+	// Seat 0's key turn: not a bot.
+	deal := d.observer().Deal()
+	expectLogErr(t, post(0, d.sp.keys[0], claimOf(t, d.sp.table, 0, d.sp.keys[gone]), approvalsOf(t, d, back, deal, 1, 3)), ErrNotEntitled)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == gone })
+	for _, tc := range []struct {
+		name      string
+		req       *SeatClaimRequest
+		approvals []*SeatApproval
+		want      error
+	}{
+		{"an approval missing", back, approvalsOf(t, d, back, deal, 0, 1), ErrVote},
+		{"approvals out of order", back, approvalsOf(t, d, back, deal, 1, 0, 3), ErrVote},
+		{"approvals for another deal", back, approvalsOf(t, d, back, deal+1, 0, 1, 3), ErrVote},
+		{"a request signed by another key", func() *SeatClaimRequest {
+			c := *back
+			c.Sig = claimOf(t, d.sp.table, gone, d.sp.keys[1]).Sig
+			return &c
+		}(), approvalsOf(t, d, back, deal, 0, 1, 3), ErrVote},
+		{"a key already seated", claimOf(t, d.sp.table, gone, d.sp.keys[1]),
+			approvalsOf(t, d, claimOf(t, d.sp.table, gone, d.sp.keys[1]), deal, 0, 1, 3), ErrMalformed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			expectLogErr(t, post(gone, botKey, tc.req, tc.approvals), tc.want)
+		})
+	}
+	for i, err := range post(gone, botKey, back, approvalsOf(t, d, back, deal, 0, 1, 3)) {
+		if err != nil {
+			t.Fatalf("log %d: %v", i, err)
+		}
+	}
+	obs := d.observer()
+	if h := obs.HostOf(gone); h != -1 {
+		t.Fatalf("the seat is still hosted by %d", h)
+	}
+	for d.step() {
+	}
+	if !obs.Over() || len(obs.Results()) != 2 {
+		t.Fatalf("over %v after %d rounds", obs.Over(), len(obs.Results()))
+	}
+	v, err := verifyLog(t, d.logs[d.n])
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if len(v.HandedBack) != 1 || v.HandedBack[0].Seat != gone || v.HandedBack[0].Key != d.sp.ids[gone] {
+		t.Errorf("handed back %+v", v.HandedBack)
+	}
+}
+
+// A watcher joins while the table plays, after a device left for good and
+// a bot took its seat over. Until the next deal starts it only watches:
+// its view never holds a card of any hand. Then the bot's host hands it
+// the seat (SeatClaim with the approval of every device still there), it
+// plays the seat to the end, and its log ends as everyone's, which Verify
+// accepts.
+func TestWatcherTakesASeatAtTheNextDeal(t *testing.T) {
+	const gone = 2
+	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: 97, VoidAfter: 20 * time.Second}
+	if testing.Verbose() {
+		cfg.Logf = t.Logf
+	}
+	ref := referenceLog(t, cfg)
+	seq, _ := stepSeq(t, ref, 0, gone, KindBlock)
+	cfg.Silences = []Silence{{Seat: gone, AtSeq: seq - 1}}
+	cfg.Watchers = []Watcher{{Seat: gone, AtSeq: seq + 30}}
+	cfg.Dir = t.TempDir()
+	sp, err := NewSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// Look at the watcher's view while the table plays.
+	var (
+		looks, seen int
+		seenHand    []engine.Card
+	)
+	lookDone := make(chan struct{})
+	go func() {
+		defer close(lookDone)
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			w := sp.Watcher(0)
+			if w == nil {
+				continue
+			}
+			v := w.View()
+			if v.BotHost < 0 {
+				if looks > 0 {
+					return // the seat is the watcher's now
+				}
+				continue // not caught up yet
+			}
+			looks++
+			if cards := v.Game.Hand.Cards(v.Game.Edition); len(cards) > 0 {
+				seen++
+				seenHand = cards
+			}
+		}
+	}()
+	err = sp.Run(ctx)
+	cancel()
+	<-lookDone
+	if err != nil {
+		t.Fatal(err)
+	}
+	if looks == 0 || seen > 0 {
+		t.Errorf("the watcher looked %d times and saw a hand %d times (%v)", looks, seen, seenHand)
+	}
+	w := sp.WatcherOutcomes()[0]
+	out := sp.Outcomes()
+	for _, o := range []Outcome{out[0], out[1], out[3], w} {
+		if o.Head != w.Head || o.Next != w.Next || o.Violation != nil {
+			t.Errorf("seat %d ends at %d %v (%v), the watcher at %d %v", o.Seat, o.Next, o.Head, o.Violation, w.Next, w.Head)
+		}
+	}
+	if w.BotHost != -1 {
+		t.Errorf("the watcher's seat is played by a bot of seat %d at the end", w.BotHost)
+	}
+	path := filepath.Join(t.TempDir(), "log")
+	if _, err := sp.Export(0, path); err != nil {
+		t.Fatal(err)
+	}
+	v, err := verifyFile(path)
+	if err != nil || !v.Over {
+		t.Fatalf("verify: %v", err)
+	}
+	id, err := IdentityOf(sp.WatcherKey(0).Public().(ed25519.PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.HandedBack) != 1 || v.HandedBack[0].Seat != gone || v.HandedBack[0].Key != id {
+		t.Errorf("handed back %+v", v.HandedBack)
+	}
+}

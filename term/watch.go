@@ -1,0 +1,287 @@
+package term
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/words"
+)
+
+// WatchConfig sets up a watcher of a table on the LAN.
+type WatchConfig struct {
+	// View returns the table's public view now (lan.Watcher.View): the
+	// engine's view from outside the table, whom it waits for, the
+	// results and the voided rounds.
+	View func() table.PeerView
+	// Changed receives a value whenever the table may have moved on;
+	// WatchLAN also looks at the view every second.
+	Changed <-chan struct{}
+	// Names are the players' names by seat (the genesis's).
+	Names []string
+	// Rounds is the number of rounds the table plays when its genesis ends
+	// the game early (0: the edition's).
+	Rounds int
+	// Width is the width text is wrapped to (0: the terminal's, else 80).
+	Width int
+	// Echo repeats each typed line after reading it.
+	Echo bool
+}
+
+// WatchLAN shows a table on the LAN to a watcher, from out, until the game
+// is over (nil), the watcher types "quit" (ErrLeft) or ctx ends (its
+// error). It tells what the table shows every seat: each round's dealer,
+// the blocks on the board and the rules they leave, the teams, the cards
+// as they are played and who takes each trick, whom the table waits for
+// when that lasts, the voided rounds and the scores. It never shows a
+// hand, a discard or a pass: the view it reads holds none. "help" shows
+// the table again. The end of the input only stops the typing.
+func WatchLAN(ctx context.Context, cfg WatchConfig, in io.Reader, out io.Writer) error {
+	if cfg.View == nil {
+		return fmt.Errorf("term: WatchLAN without a view")
+	}
+	width := cfg.Width
+	if width <= 0 {
+		width = widthOf(out)
+	}
+	w := &watch{cfg: cfg}
+	w.screen = &screen{e: engine.Classic, you: -1, watching: true, others: "Seat", names: cfg.Names,
+		view: w.view, out: &printer{w: out, width: width}}
+
+	lines := make(chan string)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		r := bufio.NewReader(in)
+		for {
+			text, err := readLine(r)
+			if err != nil {
+				return
+			}
+			select {
+			case lines <- text:
+			case <-done:
+				return
+			}
+		}
+	}()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	w.out.f("You are watching the table: you see what it shows every seat, never a hand. " +
+		"\"help\" shows the table, \"quit\" leaves.\n")
+	for {
+		if w.update() || w.out.err != nil {
+			return w.out.err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-cfg.Changed:
+		case <-tick.C:
+		case line := <-lines:
+			if cfg.Echo {
+				w.out.f("%s\n", line)
+			}
+			switch normalise(line) {
+			case "quit", "q", "exit":
+				w.out.f("You stop watching.\n")
+				return ErrLeft
+			case "help", "h", "?":
+				w.showTable()
+			case "":
+			default:
+				w.out.f("You are watching: \"help\" shows the table, \"quit\" leaves.\n")
+			}
+		}
+	}
+}
+
+// watch is a watcher's screen of a table under way.
+type watch struct {
+	*screen
+	cfg WatchConfig
+	cur engine.View
+
+	// What has been told already.
+	ready         bool
+	dealt         bool
+	round         int
+	blocks, plays int
+	results       int
+	voided        int
+	violation     bool
+	waitSince     time.Time
+	waitTold      time.Duration
+}
+
+func (w *watch) view() engine.View {
+	v := w.cur
+	if w.cfg.Rounds > 0 {
+		v.Rounds = w.cfg.Rounds
+	}
+	return v
+}
+
+// update shows what changed since the last look and reports whether the
+// game is over.
+func (w *watch) update() bool {
+	v := w.cfg.View()
+	if v.Game.Players > 0 && !w.ready {
+		w.ready = true
+		w.e, w.n = v.Game.Edition, v.Game.Players
+		w.out.f("Njet! %s edition, %d players.\n", words.Edition(w.e), w.n)
+	}
+	before := w.cur
+	w.cur = v.Game
+	if w.ready {
+		w.narrate(before, v.Game)
+	}
+	for _, r := range v.Results[min(w.results, len(v.Results)):] {
+		w.showResult(r)
+	}
+	w.results = len(v.Results)
+	for _, viol := range v.Voided[min(w.voided, len(v.Voided)):] {
+		if viol == v.Abandoned {
+			w.out.f("\nThe game ends without a winner: %v.\n", viol)
+			continue
+		}
+		w.out.f("\nThe table voided the round: %v. It is dealt again; a bot plays %s now.\n", viol, w.name(viol.Seat))
+	}
+	w.voided = len(v.Voided)
+	if v.Over {
+		w.showOver(v)
+		return true
+	}
+	if v.Violation != nil && !w.violation {
+		w.violation = true
+		w.out.f("The round is halted: %v\n", v.Violation)
+	}
+	if v.Turn >= 0 && v.Silent >= waitQuiet && (v.Since != w.waitSince || v.Silent >= w.waitTold+waitRepeat) {
+		w.waitSince, w.waitTold = v.Since, v.Silent
+		w.out.f("waiting for %s (%s) since %v\n", w.name(v.Turn), kindName(v.Kind), v.Silent.Round(time.Second))
+	}
+	return false
+}
+
+// narrate tells the public moves between two views.
+func (w *watch) narrate(before, after engine.View) {
+	switch {
+	case after.Phase <= engine.PhaseDeal:
+		w.dealt = false
+		return
+	case after.Phase >= engine.PhaseRoundOver && !w.dealt:
+		return
+	}
+	plays := slices.Clone(after.Trick.Plays)
+	for i := len(after.Tricks) - 1; i >= 0; i-- {
+		plays = append(slices.Clone(after.Tricks[i].Plays), plays...)
+	}
+	if !w.dealt || after.Round != w.round || len(after.Blocks) < w.blocks || len(plays) < w.plays {
+		w.dealt, w.round = true, after.Round
+		w.blocks, w.plays = 0, 0
+		w.showRoundStart()
+		before = engine.View{}
+	}
+	for _, b := range after.Blocks[min(w.blocks, len(after.Blocks)):] {
+		w.out.say(words.Action(w.e, engine.Action{Kind: engine.ActBlock, Seat: b.Seat, Row: b.Row, Field: b.Field}, w.seats()))
+	}
+	w.blocks = len(after.Blocks)
+	if before.Phase <= engine.PhaseNjet && after.Phase > engine.PhaseNjet {
+		w.showFinalBoard(after)
+		w.showRules(after.Rules)
+	}
+	if before.Phase <= engine.PhaseTeams && after.Phase > engine.PhaseTeams {
+		w.showWatchedTeams(after)
+	}
+	if before.Phase < engine.PhaseDiscard && after.Phase == engine.PhaseDiscard {
+		w.out.f("The seats discard; what they discard or pass stays hidden until the round's end.\n")
+	}
+	for i := w.plays; i < len(plays); i++ {
+		p := plays[i]
+		w.out.say(words.Action(w.e, engine.Action{Kind: engine.ActPlay, Seat: p.Seat, Card: p.Card}, w.seats()))
+		if k := i / w.n; (i+1)%w.n == 0 && k < len(after.Tricks) {
+			w.showTrickTaken(after.Tricks[k], k+1, after.Rules)
+		}
+	}
+	w.plays = len(plays)
+}
+
+// showWatchedTeams names both teams and the doubled seat, if any.
+func (w *watch) showWatchedTeams(v engine.View) {
+	if len(v.Team) == 0 {
+		return
+	}
+	w.out.say(words.Teams(v.Team, v.Rules.StartSeat, w.seats()), words.Doubling(v.Bonus, w.seats()))
+}
+
+// showTable shows the table again: the board or the rules, the teams, the
+// trick under way and the totals.
+func (w *watch) showTable() {
+	if !w.ready {
+		w.out.f("The table has not started yet.\n")
+		return
+	}
+	v := w.view()
+	w.out.f("\n")
+	switch {
+	case v.Phase == engine.PhaseNjet:
+		w.showFinalBoard(v)
+	case v.Phase > engine.PhaseNjet && v.Phase < engine.PhaseRoundOver:
+		w.showRules(v.Rules)
+		w.showWatchedTeams(v)
+		if v.Phase == engine.PhaseTricks && v.Turn >= 0 && v.Turn < len(v.HandSizes) {
+			// HandSizes count the cards still held: the seat to play
+			// holds one more than those who played into this trick.
+			left := v.HandSizes[v.Turn]
+			if len(v.Trick.Plays) > 0 {
+				left = v.HandSizes[v.Trick.Plays[0].Seat] + 1
+			}
+			w.out.say(words.TrickUnderWay(len(v.Tricks)+1, len(v.Tricks)+left, v.Trick.Plays, w.seats()))
+		}
+	}
+	_, total := words.ScoreColumns()
+	w.out.f("  %-24s %6s\n", "", total)
+	for seat := range v.Totals {
+		w.out.f("  %-24s %6d\n", w.longName(seat), v.Totals[seat])
+	}
+}
+
+func (w *watch) showResult(r table.RoundResult) {
+	w.out.f("\n%s\n", words.RoundOver(r.Round, r.Rules.Points))
+	round, total := words.ScoreColumns()
+	w.out.f("  %-24s %6s %6s\n", "", round, total)
+	for seat := range r.Points {
+		w.out.f("  %-24s %6d %6d\n", w.longName(seat), r.Points[seat], r.Totals[seat])
+	}
+}
+
+func (w *watch) showOver(v table.PeerView) {
+	if v.Abandoned != nil {
+		w.out.f("\n=== Game abandoned after %s: nobody wins ===\n", plural(len(v.Results), "round"))
+		return
+	}
+	if len(v.Results) == 0 {
+		w.out.f("\n=== Game over ===\n")
+		return
+	}
+	totals := v.Results[len(v.Results)-1].Totals
+	best := slices.Max(totals)
+	var names []string
+	for seat, t := range totals {
+		if t == best {
+			names = append(names, w.name(seat))
+		}
+	}
+	w.out.f("\n=== %s ===\n", words.GameOver(len(v.Results)))
+	if len(names) > 1 {
+		w.out.f("Shared win with %d points: %s.\n", best, strings.Join(names, ", "))
+		return
+	}
+	w.out.f("%s wins with %d points.\n", names[0], best)
+}
