@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -221,7 +220,7 @@ func (l *lan) update() bool {
 	}
 	l.voided = len(v.Voided)
 	if v.Over {
-		l.showLANGameOver(v)
+		l.showGameOver(v)
 		return true
 	}
 	l.showHalt(v)
@@ -434,32 +433,4 @@ func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 		return
 	}
 	l.out.f("\nThe table voided the round: %v. It is dealt again; a bot plays %s now.\n", viol, l.seatName(viol.Seat))
-}
-
-func (l *lan) showLANGameOver(v table.PeerView) {
-	if v.Abandoned != nil {
-		l.out.f("\n=== Game abandoned after %s: nobody wins ===\n", plural(len(v.Results), "round"))
-		return
-	}
-	if len(v.Results) == 0 {
-		l.out.f("\n=== Game over ===\n")
-		return
-	}
-	totals := v.Results[len(v.Results)-1].Totals
-	best := slices.Max(totals)
-	var names []string
-	for seat, t := range totals {
-		if t == best {
-			names = append(names, l.name(seat))
-		}
-	}
-	l.out.f("\n=== %s ===\n", words.GameOver(len(v.Results)))
-	switch {
-	case len(names) > 1:
-		l.out.f("Shared win with %d points: %s.\n", best, strings.Join(names, ", "))
-	case names[0] == "You":
-		l.out.f("You win with %d points!\n", best)
-	default:
-		l.out.f("%s wins with %d points.\n", names[0], best)
-	}
 }

@@ -2,6 +2,7 @@ package term
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
@@ -89,5 +90,35 @@ func (s *lanScreen) showHalt(v table.PeerView) {
 	if v.Violation != nil && !s.violation {
 		s.violation = true
 		s.out.f("The round is halted: %v\n", v.Violation)
+	}
+}
+
+// showGameOver shows the end of the game: abandoned, or the winners and
+// their points. A watcher has no seat (you < 0), so never wins itself.
+func (s *lanScreen) showGameOver(v table.PeerView) {
+	if v.Abandoned != nil {
+		s.out.f("\n=== Game abandoned after %s: nobody wins ===\n", plural(len(v.Results), "round"))
+		return
+	}
+	if len(v.Results) == 0 {
+		s.out.f("\n=== Game over ===\n")
+		return
+	}
+	totals := v.Results[len(v.Results)-1].Totals
+	best := slices.Max(totals)
+	var names []string
+	for seat, t := range totals {
+		if t == best {
+			names = append(names, s.name(seat))
+		}
+	}
+	s.out.f("\n=== %s ===\n", words.GameOver(len(v.Results)))
+	switch {
+	case len(names) > 1:
+		s.out.f("Shared win with %d points: %s.\n", best, strings.Join(names, ", "))
+	case s.you >= 0 && names[0] == "You":
+		s.out.f("You win with %d points!\n", best)
+	default:
+		s.out.f("%s wins with %d points.\n", names[0], best)
 	}
 }

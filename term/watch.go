@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/njetlan/njet/engine"
@@ -146,7 +144,7 @@ func (w *watch) update() bool {
 	}
 	w.voided = len(v.Voided)
 	if v.Over {
-		w.showOver(v)
+		w.showGameOver(v)
 		return true
 	}
 	w.showHalt(v)
@@ -195,29 +193,4 @@ func (w *watch) showTable() {
 	for seat := range v.Totals {
 		w.out.f("  %-24s %6d\n", w.longName(seat), v.Totals[seat])
 	}
-}
-
-func (w *watch) showOver(v table.PeerView) {
-	if v.Abandoned != nil {
-		w.out.f("\n=== Game abandoned after %s: nobody wins ===\n", plural(len(v.Results), "round"))
-		return
-	}
-	if len(v.Results) == 0 {
-		w.out.f("\n=== Game over ===\n")
-		return
-	}
-	totals := v.Results[len(v.Results)-1].Totals
-	best := slices.Max(totals)
-	var names []string
-	for seat, t := range totals {
-		if t == best {
-			names = append(names, w.name(seat))
-		}
-	}
-	w.out.f("\n=== %s ===\n", words.GameOver(len(v.Results)))
-	if len(names) > 1 {
-		w.out.f("Shared win with %d points: %s.\n", best, strings.Join(names, ", "))
-		return
-	}
-	w.out.f("%s wins with %d points.\n", names[0], best)
 }
