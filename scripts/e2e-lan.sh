@@ -28,14 +28,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-[ "$(id -u)" = 0 ] || { echo "e2e-lan: needs root"; exit 1; }
-command -v ip >/dev/null || { echo "e2e-lan: needs ip (iproute2)"; exit 1; }
+# shellcheck source=p2p/testdata/netns-lib.sh
+. p2p/testdata/netns-lib.sh
+netns_need_root
 command -v xvfb-run >/dev/null || { echo "e2e-lan: needs xvfb-run (scripts/deps.sh --e2e)"; exit 1; }
 
 export LANGUAGE=${LANGUAGE:-en}
 P="nje$$"                      # prefix of every namespace
-BR="$P-br"
-NS=("$P-0" "$P-1" "$P-2")
 NET=10.219.41                  # private test range, inside the namespaces only
 WORK=${E2E_LAN_OUT:-}
 KEEP=1
@@ -44,26 +43,18 @@ if [ -z "$WORK" ]; then
 	KEEP=0
 fi
 mkdir -p "$WORK"
-PIDS=()
 
 cleanup() {
-	local code=$?
-	for pid in "${PIDS[@]:-}"; do
-		[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
-	done
-	for pid in "${PIDS[@]:-}"; do
-		[ -n "$pid" ] && wait "$pid" 2>/dev/null || true
-	done
+	local code=$? ns pid
+	netns_kill_all
 	# xvfb-run's X server outlives a killed client: end those of our
 	# namespaces.
-	for ns in "${NS[@]}"; do
+	for ns in "${NS[@]:-}"; do
 		for pid in $(ip netns pids "$ns" 2>/dev/null); do
 			kill -9 "$pid" 2>/dev/null || true
 		done
 	done
-	for ns in "${NS[@]}" "$BR"; do
-		ip netns del "$ns" 2>/dev/null || true
-	done
+	netns_cleanup
 	if [ $code -ne 0 ]; then
 		echo "e2e-lan: FAILED (exit $code); logs:"
 		for f in "$WORK"/*/out.txt "$WORK"/*/err.txt; do
@@ -79,39 +70,8 @@ echo "== building njet"
 go build -o "$WORK/njet" .
 NJET="$WORK/njet"
 
-echo "== namespaces $BR ${NS[*]}"
-ip netns add "$BR"
-ip -n "$BR" link add br0 type bridge mcast_snooping 0
-ip -n "$BR" link set br0 up
-for i in 0 1 2; do
-	ip netns add "${NS[$i]}"
-	ip -n "$BR" link add "h$i" type veth peer name eth0 netns "${NS[$i]}"
-	ip -n "$BR" link set "h$i" master br0 up
-	ip -n "${NS[$i]}" link set lo up
-	ip -n "${NS[$i]}" addr add "$NET.$((i + 1))/24" dev eth0
-	ip -n "${NS[$i]}" link set eth0 up
-done
-
-# wait_for FILE PATTERN SECONDS: until FILE holds PATTERN, or fail.
-wait_for() {
-	local n=$(($3 * 10))
-	while ! grep -q -- "$2" "$1" 2>/dev/null; do
-		n=$((n - 1))
-		[ $n -gt 0 ] || { echo "timed out after $3s waiting for \"$2\" in $1"; return 1; }
-		sleep 0.1
-	done
-}
-
-# wait_pid PID SECONDS: until PID exits (returning its status), or fail.
-wait_pid() {
-	local n=$(($2 * 10))
-	while kill -0 "$1" 2>/dev/null; do
-		n=$((n - 1))
-		[ $n -gt 0 ] || { echo "timed out after $2s waiting for process $1"; return 1; }
-		sleep 0.1
-	done
-	wait "$1"
-}
+netns_setup 3
+echo "== namespaces $P-br ${NS[*]}"
 
 # term I DIR ARGS...: njet in a terminal of namespace I, in the background.
 term() {
@@ -136,8 +96,8 @@ app() {
 	PIDS[$i]=$!
 }
 
-# check_logs NAME DIRS...: the logs identical and each verified.
-check_logs() {
+# check_game NAME DIRS...: the logs identical and each verified.
+check_game() {
 	local name=$1 first d
 	shift
 	first=$(sha256sum <"$1/log.njetlog")
@@ -173,7 +133,7 @@ term 1 "$J1" join --bot random --player "Ben" --wait 60s --linger 60s
 term 2 "$J2" join --bot random --player "李雷" --wait 60s --linger 60s
 wait_game host
 grep -q "^lan over " "$A/out.txt" || { echo "host: the app did not see the game over"; exit 1; }
-check_logs host "$A" "$J1" "$J2"
+check_game host "$A" "$J1" "$J2"
 round_times "$A"
 
 echo "== the app joins a terminal host"
@@ -186,7 +146,7 @@ wait_for "$A/out.txt" "trace tap Bar Ost" 60
 term 2 "$J" join --bot random --wait 60s --linger 60s
 wait_game join
 grep -q "^lan over " "$A/out.txt" || { echo "join: the app did not see the game over"; exit 1; }
-check_logs join "$H" "$A" "$J"
+check_game join "$H" "$A" "$J"
 listed=$(trace "$A" "listed Bar Ost")
 tap=$(trace "$A" "tap Bar Ost")
 seats=$(trace "$A" "lobby-seats")

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -162,7 +161,7 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 
 // lan is a person's seat at a LAN table under way.
 type lan struct {
-	*screen
+	lanScreen
 	cfg LANConfig
 	cur engine.View // the seat's latest view
 
@@ -170,19 +169,13 @@ type lan struct {
 	cs       []choice
 	answered map[uint64]bool // seqs the person answered
 
-	// What has been told already.
-	ready         bool // the genesis is known: edition and players
-	dealt         bool // the current deal's hand was shown
-	round         int  // ... in this round
-	blocks, plays int  // blocks and plays of the deal told
-	results       int
-	voided        int
-	violation     bool
-	waitSince     time.Time     // the wait told about ...
-	waitTold      time.Duration // ... and for how long
-	askSince      time.Time     // the wait the person was asked about ...
-	askAt         time.Duration // ... when it had lasted this long
-	asking        bool          // the question stands
+	// What has been told already, beside the lanScreen's.
+	ready     bool          // the genesis is known: edition and players
+	waitSince time.Time     // the wait told about ...
+	waitTold  time.Duration // ... and for how long
+	askSince  time.Time     // the wait the person was asked about ...
+	askAt     time.Duration // ... when it had lasted this long
+	asking    bool          // the question stands
 }
 
 // view is the view the screen shows: the prompt's while one stands.
@@ -219,24 +212,18 @@ func (l *lan) update() bool {
 	before := l.cur
 	l.cur = v.Game
 	if l.ready {
-		l.narrate(before, v.Game, v.Prompt != nil && !l.answered[v.Prompt.Seq])
+		l.narrate(before, v.Game, l.received)
 	}
-	for _, r := range v.Results[min(l.results, len(v.Results)):] {
-		l.showResult(r)
-	}
-	l.results = len(v.Results)
+	l.showResults(v)
 	for _, viol := range v.Voided[min(l.voided, len(v.Voided)):] {
 		l.showVoided(viol, v)
 	}
 	l.voided = len(v.Voided)
 	if v.Over {
-		l.showLANGameOver(v)
+		l.showGameOver(v)
 		return true
 	}
-	if v.Violation != nil && !l.violation {
-		l.violation = true
-		l.out.f("The round is halted: %v\n", v.Violation)
-	}
+	l.showHalt(v)
 	if l.prompt != nil && (v.Prompt == nil || v.Prompt.Seq != l.prompt.Seq) {
 		l.out.f("\nThe table moved on: that question no longer stands.\n")
 		l.prompt, l.cs = nil, nil
@@ -254,48 +241,12 @@ func (l *lan) update() bool {
 	return false
 }
 
-// narrate tells the moves between two views of the seat; when a question
-// follows (asking), its situation shows the rules and teams instead.
-func (l *lan) narrate(before, after engine.View, asking bool) {
-	switch {
-	case after.Phase <= engine.PhaseDeal:
-		l.dealt = false
-		return
-	case after.Phase >= engine.PhaseRoundOver && !l.dealt:
-		return
-	}
-	plays := slices.Clone(after.Trick.Plays)
-	for i := len(after.Tricks) - 1; i >= 0; i-- {
-		plays = append(slices.Clone(after.Tricks[i].Plays), plays...)
-	}
-	if !l.dealt || after.Round != l.round || len(after.Blocks) < l.blocks || len(plays) < l.plays {
-		l.dealt, l.round = true, after.Round
-		l.blocks, l.plays = 0, 0
-		l.showRoundStart()
-		before = engine.View{}
-	}
-	for _, b := range after.Blocks[min(l.blocks, len(after.Blocks)):] {
-		l.out.say(words.Action(l.e, engine.Action{Kind: engine.ActBlock, Seat: b.Seat, Row: b.Row, Field: b.Field}, l.seats()))
-	}
-	l.blocks = len(after.Blocks)
-	if before.Phase <= engine.PhaseNjet && after.Phase > engine.PhaseNjet {
-		l.showFinalBoard(after)
-		l.showRules(after.Rules)
-	}
-	if before.Phase <= engine.PhaseTeams && after.Phase > engine.PhaseTeams {
-		l.showTeams(after)
-	}
+// received tells the card the seat received once the discards and passes
+// are over (what only the seat sees), unless a bot plays it now.
+func (l *lan) received(before, after engine.View) {
 	if before.Phase == engine.PhaseDiscard && after.Phase > engine.PhaseDiscard && after.Received != engine.NoCard && !l.watching {
 		l.out.say(words.Received(after.Received, l.who((l.you+l.n-1)%l.n)))
 	}
-	for i := l.plays; i < len(plays); i++ {
-		p := plays[i]
-		l.out.say(words.Action(l.e, engine.Action{Kind: engine.ActPlay, Seat: p.Seat, Card: p.Card}, l.seats()))
-		if k := i / l.n; (i+1)%l.n == 0 && k < len(after.Tricks) {
-			l.showTrickTaken(after.Tricks[k], k+1, after.Rules)
-		}
-	}
-	l.plays = len(plays)
 }
 
 // showWait tells whom the table waits for once that lasts, and offers
@@ -467,15 +418,6 @@ func (l *lan) waiting(v table.PeerView) string {
 	return fmt.Sprintf("waiting for %s (%s) since %v", l.seatName(v.Turn), kindName(v.Kind), v.Silent.Round(time.Second))
 }
 
-func (l *lan) showResult(r table.RoundResult) {
-	l.out.f("\n%s\n", words.RoundOver(r.Round, r.Rules.Points))
-	round, total := words.ScoreColumns()
-	l.out.f("  %-24s %6s %6s\n", "", round, total)
-	for seat := range r.Points {
-		l.out.f("  %-24s %6d %6d\n", l.longName(seat), r.Points[seat], r.Totals[seat])
-	}
-}
-
 func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 	if viol == v.Abandoned {
 		// At a table of two no seat is handed to the opponent.
@@ -491,32 +433,4 @@ func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 		return
 	}
 	l.out.f("\nThe table voided the round: %v. It is dealt again; a bot plays %s now.\n", viol, l.seatName(viol.Seat))
-}
-
-func (l *lan) showLANGameOver(v table.PeerView) {
-	if v.Abandoned != nil {
-		l.out.f("\n=== Game abandoned after %s: nobody wins ===\n", plural(len(v.Results), "round"))
-		return
-	}
-	if len(v.Results) == 0 {
-		l.out.f("\n=== Game over ===\n")
-		return
-	}
-	totals := v.Results[len(v.Results)-1].Totals
-	best := slices.Max(totals)
-	var names []string
-	for seat, t := range totals {
-		if t == best {
-			names = append(names, l.name(seat))
-		}
-	}
-	l.out.f("\n=== %s ===\n", words.GameOver(len(v.Results)))
-	switch {
-	case len(names) > 1:
-		l.out.f("Shared win with %d points: %s.\n", best, strings.Join(names, ", "))
-	case names[0] == "You":
-		l.out.f("You win with %d points!\n", best)
-	default:
-		l.out.f("%s wins with %d points.\n", names[0], best)
-	}
 }

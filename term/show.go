@@ -195,8 +195,11 @@ func (s *screen) showRules(r engine.Rules) {
 	s.out.say(words.RulesLine(s.e, r, s.whoLong(r.StartSeat)))
 }
 
+// showTeams names both teams and the doubled seat, if any, once the
+// person's seat has a team; a watcher (no seat) sees them as soon as the
+// teams are known.
 func (s *screen) showTeams(v engine.View) {
-	if len(v.Team) == 0 || v.Team[s.you] < 0 {
+	if len(v.Team) == 0 || s.you >= 0 && v.Team[s.you] < 0 {
 		return
 	}
 	s.out.say(words.Teams(v.Team, v.Rules.StartSeat, s.seats()), words.Doubling(v.Bonus, s.seats()))

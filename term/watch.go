@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/njetlan/njet/engine"
@@ -104,20 +102,14 @@ func WatchLAN(ctx context.Context, cfg WatchConfig, in io.Reader, out io.Writer)
 
 // watch is a watcher's screen of a table under way.
 type watch struct {
-	*screen
+	lanScreen
 	cfg WatchConfig
 	cur engine.View
 
-	// What has been told already.
-	ready         bool
-	dealt         bool
-	round         int
-	blocks, plays int
-	results       int
-	voided        int
-	violation     bool
-	waitSince     time.Time
-	waitTold      time.Duration
+	// What has been told already, beside the lanScreen's.
+	ready     bool
+	waitSince time.Time
+	waitTold  time.Duration
 }
 
 func (w *watch) view() engine.View {
@@ -140,12 +132,9 @@ func (w *watch) update() bool {
 	before := w.cur
 	w.cur = v.Game
 	if w.ready {
-		w.narrate(before, v.Game)
+		w.narrate(before, v.Game, w.discarding)
 	}
-	for _, r := range v.Results[min(w.results, len(v.Results)):] {
-		w.showResult(r)
-	}
-	w.results = len(v.Results)
+	w.showResults(v)
 	for _, viol := range v.Voided[min(w.voided, len(v.Voided)):] {
 		if viol == v.Abandoned {
 			w.out.f("\nThe game ends without a winner: %v.\n", viol)
@@ -155,13 +144,10 @@ func (w *watch) update() bool {
 	}
 	w.voided = len(v.Voided)
 	if v.Over {
-		w.showOver(v)
+		w.showGameOver(v)
 		return true
 	}
-	if v.Violation != nil && !w.violation {
-		w.violation = true
-		w.out.f("The round is halted: %v\n", v.Violation)
-	}
+	w.showHalt(v)
 	if v.Turn >= 0 && v.Silent >= waitQuiet && (v.Since != w.waitSince || v.Silent >= w.waitTold+waitRepeat) {
 		w.waitSince, w.waitTold = v.Since, v.Silent
 		w.out.f("waiting for %s (%s) since %v\n", w.name(v.Turn), kindName(v.Kind), v.Silent.Round(time.Second))
@@ -169,55 +155,12 @@ func (w *watch) update() bool {
 	return false
 }
 
-// narrate tells the public moves between two views.
-func (w *watch) narrate(before, after engine.View) {
-	switch {
-	case after.Phase <= engine.PhaseDeal:
-		w.dealt = false
-		return
-	case after.Phase >= engine.PhaseRoundOver && !w.dealt:
-		return
-	}
-	plays := slices.Clone(after.Trick.Plays)
-	for i := len(after.Tricks) - 1; i >= 0; i-- {
-		plays = append(slices.Clone(after.Tricks[i].Plays), plays...)
-	}
-	if !w.dealt || after.Round != w.round || len(after.Blocks) < w.blocks || len(plays) < w.plays {
-		w.dealt, w.round = true, after.Round
-		w.blocks, w.plays = 0, 0
-		w.showRoundStart()
-		before = engine.View{}
-	}
-	for _, b := range after.Blocks[min(w.blocks, len(after.Blocks)):] {
-		w.out.say(words.Action(w.e, engine.Action{Kind: engine.ActBlock, Seat: b.Seat, Row: b.Row, Field: b.Field}, w.seats()))
-	}
-	w.blocks = len(after.Blocks)
-	if before.Phase <= engine.PhaseNjet && after.Phase > engine.PhaseNjet {
-		w.showFinalBoard(after)
-		w.showRules(after.Rules)
-	}
-	if before.Phase <= engine.PhaseTeams && after.Phase > engine.PhaseTeams {
-		w.showWatchedTeams(after)
-	}
+// discarding tells that the seats discard, and that what they discard
+// or pass stays hidden.
+func (w *watch) discarding(before, after engine.View) {
 	if before.Phase < engine.PhaseDiscard && after.Phase == engine.PhaseDiscard {
 		w.out.f("The seats discard; what they discard or pass stays hidden until the round's end.\n")
 	}
-	for i := w.plays; i < len(plays); i++ {
-		p := plays[i]
-		w.out.say(words.Action(w.e, engine.Action{Kind: engine.ActPlay, Seat: p.Seat, Card: p.Card}, w.seats()))
-		if k := i / w.n; (i+1)%w.n == 0 && k < len(after.Tricks) {
-			w.showTrickTaken(after.Tricks[k], k+1, after.Rules)
-		}
-	}
-	w.plays = len(plays)
-}
-
-// showWatchedTeams names both teams and the doubled seat, if any.
-func (w *watch) showWatchedTeams(v engine.View) {
-	if len(v.Team) == 0 {
-		return
-	}
-	w.out.say(words.Teams(v.Team, v.Rules.StartSeat, w.seats()), words.Doubling(v.Bonus, w.seats()))
 }
 
 // showTable shows the table again: the board or the rules, the teams, the
@@ -234,7 +177,7 @@ func (w *watch) showTable() {
 		w.showFinalBoard(v)
 	case v.Phase > engine.PhaseNjet && v.Phase < engine.PhaseRoundOver:
 		w.showRules(v.Rules)
-		w.showWatchedTeams(v)
+		w.showTeams(v)
 		if v.Phase == engine.PhaseTricks && v.Turn >= 0 && v.Turn < len(v.HandSizes) {
 			// HandSizes count the cards still held: the seat to play
 			// holds one more than those who played into this trick.
@@ -250,38 +193,4 @@ func (w *watch) showTable() {
 	for seat := range v.Totals {
 		w.out.f("  %-24s %6d\n", w.longName(seat), v.Totals[seat])
 	}
-}
-
-func (w *watch) showResult(r table.RoundResult) {
-	w.out.f("\n%s\n", words.RoundOver(r.Round, r.Rules.Points))
-	round, total := words.ScoreColumns()
-	w.out.f("  %-24s %6s %6s\n", "", round, total)
-	for seat := range r.Points {
-		w.out.f("  %-24s %6d %6d\n", w.longName(seat), r.Points[seat], r.Totals[seat])
-	}
-}
-
-func (w *watch) showOver(v table.PeerView) {
-	if v.Abandoned != nil {
-		w.out.f("\n=== Game abandoned after %s: nobody wins ===\n", plural(len(v.Results), "round"))
-		return
-	}
-	if len(v.Results) == 0 {
-		w.out.f("\n=== Game over ===\n")
-		return
-	}
-	totals := v.Results[len(v.Results)-1].Totals
-	best := slices.Max(totals)
-	var names []string
-	for seat, t := range totals {
-		if t == best {
-			names = append(names, w.name(seat))
-		}
-	}
-	w.out.f("\n=== %s ===\n", words.GameOver(len(v.Results)))
-	if len(names) > 1 {
-		w.out.f("Shared win with %d points: %s.\n", best, strings.Join(names, ", "))
-		return
-	}
-	w.out.f("%s wins with %d points.\n", names[0], best)
 }

@@ -1,6 +1,6 @@
-# Helpers for the LAN tests in network namespaces, sourced by
-# netns-loss.sh and scripts/soak-lan.sh (bash, run as root from the
-# repository root). netns_setup N builds N namespaces on one bridge (the
+# Helpers for the LAN tests in network namespaces, sourced by netns.sh,
+# netns-loss.sh, scripts/soak-lan.sh and scripts/e2e-lan.sh (bash, run as
+# root from the repository root). netns_setup N builds N namespaces on one bridge (the
 # bridge in a namespace of its own), private test addresses inside them
 # only, no default route, nothing in the root namespace's network touched.
 # Every wait is bounded; netns_cleanup (trapped on exit) kills what it

@@ -18,27 +18,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-[ "$(id -u)" = 0 ] || { echo "netns.sh: needs root"; exit 1; }
-command -v ip >/dev/null || { echo "netns.sh: needs ip (iproute2)"; exit 1; }
+# shellcheck source=p2p/testdata/netns-lib.sh
+. p2p/testdata/netns-lib.sh
+netns_need_root
 
 P="njt$$"                      # prefix of every namespace
-BR="$P-br"
-NS=("$P-0" "$P-1" "$P-2" "$P-3")
 NET=10.213.77                  # private test range, inside the namespaces only
 WORK=$(mktemp -d /tmp/njet-netns.XXXXXX)
-PIDS=()
 
 cleanup() {
 	local code=$?
-	for pid in "${PIDS[@]:-}"; do
-		[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
-	done
-	for pid in "${PIDS[@]:-}"; do
-		[ -n "$pid" ] && wait "$pid" 2>/dev/null || true
-	done
-	for ns in "${NS[@]}" "$BR"; do
-		ip netns del "$ns" 2>/dev/null || true
-	done
+	netns_cleanup
 	if [ $code -ne 0 ]; then
 		echo "netns.sh: FAILED (exit $code); logs:"
 		for f in "$WORK"/*/out.txt; do
@@ -50,66 +40,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if [ -n "${NJET_BIN:-}" ]; then
-	NJET=$(realpath "$NJET_BIN")
-	echo "== using $NJET"
-else
-	echo "== building njet"
-	go build -o "$WORK/njet" .
-	NJET="$WORK/njet"
-fi
-
-echo "== namespaces $BR ${NS[*]}"
-ip netns add "$BR"
-ip -n "$BR" link add br0 type bridge mcast_snooping 0
-ip -n "$BR" link set br0 up
-for i in 0 1 2 3; do
-	ip netns add "${NS[$i]}"
-	ip -n "$BR" link add "h$i" type veth peer name eth0 netns "${NS[$i]}"
-	ip -n "$BR" link set "h$i" master br0 up
-	ip -n "${NS[$i]}" link set lo up
-	ip -n "${NS[$i]}" addr add "$NET.$((i + 1))/24" dev eth0
-	ip -n "${NS[$i]}" link set eth0 up
-done
-
-# wait_for FILE PATTERN SECONDS: until FILE holds PATTERN, or fail.
-wait_for() {
-	local n=$(($3 * 10))
-	while ! grep -q -- "$2" "$1" 2>/dev/null; do
-		n=$((n - 1))
-		[ $n -gt 0 ] || { echo "timed out after $3s waiting for \"$2\" in $1"; return 1; }
-		sleep 0.1
-	done
-}
-
-# wait_pid PID SECONDS: until PID exits (returning its status), or fail.
-wait_pid() {
-	local n=$(($2 * 10))
-	while kill -0 "$1" 2>/dev/null; do
-		n=$((n - 1))
-		[ $n -gt 0 ] || { echo "timed out after $2s waiting for process $1"; return 1; }
-		sleep 0.1
-	done
-	wait "$1"
-}
-
-# start I DIR ARGS...: run njet in namespace I in the background.
-start() {
-	local i=$1 dir=$2
-	shift 2
-	mkdir -p "$dir"
-	ip netns exec "${NS[$i]}" "$NJET" "$@" --data "$dir" --export "$dir/log.njetlog" \
-		> >(stamp >>"$dir/out.txt") 2>&1 &
-	PIDS[$i]=$!
-}
-
-# stamp: each line of its input after the time it was read (seconds).
-stamp() {
-	local line
-	while IFS= read -r line; do
-		printf '%s %s\n' "$EPOCHREALTIME" "$line"
-	done
-}
+netns_build
+netns_setup 4
+echo "== namespaces $P-br ${NS[*]}"
 
 # round_times SCENARIO: the host's whole rounds, from a deal's shuffle to
 # the round's audited result, and all of them.
@@ -120,8 +53,8 @@ round_times() {
 		"$WORK/$1-0/out.txt"
 }
 
-# check_logs SCENARIO: all four exports identical and verified.
-check_logs() {
+# check_scenario SCENARIO: all four exports identical and verified.
+check_scenario() {
 	local first
 	first=$(sha256sum <"$WORK/$1-0/log.njetlog")
 	for i in 0 1 2 3; do
@@ -152,7 +85,7 @@ scenario() {
 		wait_pid "${PIDS[$i]}" 600 || { echo "$name: peer $i failed"; return 1; }
 		PIDS[$i]=""
 	done
-	check_logs "$name"
+	check_scenario "$name"
 	round_times "$name"
 }
 
