@@ -18,13 +18,13 @@ var searchLevels = []struct {
 	Name     string
 	Playouts int
 }{
-	{"quick", 240},
-	{"normal", 960},
-	{"deep", 3840},
+	{"quick", 960},
+	{"normal", 3840},
+	{"deep", 15360},
 }
 
 // DefaultPlayouts is the budget of the "search" kind without a level.
-const DefaultPlayouts = 960
+const DefaultPlayouts = 3840
 
 // SearchLevels lists the level names New accepts after "search:", weakest
 // first, with their playout budgets.
