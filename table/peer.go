@@ -533,8 +533,8 @@ func (p *Peer) act(ctx context.Context) error {
 		return nil
 	}
 	for range maxPostsInARow {
-		_, log, replica := p.state()
-		next, prev := log.Head()
+		_, _, replica := p.state()
+		next, prev := replica.head()
 		env, err := p.nextEnvelope(next, prev)
 		if err != nil || env == nil {
 			if err != nil {

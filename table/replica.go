@@ -105,6 +105,15 @@ func (r *Replica) Post(ctx context.Context, env *Envelope) error {
 	return r.cfg.Transport.Publish(ctx, enc)
 }
 
+// head returns the log's next seq and the hash of its last envelope once
+// the store holds every envelope before it: a peer that drafts at that seq
+// stores its secrets for it after them (see Store.rewind).
+func (r *Replica) head() (uint64, Hash) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cfg.Log.Head()
+}
+
 // appendAndPersist offers env to the log and stores what it appended.
 func (r *Replica) appendAndPersist(env *Envelope) error {
 	r.mu.Lock()

@@ -79,7 +79,10 @@ type Crash struct {
 // the table, has reached AtSeq (so silences with one AtSeq come at once): it
 // keeps running, and posting into its own store, but reaches nobody. When
 // another peer's log reaches ReturnAt (if not 0), it is stopped, connected
-// again and restarted from its store.
+// again and restarted from its store. With Alone its clock runs on, one
+// second per Tick while it waits for a seat it does not post for, so it
+// takes the other seats over in its own log, as a real device cut off
+// longer than the patience does.
 // With BeforePublish the cut happens inside the peer's next post, after
 // the envelope is stored and before anyone receives it; with Kind too,
 // inside its next post of that kind (from AtSeq on, the peer serves
@@ -91,6 +94,7 @@ type Silence struct {
 	ReturnAt      uint64
 	BeforePublish bool
 	Kind          Kind
+	Alone         bool
 }
 
 // Watcher is a device that joins the table once the log has reached
@@ -118,6 +122,9 @@ type Selfplay struct {
 	silent   map[int]bool // seats cut off now
 	fresh    map[int]bool // seats whose store was damaged: no Seed
 	clock    time.Time    // the peers' clock (see SelfplayConfig.VoidAfter)
+	// ahead is how far the clock of a seat cut off for a while has run
+	// ahead of the table's: alone, its peer waits for the others.
+	ahead map[int]time.Duration
 
 	// tamper, in tests, makes a seat's peer a cheater (see Peer.tamper).
 	tamper map[int]func(env *Envelope, key ed25519.PrivateKey)
@@ -215,7 +222,7 @@ func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 		return nil, fmt.Errorf("table: %d players in the %s edition", n, cfg.Edition)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73656c66))
-	s := &Selfplay{cfg: cfg, silent: map[int]bool{}, fresh: map[int]bool{}, clock: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
+	s := &Selfplay{cfg: cfg, silent: map[int]bool{}, fresh: map[int]bool{}, ahead: map[int]time.Duration{}, clock: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
 	gen := &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n), Rounds: cfg.Rounds,
 		Short: cfg.Short, Target: cfg.Target}
 	for range n {
@@ -313,7 +320,8 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 	s.mu.Unlock()
 	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat, Key: s.keys[seat],
 		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: seed, Tick: ticker.C, Logf: s.cfg.Logf,
-		Now: s.now, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter, Poll: poll.C, Human: s.human[seat],
+		Now: func() time.Time { return s.nowOf(seat) }, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter,
+		Poll: poll.C, Human: s.human[seat],
 		CatchUp: store.Damage() != nil})
 	if err != nil {
 		ticker.Stop()
@@ -450,6 +458,14 @@ func (s *Selfplay) now() time.Time {
 	return s.clock
 }
 
+// nowOf is seat's clock: the peers' clock, run ahead for a seat that was
+// cut off for a while.
+func (s *Selfplay) nowOf(seat int) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clock.Add(s.ahead[seat])
+}
+
 func (s *Selfplay) isSilent(seat int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -514,6 +530,15 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 		}
 		if s.isSilent(c.Seat) && c.ReturnAt == 0 {
 			continue // gone for good
+		}
+		if c.Alone && s.isSilent(c.Seat) && p != nil {
+			// Cut off, the device's clock runs on: it finds the others
+			// silent and takes their seats over.
+			if t := p.View().Turn; t >= 0 && !p.hosts(p.Game(), t) {
+				s.mu.Lock()
+				s.ahead[c.Seat] += time.Second
+				s.mu.Unlock()
+			}
 		}
 		rest = append(rest, c)
 	}

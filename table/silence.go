@@ -74,8 +74,8 @@ func (p *Peer) poll(ctx context.Context) error {
 // holds every other seat's vote; a fenced voter asks the decider (on a
 // poll) what it holds at the voted seq.
 func (p *Peer) silence(ctx context.Context, polled bool) error {
-	game, log, replica := p.state()
-	next, prev := log.Head()
+	game, _, replica := p.state()
+	next, prev := replica.head()
 	turn, err := game.Entitled(next)
 	if err != nil || len(turn.Instead) == 0 || p.hosts(game, int(turn.Seat)) || !p.hosts(game, game.PeerOf(p.cfg.Seat)) {
 		// Nothing to vote on, or this device plays no seat any more (a

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -57,9 +58,67 @@ type storedTable struct {
 	offs     []int64
 	lens     []uint32
 	hashes   []Hash
-	secrets  map[string][]byte
-	meta     map[string][]byte
+	secrets  map[string][]storedValue
+	meta     map[string][]storedValue
 	evidence map[Hash][]byte
+}
+
+// storedValue is one write of a secret or metadata value: the value, and
+// the length of the stored log when it was written. A value of a branch
+// (see branchBound) keeps the values it replaced, so that a rewind can
+// bring them back.
+type storedValue struct {
+	at    uint64
+	value []byte
+}
+
+// set records a write of name at the current length of the log.
+func (t *storedTable) set(values map[string][]storedValue, name string, value []byte) {
+	v := storedValue{at: uint64(len(t.offs)), value: value}
+	old := values[name]
+	if !branchBound(name) || len(old) > 0 && old[len(old)-1].at == v.at {
+		old = old[:max(len(old)-1, 0)]
+	}
+	values[name] = append(old, v)
+}
+
+// get returns the latest value of name.
+func get(values map[string][]storedValue, name string) ([]byte, bool) {
+	vs := values[name]
+	if len(vs) == 0 {
+		return nil, false
+	}
+	return vs[len(vs)-1].value, true
+}
+
+// branchBound reports whether a stored value belongs to the branch of the
+// log under which the peer wrote it: its secrets for a deal (round keys,
+// hidden choices), the signing keys of the bots it took over, and its
+// standing silence vote. A rewind drops such values written at or after
+// the first dropped seq.
+func branchBound(name string) bool {
+	for _, prefix := range []string{"round-keys/", "choice/", "bot-key/", metaVote} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropFrom forgets the branch-bound values written while the log held from
+// envelopes or more, bringing back the values they replaced.
+func dropFrom(values map[string][]storedValue, from uint64) {
+	for name, vs := range values {
+		i := len(vs)
+		for i > 0 && vs[i-1].at >= from && branchBound(name) {
+			i--
+		}
+		if i == 0 {
+			delete(values, name)
+		} else {
+			values[name] = vs[:i]
+		}
+	}
 }
 
 // last returns the hash of the last stored envelope (zero for none).
@@ -77,13 +136,19 @@ func (t *storedTable) add(off int64, enc []byte) {
 	t.hashes = append(t.hashes, hashEncoded(enc))
 }
 
-// cut drops the envelopes from seq from on.
+// cut drops the envelopes from seq from on, and with them the secrets and
+// the standing vote the peer wrote for that part of the log (branchBound):
+// the dropped branch's deals were never dealt on the branch the peer takes
+// instead, and a secret kept under the same name (the same deal number and
+// seat) would pass there for the peer's own.
 func (t *storedTable) cut(from uint64) {
 	t.offs, t.lens, t.hashes = t.offs[:from], t.lens[:from], t.hashes[:from]
+	dropFrom(t.secrets, from)
+	dropFrom(t.meta, from)
 }
 
 func newStoredTable() *storedTable {
-	return &storedTable{secrets: map[string][]byte{}, meta: map[string][]byte{}, evidence: map[Hash][]byte{}}
+	return &storedTable{secrets: map[string][]storedValue{}, meta: map[string][]storedValue{}, evidence: map[Hash][]byte{}}
 }
 
 // StoreOptions tunes OpenStore.
@@ -110,7 +175,8 @@ const MaxNameSize = 255
 //	  crc    4 bytes  CRC-32C of the body
 //	  body   a type byte, then:
 //	         recPut:      count (4 bytes), count × (length (4 bytes), envelope)
-//	         recRewind:   table (32 bytes), seq (8 bytes)
+//	         recRewind:   table (32 bytes), seq (8 bytes); also drops the
+//	                      branch's secrets and vote (see storedTable.cut)
 //	         recSecret,
 //	         recMeta:     table, name length (1 byte), name, value
 //	         recEvidence: table, encoded evidence
@@ -441,9 +507,9 @@ func applyRecord(tables map[TableID]*storedTable, body []byte, off int64) error 
 		}
 		name, value := string(p[1:1+p[0]]), bytes.Clone(p[1+p[0]:])
 		if typ == recSecret {
-			t.secrets[name] = value
+			t.set(t.secrets, name, value)
 		} else {
-			t.meta[name] = value
+			t.set(t.meta, name, value)
 		}
 	case recEvidence:
 		t, err := tableOf()
@@ -631,7 +697,12 @@ func (s *Store) putLocked(envs []*Envelope, encs [][]byte) error {
 // one durable write. It breaks the rule that nothing stored is ever
 // dropped, so only one caller uses it: a Peer whose own last envelopes were
 // superseded by a VoidSilent that every other seat's vote certifies, which
-// proves that no other peer holds them (see docs/protocol.md).
+// proves that no other peer holds them (see docs/protocol.md). The record
+// drops, in the same write and again on every replay, the secrets and the
+// standing vote the peer wrote for the dropped envelopes (storedTable.cut):
+// the peer's drafts read the head of the log only once the store holds
+// every envelope before it (Replica.head), so such a value was written
+// with the stored log at or past the seq of the envelope it serves.
 func (s *Store) rewind(table TableID, from uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -753,9 +824,9 @@ func (s *Store) putBlob(typ byte, table TableID, name string, blob []byte) error
 		s.tables[table] = t
 	}
 	if typ == recSecret {
-		t.secrets[name] = bytes.Clone(blob)
+		t.set(t.secrets, name, bytes.Clone(blob))
 	} else {
-		t.meta[name] = bytes.Clone(blob)
+		t.set(t.meta, name, bytes.Clone(blob))
 	}
 	return nil
 }
@@ -770,9 +841,9 @@ func (s *Store) blob(typ byte, table TableID, name string) ([]byte, error) {
 	var ok bool
 	if t := s.tables[table]; t != nil {
 		if typ == recSecret {
-			v, ok = t.secrets[name]
+			v, ok = get(t.secrets, name)
 		} else {
-			v, ok = t.meta[name]
+			v, ok = get(t.meta, name)
 		}
 	}
 	if !ok {

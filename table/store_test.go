@@ -234,3 +234,77 @@ func TestStoreSurvivesCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A rewind drops, with the envelopes, what the peer stored for the branch
+// it gives up: the round keys, choices and bot keys it wrote and its
+// standing vote, written when the stored log was at or past the first
+// dropped seq. Values written before stay; a value that a dropped write
+// replaced comes back; values that belong to no branch (the device's seat
+// keys) stay whenever they were written. A reopened store replays the
+// same.
+func TestStoreRewindDropsTheBranchSecrets(t *testing.T) {
+	f := newFixture(t, 3, 100)
+	envs := f.chain(t, 8)
+	path := filepath.Join(t.TempDir(), "njet.db")
+	s := openStore(t, path)
+	put := func(upTo int, secrets, meta map[string]string) {
+		t.Helper()
+		if err := s.Put(envs[:upTo]...); err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range secrets {
+			if err := s.PutSecret(f.table, name, []byte(v)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, v := range meta {
+			if err := s.PutMeta(f.table, name, []byte(v)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Kept branch: seqs 0..3; the branch dropped from seq 4 on.
+	put(3, map[string]string{"round-keys/1/2": "deal 1", "bot-key/0": "first bot"}, nil)
+	put(4, map[string]string{"choice/1/2": "block"}, map[string]string{metaVote: "vote at 4"})
+	put(6, map[string]string{"round-keys/2/0": "taken over", "bot-key/0": "second bot", "choice/1/2": "again",
+		"p2p/seat-key/2": "seat key"}, map[string]string{metaVote: "vote at 6", "p2p/over": "1"})
+	if err := s.rewind(f.table, 4); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		name, secret, meta string // "" for none
+	}{
+		{name: "round-keys/1/2", secret: "deal 1"},
+		{name: "bot-key/0", secret: "first bot"},
+		{name: "round-keys/2/0"},
+		{name: "choice/1/2"},
+		{name: "p2p/seat-key/2", secret: "seat key"},
+		{name: metaVote},
+		{name: "p2p/over", meta: "1"},
+	}
+	check := func(s *Store) {
+		t.Helper()
+		if next, err := s.Next(f.table); err != nil || next != 4 {
+			t.Fatalf("next %d, %v; want 4", next, err)
+		}
+		for _, w := range want {
+			t.Run(w.name, func(t *testing.T) {
+				got, err := s.Secret(f.table, w.name)
+				if w.secret == "" && !errors.Is(err, ErrNotFound) || w.secret != "" && (err != nil || string(got) != w.secret) {
+					t.Errorf("secret %q, %v; want %q", got, err, w.secret)
+				}
+				got, err = s.Meta(f.table, w.name)
+				if w.meta == "" && !errors.Is(err, ErrNotFound) || w.meta != "" && (err != nil || string(got) != w.meta) {
+					t.Errorf("meta %q, %v; want %q", got, err, w.meta)
+				}
+			})
+		}
+	}
+	check(s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openStore(t, path)
+	defer s.Close()
+	check(s)
+}

@@ -395,6 +395,117 @@ func TestPartitionedDeviceFollowsTheHeavierBranch(t *testing.T) {
 	}
 }
 
+// A device cut off longer than the patience takes the other seats over in
+// its own log and deals them again, storing round keys and choices for
+// seats it hosts only there. When it comes back it follows the heavier
+// branch, and the rewind drops those secrets with its envelopes: the
+// table's branch reuses the same deal numbers, and a stale secret for a
+// seat it does not host there would fail the hosted key check and halt it.
+// It ends with the table's log, which Verify accepts, and its store replays
+// without a violation after a restart.
+func TestPartitionedDeviceTakesOverAloneThenFollows(t *testing.T) {
+	cases := []struct {
+		name string
+		cut  int
+		kind Kind
+		seed uint64
+	}{
+		{name: "Njet phase, last seat", cut: 3, kind: KindBlock, seed: 91},
+		{name: "tricks, middle seat", cut: 1, kind: KindPlay, seed: 17},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lines := &logLines{}
+			// Three rounds, and back 40 seqs after the cut: the device
+			// comes back before it could finish the game alone (a
+			// finished game asks nobody for more).
+			cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: c.seed, Net: lossy,
+				VoidAfter: 20 * time.Second, Logf: lines.logf}
+			ref := referenceLog(t, cfg)
+			seq, _ := stepSeq(t, ref, 0, c.cut, c.kind)
+			cfg.Silences = []Silence{{Seat: c.cut, AtSeq: seq - 2, ReturnAt: seq + 40, BeforePublish: true, Kind: c.kind, Alone: true}}
+			cfg.Dir = t.TempDir()
+			sp, err := NewSelfplay(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			if err := sp.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			out := sp.Outcomes()
+			for _, o := range out {
+				if o.Head != out[0].Head || o.Next != out[0].Next || o.Violation != nil {
+					t.Errorf("seat %d ends at %d %v (violation %v), seat 0 at %d %v",
+						o.Seat, o.Next, o.Head, o.Violation, out[0].Next, out[0].Head)
+				}
+			}
+			if n := lines.count(fmt.Sprintf("seat %d votes to void the round", c.cut)); n == 0 {
+				t.Errorf("the cut device never voted the others out on its own")
+			}
+			if k, end := droppedRange(lines, c.cut); end < k+10 {
+				t.Errorf("the cut device dropped [%d, %d): it did not play on alone after its takeover", k, end)
+			}
+			path := filepath.Join(t.TempDir(), "log")
+			if _, err := sp.Export(c.cut, path); err != nil {
+				t.Fatal(err)
+			}
+			if v, err := verifyFile(path); err != nil || !v.Over {
+				t.Fatalf("verify: %v", err)
+			}
+			// A restart replays the store through a game that reads the
+			// stored secrets: none of the dropped branch may be left.
+			st, err := OpenStore(filepath.Join(cfg.Dir, fmt.Sprintf("seat-%d.db", c.cut)), &StoreOptions{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			game := NewGame(GameConfig{Table: sp.Table(), Creator: sp.ids[0], Vault: StoreVault{st, sp.Table()}})
+			l, err := NewLog(LogConfig{Table: sp.Table(), Protocol: game})
+			if err != nil {
+				t.Fatal(err)
+			}
+			next, err := st.Next(sp.Table())
+			if err != nil {
+				t.Fatal(err)
+			}
+			envs, err := st.Envelopes(sp.Table(), 0, next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, env := range envs {
+				if _, err := l.Append(env); err != nil {
+					t.Fatalf("replay seq %d: %v", env.Seq, err)
+				}
+			}
+			if v := game.Violation(); v != nil || !game.Over() {
+				t.Errorf("the restarted store replays to violation %v, over %v", v, game.Over())
+			}
+		})
+	}
+}
+
+// droppedRange returns the seqs [k, end) that seat's device dropped when it
+// gave way to the table's branch (the first time), or zeros.
+func droppedRange(lines *logLines, seat int) (uint64, uint64) {
+	lines.mu.Lock()
+	defer lines.mu.Unlock()
+	prefix := fmt.Sprintf("table: seat %d: the table went on without this device", seat)
+	for _, line := range lines.lines {
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		var k, end uint64
+		if i := strings.LastIndex(line, "["); i >= 0 {
+			if _, err := fmt.Sscanf(line[i:], "[%d, %d)", &k, &end); err == nil {
+				return k, end
+			}
+		}
+	}
+	return 0, 0
+}
+
 // A device that comes back after the table took its seat over watches
 // until the next deal starts; then the bot's host hands the seat back with
 // a SeatClaim that carries the device's signed request and the approval of

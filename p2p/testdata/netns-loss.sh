@@ -10,6 +10,11 @@
 #   lobby   a joiner whose claim is dropped in the lobby (its seat goes to
 #           another device), then that device as soon as the table starts
 #   two     two devices of five (Modern edition) at once, mid-round
+#   partition the link of one device of four is down for 45 s mid-round
+#           (longer than the patience: alone, it takes the other seats
+#           over); back, it follows the table, and all four finish alike.
+#           The others linger 60 s after the end: a device that comes back
+#           after everyone else has left has nobody to follow
 #
 # For each, it prints how long the table stood still: the longest time a
 # remaining device's store did not grow, from its last envelope before the
@@ -141,8 +146,28 @@ scen_two() {
 	finish_table two "$t0" 0 1 2
 }
 
+scen_partition() {
+	local t0
+	start 0 "$WORK/partition-0" host --name partition --players 4 --edition classic --bot random \
+		--rounds "$ROUNDS" --linger 60s --wait 90s
+	wait_for "$WORK/partition-0/out.txt" "join code" 20 || return 1
+	CODE=$(grep -o 'join code [A-Z0-9-]*' "$WORK/partition-0/out.txt" | head -n 1 | awk '{print $3}')
+	for i in 1 2 3; do
+		start "$i" "$WORK/partition-$i" join --bot random --wait 90s --linger 60s --code "$CODE"
+	done
+	watch_growth "$WORK/partition-0/njet.db" "$WORK/partition-0/growth.txt"
+	wait_for "$WORK/partition-0/out.txt" "shuffling" 90 || return 1
+	sleep 0.5
+	echo "partition: the link of device 2 is down for 45 s"
+	t0=$(lost)
+	ip -n "${NS[2]}" link set eth0 down
+	sleep 45
+	ip -n "${NS[2]}" link set eth0 up
+	finish_table partition "$t0" 0 1 2 3
+}
+
 want() { [ -z "${LOSS_SCENARIOS:-}" ] || [[ " $LOSS_SCENARIOS " == *" $1 "* ]]; }
-for s in host shuffle lobby two; do
+for s in host shuffle lobby two partition; do
 	want "$s" || continue
 	echo "== $s"
 	t=$SECONDS
