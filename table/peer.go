@@ -434,9 +434,18 @@ var errRewound = errors.New("table: log rewound")
 // returns nil) or the replica fails.
 func (p *Peer) Run(ctx context.Context) error {
 	for {
-		if err := p.run(ctx); !errors.Is(err, errRewound) {
-			return err
+		err := p.run(ctx)
+		switch {
+		case errors.Is(err, errRewound):
+			continue
+		case errors.Is(err, ErrClosed) && ctx.Err() != nil:
+			// A transport that watches ctx may close its channel as soon
+			// as ctx is done, before the replica's own context (a child
+			// of ctx) is cancelled too: that is the end ctx asked for,
+			// not a fault.
+			return nil
 		}
+		return err
 	}
 }
 
