@@ -91,16 +91,17 @@ func (g *LANGame) play() {
 			g.app.smokeLAN(g.lan, err)
 		}
 		fyne.Do(func() {
-			g.playing = false
 			switch {
 			case ctx.Err() != nil:
 			case err != nil:
-				g.stopped = true
 				g.note = tr("lan.game.stopped", "The table stopped: {{.Err}}", map[string]any{"Err": err.Error()})
 			default:
 				g.note = tr("lan.game.over", "The game is over and every device holds the whole log.")
 			}
 			g.show()
+			// The flags change last: whoever sees them sees the banner
+			// written (Fyne's test driver runs this on the play's goroutine).
+			g.playing, g.stopped = false, err != nil && ctx.Err() == nil
 		})
 	}()
 }
