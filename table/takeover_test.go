@@ -276,7 +276,8 @@ func TestDevicesGoneTogether(t *testing.T) {
 
 // The certificate of a takeover is checked by every log: a device takes
 // all its seats with it, so a voter whose host did not vote, or a seat
-// taken over whose host voted, is refused; the decider must be a's; every other seat without a vote is taken over in the same
+// taken over whose host voted, is refused; the decider must be the
+// lowest voter; every other seat without a vote is taken over in the same
 // envelope.
 func TestTakeoverCertificate(t *testing.T) {
 	const silent = 2
