@@ -42,6 +42,10 @@ type Env struct {
 	// LAN is the way to tables on the local network; nil leaves LAN play
 	// out of the app.
 	LAN LAN
+	// Do runs a function on the UI's goroutine, in the order given, without
+	// waiting for it; nil means fyne.Do. Every piece of work that runs in
+	// a goroutine of its own touches widgets only through it (App.do).
+	Do func(func())
 	// Trace, when set, hears when things happen on the way to and at a
 	// LAN table, for measurements: "listed NAME" (a table first listed),
 	// "tap NAME", "lobby-seats" (the lobby shows its seats),
@@ -55,7 +59,7 @@ type Env struct {
 // comes onto the stack and Stop once when it leaves it (Back or Reset); a
 // screen covered by another keeps running. Start must not block: work that
 // waits runs in goroutines that end with ctx and touch widgets only through
-// fyne.Do.
+// App.do.
 type Screen interface {
 	View() fyne.CanvasObject
 	Start(ctx context.Context)
@@ -117,6 +121,9 @@ func New(a fyne.App, env Env) *App {
 	if env.Now == nil {
 		env.Now = time.Now
 	}
+	if env.Do == nil {
+		env.Do = fyne.Do
+	}
 	u := &App{fy: a, env: env, prefs: Prefs{p: a.Preferences()}}
 	setupLang(u.prefs.Language())
 	u.theme = newAppTheme(u.prefs.Theme())
@@ -140,6 +147,9 @@ func New(a fyne.App, env Env) *App {
 	u.Reset(NewHome(u))
 	return u
 }
+
+// do runs f on the UI's goroutine (Env.Do) and returns at once.
+func (a *App) do(f func()) { a.env.Do(f) }
 
 // appName is the window title and the app's name.
 const appName = "Njet"
@@ -271,7 +281,7 @@ func (a *App) SaveLocal(g Saver) {
 		// g.Save reads the game as it is now, so saves that run late still
 		// write the latest state.
 		if err := saveGame(a.storage(), g); err != nil {
-			fyne.Do(func() { a.ShowError(err) })
+			a.do(func() { a.ShowError(err) })
 		}
 	}()
 }

@@ -29,7 +29,7 @@ type CheckLog struct {
 
 // NewCheckLog makes the screen.
 func NewCheckLog(a *App) *CheckLog {
-	c := &CheckLog{app: a, check: newLogCheck(), ctx: context.Background()}
+	c := &CheckLog{app: a, check: newLogCheck(a), ctx: context.Background()}
 	c.check.relayout = a.body.Refresh
 	c.Open = widget.NewButtonWithIcon(tr("checklog.open", "Open a log file"), theme.FolderOpenIcon(), c.choose)
 	c.Open.Importance = widget.HighImportance

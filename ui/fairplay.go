@@ -86,6 +86,7 @@ const maxLogSize = 64 << 20
 // progress, each check with its result, a verdict, and on demand the
 // details (the table, the seats' keys, the file's hash, the rounds).
 type logCheck struct {
+	app      *App
 	progress *widget.ProgressBarInfinite
 	count    *widget.Label
 	verdict  *widget.Label
@@ -103,8 +104,8 @@ type logCheck struct {
 	relayout func()
 }
 
-func newLogCheck() *logCheck {
-	c := &logCheck{}
+func newLogCheck(a *App) *logCheck {
+	c := &logCheck{app: a}
 	c.progress = widget.NewProgressBarInfinite()
 	c.progress.Stop()
 	c.progress.Hide()
@@ -132,7 +133,7 @@ func (c *logCheck) run(ctx context.Context, data []byte) {
 	go func() {
 		v, err := table.VerifyReader(bytes.NewReader(data), func(envelopes, _ int64) {
 			if envelopes%32 == 0 && ctx.Err() == nil {
-				fyne.Do(func() {
+				c.app.do(func() {
 					c.count.SetText(tr("fair.count", "{{.N}} entries checked", map[string]any{"N": envelopes}))
 				})
 			}
@@ -144,7 +145,7 @@ func (c *logCheck) run(ctx context.Context, data []byte) {
 		if ctx.Err() != nil {
 			return
 		}
-		fyne.Do(func() { c.show(data, v, err, failed) })
+		c.app.do(func() { c.show(data, v, err, failed) })
 	}()
 }
 
@@ -285,7 +286,7 @@ type FairPlay struct {
 
 // NewFairPlay makes the panel for t after round (0: the whole log).
 func NewFairPlay(a *App, t LANTable, round int) *FairPlay {
-	f := &FairPlay{app: a, lan: t, check: newLogCheck()}
+	f := &FairPlay{app: a, lan: t, check: newLogCheck(a)}
 	f.check.relayout = a.body.Refresh
 	f.Export = widget.NewButtonWithIcon(tr("fair.export", "Export the log"), theme.DocumentSaveIcon(), f.export)
 	title := tr("fair.title", "Fair play")

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,12 +22,109 @@ import (
 	"github.com/njetlan/njet/seat"
 )
 
+// uiQueue is the UI goroutine of a LAN test app: Env.Do queues the
+// functions, and the test runs them on its own goroutine, in order, as
+// fyne.Do runs them on the app's goroutine (the test driver would run them
+// at once on whichever goroutine calls, and the work of the table's
+// goroutines would then race with the test's own and with each other).
+type uiQueue struct {
+	mu   sync.Mutex
+	fs   []func()
+	more chan struct{} // a function was queued
+}
+
+func newUIQueue() *uiQueue { return &uiQueue{more: make(chan struct{}, 1)} }
+
+func (q *uiQueue) do(f func()) {
+	q.mu.Lock()
+	q.fs = append(q.fs, f)
+	q.mu.Unlock()
+	select {
+	case q.more <- struct{}{}:
+	default:
+	}
+}
+
+// run runs what is queued, and what that queues, until the queue is empty.
+func (q *uiQueue) run() {
+	for range 100000 {
+		q.mu.Lock()
+		if len(q.fs) == 0 {
+			q.mu.Unlock()
+			return
+		}
+		f := q.fs[0]
+		q.fs = q.fs[1:]
+		q.mu.Unlock()
+		f()
+	}
+}
+
+// until runs the queued functions as they come until cond holds, for at
+// most a minute.
+func (q *uiQueue) until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for {
+		q.run()
+		if cond() {
+			return
+		}
+		select {
+		case <-q.more:
+		case <-time.After(5 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("waited a minute for %s", what)
+		}
+	}
+}
+
+// idle runs the queued functions as they come for d.
+func (q *uiQueue) idle(d time.Duration) {
+	end := time.After(d)
+	for {
+		q.run()
+		select {
+		case <-q.more:
+		case <-end:
+			q.run()
+			return
+		}
+	}
+}
+
+// testUI is the UI goroutine of an app made by newLANTestApp.
+func testUI(u *App) *uiQueue { return u.env.LAN.(*fakeLAN).ui }
+
+// closed reports whether ch is closed (or holds a value, which it takes).
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
 // fakeLAN scripts the network: the lists Watch reports, the lobby news.
 type fakeLAN struct {
 	lists chan []LANTableAd
 	seen  chan struct{} // one per list shown
 	news  chan LobbyNews
 	shown chan struct{} // one per news shown
+	ui    *uiQueue      // the test app's UI goroutine
+}
+
+// saw waits until Watch reported the last list, and shows it.
+func (f *fakeLAN) saw() {
+	<-f.seen
+	f.ui.run()
+}
+
+// told waits until the lobby heard the last news, and shows it.
+func (f *fakeLAN) told() {
+	<-f.shown
+	f.ui.run()
 }
 
 func newFakeLAN() *fakeLAN {
@@ -97,7 +195,8 @@ func newLANTestApp(t *testing.T, f *fakeLAN, size fyne.Size) *App {
 	fa := test.NewTempApp(t)
 	fa.Preferences().SetString(keyLanguage, "en")
 	fa.Preferences().SetString(keyName, "Anna")
-	u := New(fa, Env{Storage: t.TempDir(), Now: func() time.Time { return time.Unix(1e9, 0) }, LAN: f})
+	f.ui = newUIQueue()
+	u := New(fa, Env{Storage: t.TempDir(), Now: func() time.Time { return time.Unix(1e9, 0) }, LAN: f, Do: f.ui.do})
 	u.Window().Resize(size)
 	t.Cleanup(func() {
 		u.stopAll()
@@ -121,14 +220,14 @@ func TestLANHomeTables(t *testing.T) {
 			h := u.Top().(*Home)
 			kitchen := LANTableAd{ID: "01", Name: "Küche & Co", Edition: engine.Classic, Players: 4, Free: 2, Host: "Jürgen"}
 			f.lists <- []LANTableAd{kitchen}
-			<-f.seen
+			f.saw()
 			got := h.LAN.Tables()
 			if len(got) != 1 || !strings.Contains(got[0], "Küche & Co") || !strings.Contains(got[0], "Jürgen") || !strings.Contains(got[0], "2 free") {
 				t.Fatalf("tables %q", got)
 			}
 			screenshot(t, "lan-tables-"+sz.name, u.Window())
 			f.lists <- nil
-			<-f.seen
+			f.saw()
 			if got := h.LAN.Tables(); len(got) != 0 {
 				t.Fatalf("a vanished table is still listed: %q", got)
 			}
@@ -205,12 +304,12 @@ func TestLANLobbyFills(t *testing.T) {
 			u.Push(l)
 			c := &fakeControl{started: make(chan struct{})}
 			f.news <- LobbyNews{Kind: LobbyHosting, Control: c, Addrs: []LANAddr{{Code: "ABCDEF-GHIJKL-MNOPQR", Addr: "/ip4/192.168.1.20/tcp/4001"}}}
-			<-f.shown
+			f.told()
 			if l.Code() != "ABCDEF-GHIJKL-MNOPQR" {
 				t.Fatalf("code %q", l.Code())
 			}
 			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 2, Wanted: 3, Players: []string{"Anna", "Борис"}, Bots: []BotStrength{BotNormal}}
-			<-f.shown
+			f.told()
 			want := []string{"Seat 1: Anna (host)", "Seat 2: Борис", "Seat 3: free", "Seat 4: a bot (normal)"}
 			if got := l.Seats(); !slices.Equal(got, want) {
 				t.Fatalf("seats %q, want %q", got, want)
@@ -228,7 +327,7 @@ func TestLANLobbyFills(t *testing.T) {
 				t.Fatalf("bots asked %v, want %v", c.bots, wantBots)
 			}
 			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 3, Wanted: 3, Players: []string{"Anna", "Борис", "李雷"}, Bots: []BotStrength{BotEasy}}
-			<-f.shown
+			f.told()
 			want = []string{"Seat 1: Anna (host)", "Seat 2: Борис", "Seat 3: 李雷", "Seat 4: a bot (easy)"}
 			if got := l.Seats(); !slices.Equal(got, want) || !strings.Contains(l.Status(), "Every seat is taken") {
 				t.Fatalf("seats %q (want %q), status %q", got, want, l.Status())
@@ -246,7 +345,7 @@ func TestLANLobbyFills(t *testing.T) {
 			// The lobby tells its seats once more as the table starts: the
 			// table is not started twice.
 			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 3, Wanted: 3, Players: []string{"Anna", "Борис", "李雷"}, Bots: []BotStrength{BotEasy}}
-			<-f.shown
+			f.told()
 			if !l.StartGame.Disabled() || !strings.Contains(l.Status(), "Starting") {
 				t.Fatalf("after the start: start enabled %v, status %q", !l.StartGame.Disabled(), l.Status())
 			}
@@ -275,7 +374,7 @@ func TestLANLobbyFills(t *testing.T) {
 			l := NewJoining(u, JoinTo{Table: "01"}, "Kitchen")
 			u.Push(l)
 			f.news <- c.news
-			<-f.shown
+			f.told()
 			if got := l.Seats(); !slices.Equal(got, c.want) {
 				t.Fatalf("seats %q, want %q", got, c.want)
 			}
@@ -381,11 +480,7 @@ func checkLogFile(t *testing.T, u *App, path string) *CheckLog {
 	if err := c.CheckFile(path); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatal("the check did not end")
-	}
+	testUI(u).until(t, "the check's end", func() bool { return closed(done) })
 	return c
 }
 
@@ -463,11 +558,7 @@ func TestFairPlayPanel(t *testing.T) {
 			done := make(chan struct{})
 			p.check.onDone = func() { close(done) }
 			u.Push(p)
-			select {
-			case <-done:
-			case <-time.After(time.Minute):
-				t.Fatal("the check did not end")
-			}
+			testUI(u).until(t, "the check's end", func() bool { return closed(done) })
 			if !p.check.Passed || len(p.check.Results) != int(nSteps) {
 				t.Fatalf("panel: %s %q", p.check.verdict.Text, p.check.Results)
 			}
@@ -512,28 +603,11 @@ func (p *playTable) Reconnect(context.Context) error {
 // background starts again from the store.
 func TestLANGameForeground(t *testing.T) {
 	u := newLANTestApp(t, newFakeLAN(), fyne.NewSize(360, 740))
+	ui := testUI(u)
 	p := &playTable{logTable: logTable{}, plays: make(chan struct{}, 4), reconnects: make(chan struct{}, 4)}
 	g := NewLANGame(u, p)
 	u.Push(g)
-	wait := func(ch chan struct{}, what string) {
-		t.Helper()
-		select {
-		case <-ch:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("no %s", what)
-		}
-	}
-	stopped := func() bool {
-		var s bool
-		fyne.DoAndWait(func() { s = g.stopped })
-		return s
-	}
-	for i := 0; !stopped(); i++ {
-		if i > 1000 {
-			t.Fatal("the first play did not stop")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	ui.until(t, "the first play's stop", func() bool { return g.stopped })
 	if !strings.Contains(g.Banner(), "The table stopped") {
 		t.Fatalf("banner %q", g.Banner())
 	}
@@ -541,22 +615,14 @@ func TestLANGameForeground(t *testing.T) {
 	if !ok || lc.OnEnteredForeground() == nil {
 		t.Fatal("the app does not listen for the foreground")
 	}
-	fyne.DoAndWait(lc.OnEnteredForeground())
-	wait(p.reconnects, "reconnection")
-	for i := 0; len(p.plays) < 2; i++ {
-		if i > 2000 {
-			t.Fatalf("%d plays, want the table played again", len(p.plays))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	back := func(b string) bool {
+	lc.OnEnteredForeground()()
+	ui.until(t, "a reconnection and a second play", func() bool { return len(p.reconnects) == 1 && len(p.plays) == 2 })
+	ui.until(t, "the reconnection shown", func() bool {
+		b := g.Banner()
 		return strings.Contains(b, "Reconnecting") || strings.Contains(b, "Back at the table")
-	}
-	for i := 0; !back(g.Banner()); i++ {
-		if i > 1000 {
-			t.Fatalf("banner %q, want the reconnection shown", g.Banner())
-		}
-		time.Sleep(5 * time.Millisecond)
+	})
+	if !g.playing || g.stopped {
+		t.Fatalf("after the return: playing %v, stopped %v", g.playing, g.stopped)
 	}
 }
 
@@ -623,26 +689,13 @@ func TestLANGameInProgress(t *testing.T) {
 				fs := &frozenSeat{Seat: l, stop: c.stop, stopped: make(chan struct{})}
 				g := NewLANGame(u, &gameTable{names: names, seat: fs})
 				u.Push(g)
-				select {
-				case <-fs.stopped:
-				case <-time.After(time.Minute):
-					t.Fatal("the game did not reach the moment")
-				}
+				ui := testUI(u)
+				ui.until(t, "the moment", func() bool { return closed(fs.stopped) })
 				// Let the table screen take the last event in.
-				for i := 0; ; i++ {
-					var drawn bool
-					fyne.DoAndWait(func() { drawn = g.table != nil && len(g.table.cards) > 0 })
-					if drawn {
-						break
-					}
-					if i > 2000 {
-						t.Fatal("the table screen drew nothing")
-					}
-					time.Sleep(5 * time.Millisecond)
-				}
-				time.Sleep(300 * time.Millisecond) // the pump's last step
+				ui.until(t, "the table screen's cards", func() bool { return g.table != nil && len(g.table.cards) > 0 })
+				ui.idle(300 * time.Millisecond) // the pump's last step
 				if c.then != nil {
-					fyne.DoAndWait(func() { g.event(c.then) })
+					g.event(c.then)
 				}
 				if !strings.Contains(g.Banner(), c.want) {
 					t.Fatalf("banner %q, want %q", g.Banner(), c.want)

@@ -86,11 +86,11 @@ func (g *LANGame) play() {
 	ctx := g.ctx
 	g.playing, g.stopped = true, false
 	go func() {
-		err := g.lan.Play(ctx, g.person, func(n GameNews) { fyne.Do(func() { g.news(n) }) })
+		err := g.lan.Play(ctx, g.person, func(n GameNews) { g.app.do(func() { g.news(n) }) })
 		if g.app.smokeLAN != nil {
 			g.app.smokeLAN(g.lan, err)
 		}
-		fyne.Do(func() {
+		g.app.do(func() {
 			switch {
 			case ctx.Err() != nil:
 			case err != nil:
@@ -121,7 +121,7 @@ func (g *LANGame) reconnect() {
 	ctx := g.ctx
 	go func() {
 		err := g.lan.Reconnect(ctx)
-		fyne.Do(func() {
+		g.app.do(func() {
 			if ctx.Err() != nil {
 				return
 			}
@@ -145,7 +145,7 @@ func (g *LANGame) tick(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tk.C:
-			fyne.Do(func() {
+			g.app.do(func() {
 				if g.turn != nil {
 					g.show()
 				}
@@ -170,8 +170,8 @@ func (g *LANGame) Stop() {
 
 // person plays the person's seat in the table screen.
 func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
-	st := &tapSeat{Seat: s, tell: func(ev seat.Event) { fyne.Do(func() { g.event(ev) }) }}
-	fyne.Do(func() {
+	st := &tapSeat{Seat: s, tell: func(ev seat.Event) { g.app.do(func() { g.event(ev) }) }}
+	g.app.do(func() {
 		g.st = st
 		if g.table != nil {
 			g.table.Stop() // the table of a play that stopped early

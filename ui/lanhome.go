@@ -61,7 +61,7 @@ func newLANSection(a *App) *lanSection {
 func (l *lanSection) start(ctx context.Context) {
 	go func() {
 		t, err := l.lan.Resume()
-		fyne.Do(func() {
+		l.app.do(func() {
 			if err != nil {
 				l.app.ShowError(err)
 				return
@@ -74,10 +74,10 @@ func (l *lanSection) start(ctx context.Context) {
 	}()
 	go func() {
 		err := l.lan.Watch(ctx, func(ads []LANTableAd) {
-			fyne.Do(func() { l.show(ads) })
+			l.app.do(func() { l.show(ads) })
 		})
 		if err != nil && ctx.Err() == nil {
-			fyne.Do(func() {
+			l.app.do(func() {
 				l.empty.SetText(tr("lan.watch-failed", "Cannot look for tables here: {{.Err}}. Join with a code instead.",
 					map[string]any{"Err": err.Error()}))
 				l.empty.Show()

@@ -121,7 +121,7 @@ func (l *Lobby) View() fyne.CanvasObject { return l.view }
 func (l *Lobby) Start(ctx context.Context) {
 	ctx, l.cancel = context.WithCancel(ctx)
 	lan := l.app.env.LAN
-	news := func(n LobbyNews) { fyne.Do(func() { l.show(n) }) }
+	news := func(n LobbyNews) { l.app.do(func() { l.show(n) }) }
 	go func() {
 		var t LANTable
 		var err error
@@ -132,7 +132,7 @@ func (l *Lobby) Start(ctx context.Context) {
 		} else {
 			t, err = lan.Join(ctx, l.to, l.app.PlayerName(), news)
 		}
-		fyne.Do(func() {
+		l.app.do(func() {
 			if ctx.Err() != nil {
 				if t != nil {
 					_ = t.Close() // left before the game: nothing to tell
@@ -369,7 +369,7 @@ func (l *Lobby) start() {
 	c := l.control
 	go func() {
 		if err := c.Start(); err != nil {
-			fyne.Do(func() {
+			l.app.do(func() {
 				l.starting = false
 				l.problem(tr("lan.lobby.start-failed", "The game cannot start: {{.Err}}", map[string]any{"Err": err.Error()}))
 				l.fill(l.last)

@@ -389,7 +389,7 @@ func (a *App) playLocal(l *seat.Local, opt TableOptions) {
 // is removed, so a finished game is no longer offered even when the app
 // closes on the game-over view.
 func (a *App) clearedAtEnd(l *seat.Local) seat.Seat {
-	return &overWatch{Seat: l, over: func() { fyne.Do(a.ClearLocal) }}
+	return &overWatch{Seat: l, over: func() { a.do(a.ClearLocal) }}
 }
 
 // Smoke starts a game of cfg that plays itself through the table screen's
@@ -414,7 +414,7 @@ func (a *App) Smoke(cfg seat.LocalConfig, done func(shown []int, g *seat.Local))
 	}
 	watched := &overWatch{Seat: l, over: func() {
 		// Leave the game-over view on screen long enough for a screenshot.
-		time.AfterFunc(smokeHold, func() { fyne.Do(finish) })
+		time.AfterFunc(smokeHold, func() { a.do(finish) })
 	}}
 	opt := TableOptions{Autoplay: true, OnChoice: func() {}, OnGameOver: finish, Names: cfg.Names}
 	a.Reset(NewHome(a))
@@ -446,5 +446,5 @@ func (w *overWatch) Next(ctx context.Context) (seat.Event, error) {
 
 // Quit ends the app (from any goroutine).
 func (a *App) Quit() {
-	fyne.Do(a.fy.Quit)
+	a.do(a.fy.Quit)
 }

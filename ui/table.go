@@ -40,7 +40,7 @@ type TableScreen struct {
 	seat seat.Seat
 	opt  TableOptions
 	pace time.Duration
-	do   func(func()) // runs a function on the UI goroutine: fyne.Do
+	do   func(func()) // runs a function on the UI goroutine: App.do
 
 	model *tableModel
 	views *views // the drawn objects kept from one event to the next
@@ -81,7 +81,7 @@ func NewTableScreen(a *App, s seat.Seat, opt TableOptions) *TableScreen {
 	if a != nil {
 		pace = a.Pace()
 	}
-	return newTableScreen(a, s, opt, pace, fyne.Do)
+	return newTableScreen(a, s, opt, pace, a.do)
 }
 
 func newTableScreen(a *App, s seat.Seat, opt TableOptions, pace time.Duration, do func(func())) *TableScreen {
