@@ -187,6 +187,15 @@ func TestWatcherTakesABotSeatAtTheNextRound(t *testing.T) {
 			}
 		})
 	}
+	// The member's own game refuses a claim of the seat its device plays,
+	// even when the claimant asks it directly.
+	own := &table.SeatClaimRequest{Table: w.ID(), Seat: uint8(tables[1].Seat()), Key: wdev.Node().Identity()}
+	if err := own.Sign(wdev.Node().Key()); err != nil {
+		t.Fatal(err)
+	}
+	if err := wdev.Node().Claim(ctx, devs[1].ID(), own); !errors.Is(err, p2p.ErrClaimRefused) {
+		t.Errorf("a claim of the joiner's seat sent to the joiner: %v, want p2p.ErrClaimRefused", err)
+	}
 	if _, err := w.TakeSeat(ctx, gone, "no-such-bot"); err == nil {
 		t.Errorf("TakeSeat with an unknown bot kind succeeded")
 	}
