@@ -439,6 +439,9 @@ func (c *cli) verify(args []string) int {
 		for _, r := range v.Results {
 			fmt.Fprintf(c.stdout, "round %d (dealer seat %d): points %v, totals %v: verified\n", r.Round, r.Dealer, r.Points, r.Totals)
 		}
+		for _, h := range v.HandedBack {
+			fmt.Fprintf(c.stdout, "seat %d was handed from its bot to device %v at seq %d\n", h.Seat, h.Key, h.Seq)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet verify: %s: %v\n", fs.Arg(0), err)
