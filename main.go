@@ -834,8 +834,12 @@ func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, w
 			stop() // the watch screen ends: the seat is played, or the claim failed
 		}()
 	}
-	err = term.WatchLAN(rctx, term.WatchConfig{View: w.View, Changed: w.Changed(), Names: w.Names(),
-		Rounds: gen.Rounds, Echo: !isTerminal(c.stdin)}, in, c.stdout)
+	cfg := term.WatchConfig{View: w.View, Changed: w.Changed(), Names: w.Names(), Rounds: gen.Rounds,
+		Echo: !isTerminal(c.stdin)}
+	if take >= 0 {
+		cfg.Taking = fmt.Sprintf("seat %d", take)
+	}
+	err = term.WatchLAN(rctx, cfg, in, c.stdout)
 	stop()
 	if rerr := <-ran; err == nil && rerr != nil && !errors.Is(rerr, context.Canceled) {
 		err = rerr
