@@ -26,7 +26,9 @@ const watchTick = 500 * time.Millisecond
 // the member devices (p2p.WatchProtocol), checks every envelope through a
 // Log and an observer Game that holds no secret, and shows the public
 // state only. It has no key the table knows and joins no topic, so it
-// posts nothing and changes nothing at the table.
+// posts nothing and changes nothing at the table; TakeSeat asks the
+// table for a seat a bot plays, and the device plays it once the log says
+// so.
 type Watcher struct {
 	node    *p2p.Node
 	dev     *Device
