@@ -439,6 +439,9 @@ func (c *cli) verify(args []string) int {
 		for _, r := range v.Results {
 			fmt.Fprintf(c.stdout, "round %d (dealer seat %d): points %v, totals %v: verified\n", r.Round, r.Dealer, r.Points, r.Totals)
 		}
+		for _, h := range v.HandedBack {
+			fmt.Fprintf(c.stdout, "seat %d was handed from its bot to device %v at seq %d\n", h.Seat, h.Key, h.Seq)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet verify: %s: %v\n", fs.Arg(0), err)
@@ -712,7 +715,7 @@ func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
 }
 
 func (c *cli) join(args []string) int {
-	fs := c.flagSet("join", "[--table ID | --addr A | --code C] [--bot KIND] [--player NAME] [--data DIR] [--watch]",
+	fs := c.flagSet("join", "[--table ID | --addr A | --code C] [--bot KIND] [--player NAME] [--data DIR] [--watch [--take SEAT]]",
 		"Take a seat at a table: the first one found on the LAN with a free seat (or the one whose\n"+
 			"id starts with --table), or the host at --addr (host:port or a multiaddr) or --code (the\n"+
 			"host's join code), which need no multicast. You play the seat in the terminal; with\n"+
@@ -720,12 +723,17 @@ func (c *cli) join(args []string) int {
 			"resumes it instead (as a person or a bot, as --bot says this time).\n"+
 			"With --watch you watch a table under way without a seat, from the device at --addr or\n"+
 			"--code: the board, the rules, the teams, the tricks and the scores, never a hand; you\n"+
-			"post nothing, and --export writes the log you saw.")
+			"post nothing, and --export writes the log you saw.\n"+
+			"With --watch --take SEAT you also ask the table for SEAT, which a bot plays since its\n"+
+			"device left: the seat is yours from the start of the next round, when the table agrees,\n"+
+			"and you play it in the terminal (or a bot of --bot KIND does) to the end. Until then you\n"+
+			"watch, without typing (Ctrl-C stops).")
 	tableID := fs.String("table", "", "id (or a prefix of it) of the table to join")
 	addr := fs.String("addr", "", "address of the host: host:port or a multiaddr")
 	code := fs.String("code", "", "join code printed by the host")
 	wait := fs.Duration("wait", 2*time.Minute, "how long to look for the table and wait for it to start")
 	watch := fs.Bool("watch", false, "watch a table under way without a seat (needs --addr or --code of a device at it)")
+	take := fs.Int("take", -1, "with --watch: take this seat, which a bot plays since its device left, at the next round")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
@@ -733,8 +741,14 @@ func (c *cli) join(args []string) int {
 	if *watch && *addr == "" && *code == "" {
 		return usageError(fs, "--watch needs --addr or --code: a table under way is not listed on the LAN")
 	}
-	if *watch && *lf.bot != "" {
-		return usageError(fs, "--watch takes no seat, so no --bot plays one")
+	if *take >= 0 && !*watch {
+		return usageError(fs, "--take needs --watch: you watch the table until the seat is yours")
+	}
+	if *take < -1 {
+		return usageError(fs, "bad --take %d: want a seat number", *take)
+	}
+	if *watch && *take < 0 && *lf.bot != "" {
+		return usageError(fs, "--watch takes no seat, so no --bot plays one (give --take SEAT)")
 	}
 	given := 0
 	for _, v := range []string{*tableID, *addr, *code} {
@@ -772,7 +786,7 @@ func (c *cli) join(args []string) int {
 	}
 	defer d.Close()
 	if *watch {
-		return c.watch(ctx, d, target, *wait, lf)
+		return c.watch(ctx, d, target, *wait, *take, lf)
 	}
 	if code := c.resume(ctx, "join", d, lf); code >= 0 {
 		return code
@@ -789,8 +803,10 @@ func (c *cli) join(args []string) int {
 }
 
 // watch follows the table at target as a watcher until its game is over
-// or the person quits, and exports the log it saw when --export asks.
-func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, wait time.Duration, lf *lanFlags) int {
+// or the person quits, and exports the log it saw when --export asks. With
+// a seat to take (take >= 0) it claims that seat meanwhile, and once the
+// table hands it over it plays the seat to the end like any joiner.
+func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, wait time.Duration, take int, lf *lanFlags) int {
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	w, err := d.Watch(wctx, target, c.progress("join"))
 	cancel()
@@ -804,11 +820,47 @@ func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, w
 	defer stop()
 	ran := make(chan error, 1)
 	go func() { ran <- w.Run(rctx) }()
-	err = term.WatchLAN(rctx, term.WatchConfig{View: w.View, Changed: w.Changed(), Names: w.Names(),
-		Rounds: gen.Rounds, Echo: !isTerminal(c.stdin)}, c.stdin, c.stdout)
+	in := c.stdin
+	var taken chan takeResult
+	if take >= 0 {
+		// The terminal's input is the seat's once it is taken: the watch
+		// screen reads none meanwhile.
+		in = strings.NewReader("")
+		fmt.Fprintf(c.stdout, "asking the table for seat %d; it is yours from the start of the next round if the table agrees\n", take)
+		taken = make(chan takeResult, 1)
+		go func() {
+			t, err := w.TakeSeat(rctx, take, *lf.bot)
+			taken <- takeResult{t, err}
+			stop() // the watch screen ends: the seat is played, or the claim failed
+		}()
+	}
+	cfg := term.WatchConfig{View: w.View, Changed: w.Changed(), Names: w.Names(), Rounds: gen.Rounds,
+		Echo: !isTerminal(c.stdin)}
+	if take >= 0 {
+		cfg.Taking = fmt.Sprintf("seat %d", take)
+	}
+	err = term.WatchLAN(rctx, cfg, in, c.stdout)
 	stop()
 	if rerr := <-ran; err == nil && rerr != nil && !errors.Is(rerr, context.Canceled) {
 		err = rerr
+	}
+	if taken != nil {
+		res := <-taken
+		switch {
+		case res.err == nil:
+			fmt.Fprintf(c.stdout, "the table gave you seat %d\n", take)
+			defer res.table.Close()
+			return c.playTable(ctx, "join", d, res.table, lf)
+		case ctx.Err() != nil:
+			return exitFail
+		case errors.Is(res.err, context.Canceled) && err == nil:
+			// The game ended first: the watch screen told it.
+			fmt.Fprintf(c.stderr, "njet join: %v: seat %d was not handed over before the end\n", lan.ErrGameOver, take)
+			return exitFail
+		case !errors.Is(res.err, context.Canceled):
+			fmt.Fprintf(c.stderr, "njet join: %v\n", res.err)
+			return exitFail
+		}
 	}
 	if *lf.export != "" {
 		if xerr := w.Export(*lf.export); xerr != nil {
@@ -826,6 +878,12 @@ func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, w
 		return exitFail
 	}
 	return exitOK
+}
+
+// takeResult is what Watcher.TakeSeat returned.
+type takeResult struct {
+	table *lan.Table
+	err   error
 }
 
 func (c *cli) tables(args []string) int {

@@ -254,6 +254,8 @@ func TestLANUsage(t *testing.T) {
 		{"tables bad wait", []string{"tables", "--wait", "0s"}, "bad --wait"},
 		{"watch on the LAN", []string{"join", "--watch"}, "--watch needs --addr or --code"},
 		{"watch with a bot", []string{"join", "--watch", "--bot", "random", "--addr", "1.2.3.4:5"}, "--watch takes no seat"},
+		{"take without watch", []string{"join", "--take", "1", "--addr", "1.2.3.4:5"}, "--take needs --watch"},
+		{"take a bad seat", []string{"join", "--watch", "--take", "-2", "--addr", "1.2.3.4:5"}, "bad --take -2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -517,5 +519,39 @@ func TestJoinWatchOnLoopback(t *testing.T) {
 	var vout, verr bytes.Buffer
 	if code := run([]string{"verify", w[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "2 rounds verified") {
 		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
+	}
+}
+
+// njet join --watch --take refuses, with a clear error and exit status 1,
+// a seat that no bot the table seated for a device gone plays: here a bot
+// the host seated from the start. The watch itself went on until then.
+func TestJoinWatchTakeRefused(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	hostOut, hostErr := newSyncBuffer(), newSyncBuffer()
+	hostCode := make(chan int, 1)
+	go func() {
+		c := newCLI(strings.NewReader(""), hostOut, hostErr)
+		hostCode <- c.run([]string{"host", "--name", "W", "--edition", "modern", "--players", "3", "--bots", "2",
+			"--bot", "random", "--rounds", "1", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0",
+			"--linger", "5s", "--wait", "1m"})
+	}()
+	addr, err := hostOut.waitFor(ctx, regexp.MustCompile(`address (/ip4/127\.0\.0\.1/tcp/\d+/p2p/\w+)`))
+	if err != nil {
+		t.Fatalf("%v\n%s%s", err, hostOut, hostErr)
+	}
+	if _, err := hostOut.waitFor(ctx, regexp.MustCompile(`(shuffling)`)); err != nil {
+		t.Fatalf("%v\n%s%s", err, hostOut, hostErr)
+	}
+	var out, stderr bytes.Buffer
+	code := newCLI(strings.NewReader(""), &out, &stderr).run([]string{"join", "--watch", "--addr", addr, "--take", "1",
+		"--bot", "random", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0"})
+	if code != exitFail || !strings.Contains(stderr.String(), "that seat cannot be taken") {
+		t.Errorf("take a bot's seat from the start: exit %d, want %d: %s\n%s", code, exitFail, stderr.String(), out.String())
+	}
+	select {
+	case <-hostCode:
+	case <-ctx.Done():
+		t.Fatalf("the host did not end: %s", hostOut)
 	}
 }

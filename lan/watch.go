@@ -26,9 +26,13 @@ const watchTick = 500 * time.Millisecond
 // the member devices (p2p.WatchProtocol), checks every envelope through a
 // Log and an observer Game that holds no secret, and shows the public
 // state only. It has no key the table knows and joins no topic, so it
-// posts nothing and changes nothing at the table.
+// posts nothing and changes nothing at the table; TakeSeat asks the
+// table for a seat a bot plays, and the device plays it once the log says
+// so.
 type Watcher struct {
 	node    *p2p.Node
+	dev     *Device
+	setup   *p2p.Setup
 	id      table.TableID
 	gen     *table.Genesis
 	game    *table.Game
@@ -74,12 +78,12 @@ func (d *Device) Watch(ctx context.Context, target JoinTarget, progress func(Pro
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
-	return newWatcher(d.node, setup, info, envs, time.Now)
+	return newWatcher(d, setup, info, envs, time.Now)
 }
 
 // newWatcher builds the watcher of the table setup describes, asking first
 // the member it reached at contacted, and takes the envelopes envs.
-func newWatcher(node *p2p.Node, setup *p2p.Setup, contacted peer.AddrInfo, envs [][]byte, now func() time.Time) (*Watcher, error) {
+func newWatcher(d *Device, setup *p2p.Setup, contacted peer.AddrInfo, envs [][]byte, now func() time.Time) (*Watcher, error) {
 	gen, err := setup.Check()
 	if err != nil {
 		return nil, err
@@ -90,7 +94,7 @@ func newWatcher(node *p2p.Node, setup *p2p.Setup, contacted peer.AddrInfo, envs 
 	if err != nil {
 		return nil, err
 	}
-	w := &Watcher{node: node, id: id, gen: gen, game: game, log: log, now: now,
+	w := &Watcher{node: d.node, dev: d, setup: setup, id: id, gen: gen, game: game, log: log, now: now,
 		changed: make(chan struct{}, 1), since: now()}
 	w.members = append(w.members, contacted)
 	for _, dev := range setup.Devices {
@@ -188,6 +192,44 @@ func (w *Watcher) View() table.PeerView {
 	return v
 }
 
+// member returns the member device asked now, its address in the
+// peerstore.
+func (w *Watcher) member() peer.AddrInfo {
+	w.mu.Lock()
+	m := w.members[w.ask]
+	w.mu.Unlock()
+	if len(m.Addrs) > 0 {
+		w.node.Host().Peerstore().AddAddrs(m.ID, m.Addrs, time.Hour)
+	}
+	return m
+}
+
+// nextMember makes the watcher ask the next member device from now on.
+func (w *Watcher) nextMember() {
+	w.mu.Lock()
+	w.ask = (w.ask + 1) % len(w.members)
+	w.mu.Unlock()
+}
+
+// follow asks a member device for what follows the log once, and reports
+// whether it got a full range (there may be more to fetch at once). A
+// member that does not answer is left for the next one.
+func (w *Watcher) follow(ctx context.Context) bool {
+	m := w.member()
+	next := w.log.Next()
+	setup, envs, err := w.node.Watch(ctx, m.ID, w.id, next, next+table.MaxRange)
+	if err == nil && setup.Table() != w.id {
+		err = fmt.Errorf("lan: member %v answered for another table", m.ID)
+	}
+	switch {
+	case err == nil:
+		return w.take(envs) && len(envs) == table.MaxRange
+	case ctx.Err() == nil:
+		w.nextMember()
+	}
+	return false
+}
+
 // Run follows the table until its game is over (nil) or ctx ends (its
 // error), asking a member device for what follows the log every half
 // second, and the next member whenever one does not answer.
@@ -195,24 +237,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 	tick := time.NewTicker(watchTick)
 	defer tick.Stop()
 	for !w.game.Over() {
-		w.mu.Lock()
-		m := w.members[w.ask]
-		w.mu.Unlock()
-		if len(m.Addrs) > 0 {
-			w.node.Host().Peerstore().AddAddrs(m.ID, m.Addrs, time.Hour)
-		}
-		next := w.log.Next()
-		setup, envs, err := w.node.Watch(ctx, m.ID, w.id, next, next+table.MaxRange)
-		if err == nil && setup.Table() != w.id {
-			err = fmt.Errorf("lan: member %v answered for another table", m.ID)
-		}
-		switch {
-		case err == nil && w.take(envs) && len(envs) == table.MaxRange:
+		if w.follow(ctx) {
 			continue // more to fetch
-		case err != nil && ctx.Err() == nil:
-			w.mu.Lock()
-			w.ask = (w.ask + 1) % len(w.members)
-			w.mu.Unlock()
 		}
 		select {
 		case <-ctx.Done():

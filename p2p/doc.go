@@ -26,6 +26,13 @@
 //   - Sync (sync.go, /njet/sync/1): one table.SyncRequest, one response,
 //     served to member devices only. Pubsub neither orders nor stores; the
 //     table's Log and this protocol do.
+//   - Watching and claiming a seat (watch.go, /njet/watch/1; claim.go,
+//     /njet/seat-claim/1): a device that is no member reads the log from a
+//     member, and may send it a signed claim of a seat a bot plays, which
+//     the member publishes on the topic. The device becomes a member only
+//     when a SeatClaim in the member's own stored log hands it the seat
+//     (Table.admitFromLog): the peer filter, the validator and the sync
+//     server then take it for that seat.
 //   - Session (session.go): runs a table.Peer per local seat (a bot's, or
 //     a person's with LocalSeat.Human) over the device's store, with the
 //     patience and votes for a silent seat, and lingers after the game

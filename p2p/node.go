@@ -131,6 +131,7 @@ func NewNode(cfg NodeConfig) (*Node, error) {
 	h.SetStreamHandler(SyncProtocol, n.serveSync)
 	h.SetStreamHandler(LobbyProtocol, n.serveLobby)
 	h.SetStreamHandler(WatchProtocol, n.serveWatch)
+	h.SetStreamHandler(ClaimProtocol, n.serveClaim)
 	return n, nil
 }
 

@@ -76,18 +76,27 @@ func LoadTable(store *table.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat,
 		if err != nil {
 			return nil, nil, fmt.Errorf("p2p: %s: the seat list of table %v: %w", store.Path(), id, err)
 		}
+		claimed, err := claimedKeys(store, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		// A seat's key is its genesis key, or the key of a device the log
+		// handed the seat to (a watcher that took it).
+		seatKey := func(seat int, key table.Identity) bool {
+			return gen.Keys[seat] == key || slices.Contains(claimed[seat], key)
+		}
 		for i, ls := range seats {
 			seed, err := store.Secret(id, "p2p/seat-key/"+strconv.Itoa(ls.Seat))
 			if err != nil || len(seed) != ed25519.SeedSize {
 				return nil, nil, fmt.Errorf("%w: p2p: %s: the key of seat %d of table %v is missing or damaged", table.ErrCorrupt, store.Path(), ls.Seat, id)
 			}
 			k := ed25519.NewKeyFromSeed(seed)
-			if pub, _ := table.IdentityOf(k.Public().(ed25519.PublicKey)); pub != gen.Keys[ls.Seat] {
-				return nil, nil, fmt.Errorf("%w: p2p: %s: the stored key of seat %d of table %v is not its genesis key", table.ErrCorrupt, store.Path(), ls.Seat, id)
+			if pub, _ := table.IdentityOf(k.Public().(ed25519.PublicKey)); !seatKey(ls.Seat, pub) {
+				return nil, nil, fmt.Errorf("%w: p2p: %s: the stored key of seat %d of table %v is neither its genesis key nor one the log handed it to", table.ErrCorrupt, store.Path(), ls.Seat, id)
 			}
 			seats[i].Key = k
 		}
-		if len(seats) == 0 || gen.Keys[seats[0].Seat] != me {
+		if len(seats) == 0 || !seatKey(seats[0].Seat, me) {
 			continue
 		}
 		return setup, seats, nil
@@ -124,4 +133,27 @@ func parseSeatList(list []byte, players int) ([]LocalSeat, error) {
 		seats = append(seats, LocalSeat{Seat: seat, Bot: f[1]})
 	}
 	return seats, nil
+}
+
+// claimedKeys returns, per seat, the keys the stored log handed the seat to
+// (SeatClaim envelopes; the store holds only what a Log accepted).
+func claimedKeys(store *table.Store, id table.TableID) (map[int][]table.Identity, error) {
+	out := map[int][]table.Identity{}
+	next, err := store.Next(id)
+	if err != nil || next == 0 {
+		return out, err
+	}
+	envs, err := store.Envelopes(id, 0, next)
+	if err != nil {
+		return nil, err
+	}
+	for _, env := range envs {
+		if env.Kind != table.KindSeatClaim {
+			continue
+		}
+		if seat, key, err := table.ClaimOf(env); err == nil {
+			out[seat] = append(out[seat], key)
+		}
+	}
+	return out, nil
 }

@@ -192,3 +192,44 @@ func FuzzLoadTable(f *testing.F) {
 		}
 	})
 }
+
+// A former watcher's store holds the SeatClaim that handed it its seat:
+// LoadTable resumes the seat with the device's key, which is not the
+// seat's genesis key; a key no SeatClaim names is still refused.
+func TestLoadTableOfAClaimedSeat(t *testing.T) {
+	setup, _, botKey := testSetup(t)
+	claimantKey, claimant, _ := stranger(t)
+	otherKey, _, _ := stranger(t)
+	body := append([]byte{table.BodyVersion, 2}, claimant[:]...)
+	body = append(body, make([]byte, table.SignatureSize+1)...)
+	claim := &table.Envelope{Version: table.EnvelopeVersion, Table: setup.Table(), Seq: 1, Prev: setup.Genesis.Hash(),
+		Author: 2, Kind: table.KindSeatClaim, Body: body}
+	if err := claim.Sign(botKey); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		key  ed25519.PrivateKey
+		ok   bool
+	}{
+		{"the claimant's key", claimantKey, true},
+		{"a key no SeatClaim names", otherKey, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openTestStore(t, t.TempDir())
+			if err := s.Put(setup.Genesis, claim); err != nil {
+				t.Fatal(err)
+			}
+			if err := SaveTable(s, setup, []LocalSeat{{Seat: 2, Key: tc.key, Bot: "random"}}); err != nil {
+				t.Fatal(err)
+			}
+			got, seats, err := LoadTable(s, tc.key)
+			switch {
+			case tc.ok && (err != nil || got == nil || len(seats) != 1 || seats[0].Seat != 2 || !seats[0].Key.Equal(tc.key)):
+				t.Errorf("resumed %v %+v, %v", got != nil, seats, err)
+			case !tc.ok && !errors.Is(err, table.ErrCorrupt):
+				t.Errorf("resumed %v with a key no SeatClaim names: %v, want ErrCorrupt", got != nil, err)
+			}
+		})
+	}
+}

@@ -181,20 +181,27 @@ func ParseSetup(data []byte) (*Setup, error) {
 // roster answers, for a running table, which device hosts which seat and
 // with which keys. A seat's key can change during the game (a BotSeat puts
 // a bot hosted by the voter's device in it); the roster learns such keys
-// from the BotSeat envelopes it sees.
+// from the BotSeat envelopes it sees. A device outside the setup becomes a
+// member when the log hands it a seat (a SeatClaim the local log accepted,
+// see Table.admit): the roster never learns a member from a message alone.
 type roster struct {
 	players int
-	devices []Device
-	pids    []peer.ID
+	devices []Device // the setup's devices, as served to watchers
 
 	mu    sync.Mutex
-	seats [][]seatKey // per seat: the keys it may sign with and their device
+	pids  []peer.ID        // member devices: the setup's, then the admitted ones
+	keys  []table.Identity // each member device's key
+	seats [][]seatKey      // per seat: the keys it may sign with and their device
 }
 
 type seatKey struct {
 	key    table.Identity
 	device int
 }
+
+// maxAdmitted bounds the devices a table admits beyond its setup: each
+// needs a SeatClaim in the log, at most one per deal.
+const maxAdmitted = 32
 
 func newRoster(s *Setup) (*roster, error) {
 	gen, err := s.Check()
@@ -208,6 +215,7 @@ func newRoster(s *Setup) (*roster, error) {
 			return nil, err
 		}
 		r.pids = append(r.pids, pid)
+		r.keys = append(r.keys, d.ID)
 	}
 	for seat, k := range gen.Keys {
 		dev := 0 // bots are hosted by the creator
@@ -223,21 +231,35 @@ func newRoster(s *Setup) (*roster, error) {
 
 // device returns the index of the member device pid, or -1.
 func (r *roster) device(pid peer.ID) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	return slices.Index(r.pids, pid)
 }
 
 func (r *roster) isMember(pid peer.ID) bool { return r.device(pid) >= 0 }
 
+// members returns the member devices' peer ids, by device index.
+func (r *roster) members() []peer.ID {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.pids)
+}
+
+// pid returns member device dev's peer id.
+func (r *roster) pid(dev int) peer.ID {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pids[dev]
+}
+
 // deviceOfKey returns the device that holds a seat key (a device's own
 // identity or a hosted bot's key), or -1.
 func (r *roster) deviceOfKey(id table.Identity) int {
-	for i, d := range r.devices {
-		if d.ID == id {
-			return i
-		}
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if i := slices.Index(r.keys, id); i >= 0 {
+		return i
+	}
 	for _, keys := range r.seats {
 		for _, k := range keys {
 			if k.key == id {
@@ -246,6 +268,38 @@ func (r *roster) deviceOfKey(id table.Identity) int {
 		}
 	}
 	return -1
+}
+
+// admit makes the device whose key is key a member that signs for seat
+// with it: the log handed it the seat. It reports whether the roster
+// changed.
+func (r *roster) admit(seat int, key table.Identity) (bool, error) {
+	if seat < 0 || seat >= r.players {
+		return false, fmt.Errorf("%w: a claim of seat %d at a table of %d", table.ErrMalformed, seat, r.players)
+	}
+	pid, err := PeerIDOf(key)
+	if err != nil {
+		return false, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	dev := slices.Index(r.keys, key)
+	if dev < 0 {
+		if len(r.keys) >= len(r.devices)+maxAdmitted {
+			return false, fmt.Errorf("%w: more than %d devices admitted", table.ErrTooLarge, maxAdmitted)
+		}
+		r.pids = append(r.pids, pid)
+		r.keys = append(r.keys, key)
+		dev = len(r.keys) - 1
+	}
+	if slices.Contains(r.seats[seat], seatKey{key: key, device: dev}) {
+		return false, nil
+	}
+	if len(r.seats[seat]) >= 8 {
+		return false, fmt.Errorf("%w: seat %d has had 8 keys", table.ErrTooLarge, seat)
+	}
+	r.seats[seat] = append(r.seats[seat], seatKey{key: key, device: dev})
+	return true, nil
 }
 
 // signedBy reports whether env verifies under a key of its author seat

@@ -130,6 +130,10 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 		}
 		s.peers[ls.Seat] = p
 	}
+	// A watcher's claim of a seat is relayed only for a seat this
+	// device's log says a bot seated for silence plays.
+	judge := s.peers[cfg.Seats[0].Seat]
+	tbl.SetClaimCheck(func(seat int) error { return judge.Game().Claimable(seat) })
 	return s, nil
 }
 

@@ -68,7 +68,7 @@ func (n *Node) answerSync(s network.Stream) (*Table, error) {
 	if t == nil {
 		return nil, fmt.Errorf("%w: unknown table %v", table.ErrNotFound, req.Table)
 	}
-	dev := t.roster.device(s.Conn().RemotePeer())
+	dev := t.member(s.Conn().RemotePeer())
 	if dev < 0 {
 		return t, fmt.Errorf("not a member of table %.8s", req.Table.String())
 	}

@@ -2,6 +2,7 @@ package p2p
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"sync"
@@ -59,6 +60,15 @@ type Table struct {
 	closed    bool
 	askedFrom map[int]uint64       // per device: the highest start of a sync range it asked us for
 	watchers  map[peer.ID]watching // watchers that asked for the log (watch.go)
+	claims    claimRelay           // seat claims relayed for watchers (claim.go)
+
+	// The admission of devices the log hands a seat to (admitFromLog):
+	// how far the stored log was read, the hash of the last envelope
+	// read, and when.
+	scanMu      sync.Mutex
+	scanned     uint64
+	scannedLast [32]byte
+	scannedAt   time.Time
 }
 
 // JoinTable joins the table's topic, registers its validator and starts
@@ -74,13 +84,17 @@ func (n *Node) JoinTable(cfg TableConfig) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	self := r.device(n.host.ID())
-	if self < 0 {
+	id := cfg.Setup.Table()
+	t := &Table{node: n, id: id, topicName: TopicName(id), roster: r, server: cfg.Server,
+		endpoints: make(map[*Endpoint]struct{}), askedFrom: make(map[int]uint64)}
+	// A device outside the setup is a member once its stored log holds
+	// the SeatClaim that handed it a seat.
+	t.admitFromLog(context.Background(), true)
+	t.self = r.device(n.host.ID())
+	if t.self < 0 {
 		return nil, fmt.Errorf("p2p: this device is not a member of the table")
 	}
-	id := cfg.Setup.Table()
-	t := &Table{node: n, id: id, topicName: TopicName(id), roster: r, server: cfg.Server, self: self,
-		endpoints: make(map[*Endpoint]struct{}), askedFrom: make(map[int]uint64)}
+	self := t.self
 	n.mu.Lock()
 	if _, ok := n.tables[id]; ok {
 		n.mu.Unlock()
@@ -101,13 +115,13 @@ func (n *Node) JoinTable(cfg TableConfig) (*Table, error) {
 	if t.topic, err = n.ps.Join(t.topicName); err != nil {
 		return fail(errors.Join(fmt.Errorf("p2p: topic: %w", err), n.ps.UnregisterTopicValidator(t.topicName)))
 	}
-	for i, d := range cfg.Setup.Devices {
+	for i, pid := range r.members() {
 		if i == self {
 			continue
 		}
-		n.host.ConnManager().Protect(r.pids[i], t.topicName)
-		if len(d.Addrs) > 0 {
-			n.host.Peerstore().AddAddrs(r.pids[i], d.Addrs, time.Hour)
+		n.host.ConnManager().Protect(pid, t.topicName)
+		if i < len(cfg.Setup.Devices) && len(cfg.Setup.Devices[i].Addrs) > 0 {
+			n.host.Peerstore().AddAddrs(pid, cfg.Setup.Devices[i].Addrs, time.Hour)
 		}
 	}
 	t.ctx, t.cancel = context.WithCancel(n.ctx)
@@ -140,7 +154,8 @@ func (t *Table) redial(every time.Duration) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
-		for i, pid := range t.roster.pids {
+		t.admitFromLog(t.ctx, false)
+		for i, pid := range t.roster.members() {
 			if i == t.self || t.node.connected(pid) {
 				continue
 			}
@@ -161,7 +176,7 @@ func (t *Table) redial(every time.Duration) {
 
 // ConnectedMembers counts the other member devices this node is connected to.
 func (t *Table) ConnectedMembers() (connected, others int) {
-	for i, pid := range t.roster.pids {
+	for i, pid := range t.roster.members() {
 		if i != t.self {
 			others++
 			if t.node.connected(pid) {
@@ -179,7 +194,7 @@ func (t *Table) ConnectedMembers() (connected, others int) {
 func (t *Table) CaughtUp(next uint64) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for i := range t.roster.pids {
+	for i := range t.roster.members() {
 		if i != t.self && t.askedFrom[i] < next {
 			return false
 		}
@@ -214,7 +229,7 @@ func (t *Table) Close() error {
 	t.cancel()
 	t.wg.Wait()
 	n := t.node
-	for i, pid := range t.roster.pids {
+	for i, pid := range t.roster.members() {
 		if i != t.self {
 			n.host.ConnManager().Unprotect(pid, t.topicName)
 		}
@@ -321,7 +336,7 @@ func (e *Endpoint) Fetch(ctx context.Context, id table.Identity, from, to uint64
 	if dev == e.t.self {
 		return e.t.server.ServeRange(ctx, e.t.id, from, to)
 	}
-	data, err := e.t.node.fetch(ctx, e.t.roster.pids[dev], table.SyncRequest{Table: e.t.id, From: from, To: to})
+	data, err := e.t.node.fetch(ctx, e.t.roster.pid(dev), table.SyncRequest{Table: e.t.id, From: from, To: to})
 	if err == nil {
 		e.t.learnFetched(data)
 	}
@@ -369,7 +384,7 @@ func (t *Table) validate(_ context.Context, _ peer.ID, m *pubsub.Message) pubsub
 }
 
 func (t *Table) check(src peer.ID, data []byte) pubsub.ValidationResult {
-	dev := t.roster.device(src)
+	dev := t.member(src)
 	if dev < 0 {
 		return pubsub.ValidationReject
 	}
@@ -439,10 +454,83 @@ func (t *Table) learnFetched(data [][]byte) {
 		if err != nil || env.Table != t.id || env.Kind != table.KindBotSeat && env.Kind != table.KindVoidSilent {
 			continue
 		}
-		for dev := range t.roster.devices {
+		for dev := range t.roster.members() {
 			if t.roster.signedBy(env, dev) {
 				t.roster.learn(env, dev)
 				break
+			}
+		}
+	}
+}
+
+// member returns the member device pid, or -1. A device the roster does
+// not know yet may have been handed a seat by a SeatClaim this device's
+// log has accepted since it last looked: it looks again (at most every
+// admitScan), so that a claimant's first envelope is not dropped.
+func (t *Table) member(pid peer.ID) int {
+	if dev := t.roster.device(pid); dev >= 0 {
+		return dev
+	}
+	t.admitFromLog(context.Background(), false)
+	return t.roster.device(pid)
+}
+
+// admitScan is how often at most the stored log is read for new SeatClaims
+// when an unknown device speaks.
+const admitScan = 50 * time.Millisecond
+
+// admitFromLog admits the devices the log hands a seat to: it reads the
+// SeatClaim envelopes that this device's store holds past what it read
+// before. The store holds only what a Log accepted (every approval
+// checked), so no message alone — a claim, an approval, or a SeatClaim
+// that the log refuses — makes a device a member. A store rewound to
+// another branch is read again from its start. force reads even when the
+// last read was less than admitScan ago.
+func (t *Table) admitFromLog(ctx context.Context, force bool) {
+	if t.server == nil {
+		return
+	}
+	t.scanMu.Lock()
+	defer t.scanMu.Unlock()
+	if !force && time.Since(t.scannedAt) < admitScan {
+		return
+	}
+	t.scannedAt = time.Now()
+	ctx, cancel := context.WithTimeout(ctx, syncServeTimeout)
+	defer cancel()
+	if t.scanned > 0 {
+		last, err := t.server.ServeRange(ctx, t.id, t.scanned-1, t.scanned)
+		if err != nil || len(last) != 1 || sha256.Sum256(last[0]) != t.scannedLast {
+			t.scanned = 0
+		}
+	}
+	for {
+		envs, err := t.server.ServeRange(ctx, t.id, t.scanned, t.scanned+table.MaxRange)
+		if err != nil || len(envs) == 0 {
+			return
+		}
+		for _, b := range envs {
+			env, err := table.ParseEnvelope(b)
+			if err != nil || env.Seq != t.scanned {
+				return
+			}
+			t.scanned++
+			t.scannedLast = sha256.Sum256(b)
+			if env.Kind != table.KindSeatClaim {
+				continue
+			}
+			seat, key, err := table.ClaimOf(env)
+			if err == nil {
+				var changed bool
+				if changed, err = t.roster.admit(seat, key); changed {
+					t.node.logf("p2p: table %.8s: the log hands seat %d to device %v", t.id.String(), seat, key)
+					if pid, perr := PeerIDOf(key); perr == nil && pid != t.node.host.ID() {
+						t.node.host.ConnManager().Protect(pid, t.topicName)
+					}
+				}
+			}
+			if err != nil {
+				t.node.logf("p2p: table %.8s: seat claim at seq %d: %v", t.id.String(), env.Seq, err)
 			}
 		}
 	}

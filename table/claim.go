@@ -204,3 +204,18 @@ func parseSeatClaim(table TableID, deal uint64, body []byte) (*seatClaim, error)
 	}
 	return c, nil
 }
+
+// ClaimOf returns the seat a SeatClaim envelope hands over and the
+// claimant's key. It reads the body only: whether the claim stands is the
+// Log's business, so a caller trusts it only for an envelope its log
+// accepted (a transport admits the claimant's device from its stored log).
+func ClaimOf(env *Envelope) (seat int, key Identity, err error) {
+	if env == nil || env.Kind != KindSeatClaim {
+		return 0, Identity{}, fmt.Errorf("%w: not a SeatClaim", ErrMalformed)
+	}
+	c, err := parseSeatClaim(env.Table, 0, env.Body)
+	if err != nil {
+		return 0, Identity{}, err
+	}
+	return int(c.req.Seat), c.req.Key, nil
+}

@@ -3,8 +3,15 @@ package table
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
+	"fmt"
 	"slices"
 )
+
+// ErrNotClaimable: a claimant asked for a seat that no bot the table
+// seated for a silent device plays: a seat its own device plays, or the
+// seat of a cheater, which stays with its bot.
+var ErrNotClaimable = errors.New("table: the seat cannot be handed to a claimant")
 
 // A seat the table handed to a bot goes back to a device at the start of a
 // deal: the device that played it, back again, or a watcher that asks for
@@ -175,4 +182,28 @@ func (p *Peer) handBack(game *Game, seq uint64, turn Turn) *draft {
 		p.cfg.Logf("table: seat %d hands seat %d back to its claimant at seq %d", p.cfg.Seat, seat, seq)
 	}
 	return &draft{seq: seq, kind: KindSeatClaim, body: seatClaimBody(req, approvals), secrets: map[string][]byte{}}
+}
+
+// Claimable reports whether a claimant may ask for seat now: nil while a
+// bot the table seated for silence plays it (the claim is then handed over
+// at the key setup of the next deal); ErrOver once the game is over;
+// ErrNotClaimable, with the reason, for a seat its own device plays (a
+// person or that device's bot, the bots seated from the start included) or
+// a cheater's.
+func (g *Game) Claimable(seat int) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.gen == nil || seat < 0 || seat >= g.n:
+		return fmt.Errorf("%w: no seat %d", ErrNotClaimable, seat)
+	case g.st == stOver:
+		return ErrOver
+	}
+	if _, bot := g.botHost[seat]; !bot {
+		return fmt.Errorf("%w: seat %d is not played by a bot the table seated for a device gone", ErrNotClaimable, seat)
+	}
+	if !g.handable[seat] {
+		return fmt.Errorf("%w: seat %d was taken from a cheater and stays with its bot", ErrNotClaimable, seat)
+	}
+	return nil
 }

@@ -285,3 +285,57 @@ func TestWatcherTakesASeatAtTheNextDeal(t *testing.T) {
 		t.Errorf("handed back %+v", v.HandedBack)
 	}
 }
+
+// Claimable says which seats a watcher may ask for: a seat taken over for
+// silence while its bot plays; never a seat played by its own device, a
+// cheater's seat, a seat the table lacks, or any seat once the game is over.
+func TestClaimable(t *testing.T) {
+	t.Run("silent seat", func(t *testing.T) {
+		const gone, dec = 2, 0
+		d := newDriver(t, engine.Classic, 4, 1, 96)
+		d.runUntil(func(seat int, k Kind) bool { return k == KindBlock && seat == gone })
+		seq, prev := d.logs[dec].Head()
+		dr, err := d.games[dec].draftVoidSilent(seq, prev, votesAgainst(t, d, d.logs[dec], gone), d.rand(seq))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, b := range dr.secrets {
+			d.vaults[dec].put(name, b)
+		}
+		d.mustPost(d.sign(dec, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
+			Kind: dr.kind, Body: dr.body}))
+		obs := d.observer()
+		for _, tc := range []struct {
+			seat int
+			want error
+		}{{gone, nil}, {0, ErrNotClaimable}, {3, ErrNotClaimable}, {4, ErrNotClaimable}, {-1, ErrNotClaimable}} {
+			if err := obs.Claimable(tc.seat); !errors.Is(err, tc.want) {
+				t.Errorf("Claimable(%d) = %v, want %v", tc.seat, err, tc.want)
+			}
+		}
+		for d.step() {
+		}
+		if err := obs.Claimable(gone); !obs.Over() || !errors.Is(err, ErrOver) {
+			t.Errorf("over %v: Claimable = %v, want ErrOver", obs.Over(), err)
+		}
+	})
+	t.Run("cheater's seat", func(t *testing.T) {
+		const cheater = 1
+		d := newDriver(t, engine.Modern, 3, 2, 19)
+		d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == cheater })
+		env := d.envelope(cheater)
+		env.Body = append([]byte(nil), env.Body...)
+		env.Body[len(env.Body)-1] ^= 1
+		d.postAll(d.sign(cheater, env))
+		if d.observer().Violation() == nil {
+			t.Fatal("the bad shuffle was not caught")
+		}
+		d.runUntil(func(int, Kind) bool { return d.observer().HostOf(cheater) >= 0 })
+		if h := d.observer().HostOf(cheater); h < 0 {
+			t.Fatalf("no bot plays the cheater's seat")
+		}
+		if err := d.observer().Claimable(cheater); !errors.Is(err, ErrNotClaimable) {
+			t.Errorf("Claimable(cheater) = %v, want ErrNotClaimable", err)
+		}
+	})
+}

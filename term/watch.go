@@ -30,6 +30,10 @@ type WatchConfig struct {
 	Width int
 	// Echo repeats each typed line after reading it.
 	Echo bool
+	// Taking, when not "", names the seat the watcher asked the table
+	// for (njet join --watch --take): the screen says it waits for that
+	// seat instead of how to type, since the input is the seat's.
+	Taking string
 }
 
 // WatchLAN shows a table on the LAN to a watcher, from out, until the game
@@ -71,8 +75,12 @@ func WatchLAN(ctx context.Context, cfg WatchConfig, in io.Reader, out io.Writer)
 	}()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	w.out.f("You are watching the table: you see what it shows every seat, never a hand. " +
-		"\"help\" shows the table, \"quit\" leaves.\n")
+	if cfg.Taking != "" {
+		w.out.f("You are watching the table until %s is yours: you see what it shows every seat, never a hand.\n", cfg.Taking)
+	} else {
+		w.out.f("You are watching the table: you see what it shows every seat, never a hand. " +
+			"\"help\" shows the table, \"quit\" leaves.\n")
+	}
 	for {
 		if w.update() || w.out.err != nil {
 			return w.out.err

@@ -209,3 +209,19 @@ func TestWatchLANInput(t *testing.T) {
 		t.Errorf("input ended: %v, want the context's end", err)
 	}
 }
+
+// A watcher waiting for a seat it asked for is told so, not how to type:
+// the input is the seat's once the table hands it over.
+func TestWatchLANTakingASeat(t *testing.T) {
+	v := table.PeerView{Turn: -1, BotHost: -1}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var out bytes.Buffer
+	err := WatchLAN(ctx, WatchConfig{View: func() table.PeerView { return v }, Taking: "seat 2"}, strings.NewReader(""), &out)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("%v, want the context's end", err)
+	}
+	if !strings.Contains(out.String(), "until seat 2 is yours") || strings.Contains(out.String(), "\"quit\" leaves") {
+		t.Errorf("told:\n%s", out.String())
+	}
+}

@@ -15,6 +15,11 @@
 #           over); back, it follows the table, and all four finish alike.
 #           The others linger 60 s after the end: a device that comes back
 #           after everyone else has left has nobody to follow
+#   watcher_seat a joiner of three (Modern, 8 rounds) during the first shuffle; once the
+#           table has played a round with a bot in its seat, a watcher
+#           asks for that seat (njet join --watch --take SEAT --bot
+#           random), plays it from a later round to the end and ends with
+#           the players' log
 #
 # For each, it prints how long the table stood still: the longest time a
 # remaining device's store did not grow, from its last envelope before the
@@ -166,8 +171,32 @@ scen_partition() {
 	finish_table partition "$t0" 0 1 2 3
 }
 
+scen_watcher_seat() {
+	local t0 seat
+	# Bots play a round in a second or so: eight rounds leave the claim
+	# the time a table of people would give it.
+	ROUNDS=8 host_table watcher_seat 3 modern || return 1
+	for i in 1 2; do start "$i" "$WORK/watcher_seat-$i" "${JOIN[@]}" --code "$CODE"; done
+	watch_growth "$WORK/watcher_seat-0/njet.db" "$WORK/watcher_seat-0/growth.txt"
+	wait_for "$WORK/watcher_seat-2/out.txt" "shuffling" 90 || return 1
+	seat=$(grep -o 'plays seat [0-9]*' "$WORK/watcher_seat-2/out.txt" | head -n 1 | awk '{print $3}')
+	echo "watcher_seat: killing device 2 (seat $seat) during the shuffle"
+	t0=$(lost)
+	kill_peer 2
+	wait_for "$WORK/watcher_seat-0/out.txt" "round 1: points" 150 || return 1
+	echo "watcher_seat: a watcher (device 4) asks for seat $seat by the join code"
+	start 4 "$WORK/watcher_seat-4" join --watch --code "$CODE" --take "$seat" --bot random --wait 30s --linger 10s
+	finish_table watcher_seat "$t0" 0 1 4 || return 1
+	grep -q "the table gave you seat $seat" "$WORK/watcher_seat-4/out.txt" &&
+		grep -q "seat $seat was handed from its bot" "$WORK/watcher_seat-0/verify.txt" || {
+		echo "watcher_seat: the watcher was not given seat $seat"
+		return 1
+	}
+	echo "watcher_seat: the watcher took seat $seat and finished with the players' log"
+}
+
 want() { [ -z "${LOSS_SCENARIOS:-}" ] || [[ " $LOSS_SCENARIOS " == *" $1 "* ]]; }
-for s in host shuffle lobby two partition; do
+for s in host shuffle lobby two partition watcher_seat; do
 	want "$s" || continue
 	echo "== $s"
 	t=$SECONDS
