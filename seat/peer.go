@@ -57,9 +57,10 @@ type PeerSeat struct {
 	voided   int   // RoundVoided told
 	halted   bool  // the current halt told
 	watching bool
-	asked    uint64 // seq of the last YourTurn, or 0
-	open     bool   // that question is open (not answered by a Moved, not withdrawn)
-	turn     *Turn  // the last Turn told
+	asked    uint64     // seq of the last YourTurn, or 0
+	askedAt  table.Hash // the log's head it was asked at
+	open     bool       // that question is open (not answered by a Moved, not withdrawn)
+	turn     *Turn      // the last Turn told
 }
 
 // tally is what was told of one deal.
@@ -167,7 +168,7 @@ func (s *PeerSeat) sync(v table.PeerView) {
 	s.results, s.voided = len(v.Results), len(v.Voided)
 	s.halted = v.Violation != nil
 	s.watching = v.BotHost >= 0
-	s.asked, s.open = 0, false
+	s.asked, s.askedAt, s.open = 0, table.Hash{}, false
 	st := State{
 		View: v.Game, You: s.you, Seats: s.seats(v), Rounds: s.rounds(v.Game),
 		Halt: violationOf(v.Violation), Watching: s.watching, Audited: true, Over: v.Over,
@@ -217,7 +218,7 @@ func (s *PeerSeat) after(v table.PeerView) {
 		s.watching = true
 		s.tell(Watching{BotHost: v.BotHost})
 	}
-	if s.open && (v.Prompt == nil || v.Prompt.Seq != s.asked || s.watching) {
+	if s.open && (v.Prompt == nil || v.Prompt.Seq != s.asked || v.Prompt.Head != s.askedAt || s.watching) {
 		s.open = false
 		s.tell(Withdrawn{Seq: s.asked})
 	}
@@ -229,8 +230,8 @@ func (s *PeerSeat) after(v table.PeerView) {
 		s.turn = t
 		s.tell(*t)
 	}
-	if pr := s.promptOf(v); pr != nil && pr.Seq != s.asked {
-		s.asked, s.open = pr.Seq, true
+	if pr := s.promptOf(v); pr != nil && (pr.Seq != s.asked || v.Prompt.Head != s.askedAt) {
+		s.asked, s.askedAt, s.open = pr.Seq, v.Prompt.Head, true
 		s.tell(YourTurn{Prompt: *pr})
 	}
 }

@@ -37,7 +37,7 @@ func (p *Peer) Submit(a engine.Action) error {
 		return ErrNotHuman
 	}
 	game, log, _ := p.state()
-	next := log.Next()
+	next, prev := log.Head()
 	seat := p.cfg.Seat
 	turn, err := game.Entitled(next)
 	if err != nil || int(turn.Seat) != seat || game.HostOf(seat) >= 0 || !choiceKind(turn.Kinds[0]) {
@@ -50,21 +50,23 @@ func (p *Peer) Submit(a engine.Action) error {
 		return err
 	}
 	p.mu.Lock()
-	p.choice = &submission{seq: next, action: a}
+	p.choice = &submission{seq: next, prev: prev, action: a}
 	p.mu.Unlock()
 	p.signal()
 	return nil
 }
 
 // submitted returns the human's choice for seq, or prompts for it (once
-// per seq) and reports false.
-func (p *Peer) submitted(game *Game, seq uint64, seat int, kind Kind) (engine.Action, bool) {
+// per seq and head) and reports false. A choice made at another head (the
+// log followed another branch since, and seq now names another state) or
+// no longer legal is dropped, and the seat is asked again.
+func (p *Peer) submitted(game *Game, seq uint64, prev Hash, seat int, kind Kind) (engine.Action, bool) {
 	p.mu.Lock()
 	c := p.choice
 	p.choice = nil
-	asked := p.prompt != nil && p.prompt.Seq == seq
+	asked := p.prompt != nil && p.prompt.Seq == seq && p.prompt.Head == prev
 	p.mu.Unlock()
-	if c != nil && c.seq == seq {
+	if c != nil && c.seq == seq && c.prev == prev && game.checkAction(seq, seat, c.action) == nil {
 		return c.action, true
 	}
 	if asked {
@@ -74,7 +76,7 @@ func (p *Peer) submitted(game *Game, seq uint64, seat int, kind Kind) (engine.Ac
 	if err != nil {
 		return engine.Action{}, false
 	}
-	pr := &Prompt{Seq: seq, Seat: seat, Kind: kind, View: view, Legal: legal}
+	pr := &Prompt{Seq: seq, Head: prev, Seat: seat, Kind: kind, View: view, Legal: legal}
 	p.mu.Lock()
 	p.prompt = pr
 	p.mu.Unlock()

@@ -102,9 +102,12 @@ type Event struct {
 }
 
 // Prompt asks a human seat for its choice: one of Legal, given View, to be
-// posted as Kind at Seq.
+// posted as Kind at Seq. Head is the hash of the log's last envelope when
+// it was asked: once a device follows another branch, the same Seq can
+// name another state, and the question is asked again with another Head.
 type Prompt struct {
 	Seq   uint64
+	Head  Hash
 	Seat  int
 	Kind  Kind
 	View  engine.View
@@ -242,6 +245,7 @@ type standing struct {
 
 type submission struct {
 	seq    uint64
+	prev   Hash // the log's head it was chosen at: a seq names no state by itself once a branch can be dropped
 	action engine.Action
 }
 
@@ -379,7 +383,7 @@ func (p *Peer) Log() *Log {
 // View returns what a UI shows.
 func (p *Peer) View() PeerView {
 	game, log, _ := p.state()
-	next := log.Next()
+	next, prev := log.Head()
 	v := PeerView{Turn: -1, Results: game.Results(), Over: game.Over(), BotHost: game.HostOf(p.cfg.Seat),
 		Voided: game.Voided(), Abandoned: game.Abandoned()}
 	if viol := game.Violation(); viol != nil {
@@ -402,7 +406,7 @@ func (p *Peer) View() PeerView {
 	p.mu.Lock()
 	v.Since = p.waitingSince(next)
 	v.Silent = p.cfg.Now().Sub(v.Since)
-	if p.prompt != nil && p.prompt.Seq == next {
+	if p.prompt != nil && p.prompt.Seq == next && p.prompt.Head == prev {
 		v.Prompt = p.prompt
 	}
 	v.CatchingUp = !p.caughtUp
@@ -637,7 +641,7 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 		!game.Complaining(seat)
 	var choose Chooser
 	if human {
-		a, ok := p.submitted(game, next, seat, turn.Kinds[0])
+		a, ok := p.submitted(game, next, prev, seat, turn.Kinds[0])
 		if !ok {
 			return nil, nil
 		}
