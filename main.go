@@ -439,6 +439,14 @@ func (c *cli) verify(args []string) int {
 		for _, r := range v.Results {
 			fmt.Fprintf(c.stdout, "round %d (dealer seat %d): points %v, totals %v: verified\n", r.Round, r.Dealer, r.Points, r.Totals)
 		}
+		if tg := v.TheGame; tg != nil {
+			variant := "base game"
+			if tg.Config.Extreme {
+				variant = "Extreme"
+			}
+			fmt.Fprintf(c.stdout, "The Game (%s), %d players, %d turns: %d cards left, %s: verified\n",
+				variant, tg.Config.Players, tg.Turns, tg.Result.CardsLeft, tg.Result.Rating().Words())
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet verify: %s: %v\n", fs.Arg(0), err)
@@ -447,6 +455,10 @@ func (c *cli) verify(args []string) int {
 	state := "the game is not over"
 	if v.Over {
 		state = "the game is over"
+	}
+	if v.TheGame != nil || v.Genesis != nil && v.Genesis.Game == ntable.GameTheGame {
+		fmt.Fprintf(c.stdout, "%s: table %v of The Game, %d envelopes, %s\n", fs.Arg(0), v.Table, v.Envelopes, state)
+		return exitOK
 	}
 	fmt.Fprintf(c.stdout, "%s: table %v, %d envelopes, %d rounds verified, %s\n", fs.Arg(0), v.Table, v.Envelopes, len(v.Results), state)
 	return exitOK

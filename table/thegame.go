@@ -89,8 +89,8 @@ type tgAction struct {
 
 // Checks of a table of The Game that a Violation can report.
 const (
-	CheckGameRules = "the game's rules" // a play, end or signal the rules refuse
-	CheckStuck     = "stuck"            // a Stuck while the hand could go on, or a turn ended wrongly
+	CheckGameRules = "game rules" // a play, end or signal the rules of The Game refuse
+	CheckStuck     = "stuck"      // a Stuck while the hand could go on, or a turn ended wrongly
 )
 
 // NewTheGame returns the protocol of a table of The Game; cfg is as for
@@ -192,7 +192,10 @@ func (g *TheGame) Apply(env *Envelope) error {
 		return err
 	}
 	if v != nil {
-		v.Seq = env.Seq
+		if v.Seq == 0 {
+			// The replay after the reveals names the envelope it blames.
+			v.Seq = env.Seq
+		}
 		g.halt = v
 	}
 	g.next++

@@ -3,6 +3,7 @@ package table
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"testing"
@@ -123,66 +124,136 @@ func viewLeaks(t *testing.T, g *TheGame, seat int) int {
 	return leaks
 }
 
-// TestTheGameVerifyTampered: a log of The Game changed after the fact is
-// refused with a clear error, wherever the change is.
+// reseal renumbers envs, chains them again and signs each with its
+// author's key: a log as the seats themselves could have signed it.
+func reseal(t *testing.T, envs []*Envelope, keys []ed25519.PrivateKey) []byte {
+	t.Helper()
+	var prev Hash
+	for i, e := range envs {
+		e.Seq, e.Prev = uint64(i), prev
+		if err := e.Sign(keys[e.Author]); err != nil {
+			t.Fatal(err)
+		}
+		prev = e.Hash()
+	}
+	var b bytes.Buffer
+	if err := WriteExport(&b, envs); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestTheGameVerifyTampered: a log of The Game that was changed, or in
+// which a seat cheated with its own key, is refused with an error that
+// names the check and, for a cheat, the seat.
 func TestTheGameVerifyTampered(t *testing.T) {
-	_, exports := playTheGame(t, 3, true, 7, nil)
+	s, exports := playTheGame(t, 3, true, 7, nil)
 	_, envs, err := ReadExport(bytes.NewReader(exports[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	find := func(k Kind) int {
-		for i, e := range envs {
-			if e.Kind == k {
-				return i
+	// The public record of the game, read by an observer.
+	obs := NewTheGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
+	log, err := NewLog(LogConfig{Table: s.Table(), Protocol: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range envs {
+		if _, err := log.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var firstPlay, latePlay, misfit, misfitPile int
+	piles := startPilesOf()
+	for _, a := range obs.record {
+		if a.kind != KindPlay {
+			continue
+		}
+		if firstPlay == 0 {
+			firstPlay = int(a.seq)
+		}
+		if a.seat == int(envs[firstPlay].Author) && a.pos >= 3*6 {
+			latePlay = int(a.seq)
+		}
+		for q := range thegame.NumPiles {
+			if ok, _ := piles[q].Fits(a.card); !ok && misfit == 0 {
+				misfit, misfitPile = int(a.seq), q
 			}
 		}
-		t.Fatalf("no %v in the log", k)
-		return 0
+		piles[a.pile].Top = int(a.card)
+	}
+	if firstPlay == 0 || latePlay == 0 || misfit == 0 {
+		t.Fatalf("the game has no plays to tamper with: %d %d %d", firstPlay, latePlay, misfit)
+	}
+	reveals := func(es []*Envelope) []*Envelope {
+		for _, e := range envs {
+			if e.Kind == KindReveal {
+				es = append(es, e.Clone())
+			}
+		}
+		return es
+	}
+	clone := func(n int) []*Envelope {
+		out := make([]*Envelope, n)
+		for i := range out {
+			out[i] = envs[i].Clone()
+		}
+		return out
 	}
 	cases := []struct {
-		name   string
-		change func([]*Envelope) []*Envelope
-		want   error
+		name  string
+		log   func() []byte
+		want  error
+		check string // the Violation's check, when a seat cheated
 	}{
-		{"a byte of a play", func(es []*Envelope) []*Envelope {
-			i := find(KindPlay)
-			es[i].Body[len(es[i].Body)-1] ^= 1
-			return es
-		}, ErrBadSignature},
-		{"the last envelope dropped", func(es []*Envelope) []*Envelope { return es[:len(es)-1] }, nil},
-		{"two envelopes swapped", func(es []*Envelope) []*Envelope {
-			i := find(KindPlay)
-			es[i], es[i+1] = es[i+1], es[i]
-			return es
-		}, ErrCorrupt},
+		{"a byte of a play flipped", func() []byte {
+			b := bytes.Clone(exports[0])
+			enc, err := envs[firstPlay].MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[bytes.Index(b, enc)+100] ^= 1
+			return b
+		}, ErrBadSignature, ""},
+		{"a seat posts out of turn", func() []byte {
+			es := clone(firstPlay + 1)
+			es[firstPlay].Author = (es[firstPlay].Author + 1) % 3
+			return reseal(t, es, s.keys)
+		}, ErrNotEntitled, ""},
+		{"a card the seat does not hold", func() []byte {
+			es := clone(firstPlay + 1)
+			es[firstPlay].Body = bytes.Clone(envs[latePlay].Body)
+			return reseal(t, es, s.keys)
+		}, ErrCheat, CheckPosition},
+		{"a card on a pile it does not fit", func() []byte {
+			es := clone(misfit + 1)
+			es[misfit].Body[1] = byte(misfitPile)
+			return reseal(t, es, s.keys)
+		}, ErrCheat, CheckGameRules},
+		{"a turn ended before its minimum", func() []byte {
+			es := clone(firstPlay + 1)
+			es[firstPlay].Kind, es[firstPlay].Body = KindTurnEnd, emptyBody()
+			return reseal(t, es, s.keys)
+		}, ErrCheat, CheckGameRules},
+		{"stuck with a hand that could play", func() []byte {
+			es := clone(firstPlay + 1)
+			es[firstPlay].Kind, es[firstPlay].Body = KindStuck, emptyBody()
+			return reseal(t, reveals(es), s.keys)
+		}, ErrCheat, CheckStuck},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			es := make([]*Envelope, len(envs))
-			for i, e := range envs {
-				es[i] = e.Clone()
-			}
-			es = c.change(es)
-			var b bytes.Buffer
-			if err := WriteExport(&b, es); err != nil {
-				// A change the writer refuses is refused too.
-				if c.want != nil && !errors.Is(err, c.want) {
-					t.Fatalf("WriteExport: %v, want %v", err, c.want)
-				}
-				return
-			}
-			v, err := Verify(&b)
-			if c.want == nil {
-				// A log cut short verifies as far as it goes but is not over.
-				if err != nil || v.Over || v.TheGame != nil {
-					t.Fatalf("cut log: over %v, err %v", v.Over, err)
-				}
-				return
-			}
+			_, err := Verify(bytes.NewReader(c.log()))
 			if !errors.Is(err, c.want) {
 				t.Fatalf("Verify: %v, want %v", err, c.want)
 			}
+			if c.check != "" {
+				var v *Violation
+				if !errors.As(err, &v) || v.Check != c.check {
+					t.Fatalf("Verify: %v, want the %q check", err, c.check)
+				}
+			}
+			t.Logf("refused: %v", err)
 		})
 	}
 }
