@@ -15,7 +15,7 @@ import (
 // playTheGame runs a table of The Game to its end and returns the
 // selfplay and every seat's export. watch sees every peer whenever its log
 // grows.
-func playTheGame(t *testing.T, players int, extreme bool, seed uint64, watch func(int, *TheGamePeer) error) (*TheGameSelfplay, [][]byte) {
+func playTheGame(t testing.TB, players int, extreme bool, seed uint64, watch func(int, *TheGamePeer) error) (*TheGameSelfplay, [][]byte) {
 	t.Helper()
 	s, err := NewTheGameSelfplay(TheGameSelfplayConfig{Players: players, Extreme: extreme, Seed: seed, Dir: t.TempDir(),
 		Net: NetConfig{Drop: 0.05, Duplicate: 0.05}})
@@ -82,10 +82,34 @@ func TestTheGameTable(t *testing.T) {
 			if v.Genesis.Game != GameTheGame || v.Genesis.Extreme != c.extreme || v.Genesis.Players() != c.players {
 				t.Fatalf("genesis %+v", v.Genesis)
 			}
+			kinds := kindCounts(t, exports[0])
+			if c.players > 1 && kinds[KindSignal] == 0 {
+				t.Error("the coop bots gave no signal")
+			}
+			if r := v.TheGame.Result; r.Won != (kinds[KindStuck] == 0) || r.Won && r.CardsLeft != 0 {
+				t.Errorf("result %+v after %d Stuck", r, kinds[KindStuck])
+			}
+			if kinds[KindReveal] != c.players || kinds[KindShuffle] != c.players || kinds[KindRoundKey] != c.players {
+				t.Errorf("kinds in the log: %v", kinds)
+			}
 			t.Logf("%s: %d envelopes, %d turns, %d cards left, won %v, broken %v", name, v.Envelopes,
 				v.TheGame.Turns, v.TheGame.Result.CardsLeft, v.TheGame.Result.Won, v.TheGame.Result.Broken)
 		})
 	}
+}
+
+// kindCounts counts the envelopes of each kind in an export.
+func kindCounts(t testing.TB, export []byte) map[Kind]int {
+	t.Helper()
+	_, envs, err := ReadExport(bytes.NewReader(export))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[Kind]int{}
+	for _, e := range envs {
+		out[e.Kind]++
+	}
+	return out
 }
 
 // viewLeaks checks seat's view on its own peer and every other seat's view
@@ -182,8 +206,21 @@ func TestTheGameVerifyTampered(t *testing.T) {
 		}
 		piles[a.pile].Top = int(a.card)
 	}
-	if firstPlay == 0 || latePlay == 0 || misfit == 0 {
-		t.Fatalf("the game has no plays to tamper with: %d %d %d", firstPlay, latePlay, misfit)
+	// The first envelope of a seat on turn while a no-talking card lies on
+	// top: a signal there breaks G-X6.
+	muted := 0
+	piles = startPilesOf()
+	for i, a := range obs.record {
+		if a.kind == KindPlay {
+			piles[a.pile].Top, piles[a.pile].Cmd = int(a.card), thegame.CommandOf(a.card)
+		}
+		q := thegame.Position{Piles: piles, Extreme: true}
+		if muted == 0 && q.InForce(thegame.CmdSilence) && i+1 < len(obs.record) && !obs.record[i+1].draw {
+			muted = int(obs.record[i+1].seq)
+		}
+	}
+	if firstPlay == 0 || latePlay == 0 || misfit == 0 || muted == 0 {
+		t.Fatalf("the game has no plays to tamper with: %d %d %d %d", firstPlay, latePlay, misfit, muted)
 	}
 	reveals := func(es []*Envelope) []*Envelope {
 		for _, e := range envs {
@@ -228,6 +265,11 @@ func TestTheGameVerifyTampered(t *testing.T) {
 		{"a card on a pile it does not fit", func() []byte {
 			es := clone(misfit + 1)
 			es[misfit].Body[1] = byte(misfitPile)
+			return reseal(t, es, s.keys)
+		}, ErrCheat, CheckGameRules},
+		{"G-X6 a signal under no talking", func() []byte {
+			es := clone(muted + 1)
+			es[muted].Kind, es[muted].Body = KindSignal, signalBody(0, thegame.SignalMine)
 			return reseal(t, es, s.keys)
 		}, ErrCheat, CheckGameRules},
 		{"a turn ended before its minimum", func() []byte {
