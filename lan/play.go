@@ -125,6 +125,8 @@ type Outcome struct {
 	// CloseErr is the error of leaving the table after the play, if any;
 	// the rest of the outcome stands.
 	CloseErr error
+	// TheGame is the audited result at a table of The Game, once over.
+	TheGame *table.TheGameResult
 }
 
 // Play runs the device's seats at t until the game is over and the other
@@ -148,6 +150,9 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 		return Outcome{}, err
 	}
 	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: t.Bot()})
+	if p := s.TheGamePeer(own.Seat); p != nil {
+		return playTheGame(ctx, s, p)
+	}
 	var left bool
 	if own.Human {
 		ps := PersonSeat{Seat: own.Seat, Peer: s.Peer(own.Seat)}
@@ -292,4 +297,23 @@ func seatsOf(gen *table.Genesis, setup *p2p.Setup, local []p2p.LocalSeat) []seat
 		out[s] = si
 	}
 	return out
+}
+
+// playTheGame runs a session at a table of The Game, where bots play
+// every seat of the device, to the end.
+func playTheGame(ctx context.Context, s *p2p.Session, p *table.TheGamePeer) (Outcome, error) {
+	err := s.Run(ctx, nil)
+	out := Outcome{Over: p.Game().Over()}
+	if r, ok := p.Game().Result(); ok {
+		out.TheGame = &r
+	}
+	if v := p.Game().Violation(); v != nil && err == nil {
+		err = v
+	}
+	out.CloseErr = s.Close()
+	out.Envelopes, out.Head = p.Log().Head()
+	if !out.Over {
+		out.Waiting = "the game of The Game did not end"
+	}
+	return out, err
 }
