@@ -497,7 +497,7 @@ func defaultDataDir() string {
 
 // check validates the shared flags.
 func (f *lanFlags) check(fs *flag.FlagSet) int {
-	if _, err := botKinds(*f.bot); *f.bot != "" && (err != nil || strings.Contains(*f.bot, ",")) {
+	if _, err := botKinds(*f.bot); *f.bot != "" && (err != nil || strings.Contains(*f.bot, ",")) && !isTheGameBot(*f.bot) {
 		return usageError(fs, "bad --bot %q: want one of %s", *f.bot, strings.Join(bot.Kinds(), ", "))
 	}
 	if *f.data == "" {
@@ -538,13 +538,17 @@ func signalContext() (context.Context, context.CancelFunc) {
 }
 
 func (c *cli) host(args []string) int {
-	fs := c.flagSet("host", "--name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
+	if chosenGame(args) == "thegame" {
+		return c.hostTheGame(args)
+	}
+	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
 		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
 			"for players to join, fill --bots seats with bots hosted here, and play to the end.\n"+
 			"You play seat 0 in the terminal; with --bot KIND a bot plays it instead.\n"+
 			"A device with an unfinished table in its store resumes it instead (as a person or a bot,\n"+
 			"as --bot says this time).")
 	name := fs.String("name", "", "name of the table, as others see it")
+	gameName := fs.String("game", "njet", "the game: njet, or thegame (The Game; see njet host --game thegame -h)")
 	game := addGameFlags(fs)
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
 	rounds := fs.Int("rounds", 0, "end the game after this many rounds (0: the whole game)")
@@ -552,6 +556,9 @@ func (c *cli) host(args []string) int {
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
+	}
+	if *gameName != "njet" {
+		return usageError(fs, "bad --game %q: want njet or thegame", *gameName)
 	}
 	e, err := game.check()
 	if err != nil {
@@ -602,7 +609,7 @@ func (c *cli) progress(name string) func(lan.Progress) {
 		case lan.NotAdvertised:
 			fmt.Fprintf(c.stderr, "njet %s: not advertised on the LAN (join by code or address): %v\n", name, p.Err)
 		case lan.Hosting:
-			fmt.Fprintf(c.stdout, "table %q (%v), %s, %d players, %d bots\n", p.Name, p.ID, p.Edition, p.Players, p.Bots)
+			fmt.Fprintf(c.stdout, "table %q (%v), %s, %d players, %d bots\n", p.Name, p.ID, gameOf(p.Game, p.Extreme, p.Edition), p.Players, p.Bots)
 			for _, a := range p.Addrs {
 				if a.Code != "" {
 					fmt.Fprintf(c.stdout, "join code %s (njet join --code %s)\n", a.Code, a.Code)
@@ -686,6 +693,9 @@ func (c *cli) playTable(ctx context.Context, name string, d *lan.Device, t *lan.
 	if err := d.MarkOver(t.ID()); err != nil {
 		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
 		return exitFail
+	}
+	if out.TheGame != nil {
+		c.theGameOver(out.TheGame)
 	}
 	fmt.Fprintf(c.stdout, "the game is over\n")
 	return exitOK
@@ -882,5 +892,6 @@ func describeAd(ad lan.TableAd) string {
 	if ad.Host != "" {
 		host = fmt.Sprintf(" %q", ad.Host)
 	}
-	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host%s %v", ad.Name, ad.ID, ad.Edition, ad.Players, ad.Free, host, ad.Peer)
+	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host%s %v", ad.Name, ad.ID, gameOf(ad.Game, ad.Extreme, ad.Edition),
+		ad.Players, ad.Free, host, ad.Peer)
 }

@@ -149,10 +149,11 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 	if err != nil {
 		return Outcome{}, err
 	}
-	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: t.Bot()})
 	if p := s.TheGamePeer(own.Seat); p != nil {
+		onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: p.Bot()})
 		return playTheGame(ctx, s, p)
 	}
+	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: t.Bot()})
 	var left bool
 	if own.Human {
 		ps := PersonSeat{Seat: own.Seat, Peer: s.Peer(own.Seat)}

@@ -86,6 +86,9 @@ func NewTheGamePeer(cfg TheGamePeerConfig) (*TheGamePeer, error) {
 	return &TheGamePeer{cfg: cfg, game: game, log: log, replica: replica, player: pl}, nil
 }
 
+// Bot returns the kind of the bot that plays the seat.
+func (p *TheGamePeer) Bot() string { return p.player.Name() }
+
 // Game returns the peer's protocol state.
 func (p *TheGamePeer) Game() *TheGame { return p.game }
 
