@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
 )
@@ -132,4 +134,28 @@ func TestTheGameLoopback(t *testing.T) {
 		t.Fatalf("Verify: %v (result %v)", err, v.TheGame)
 	}
 	t.Logf("%d envelopes, %d cards left", v.Envelopes, v.TheGame.Result.CardsLeft)
+}
+
+// TestTheGameAdvert: a table of The Game advertises the game and its
+// variant in place of an edition, reads back the same, and is refused
+// with a seat count The Game does not have.
+func TestTheGameAdvert(t *testing.T) {
+	id, err := peer.Decode("12D3KooWD6CxAPVs3QHpizWhCXfR4AC5EbFuBemT1uWxFFAuqsEw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		players int
+		extreme bool
+	}{{1, false}, {3, true}, {5, false}} {
+		a := TableAd{Name: "G", Game: table.GameTheGame, Extreme: c.extreme, Players: c.players, Free: 0, Peer: id}
+		b, err := parseAd(a.txt(), nil, 4001)
+		if err != nil || !sameAd(a, b) {
+			t.Errorf("%+v reads back as %+v, %v", a, b, err)
+		}
+	}
+	bad := TableAd{Name: "G", Game: table.GameTheGame, Players: 6, Peer: id}
+	if _, err := parseAd(bad.txt(), nil, 4001); err == nil {
+		t.Error("an advert of The Game for 6 players was read")
+	}
 }
