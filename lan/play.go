@@ -140,6 +140,10 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 		onEvent = func(Event) {}
 	}
 	own := t.seats[0]
+	if gen, err := t.setup.Check(); err == nil && gen.Game == table.GameTheGame {
+		// A bot plays every seat of The Game (p2p.Session).
+		own.Human = false
+	}
 	if own.Human && cfg.Person == nil {
 		return Outcome{}, fmt.Errorf("lan: Play: a person's seat and no Person")
 	}

@@ -16,7 +16,8 @@ import (
 
 // TestTheGameThreeDevices hosts a table of The Game Extreme and joins two
 // more devices by address, on loopback; bots play every seat (the joiners
-// ask for a Njet bot, which plays The Game as coop). Every device ends
+// ask for a Njet bot and for a person's seat, and coop plays both). Every
+// device ends
 // with the same log, and Verify accepts it with the result the devices
 // found.
 func TestTheGameThreeDevices(t *testing.T) {
@@ -56,7 +57,13 @@ func TestTheGameThreeDevices(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for tables[i] == nil && ctx.Err() == nil {
-				tbl, err := devices[i].Join(ctx, target, "random", nil)
+				// Device 1 asks for a Njet bot, device 2 for a person's
+				// seat: coop plays both.
+				kind := "random"
+				if i == 2 {
+					kind = ""
+				}
+				tbl, err := devices[i].Join(ctx, target, kind, nil)
 				// The host's lobby may not be open yet.
 				if errors.Is(err, p2p.ErrRefused) || errors.Is(err, table.ErrUnreachable) {
 					time.Sleep(50 * time.Millisecond)
@@ -87,7 +94,11 @@ func TestTheGameThreeDevices(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outs[i], errs[i] = devices[i].Play(ctx, tables[i], PlayConfig{Linger: 10 * time.Second}, nil)
+			outs[i], errs[i] = devices[i].Play(ctx, tables[i], PlayConfig{Linger: 10 * time.Second}, func(e Event) {
+				if p, ok := e.(Playing); ok && p.Bot != "coop" {
+					t.Errorf("device %d: seat %d played by %q", i, p.Seat, p.Bot)
+				}
+			})
 		}()
 	}
 	wg.Wait()

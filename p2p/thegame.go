@@ -10,19 +10,18 @@ import (
 
 // addTheGame builds the local seats of a table of The Game: a
 // table.TheGamePeer per seat, each over its own Endpoint. A bot plays
-// every seat: a person cannot play The Game at a LAN table yet. A seat's
-// Bot that is not a kind of thegame/bot (a Njet kind, as a device that
-// joined without knowing the game passes) plays as "coop".
+// every seat: a person cannot play The Game at a LAN table yet, so a
+// person's seat, and a seat whose Bot is not a kind of thegame/bot (a
+// Njet kind, as a device that joined without knowing the game passes),
+// is played by "coop" rather than left silent, which would stall the
+// table.
 func (s *Session) addTheGame(gen *table.Genesis) error {
 	for _, ls := range s.cfg.Seats {
 		if ls.Seat < 0 || ls.Seat >= len(gen.Keys) {
 			return fmt.Errorf("p2p: no seat %d", ls.Seat)
 		}
-		if ls.Human {
-			return fmt.Errorf("p2p: a person cannot play The Game at a LAN table yet: let a bot play seat %d", ls.Seat)
-		}
 		kind := ls.Bot
-		if _, err := tgbot.New(kind, true); err != nil {
+		if _, err := tgbot.New(kind, true); err != nil || ls.Human {
 			kind = "coop"
 		}
 		ep, err := s.tbl.Transport()
