@@ -548,7 +548,7 @@ func (g *TheGame) applyPlay(seq uint64, seat int, body []byte) (*Violation, erro
 	q := g.pos
 	q.Hand = q.Hand.Add(c)
 	if err := q.CheckPlay(c, pile); err != nil {
-		return violation(seat, CheckGameRules, "%v", err), nil
+		return &Violation{Seat: seat, Check: CheckGameRules, Err: err}, nil
 	}
 	q.Play(c, pile)
 	q.Hand = thegame.Cards{}
@@ -588,7 +588,7 @@ func (g *TheGame) applySignal(seq uint64, seat int, body []byte) (*Violation, er
 		return violation(seat, CheckGameRules, "signal %d on pile %d", s, pile), nil
 	}
 	if g.pos.InForce(thegame.CmdSilence) {
-		return violation(seat, CheckGameRules, "%v", thegame.ErrNoTalking), nil
+		return &Violation{Seat: seat, Check: CheckGameRules, Err: thegame.ErrNoTalking}, nil
 	}
 	g.signals[seat][pile] = s
 	g.record = append(g.record, tgAction{seq: seq, kind: KindSignal, seat: seat, pile: pile, signal: s})
@@ -605,7 +605,7 @@ func (g *TheGame) applyEnd(seq uint64, seat int, body []byte) (*Violation, error
 		return nil, err
 	}
 	if err := g.pos.CheckEnd(); err != nil {
-		return violation(seat, CheckGameRules, "%v", err), nil
+		return &Violation{Seat: seat, Check: CheckGameRules, Err: err}, nil
 	}
 	g.record = append(g.record, tgAction{seq: seq, kind: KindTurnEnd, seat: seat})
 	return g.endTurn(), nil
@@ -692,6 +692,9 @@ func (g *TheGame) replay(deck []thegame.Card) *Violation {
 			v.Seq = a.seq
 			return v
 		}
+		failWith := func(check string, err error) *Violation {
+			return &Violation{Seq: a.seq, Seat: a.seat, Check: check, Err: err}
+		}
 		if ended && !a.draw && a.kind != KindTurnEnd && a.kind != KindStuck {
 			return fail(CheckStuck, "the seat's turn had ended, only its end may follow")
 		}
@@ -709,13 +712,13 @@ func (g *TheGame) replay(deck []thegame.Card) *Violation {
 		case a.kind == KindPlay:
 			turns := eng.Turns()
 			if err := eng.Apply(thegame.Action{Kind: thegame.ActPlay, Seat: a.seat, Card: a.card, Pile: a.pile}); err != nil {
-				return fail(CheckGameRules, "%v", err)
+				return failWith(CheckGameRules, err)
 			}
 			stop := g.gen.Extreme && thegame.CommandOf(a.card) == thegame.CmdStop
 			ended = !stop && (eng.Phase() != thegame.PhasePlay || eng.Turns() != turns)
 		case a.kind == KindSignal:
 			if err := eng.Apply(thegame.Action{Kind: thegame.ActSignal, Seat: a.seat, Pile: a.pile, Signal: a.signal}); err != nil {
-				return fail(CheckGameRules, "%v", err)
+				return failWith(CheckGameRules, err)
 			}
 		case a.kind == KindTurnEnd:
 			if ended {
@@ -726,7 +729,7 @@ func (g *TheGame) replay(deck []thegame.Card) *Violation {
 				continue
 			}
 			if err := eng.Apply(thegame.Action{Kind: thegame.ActEnd, Seat: a.seat}); err != nil {
-				return fail(CheckGameRules, "%v", err)
+				return failWith(CheckGameRules, err)
 			}
 		case a.kind == KindStuck:
 			ended = false

@@ -53,6 +53,9 @@ type TheGamePeer struct {
 	log     *Log
 	replica *Replica
 	player  tgbot.Player
+	// tamper, when not nil, changes every draft before it is signed
+	// (tests play cheats with it).
+	tamper func(d *draft)
 }
 
 // NewTheGamePeer replays the peer's store and returns the peer.
@@ -102,6 +105,11 @@ func (p *TheGamePeer) Done() bool { return p.game.Over() || p.game.Violation() !
 // ctx ends (then it returns nil) or something fails. It keeps serving the
 // log after the game ends, for members still catching up.
 func (p *TheGamePeer) Run(ctx context.Context) error {
+	// A transport that watches the caller's ctx may close its channel as
+	// soon as that ctx is done, before the cancellation reaches the
+	// contexts derived from it: the caller's ctx tells whether an
+	// ErrClosed is the end it asked for.
+	outer := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errc := make(chan error, 1)
@@ -121,7 +129,7 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return stop(nil)
 		case err := <-errc:
-			if errors.Is(err, ErrClosed) && ctx.Err() != nil {
+			if errors.Is(err, ErrClosed) && outer.Err() != nil {
 				err = nil
 			}
 			return err
@@ -183,6 +191,9 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	d, err := p.game.draft(next, p.cfg.Seat, rnd, p.player)
 	if err != nil {
 		return nil, err
+	}
+	if p.tamper != nil {
+		p.tamper(d)
 	}
 	for name, s := range d.secrets {
 		if err := p.cfg.Store.PutSecret(p.cfg.Table, name, s); err != nil {

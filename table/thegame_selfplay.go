@@ -51,6 +51,8 @@ type TheGameSelfplay struct {
 	mu      sync.Mutex
 	peers   []*TheGamePeer
 	exports [][]byte
+	// tamper, by seat, changes that seat's drafts (tests play cheats).
+	tamper map[int]func(d *draft)
 }
 
 // NewTheGameSelfplay derives the seats' keys and the genesis from the seed.
@@ -153,6 +155,7 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 			ticker.Stop()
 			return errors.Join(err, ep.Close())
 		}
+		p.tamper = s.tamper[seat]
 		s.mu.Lock()
 		s.peers = append(s.peers, p)
 		s.mu.Unlock()

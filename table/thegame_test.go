@@ -300,6 +300,47 @@ func TestTheGameVerifyTampered(t *testing.T) {
 	}
 }
 
+// TestTheGameCheatHaltsTheTable: a seat that ends its first turn before
+// playing its minimum, with a valid signature, halts every seat's table
+// with the cheat named; no seat posts after it.
+func TestTheGameCheatHaltsTheTable(t *testing.T) {
+	s, err := NewTheGameSelfplay(TheGameSelfplayConfig{Players: 3, Seed: 21, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.tamper = map[int]func(*draft){1: func(d *draft) {
+		if d.kind == KindPlay {
+			d.kind, d.body = KindTurnEnd, emptyBody()
+		}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.Run(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	var at uint64
+	for seat := range 3 {
+		v := s.Peer(seat).Game().Violation()
+		if v == nil || v.Seat != 1 || v.Check != CheckGameRules || !errors.Is(v, ErrCheat) || !errors.Is(v, thegame.ErrTooFew) {
+			t.Fatalf("seat %d's table: %v, want seat 1's early turn end", seat, v)
+		}
+		if seat > 0 && v.Seq != at {
+			t.Fatalf("seat %d halted at seq %d, seat 0 at %d", seat, v.Seq, at)
+		}
+		at = v.Seq
+		if next := s.Peer(seat).Log().Next(); next != at+1 {
+			t.Fatalf("seat %d's log grew to %d after the cheat at %d", seat, next, at)
+		}
+	}
+	x, err := s.Export(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(bytes.NewReader(x)); !errors.Is(err, ErrCheat) {
+		t.Fatalf("Verify: %v, want the cheat", err)
+	}
+}
+
 // TestTheGameGenesis: the genesis names the game, the variant and the
 // command assignment, round-trips, and is checked on read with clear
 // errors; a Njet genesis keeps its encoding.
