@@ -442,6 +442,14 @@ func (c *cli) verify(args []string) int {
 		for _, h := range v.HandedBack {
 			fmt.Fprintf(c.stdout, "seat %d was handed from its bot to device %v at seq %d\n", h.Seat, h.Key, h.Seq)
 		}
+		if tg := v.TheGame; tg != nil {
+			variant := "base game"
+			if tg.Config.Extreme {
+				variant = "Extreme"
+			}
+			fmt.Fprintf(c.stdout, "The Game (%s), %d players, %d turns: %d cards left, %s: verified\n",
+				variant, tg.Config.Players, tg.Turns, tg.Result.CardsLeft, tg.Result.Rating().Words())
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet verify: %s: %v\n", fs.Arg(0), err)
@@ -450,6 +458,10 @@ func (c *cli) verify(args []string) int {
 	state := "the game is not over"
 	if v.Over {
 		state = "the game is over"
+	}
+	if v.TheGame != nil || v.Genesis != nil && v.Genesis.Game == ntable.GameTheGame {
+		fmt.Fprintf(c.stdout, "%s: table %v of The Game, %d envelopes, %s\n", fs.Arg(0), v.Table, v.Envelopes, state)
+		return exitOK
 	}
 	fmt.Fprintf(c.stdout, "%s: table %v, %d envelopes, %d rounds verified, %s\n", fs.Arg(0), v.Table, v.Envelopes, len(v.Results), state)
 	return exitOK
@@ -488,7 +500,7 @@ func defaultDataDir() string {
 
 // check validates the shared flags.
 func (f *lanFlags) check(fs *flag.FlagSet) int {
-	if _, err := botKinds(*f.bot); *f.bot != "" && (err != nil || strings.Contains(*f.bot, ",")) {
+	if _, err := botKinds(*f.bot); *f.bot != "" && (err != nil || strings.Contains(*f.bot, ",")) && !isTheGameBot(*f.bot) {
 		return usageError(fs, "bad --bot %q: want one of %s", *f.bot, strings.Join(bot.Kinds(), ", "))
 	}
 	if *f.data == "" {
@@ -529,13 +541,17 @@ func signalContext() (context.Context, context.CancelFunc) {
 }
 
 func (c *cli) host(args []string) int {
-	fs := c.flagSet("host", "--name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
+	if chosenGame(args) == "thegame" {
+		return c.hostTheGame(args)
+	}
+	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
 		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
 			"for players to join, fill --bots seats with bots hosted here, and play to the end.\n"+
 			"You play seat 0 in the terminal; with --bot KIND a bot plays it instead.\n"+
 			"A device with an unfinished table in its store resumes it instead (as a person or a bot,\n"+
 			"as --bot says this time).")
 	name := fs.String("name", "", "name of the table, as others see it")
+	gameName := fs.String("game", "njet", "the game: njet, or thegame (The Game; see njet host --game thegame -h)")
 	game := addGameFlags(fs)
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
 	rounds := fs.Int("rounds", 0, "end the game after this many rounds (0: the whole game)")
@@ -543,6 +559,9 @@ func (c *cli) host(args []string) int {
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
+	}
+	if *gameName != "njet" {
+		return usageError(fs, "bad --game %q: want njet or thegame", *gameName)
 	}
 	e, err := game.check()
 	if err != nil {
@@ -593,7 +612,7 @@ func (c *cli) progress(name string) func(lan.Progress) {
 		case lan.NotAdvertised:
 			fmt.Fprintf(c.stderr, "njet %s: not advertised on the LAN (join by code or address): %v\n", name, p.Err)
 		case lan.Hosting:
-			fmt.Fprintf(c.stdout, "table %q (%v), %s, %d players, %d bots\n", p.Name, p.ID, p.Edition, p.Players, p.Bots)
+			fmt.Fprintf(c.stdout, "table %q (%v), %s, %d players, %d bots\n", p.Name, p.ID, gameOf(p.Game, p.Extreme, p.Edition), p.Players, p.Bots)
 			for _, a := range p.Addrs {
 				if a.Code != "" {
 					fmt.Fprintf(c.stdout, "join code %s (njet join --code %s)\n", a.Code, a.Code)
@@ -677,6 +696,9 @@ func (c *cli) playTable(ctx context.Context, name string, d *lan.Device, t *lan.
 	if err := d.MarkOver(t.ID()); err != nil {
 		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
 		return exitFail
+	}
+	if out.TheGame != nil {
+		c.theGameOver(out.TheGame)
 	}
 	fmt.Fprintf(c.stdout, "the game is over\n")
 	return exitOK
@@ -928,5 +950,6 @@ func describeAd(ad lan.TableAd) string {
 	if ad.Host != "" {
 		host = fmt.Sprintf(" %q", ad.Host)
 	}
-	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host%s %v", ad.Name, ad.ID, ad.Edition, ad.Players, ad.Free, host, ad.Peer)
+	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host%s %v", ad.Name, ad.ID, gameOf(ad.Game, ad.Extreme, ad.Edition),
+		ad.Players, ad.Free, host, ad.Peer)
 }

@@ -1,5 +1,5 @@
-// Package crypto is a mental-poker library: 2 to 5 seats deal a deck of 36
-// to 60 cards among themselves with no dealer anyone must trust. Every step
+// Package crypto is a mental-poker library: 1 to 5 seats deal a deck of 36
+// to 98 cards among themselves with no dealer anyone must trust. Every step
 // comes with a proof, so a cheat is caught the moment it happens and the
 // error names the seat; a finished round can be re-verified by anyone from
 // its Transcript with Audit. The package knows nothing of any game: it deals

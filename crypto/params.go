@@ -6,10 +6,10 @@ import (
 
 // Bounds on a round. Decoders reject counts outside them.
 const (
-	MinParties   = 2  // fewest seats at a table
+	MinParties   = 1  // fewest seats at a table (The Game is played alone too)
 	MaxParties   = 5  // most seats at a table
 	MinCards     = 36 // smallest deck
-	MaxCards     = 60 // largest deck
+	MaxCards     = 98 // largest deck (the 98 cards of The Game)
 	MaxDeckIDLen = 64 // longest deck id, in bytes
 )
 

@@ -93,8 +93,8 @@ func (d *Device) OpenLobby(cfg HostConfig, progress func(Progress)) (*HostLobby,
 		return nil, err
 	}
 	cfg.Bots, cfg.BotKinds = len(kinds), slices.Clone(kinds)
-	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players,
-		Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds, Player: cfg.Player})
+	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: cfg.Name, Edition: cfg.Edition, Game: cfg.Game, Extreme: cfg.Extreme,
+		Players: cfg.Players, Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds, Player: cfg.Player})
 	if err != nil {
 		return nil, err
 	}
@@ -102,14 +102,14 @@ func (d *Device) OpenLobby(cfg HostConfig, progress func(Progress)) (*HostLobby,
 		return nil, errors.Join(err, lobby.Close())
 	}
 	h := &HostLobby{d: d, cfg: cfg, lobby: lobby}
-	ad := p2p.TableAd{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, Free: lobby.Free(),
-		Host: lobby.Config().Player}
+	ad := p2p.TableAd{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Game: cfg.Game, Extreme: cfg.Extreme,
+		Players: cfg.Players, Free: lobby.Free(), Host: lobby.Config().Player}
 	if h.advert, err = d.node.Advertise(ad); err != nil {
 		progress(NotAdvertised{Err: err})
 		h.advert = nil
 	}
-	progress(Hosting{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, Bots: cfg.Bots,
-		Addrs: d.JoinAddrs()})
+	progress(Hosting{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Game: cfg.Game, Extreme: cfg.Extreme,
+		Players: cfg.Players, Bots: cfg.Bots, Addrs: d.JoinAddrs()})
 	return h, nil
 }
 

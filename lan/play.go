@@ -125,6 +125,8 @@ type Outcome struct {
 	// CloseErr is the error of leaving the table after the play, if any;
 	// the rest of the outcome stands.
 	CloseErr error
+	// TheGame is the audited result at a table of The Game, once over.
+	TheGame *table.TheGameResult
 }
 
 // Play runs the device's seats at t until the game is over and the other
@@ -138,6 +140,10 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 		onEvent = func(Event) {}
 	}
 	own := t.seats[0]
+	if gen, err := t.setup.Check(); err == nil && gen.Game == table.GameTheGame {
+		// A bot plays every seat of The Game (p2p.Session).
+		own.Human = false
+	}
 	if own.Human && cfg.Person == nil {
 		return Outcome{}, fmt.Errorf("lan: Play: a person's seat and no Person")
 	}
@@ -146,6 +152,10 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 		Grace: VoteGrace})
 	if err != nil {
 		return Outcome{}, err
+	}
+	if p := s.TheGamePeer(own.Seat); p != nil {
+		onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: p.Bot()})
+		return playTheGame(ctx, s, p)
 	}
 	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: t.Bot()})
 	var left bool
@@ -292,4 +302,23 @@ func seatsOf(gen *table.Genesis, setup *p2p.Setup, local []p2p.LocalSeat) []seat
 		out[s] = si
 	}
 	return out
+}
+
+// playTheGame runs a session at a table of The Game, where bots play
+// every seat of the device, to the end.
+func playTheGame(ctx context.Context, s *p2p.Session, p *table.TheGamePeer) (Outcome, error) {
+	err := s.Run(ctx, nil)
+	out := Outcome{Over: p.Game().Over()}
+	if r, ok := p.Game().Result(); ok {
+		out.TheGame = &r
+	}
+	if v := p.Game().Violation(); v != nil && err == nil {
+		err = v
+	}
+	out.CloseErr = s.Close()
+	out.Envelopes, out.Head = p.Log().Head()
+	if !out.Over {
+		out.Waiting = "the game of The Game did not end"
+	}
+	return out, err
 }

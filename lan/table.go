@@ -124,6 +124,8 @@ type Hosting struct {
 	ID      p2p.LobbyID
 	Name    string
 	Edition engine.Edition
+	Game    table.GameName
+	Extreme bool
 	Players int
 	Bots    int
 	Addrs   []JoinAddr
@@ -160,6 +162,11 @@ func (Found) progress()         {}
 type HostConfig struct {
 	Name    string
 	Edition engine.Edition
+	// Game is the game the table plays (table.GameNjet if zero); at a
+	// table of The Game, Extreme plays with the command cards, Edition and
+	// the game's length are not used, and bots play every seat.
+	Game    table.GameName
+	Extreme bool
 	Players int
 	// Bots is the number of seats this device fills with bots; the others
 	// wait for players.

@@ -19,6 +19,8 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/thegame"
 )
 
 // Discovery constants.
@@ -36,7 +38,13 @@ const (
 type TableAd struct {
 	ID      LobbyID
 	Name    string
-	Edition engine.Edition
+	Edition engine.Edition // Njet's edition; 0 at a table of The Game
+	// Game is the game the table plays; Extreme, at a table of The Game,
+	// plays it with the command cards. A table of The Game advertises
+	// "ed=thegame" or "ed=thegame-extreme" in place of an edition, which
+	// a browser that knows only Njet refuses.
+	Game    table.GameName
+	Extreme bool
 	Players int
 	Free    int // seats open to joiners when the record was sent
 	// Host is the host's player name (table.CheckName), or "" when the
@@ -78,7 +86,7 @@ func (a TableAd) txt() []string {
 		"v=" + strconv.Itoa(DiscoveryVersion),
 		"id=" + a.ID.String(),
 		"name=" + adName(a.Name),
-		"ed=" + a.Edition.String(),
+		"ed=" + a.edition(),
 		"players=" + strconv.Itoa(a.Players),
 		"free=" + strconv.Itoa(a.Free),
 		"peer=" + a.Peer.String(),
@@ -88,6 +96,23 @@ func (a TableAd) txt() []string {
 	}
 	return t
 }
+
+// edition is the advertised "ed" field: Njet's edition, or The Game.
+func (a TableAd) edition() string {
+	switch {
+	case a.Game == table.GameTheGame && a.Extreme:
+		return adTheGameExtreme
+	case a.Game == table.GameTheGame:
+		return adTheGame
+	}
+	return a.Edition.String()
+}
+
+// The "ed" values of a table of The Game.
+const (
+	adTheGame        = "thegame"
+	adTheGameExtreme = "thegame-extreme"
+)
 
 // unescapeTXT turns a TXT string from DNS presentation form, as zeroconf
 // hands it over (github.com/miekg/dns writes every byte outside printable
@@ -179,14 +204,22 @@ func parseAd(text []string, ips []net.IP, port int) (TableAd, error) {
 	copy(a.ID[:], id)
 	a.Name = adName(f["name"])
 	a.Host = adName(f["host"])
-	if a.Edition, err = engine.ParseEdition(f["ed"]); err != nil {
-		return a, err
-	}
 	if a.Players, err = strconv.Atoi(f["players"]); err != nil {
 		return a, err
 	}
-	if a.Players < a.Edition.MinPlayers() || a.Players > a.Edition.MaxPlayers() {
-		return a, fmt.Errorf("p2p: advert of %d players in the %s edition", a.Players, a.Edition)
+	switch f["ed"] {
+	case adTheGame, adTheGameExtreme:
+		a.Game, a.Extreme = table.GameTheGame, f["ed"] == adTheGameExtreme
+		if a.Players < thegame.MinPlayers || a.Players > thegame.MaxPlayers {
+			return a, fmt.Errorf("p2p: advert of The Game for %d players", a.Players)
+		}
+	default:
+		if a.Edition, err = engine.ParseEdition(f["ed"]); err != nil {
+			return a, err
+		}
+		if a.Players < a.Edition.MinPlayers() || a.Players > a.Edition.MaxPlayers() {
+			return a, fmt.Errorf("p2p: advert of %d players in the %s edition", a.Players, a.Edition)
+		}
 	}
 	if a.Free, err = strconv.Atoi(f["free"]); err != nil {
 		return a, err

@@ -512,7 +512,7 @@ func FuzzParseAd(f *testing.F) {
 }
 
 func sameAd(a, b TableAd) bool {
-	if a.ID != b.ID || a.Name != b.Name || a.Host != b.Host || a.Edition != b.Edition || a.Players != b.Players || a.Free != b.Free ||
+	if a.ID != b.ID || a.Name != b.Name || a.Host != b.Host || a.Edition != b.Edition || a.Game != b.Game || a.Extreme != b.Extreme || a.Players != b.Players || a.Free != b.Free ||
 		a.Peer != b.Peer || len(a.Addrs) != len(b.Addrs) {
 		return false
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/thegame"
 )
 
 // LobbyProtocol is the stream protocol by which a device claims a seat at
@@ -73,6 +74,11 @@ type LobbyConfig struct {
 	ID      LobbyID
 	Name    string
 	Edition engine.Edition
+	// Game is the game the table plays (table.GameNjet if zero); at a
+	// table of The Game, Edition and the game's length are not used and
+	// Extreme plays with the command cards.
+	Game    table.GameName
+	Extreme bool
 	Players int
 	// Bots is the number of seats the host fills with bots it hosts; the
 	// others wait for devices that join. SetBots changes them until the
@@ -110,7 +116,14 @@ type Lobby struct {
 // OpenLobby opens the node's lobby (one at a time).
 func (n *Node) OpenLobby(cfg LobbyConfig) (*Lobby, error) {
 	e := cfg.Edition
-	if cfg.Players < e.MinPlayers() || cfg.Players > e.MaxPlayers() {
+	switch {
+	case cfg.Game == table.GameTheGame:
+		if cfg.Players < thegame.MinPlayers || cfg.Players > thegame.MaxPlayers {
+			return nil, fmt.Errorf("p2p: The Game with %d players", cfg.Players)
+		}
+	case cfg.Game != table.GameNjet:
+		return nil, fmt.Errorf("p2p: unknown game %v", cfg.Game)
+	case cfg.Players < e.MinPlayers() || cfg.Players > e.MaxPlayers():
 		return nil, fmt.Errorf("p2p: %d players in the %s edition", cfg.Players, e)
 	}
 	if cfg.Bots < 0 || cfg.Bots > cfg.Players-1 {
@@ -306,8 +319,16 @@ func (l *Lobby) Start() (*Setup, map[int]ed25519.PrivateKey, error) {
 		bots[len(keys)] = priv
 		keys = append(keys, id)
 	}
-	gen := &table.Genesis{Edition: l.cfg.Edition, Characters: l.cfg.Edition.Characters()[:l.cfg.Players], Keys: keys,
-		FirstDealer: rng.IntN(l.cfg.Players), Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds}
+	var gen *table.Genesis
+	if l.cfg.Game == table.GameTheGame {
+		gen = &table.Genesis{Game: table.GameTheGame, Extreme: l.cfg.Extreme, Keys: keys}
+		if l.cfg.Extreme {
+			gen.Commands = thegame.AssignmentVersion
+		}
+	} else {
+		gen = &table.Genesis{Edition: l.cfg.Edition, Characters: l.cfg.Edition.Characters()[:l.cfg.Players], Keys: keys,
+			FirstDealer: rng.IntN(l.cfg.Players), Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds}
+	}
 	names := append([]string{l.cfg.Player}, l.names...)
 	names = append(names, make([]string, l.cfg.Players-len(names))...)
 	for _, name := range names {

@@ -64,6 +64,9 @@ type Session struct {
 	cfg   SessionConfig
 	tbl   *Table
 	peers map[int]*table.Peer
+	// games are the local seats at a table of The Game (thegame.go), in
+	// place of peers.
+	games map[int]*table.TheGamePeer
 	eps   []*Endpoint
 	ticks []*time.Ticker
 }
@@ -101,7 +104,13 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{cfg: cfg, tbl: tbl, peers: make(map[int]*table.Peer)}
+	s := &Session{cfg: cfg, tbl: tbl, peers: make(map[int]*table.Peer), games: make(map[int]*table.TheGamePeer)}
+	if gen.Game == table.GameTheGame {
+		if err := s.addTheGame(gen); err != nil {
+			return nil, errors.Join(err, s.Close())
+		}
+		return s, nil
+	}
 	for _, ls := range cfg.Seats {
 		if ls.Seat < 0 || ls.Seat >= len(gen.Keys) {
 			return nil, errors.Join(fmt.Errorf("p2p: no seat %d", ls.Seat), s.Close())
@@ -150,6 +159,11 @@ func (s *Session) done() bool {
 			return false
 		}
 	}
+	for _, p := range s.games {
+		if !p.Done() {
+			return false
+		}
+	}
 	return true
 }
 
@@ -160,11 +174,14 @@ func (s *Session) done() bool {
 func (s *Session) Run(ctx context.Context, onEvent func(seat int, e table.Event)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errc := make(chan error, len(s.peers))
+	errc := make(chan error, len(s.peers)+len(s.games))
 	for _, p := range s.peers {
 		go func() { errc <- p.Run(ctx) }()
 	}
-	running := len(s.peers)
+	for _, p := range s.games {
+		go func() { errc <- p.Run(ctx) }()
+	}
+	running := len(s.peers) + len(s.games)
 	wait := func(err error) error {
 		cancel()
 		for ; running > 0; running-- {
@@ -196,6 +213,9 @@ func (s *Session) Run(ctx context.Context, onEvent func(seat int, e table.Event)
 			}
 			var next uint64
 			for _, p := range s.peers {
+				next = max(next, p.Log().Next())
+			}
+			for _, p := range s.games {
 				next = max(next, p.Log().Next())
 			}
 			if s.tbl.CaughtUp(next) || time.Since(finished) > s.cfg.Linger {

@@ -146,6 +146,16 @@ type Genesis struct {
 	// without names is encoded as before names existed and every older
 	// log still reads and verifies.
 	Names []string
+	// Game names the game the table plays: GameNjet, the zero value and
+	// the only game of older logs, or GameTheGame, whose genesis has a
+	// layout of its own (thegame_genesis.go) without the Njet fields
+	// above.
+	Game GameName
+	// Extreme plays The Game with its command cards; Commands is then the
+	// version of the assignment of commands to cards
+	// (thegame.AssignmentVersion), and 0 in the base game.
+	Extreme  bool
+	Commands int
 }
 
 // genesisNames is the version of the genesis extension that carries the
@@ -182,6 +192,12 @@ func (g *Genesis) EngineConfig() engine.Config {
 
 // Validate checks the setup: the engine accepts it, keys are distinct.
 func (g *Genesis) Validate() error {
+	if g.Game != GameNjet {
+		return g.validateTheGame()
+	}
+	if g.Extreme || g.Commands != 0 {
+		return fmt.Errorf("%w: a Njet genesis with The Game's commands", ErrMalformed)
+	}
 	n := len(g.Keys)
 	if n < crypto.MinParties || n > crypto.MaxParties || len(g.Characters) != n {
 		return fmt.Errorf("%w: genesis with %d keys and %d characters", ErrMalformed, n, len(g.Characters))
@@ -219,6 +235,9 @@ func (g *Genesis) MarshalBinary() ([]byte, error) {
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
+	if g.Game == GameTheGame {
+		return g.marshalTheGame(), nil
+	}
 	w := newWriter()
 	w.u8(int(g.Edition))
 	w.u8(len(g.Keys))
@@ -242,6 +261,9 @@ func (g *Genesis) MarshalBinary() ([]byte, error) {
 
 // ParseGenesis decodes and validates a genesis body.
 func ParseGenesis(body []byte) (*Genesis, error) {
+	if len(body) > 0 && body[0] == genesisTheGameVersion {
+		return parseTheGameGenesis(body)
+	}
 	r := newReader(KindGenesis, body)
 	g := &Genesis{Edition: engine.Edition(r.u8())}
 	n := r.u8()

@@ -44,10 +44,17 @@
 //     opponent. A sealed message that does not open for its recipient is
 //     answered by the recipient's Complaint, which every log re-checks to
 //     name the sender (or the complainer, if the message opens).
+//   - TheGame (thegame*.go): the protocol of a table of The Game (package
+//     thegame), which a genesis of version 2 names: one mental-poker deal
+//     of 98 cards, hands opened to their seats, draws opened to the drawer
+//     one position at a time, plays opened to all, and after the reveals
+//     the whole game replayed through the engine. TheGamePeer plays a
+//     seat with a bot; TheGameSelfplay runs a whole table over a
+//     MemNetwork.
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
 //     crashes on demand; Verify (verify.go): the offline check of an export.
 //
 // The log layer imports only the standard library;
-// the game protocol adds engine, crypto and bot.
+// the game protocol adds engine, crypto and bot, and thegame and its bots.
 // docs/protocol.md is the wire-level description.
 package table

@@ -64,9 +64,18 @@ const (
 	// key turn, with the claimant's signed request and the approval of
 	// every seat still played by its own device.
 	KindSeatClaim Kind = 17
+	// KindSignal is a seat's signal on a pile at a table of The Game.
+	KindSignal Kind = 18
+	// KindTurnEnd ends the turn of the seat on turn at a table of The
+	// Game.
+	KindTurnEnd Kind = 19
+	// KindStuck is posted by the seat on turn at a table of The Game when
+	// its hand cannot complete the turn: the game ends (the reveals after
+	// it prove the hand).
+	KindStuck Kind = 20
 
 	// kindEnd is one past the last kind; append new kinds above it.
-	kindEnd Kind = 18
+	kindEnd Kind = 21
 )
 
 var kindNames = [...]string{
@@ -87,6 +96,9 @@ var kindNames = [...]string{
 	KindAbandon:       "Abandon",
 	KindComplaint:     "Complaint",
 	KindSeatClaim:     "SeatClaim",
+	KindSignal:        "Signal",
+	KindTurnEnd:       "TurnEnd",
+	KindStuck:         "Stuck",
 }
 
 // Valid reports whether k is a kind this code knows.

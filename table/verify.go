@@ -23,6 +23,9 @@ type Verification struct {
 	// HandedBack are the seats the table handed from a bot to a claimant
 	// (SeatClaim), in order.
 	HandedBack []HandBack
+	// TheGame is the audited result of a table of The Game (see
+	// TheGame), nil for Njet or before the reveals.
+	TheGame *TheGameResult
 }
 
 // Verify re-checks an exported log offline, as an observer: the file's
@@ -51,6 +54,7 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 	table := x.Table()
 	v := &Verification{Table: table}
 	var game *Game
+	var tg *TheGame
 	var log *Log
 	for {
 		e, err := x.Next()
@@ -61,12 +65,14 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 			return v, err
 		}
 		if log == nil {
-			if game, log, err = verifyGenesis(v, e); err != nil {
+			if game, tg, log, err = verifyGenesis(v, e); err != nil {
 				return v, err
 			}
 		}
 		_, err = log.Append(e)
-		v.Results = game.Results()
+		if game != nil {
+			v.Results = game.Results()
+		}
 		if err != nil {
 			return v, fmt.Errorf("seq %d (%v by seat %d): %w", e.Seq, e.Kind, e.Author, err)
 		}
@@ -74,6 +80,9 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 		if progress != nil {
 			progress(int64(v.Envelopes), x.Bytes())
 		}
+	}
+	if tg != nil {
+		return v, verifiedTheGame(v, tg)
 	}
 	v.Over, v.Voided, v.Abandoned = game.Over(), game.Voided(), game.Abandoned()
 	v.HandedBack = game.HandedBack()
@@ -84,23 +93,30 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 }
 
 // verifyGenesis checks the first envelope of an export against its table
-// id and returns the observer's Game and Log.
-func verifyGenesis(v *Verification, e *Envelope) (*Game, *Log, error) {
+// id and returns the observer's protocol (a Game for Njet, a TheGame for
+// The Game) and Log.
+func verifyGenesis(v *Verification, e *Envelope) (*Game, *TheGame, *Log, error) {
 	if e.Kind != KindGenesis {
-		return nil, nil, fmt.Errorf("%w: the log does not start with a genesis", ErrCorrupt)
+		return nil, nil, nil, fmt.Errorf("%w: the log does not start with a genesis", ErrCorrupt)
 	}
 	gen, err := ParseGenesis(e.Body)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if TableIDOf(e.Body) != v.Table {
-		return nil, nil, fmt.Errorf("%w: the genesis does not hash to the table id", ErrWrongTable)
+		return nil, nil, nil, fmt.Errorf("%w: the genesis does not hash to the table id", ErrWrongTable)
 	}
 	v.Genesis = gen
-	game := NewGame(GameConfig{Table: v.Table, Creator: gen.Keys[0]})
+	cfg := GameConfig{Table: v.Table, Creator: gen.Keys[0]}
+	if gen.Game == GameTheGame {
+		tg := NewTheGame(cfg)
+		log, err := NewLog(LogConfig{Table: v.Table, Protocol: tg})
+		return nil, tg, log, err
+	}
+	game := NewGame(cfg)
 	log, err := NewLog(LogConfig{Table: v.Table, Protocol: game})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return game, log, nil
+	return game, nil, log, nil
 }

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/njetlan/njet/lan"
+	ntable "github.com/njetlan/njet/table"
+	tgbot "github.com/njetlan/njet/thegame/bot"
+)
+
+// hostTheGame is njet host --game thegame: a LAN table of The Game, every
+// seat played by a bot.
+func (c *cli) hostTheGame(args []string) int {
+	fs := c.flagSet("host", "--game thegame --name N [--extreme] [--players P] [--bots K] [--bot greedy|coop] [--player NAME] [--data DIR]",
+		"Create a table of The Game, advertise it on the LAN (mDNS) and print its join code and\n"+
+			"address, wait for players to join (njet join), fill --bots seats with bots hosted here,\n"+
+			"and play to the end. Bots play every seat of The Game on a LAN (a joining device's Njet\n"+
+			"bot plays it as coop); the log is exported at the end, and njet verify checks it.")
+	name := fs.String("name", "", "name of the table, as others see it")
+	game := addTheGameFlags(fs)
+	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
+	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for players")
+	lf := addLANFlags(fs)
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	if err := game.check(); err != nil {
+		return usageError(fs, "%v", err)
+	}
+	if *lf.bot == "" {
+		*lf.bot = "coop"
+	}
+	switch {
+	case strings.TrimSpace(*name) == "":
+		return usageError(fs, "--name is required")
+	case *bots < 0 || *bots > game.players-1:
+		return usageError(fs, "bad --bots %d: want 0 to %d", *bots, game.players-1)
+	case *wait <= 0:
+		return usageError(fs, "bad --wait %v", *wait)
+	case !isTheGameBot(*lf.bot):
+		return usageError(fs, "bad --bot %q: want one of %s", *lf.bot, strings.Join(tgbot.Kinds(), ", "))
+	}
+	if code := lf.check(fs); code >= 0 {
+		return code
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	d, err := c.openDevice("host", lf)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
+		return exitFail
+	}
+	defer d.Close()
+	if code := c.resume(ctx, "host", d, lf); code >= 0 {
+		return code
+	}
+	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Game: ntable.GameTheGame, Extreme: game.extreme, Players: game.players,
+		Bots: *bots, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
+		return exitFail
+	}
+	defer t.Close()
+	return c.playTable(ctx, "host", d, t, lf)
+}
+
+// isTheGameBot reports whether kind names a bot of The Game.
+func isTheGameBot(kind string) bool {
+	_, err := tgbot.New(kind, true)
+	return err == nil && !strings.Contains(kind, ",")
+}
+
+// gameOf names the game of a hosted or advertised table: Njet's edition,
+// or The Game and its variant.
+func gameOf(g ntable.GameName, extreme bool, edition fmt.Stringer) string {
+	switch {
+	case g == ntable.GameTheGame && extreme:
+		return "The Game Extreme"
+	case g == ntable.GameTheGame:
+		return "The Game"
+	}
+	return edition.String()
+}
+
+// theGameOver prints the verified result of a LAN table of The Game.
+func (c *cli) theGameOver(r *ntable.TheGameResult) {
+	fmt.Fprintf(c.stdout, "%s, %d players, %d turns: %d cards left, %s\n", gameOf(ntable.GameTheGame, r.Config.Extreme, nil),
+		r.Config.Players, r.Turns, r.Result.CardsLeft, r.Result.Rating().Words())
+}

@@ -1,0 +1,51 @@
+package p2p
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/njetlan/njet/table"
+	tgbot "github.com/njetlan/njet/thegame/bot"
+)
+
+// addTheGame builds the local seats of a table of The Game: a
+// table.TheGamePeer per seat, each over its own Endpoint. A bot plays
+// every seat: a person cannot play The Game at a LAN table yet, so a
+// person's seat, and a seat whose Bot is not a kind of thegame/bot (a
+// Njet kind, as a device that joined without knowing the game passes),
+// is played by "coop" rather than left silent, which would stall the
+// table.
+func (s *Session) addTheGame(gen *table.Genesis) error {
+	for _, ls := range s.cfg.Seats {
+		if ls.Seat < 0 || ls.Seat >= len(gen.Keys) {
+			return fmt.Errorf("p2p: no seat %d", ls.Seat)
+		}
+		kind := ls.Bot
+		if _, err := tgbot.New(kind, true); err != nil || ls.Human {
+			kind = "coop"
+		}
+		ep, err := s.tbl.Transport()
+		if err != nil {
+			return err
+		}
+		s.eps = append(s.eps, ep)
+		tick := time.NewTicker(s.cfg.Tick)
+		s.ticks = append(s.ticks, tick)
+		var genesis *table.Envelope
+		if ls.Seat == 0 {
+			genesis = s.cfg.Setup.Genesis
+		}
+		p, err := table.NewTheGamePeer(table.TheGamePeerConfig{Table: s.tbl.id, Creator: gen.Keys[0], Genesis: genesis,
+			Seat: ls.Seat, Key: ls.Key, Store: s.cfg.Store, Transport: ep, Peers: s.tbl.Members(ls.Seat), Bot: kind,
+			Tick: tick.C, Logf: s.cfg.Logf})
+		if err != nil {
+			return err
+		}
+		s.games[ls.Seat] = p
+	}
+	return nil
+}
+
+// TheGamePeer returns the peer of a local seat at a table of The Game, or
+// nil.
+func (s *Session) TheGamePeer(seat int) *table.TheGamePeer { return s.games[seat] }

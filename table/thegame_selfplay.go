@@ -1,0 +1,239 @@
+package table
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/njetlan/njet/thegame"
+)
+
+// TheGameSelfplayConfig sets up a table of The Game played by bots over a
+// MemNetwork.
+type TheGameSelfplayConfig struct {
+	Players int  // 1 to 5
+	Extreme bool // with the command cards
+	// Bot is the thegame/bot kind of every seat ("coop" if empty); Silent
+	// turns the signals off.
+	Bot    string
+	Silent bool
+	// Seed derives the seats' keys, the genesis, the network's behaviour
+	// and every seat's randomness.
+	Seed uint64
+	// Dir holds the seats' stores.
+	Dir string
+	// Net sets how badly the network behaves.
+	Net NetConfig
+	// Tick is the replicas' sync interval (5 ms if 0).
+	Tick time.Duration
+	// Logf, when not nil, is told about rejected envelopes.
+	Logf func(format string, args ...any)
+}
+
+// TheGameSelfplay is a table of The Game where every seat is a
+// TheGamePeer on one MemNetwork, for tests and simulations.
+type TheGameSelfplay struct {
+	cfg     TheGameSelfplayConfig
+	table   TableID
+	keys    []ed25519.PrivateKey
+	ids     []Identity
+	genesis *Envelope
+	net     *MemNetwork
+
+	mu      sync.Mutex
+	peers   []*TheGamePeer
+	exports [][]byte
+	// tamper, by seat, changes that seat's drafts (tests play cheats).
+	tamper map[int]func(d *draft)
+}
+
+// NewTheGameSelfplay derives the seats' keys and the genesis from the seed.
+func NewTheGameSelfplay(cfg TheGameSelfplayConfig) (*TheGameSelfplay, error) {
+	if cfg.Players < thegame.MinPlayers || cfg.Players > thegame.MaxPlayers {
+		return nil, fmt.Errorf("table: The Game with %d players, want %d to %d", cfg.Players, thegame.MinPlayers, thegame.MaxPlayers)
+	}
+	if cfg.Dir == "" {
+		return nil, fmt.Errorf("table: NewTheGameSelfplay: no directory for the stores")
+	}
+	if cfg.Tick <= 0 {
+		cfg.Tick = 5 * time.Millisecond
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x74686567))
+	s := &TheGameSelfplay{cfg: cfg}
+	gen := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme}
+	if cfg.Extreme {
+		gen.Commands = thegame.AssignmentVersion
+	}
+	for range cfg.Players {
+		var seed [ed25519.SeedSize]byte
+		for i := range seed {
+			seed[i] = byte(rng.Uint32())
+		}
+		k := ed25519.NewKeyFromSeed(seed[:])
+		id, err := IdentityOf(k.Public().(ed25519.PublicKey))
+		if err != nil {
+			return nil, err
+		}
+		s.keys, s.ids = append(s.keys, k), append(s.ids, id)
+	}
+	gen.Keys = s.ids
+	binary.BigEndian.PutUint64(gen.Nonce[:], cfg.Seed)
+	body, err := gen.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	s.table = TableIDOf(body)
+	s.genesis = &Envelope{Version: EnvelopeVersion, Table: s.table, Kind: KindGenesis, Body: body}
+	if err := s.genesis.Sign(s.keys[0]); err != nil {
+		return nil, err
+	}
+	if s.net, err = NewMemNetwork(s.table, rand.New(rand.NewPCG(cfg.Seed, 0x6e6574)), cfg.Net); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Table returns the table id.
+func (s *TheGameSelfplay) Table() TableID { return s.table }
+
+// Peer returns seat's peer once Run has started it, or nil.
+func (s *TheGameSelfplay) Peer(seat int) *TheGamePeer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if seat < 0 || seat >= len(s.peers) {
+		return nil
+	}
+	return s.peers[seat]
+}
+
+// Run plays the game until every seat's peer is done (the game over and
+// audited, or halted by a violation) or ctx ends, then stops the peers.
+// watch, when not nil, is called with every peer whenever a log grows and
+// must return quickly; an error from it ends the run.
+func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGamePeer) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	n := s.cfg.Players
+	var stores []*Store
+	defer func() {
+		for _, st := range stores {
+			st.Close()
+		}
+	}()
+	errc := make(chan error, n)
+	var wg sync.WaitGroup
+	for seat := range n {
+		store, err := OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("thegame-seat-%d.db", seat)), &StoreOptions{NoSync: true})
+		if err != nil {
+			return err
+		}
+		stores = append(stores, store)
+		ep, err := s.net.Join(ctx, s.ids[seat], store)
+		if err != nil {
+			return err
+		}
+		var others []Identity
+		for i, id := range s.ids {
+			if i != seat {
+				others = append(others, id)
+			}
+		}
+		seed := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("njet/table/v1/thegame-selfplay-seat"), s.cfg.Seed^uint64(seat)<<56))
+		ticker := time.NewTicker(s.cfg.Tick)
+		p, err := NewTheGamePeer(TheGamePeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat,
+			Key: s.keys[seat], Store: store, Transport: ep, Peers: others, Bot: s.cfg.Bot, Silent: s.cfg.Silent,
+			Seed: &seed, Tick: ticker.C, Logf: s.cfg.Logf})
+		if err != nil {
+			ticker.Stop()
+			return errors.Join(err, ep.Close())
+		}
+		p.tamper = s.tamper[seat]
+		s.mu.Lock()
+		s.peers = append(s.peers, p)
+		s.mu.Unlock()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := p.Run(ctx)
+			ticker.Stop()
+			errc <- errors.Join(err, ep.Close())
+		}()
+	}
+	err := s.wait(ctx, watch, errc)
+	cancel()
+	wg.Wait()
+	for range len(errc) {
+		if e := <-errc; e != nil && err == nil {
+			err = e
+		}
+	}
+	for seat, st := range stores {
+		b, xerr := storeExport(st, s.table)
+		if xerr != nil {
+			return errors.Join(err, fmt.Errorf("table: export of seat %d: %w", seat, xerr))
+		}
+		s.mu.Lock()
+		s.exports = append(s.exports, b)
+		s.mu.Unlock()
+	}
+	return err
+}
+
+// storeExport returns the export file of the table's log in store.
+func storeExport(store *Store, table TableID) ([]byte, error) {
+	var b bytes.Buffer
+	if err := store.Export(&b, table); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// wait polls the peers until all are done, one fails, or ctx ends.
+func (s *TheGameSelfplay) wait(ctx context.Context, watch func(int, *TheGamePeer) error, errc <-chan error) error {
+	tick := time.NewTicker(s.cfg.Tick)
+	defer tick.Stop()
+	seen := make([]uint64, s.cfg.Players)
+	for {
+		done := true
+		for seat, p := range s.peers {
+			if next, _ := p.replica.head(); watch != nil && next != seen[seat] {
+				seen[seat] = next
+				if err := watch(seat, p); err != nil {
+					return err
+				}
+			}
+			done = done && p.Done()
+		}
+		if done {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("table: The Game's selfplay did not finish: %w", ctx.Err())
+		case err := <-errc:
+			if err == nil {
+				err = errors.New("table: a peer stopped before the game ended")
+			}
+			return err
+		case <-tick.C:
+		}
+	}
+}
+
+// Export returns the export file of seat's log as it was when Run ended.
+func (s *TheGameSelfplay) Export(seat int) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if seat < 0 || seat >= len(s.exports) {
+		return nil, fmt.Errorf("table: no export of seat %d", seat)
+	}
+	return s.exports[seat], nil
+}
