@@ -19,8 +19,9 @@ type Home struct {
 	app  *App
 	view fyne.CanvasObject
 
-	// Continue and NewGame are the screen's buttons, for tests.
-	Continue, NewGame, Rules, Settings *widget.Button
+	// Continue and NewGame are the screen's buttons, for tests; TheGame
+	// sets up a game of The Game.
+	Continue, NewGame, TheGame, Rules, Settings *widget.Button
 	// LAN is the part for tables on the network; nil without a LAN.
 	LAN *lanSection
 }
@@ -68,6 +69,8 @@ func NewHome(a *App) *Home {
 		container.NewCenter(logo), title, tagline, greeting,
 		layoutSpacer(8),
 		play,
+		layoutSpacer(8),
+		h.theGameSection(),
 		layoutSpacer(8),
 		more,
 		layoutSpacer(24),

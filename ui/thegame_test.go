@@ -1,0 +1,610 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/njetlan/njet/thegame"
+	tgbot "github.com/njetlan/njet/thegame/bot"
+	"github.com/njetlan/njet/words"
+)
+
+// tgTest is a table of The Game in the test driver whose UI work runs on
+// the test goroutine: the pump queues functions that the test runs in
+// order, as fyne.Do would on the app's goroutine.
+type tgTest struct {
+	t     *testing.T
+	app   *App
+	scr   *TheGameScreen
+	src   *TheGameLocal
+	queue chan func()
+}
+
+func newTGTest(t *testing.T, code string, cfg TheGameConfig, size fyne.Size) *tgTest {
+	t.Helper()
+	u := newTestApp(t, code)
+	src, err := NewTheGameLocal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt := &tgTest{t: t, app: u, src: src, queue: make(chan func(), 4096)}
+	tt.scr = newTheGameScreen(u, src, tgSeatNames(u, cfg.Players), 0, func(f func()) { tt.queue <- f })
+	u.Push(tt.scr)
+	u.Window().Resize(size)
+	return tt
+}
+
+// settle runs queued UI work until the screen waits for the person or the
+// game-over view is up.
+func (tt *tgTest) settle() {
+	tt.t.Helper()
+	for range 100000 {
+		if tt.scr.over || tt.scr.myTurn() && len(tt.queue) == 0 && tt.src.idle() {
+			return
+		}
+		select {
+		case f := <-tt.queue:
+			f()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	tt.t.Fatal("the table never waits for the person")
+}
+
+// card is the hand's widget for c.
+func (tt *tgTest) card(c thegame.Card) *tgCardView {
+	tt.t.Helper()
+	for _, cv := range tt.scr.cards {
+		if cv.card == c {
+			return cv
+		}
+	}
+	tt.t.Fatalf("no card %d in the hand %v", c, tt.scr.view.Hand)
+	return nil
+}
+
+// do carries out a through taps: a card then a pile, or End. A warning
+// that comes up is answered yes.
+func (tt *tgTest) do(a thegame.Action) {
+	tt.t.Helper()
+	switch a.Kind {
+	case thegame.ActPlay:
+		test.Tap(tt.card(a.Card))
+		test.Tap(tt.scr.piles[a.Pile])
+		if tt.scr.warning != nil {
+			tt.scr.answerWarning(true)
+		}
+	case thegame.ActEnd:
+		if tt.scr.End.Disabled() {
+			tt.t.Fatalf("End is disabled, the engine allows it")
+		}
+		test.Tap(tt.scr.End)
+	default:
+		tt.t.Fatalf("the person does not %v", a)
+	}
+	if tt.scr.bad {
+		tt.t.Fatalf("%v refused: %s", a, tt.scr.status)
+	}
+}
+
+// play lets person choose the person's moves, tapped in, until the game is
+// over; look sees every point where the person is asked.
+func (tt *tgTest) play(person tgbot.Player, look func()) {
+	tt.t.Helper()
+	for range 2000 {
+		tt.settle()
+		if look != nil {
+			look()
+		}
+		if tt.scr.over {
+			return
+		}
+		v := tt.src.View()
+		tt.do(person.Act(&v))
+	}
+	tt.t.Fatal("the game does not end")
+}
+
+// legalPlay finds a play of the person's hand the engine allows and that
+// does not lose, with a second card to follow it.
+func legalPlay(v thegame.View) (thegame.Action, bool) {
+	pos := v.Position()
+	for _, c := range v.Hand {
+		for p := range thegame.NumPiles {
+			if !pos.CanPlay(c, p) {
+				continue
+			}
+			q := pos
+			q.Play(c, p)
+			if q.Stopped || q.Feasible() {
+				return thegame.Action{Kind: thegame.ActPlay, Seat: v.Seat, Card: c, Pile: p}, true
+			}
+		}
+	}
+	return thegame.Action{}, false
+}
+
+// TestTheGameTapPlays: a card tapped then a pile it fits lays it there
+// (G-B4): the hand loses it, the pile shows it, nothing else is told.
+func TestTheGameTapPlays(t *testing.T) {
+	for _, extreme := range []bool{false, true} {
+		t.Run(fmt.Sprintf("extreme=%v", extreme), func(t *testing.T) {
+			tt := newTGTest(t, "en", TheGameConfig{Players: 3, Extreme: extreme, Bot: "coop", Seed: 11}, fyne.NewSize(1280, 800))
+			tt.settle()
+			before := tt.src.View()
+			a, ok := legalPlay(before)
+			if !ok {
+				t.Fatal("no legal play in the first hand")
+			}
+			test.Tap(tt.card(a.Card))
+			if tt.scr.picked != a.Card || !tt.scr.piles[a.Pile].target {
+				t.Fatalf("picked %d, pile %d marked %v", tt.scr.picked, a.Pile, tt.scr.piles[a.Pile].target)
+			}
+			test.Tap(tt.scr.piles[a.Pile])
+			after := tt.src.View()
+			if slices.Contains(after.Hand, a.Card) || after.Piles[a.Pile].Top != int(a.Card) || after.PlayedThisTurn != 1 {
+				t.Fatalf("after %v: hand %v, piles %+v", a, after.Hand, after.Piles)
+			}
+			if tt.scr.bad || tt.scr.picked != 0 {
+				t.Fatalf("status %q, picked %d", tt.scr.status, tt.scr.picked)
+			}
+			if got := tt.scr.piles[a.Pile].num.Text; got != strconv.Itoa(int(a.Card)) {
+				t.Fatalf("the pile shows %q", got)
+			}
+		})
+	}
+}
+
+// TestTheGameIllegalTap: a card on a pile it does not fit is refused with
+// the reason in words and nothing changes (G-B4); a pile tapped with no
+// card picked, or a card tapped out of turn, is explained too.
+func TestTheGameIllegalTap(t *testing.T) {
+	tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 5}, fyne.NewSize(360, 740))
+	tt.settle()
+	test.Tap(tt.scr.piles[0])
+	if !tt.scr.bad || !strings.Contains(tt.scr.note.Text(), "Choose a card") {
+		t.Fatalf("a pile without a card says %q", tt.scr.note.Text())
+	}
+	// Lay a card on a rising pile, then try a lower one that is no trick.
+	before := tt.src.View()
+	hand := before.Hand
+	var hi, lo thegame.Card
+	for _, c := range hand {
+		for _, d := range hand {
+			if d < c && int(c)-int(d) != 10 {
+				hi, lo = c, d
+			}
+		}
+	}
+	if hi == 0 {
+		t.Fatalf("no two cards to test with in %v", hand)
+	}
+	test.Tap(tt.card(hi))
+	test.Tap(tt.scr.piles[0])
+	if tt.scr.bad {
+		t.Fatalf("%d on pile 1 refused: %s", hi, tt.scr.status)
+	}
+	mid := tt.src.View()
+	test.Tap(tt.card(lo))
+	test.Tap(tt.scr.piles[0])
+	after := tt.src.View()
+	want := fmt.Sprintf("%d does not fit pile 1: it goes up from %d", lo, hi)
+	if !tt.scr.bad || !strings.Contains(tt.scr.note.Text(), want) {
+		t.Fatalf("the refusal reads %q, want %q", tt.scr.note.Text(), want)
+	}
+	if !slices.Equal(mid.Hand, after.Hand) || mid.Piles != after.Piles || mid.PlayedThisTurn != after.PlayedThisTurn {
+		t.Fatalf("a refused tap changed the game: %+v to %+v", mid, after)
+	}
+	if tt.scr.picked != lo {
+		t.Fatalf("the refused card is no longer picked (%d)", tt.scr.picked)
+	}
+	// Out of turn: end the turn, then tap while a bot plays.
+	a, _ := legalPlay(after)
+	tt.do(a)
+	tt.do(thegame.Action{Kind: thegame.ActEnd})
+	for len(tt.queue) > 0 && tt.scr.myTurn() {
+		(<-tt.queue)()
+	}
+	if !tt.scr.myTurn() && !tt.scr.over {
+		test.Tap(tt.scr.piles[2])
+		if !strings.Contains(tt.scr.note.Text(), "Wait") {
+			t.Fatalf("a tap out of turn says %q", tt.scr.note.Text())
+		}
+	}
+}
+
+// TestTheGameEndTurn: "End turn" is offered only once the minimum is down
+// (G-B3): two cards while the draw pile lasts; the engine refuses an early
+// end with the reason the screen words.
+func TestTheGameEndTurn(t *testing.T) {
+	tt := newTGTest(t, "en", TheGameConfig{Players: 4, Bot: "coop", Seed: 3}, fyne.NewSize(1280, 800))
+	tt.settle()
+	turns := tt.src.View().Turns
+	for played := range 3 {
+		v := tt.src.View()
+		if got, want := tt.scr.End.Disabled(), played < 2; got != want {
+			t.Fatalf("after %d cards End disabled=%v", played, got)
+		}
+		if played < 2 {
+			err := tt.src.Act(thegame.Action{Kind: thegame.ActEnd})
+			if !errors.Is(err, thegame.ErrTooFew) {
+				t.Fatalf("an end after %d cards: %v", played, err)
+			}
+			if r := tt.scr.reason(err, thegame.Action{Kind: thegame.ActEnd}); !strings.Contains(r, "Play at least") {
+				t.Fatalf("the reason reads %q", r)
+			}
+			test.Tap(tt.scr.End) // disabled: nothing happens
+			if tt.src.View().Turn != 0 {
+				t.Fatal("a tap on the disabled End ended the turn")
+			}
+			a, ok := legalPlay(v)
+			if !ok {
+				t.Fatalf("no play after %d cards", played)
+			}
+			tt.do(a)
+			continue
+		}
+		tt.do(thegame.Action{Kind: thegame.ActEnd})
+	}
+	if tt.src.View().Turns == turns {
+		t.Fatal("the turn did not pass on")
+	}
+}
+
+// findWarning plays Extreme games with the person's moves from a greedy
+// bot until the person could make a play that the engine's Warning says
+// loses (G-X2, G-B6); it returns the table there and that play.
+func findWarning(t *testing.T, size fyne.Size, code string) (*tgTest, thegame.Action, thegame.Command) {
+	t.Helper()
+	for seed := range uint64(60) {
+		tt := newTGTest(t, code, TheGameConfig{Players: 2, Extreme: true, Bot: "coop", Seed: seed}, size)
+		var found thegame.Action
+		var cmd thegame.Command
+		person := tgbot.Greedy{}
+		for range 2000 {
+			tt.settle()
+			if tt.scr.over {
+				break
+			}
+			v := tt.src.View()
+			pos := v.Position()
+			for _, c := range v.Hand {
+				for p := range thegame.NumPiles {
+					a := thegame.Action{Kind: thegame.ActPlay, Card: c, Pile: p}
+					if k, lose := tt.src.Warning(a); lose && pos.CanPlay(c, p) {
+						found, cmd = a, k
+					}
+				}
+			}
+			if found.Kind != 0 {
+				return tt, found, cmd
+			}
+			tt.do(person.Act(&v))
+		}
+		tt.scr.Stop()
+	}
+	t.Fatal("no game offered a losing play")
+	return nil, thegame.Action{}, thegame.CmdNone
+}
+
+// TestTheGameWarning: before a play that loses the game the screen asks
+// (G-X2); "take it back" keeps everything as it was, "lay it anyway" plays
+// it and the game ends lost or with the turn unfinished.
+func TestTheGameWarning(t *testing.T) {
+	tt, a, k := findWarning(t, fyne.NewSize(1280, 800), "en")
+	before := tt.src.View()
+	test.Tap(tt.card(a.Card))
+	test.Tap(tt.scr.piles[a.Pile])
+	if tt.scr.warning == nil || tt.scr.warnPlay == nil || *tt.scr.warnPlay != a {
+		t.Fatalf("no warning before %v", a)
+	}
+	if k != thegame.CmdNone && !strings.Contains(tt.scr.status, tgCommandShort(k)) {
+		t.Fatalf("the warning does not name %v: %q", k, tt.scr.status)
+	}
+	if after := tt.src.View(); !slices.Equal(before.Hand, after.Hand) || before.Piles != after.Piles {
+		t.Fatal("the warning let the card go")
+	}
+	tt.scr.answerWarning(false)
+	if after := tt.src.View(); !slices.Equal(before.Hand, after.Hand) || before.Piles != after.Piles {
+		t.Fatal("taking the card back changed the game")
+	}
+	test.Tap(tt.card(a.Card))
+	test.Tap(tt.scr.piles[a.Pile])
+	tt.scr.answerWarning(true)
+	tt.settle()
+	if !tt.scr.over {
+		t.Fatal("the losing play did not end the game")
+	}
+	r := tt.src.Result()
+	if r.Broken != k || r.Won {
+		t.Fatalf("result %+v, the warning named %v", r, k)
+	}
+}
+
+// TestTheGameWholeGames plays a game for every player count in both
+// variants through taps to its end (G-B6) and checks the game-over view
+// against the engine: the cards left (G-B7), the rating (G-B8), and a
+// replay whose last step shows the final piles.
+func TestTheGameWholeGames(t *testing.T) {
+	for players := thegame.MinPlayers; players <= thegame.MaxPlayers; players++ {
+		for _, extreme := range []bool{false, true} {
+			t.Run(fmt.Sprintf("G-B6/%dp/extreme=%v", players, extreme), func(t *testing.T) {
+				bot := "coop"
+				if players%2 == 0 {
+					bot = "greedy"
+				}
+				tt := newTGTest(t, "en", TheGameConfig{Players: players, Extreme: extreme, Bot: bot, Seed: uint64(players)}, fyne.NewSize(360, 740))
+				tt.play(tgbot.NewCoop(false), nil)
+				r := tt.src.Result()
+				o := tt.scr.gameOver
+				if o == nil {
+					t.Fatal("no game-over view")
+				}
+				if want := fmt.Sprintf("Cards left: %d", r.CardsLeft); o.Left.Text != want {
+					t.Errorf("the view says %q, want %q", o.Left.Text, want)
+				}
+				if want := say(words.Rating(r.Rating())); o.Rating.Text != want {
+					t.Errorf("the rating reads %q, want %q", o.Rating.Text, want)
+				}
+				if got, want := len(tt.scr.plays), thegame.DeckSize-r.CardsLeft; got != want {
+					t.Errorf("the replay has %d cards, %d were played", got, want)
+				}
+				final := tt.src.View().Piles
+				for mode, sel := range o.Mode.Options {
+					o.Mode.SetSelected(sel)
+					test.Tap(o.Last)
+					for i, p := range o.piles {
+						if p.pile.Top != final[i].Top {
+							t.Errorf("mode %d: the replay's pile %d ends on %d, the game's on %d", mode, i+1, p.pile.Top, final[i].Top)
+						}
+					}
+					test.Tap(o.First)
+					if o.step != 0 || o.piles[0].pile.Top != 1 || o.piles[3].pile.Top != 100 {
+						t.Errorf("mode %d: the first step shows %d and %d", mode, o.piles[0].pile.Top, o.piles[3].pile.Top)
+					}
+					if len(o.order) > 0 {
+						test.Tap(o.Next)
+						first := tt.scr.plays[o.order[0]]
+						if o.piles[first.Pile].pile.Top != int(first.Card) {
+							t.Errorf("mode %d: one step on shows %d on pile %d", mode, o.piles[first.Pile].pile.Top, first.Pile+1)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestTheGameLanguages: the table and the game-over view in German and
+// French speak those languages, with no English left.
+func TestTheGameLanguages(t *testing.T) {
+	cases := []struct{ code, end, pile, left string }{
+		{"de", "Zug beenden", "Stapel 1: auf", "Übrige Karten"},
+		{"fr", "Finir le tour", "Pile 1 : monte", "Cartes restantes"},
+	}
+	for _, c := range cases {
+		t.Run(c.code, func(t *testing.T) {
+			tt := newTGTest(t, c.code, TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 2}, fyne.NewSize(360, 740))
+			tt.settle()
+			if tt.scr.End.Text != c.end || tt.scr.piles[0].dir.Text != c.pile {
+				t.Fatalf("End says %q, pile 1 %q", tt.scr.End.Text, tt.scr.piles[0].dir.Text)
+			}
+			for _, en := range []string{"Draw pile", "Your turn", "Cards in hand"} {
+				if strings.Contains(tt.scr.turn.Text()+tt.scr.seats.Text(), en) {
+					t.Errorf("English %q left in %q", en, tt.scr.turn.Text())
+				}
+			}
+			checkTGFits(t, tt)
+			screenshot(t, "thegame-table-phone-"+c.code, tt.app.Window())
+			tt.play(tgbot.Greedy{}, nil)
+			if !strings.Contains(tt.scr.gameOver.Left.Text, c.left) {
+				t.Fatalf("game over says %q", tt.scr.gameOver.Left.Text)
+			}
+		})
+	}
+}
+
+// TestTheGameScreens renders home with both games, the setup, a game in
+// progress with Extreme commands in force and a signal, the warning and
+// the game-over view at desktop and phone sizes: the parts must fit the
+// window, the cards and piles must be big enough for a finger and must
+// not overlap. -shots writes docs/screenshots/thegame-*.png.
+func TestTheGameScreens(t *testing.T) {
+	for _, sz := range sizes[:2] {
+		t.Run(sz.name, func(t *testing.T) {
+			u := newTestApp(t, "en")
+			w := u.Window()
+			w.Resize(sz.size)
+			home := NewHome(u)
+			u.Reset(home)
+			if home.TheGame == nil || home.NewGame == nil {
+				t.Fatal("home does not offer both games")
+			}
+			checkFits(t, w)
+			screenshot(t, "thegame-home-"+sz.name, w)
+			test.Tap(home.TheGame)
+			setup, ok := u.Top().(*TheGameSetup)
+			if !ok {
+				t.Fatalf("the button opened %T", u.Top())
+			}
+			setup.Extreme.SetChecked(true)
+			setup.Players.SetSelected("4")
+			checkFits(t, w)
+			screenshot(t, "thegame-setup-"+sz.name, w)
+			cfg, err := setup.Config()
+			if err != nil || cfg.Players != 4 || !cfg.Extreme || cfg.Bot != "coop" {
+				t.Fatalf("the setup gives %+v, %v", cfg, err)
+			}
+
+			// A game in progress: two lasting commands in force, a signal.
+			var shot bool
+			for seed := range uint64(40) {
+				tt := newTGTest(t, "en", TheGameConfig{Players: 4, Extreme: true, Bot: "coop", Seed: seed}, sz.size)
+				person := tgbot.NewCoop(true)
+				for range 400 {
+					tt.settle()
+					if tt.scr.over {
+						break
+					}
+					v := tt.src.View()
+					lasting := 0
+					for _, k := range v.InForce {
+						if k.Lasting() {
+							lasting++
+						}
+					}
+					if lasting >= 2 && hasSignal(v) && v.PlayedThisTurn == 0 {
+						if a, ok := legalPlay(v); ok {
+							test.Tap(tt.card(a.Card)) // a card picked, its piles marked
+						}
+						checkTGFits(t, tt)
+						screenshot(t, "thegame-table-"+sz.name, tt.app.Window())
+						shot = true
+						break
+					}
+					tt.do(person.Act(&v))
+				}
+				tt.scr.Stop()
+				if shot {
+					break
+				}
+			}
+			if !shot {
+				t.Fatal("no game showed two commands and a signal")
+			}
+
+			tt, a, _ := findWarning(t, sz.size, "en")
+			test.Tap(tt.card(a.Card))
+			test.Tap(tt.scr.piles[a.Pile])
+			if tt.scr.warning == nil {
+				t.Fatal("no warning")
+			}
+			checkTGFits(t, tt)
+			screenshot(t, "thegame-warning-"+sz.name, tt.app.Window())
+			tt.scr.answerWarning(false)
+			tt.scr.Stop()
+
+			// Game over after a whole game, the replay a few cards back.
+			tt = newTGTest(t, "en", TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 4}, sz.size)
+			tt.play(tgbot.NewCoop(true), nil)
+			for range 5 {
+				test.Tap(tt.scr.gameOver.Prev)
+			}
+			checkFits(t, tt.app.Window())
+			screenshot(t, "thegame-gameover-"+sz.name, tt.app.Window())
+		})
+	}
+}
+
+func hasSignal(v thegame.View) bool {
+	for _, s := range v.Signals {
+		for _, k := range s {
+			if k != thegame.SignalNone {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkTGFits checks that the table fits the window and that every card,
+// pile and button lies inside it, is big enough to tap, and overlaps no
+// other.
+func checkTGFits(t *testing.T, tt *tgTest) {
+	t.Helper()
+	w := tt.app.Window()
+	checkFits(t, w)
+	size := w.Canvas().Size()
+	d := fyne.CurrentApp().Driver()
+	type box struct{ x0, y0, x1, y1 float32 }
+	var boxes []box
+	var objs []fyne.CanvasObject
+	for _, c := range tt.scr.cards {
+		objs = append(objs, c)
+	}
+	for _, p := range tt.scr.piles {
+		objs = append(objs, p)
+	}
+	objs = append(objs, tt.scr.End, tt.scr.Signal, tt.scr.Rules)
+	for _, o := range objs {
+		p := d.AbsolutePositionForObject(o)
+		sz := o.Size()
+		if p.X < 0 || p.Y < 0 || p.X+sz.Width > size.Width+0.5 || p.Y+sz.Height > size.Height+0.5 {
+			t.Errorf("%T at %v size %v lies outside the window %v", o, p, sz, size)
+		}
+		if sz.Width < minTarget || sz.Height < minTarget {
+			t.Errorf("%T is %v: too small for a finger", o, sz)
+		}
+		b := box{p.X, p.Y, p.X + sz.Width, p.Y + sz.Height}
+		for _, o := range boxes {
+			if b.x0 < o.x1-1 && o.x0 < b.x1-1 && b.y0 < o.y1-1 && o.y0 < b.y1-1 {
+				t.Errorf("controls overlap at %v and %v", b, o)
+			}
+		}
+		boxes = append(boxes, b)
+	}
+}
+
+// TestTheGameWordsKnown: every phrase id The Game's screens use is in the
+// words catalogue, so that no screen shows an empty text.
+func TestTheGameWordsKnown(t *testing.T) {
+	files, err := filepath.Glob("thegame_*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	n := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(nd ast.Node) bool {
+			lit, ok := nd.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			id, _ := strconv.Unquote(lit.Value)
+			if !strings.HasPrefix(id, "thegame.") || strings.Count(id, ".") < 1 || strings.ContainsAny(id, " {") {
+				return true
+			}
+			if id == "thegame.rules." || strings.HasSuffix(id, ".") {
+				return true // a prefix completed from tgRuleParts
+			}
+			if strings.HasPrefix(id, "thegame.players") || strings.HasPrefix(id, "thegame.bot") && !strings.HasPrefix(id, "thegame.bot.") || id == "thegame.extreme" {
+				return true // preference keys
+			}
+			n++
+			if words.TheGame(id).Text == "" {
+				t.Errorf("%s: %q is not in the words catalogue", name, id)
+			}
+			return true
+		})
+	}
+	for _, p := range tgRuleParts {
+		for _, id := range []string{"thegame.rules." + p, "thegame.rules." + p + ".heading"} {
+			n++
+			if words.TheGame(id).Text == "" {
+				t.Errorf("%q is not in the words catalogue", id)
+			}
+		}
+	}
+	if n < 60 {
+		t.Fatalf("only %d ids found", n)
+	}
+}
