@@ -104,11 +104,12 @@ func (t *TheGameScreen) build() {
 	}
 	t.grid = &tgGrid{cols: 8, gap: 6}
 	t.hand = container.New(t.grid)
-	t.End = widget.NewButtonWithIcon(tgw("thegame.end-turn"), theme.ConfirmIcon(), t.endTurn)
+	// Words without icons: a phone's width holds the three in any language.
+	t.End = widget.NewButton(tgw("thegame.end-turn"), t.endTurn)
 	t.End.Importance = widget.HighImportance
-	t.Signal = widget.NewButtonWithIcon(tgw("thegame.signal"), theme.InfoIcon(), t.openSignal)
-	t.Rules = widget.NewButtonWithIcon(tgw("thegame.rules"), theme.QuestionIcon(), t.openRules)
-	bar := container.NewGridWithColumns(3, t.End, t.Signal, t.Rules)
+	t.Signal = widget.NewButton(tgw("thegame.signal"), t.openSignal)
+	t.Rules = widget.NewButton(tgw("thegame.rules"), t.openRules)
+	bar := container.New(&tgBar{weights: []float32{4, 3, 3}, gap: theme.Padding()}, t.End, t.Signal, t.Rules)
 	side := container.NewVBox(t.seats, t.force, t.log)
 	t.lay = &tgLayout{s: t}
 	t.table = container.NewStack(canvas.NewRectangle(feltColour),
@@ -540,9 +541,9 @@ func (t *TheGameScreen) render() {
 				on = append(on, tgw("thegame.signal.pile", "N", i+1))
 			}
 		}
-		line := tgCommandShort(k) + ": " + tgCommandRule(k)
+		line := tgw("thegame.force.turn", "Command", tgCommandShort(k), "Rule", tgCommandRule(k))
 		if len(on) > 0 {
-			line = strings.Join(on, ", ") + " · " + line
+			line = tgw("thegame.force.line", "Piles", strings.Join(on, ", "), "Command", tgCommandShort(k), "Rule", tgCommandRule(k))
 		}
 		txt := newTgText(14, true, gold)
 		txt.SetText(line)
@@ -576,7 +577,7 @@ func (t *TheGameScreen) render() {
 				}
 			}
 			if len(who) > 0 {
-				pv.signals = append(pv.signals, strings.Join(who, ", ")+": "+tgSignalShort(k))
+				pv.signals = append(pv.signals, tgw("thegame.pile.signal", "Seats", strings.Join(who, ", "), "Signal", tgSignalShort(k)))
 			}
 		}
 		pv.Refresh()

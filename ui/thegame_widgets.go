@@ -93,6 +93,7 @@ func (r *tgCardRender) Layout(size fyne.Size) {
 	ms := r.mark.MinSize()
 	r.mark.Resize(fyne.NewSize(size.Width, ms.Height))
 	r.mark.Move(fyne.NewPos(0, 2))
+	fitText(r.cmd, size.Width-4)
 	cs := r.cmd.MinSize()
 	r.cmd.Resize(fyne.NewSize(size.Width, cs.Height))
 	r.cmd.Move(fyne.NewPos(0, size.Height-cs.Height-3))
@@ -111,7 +112,7 @@ func (r *tgCardRender) Refresh() {
 	}
 	r.cmd.Text = ""
 	if c.cmd != thegame.CmdNone {
-		r.cmd.Text = tgCommandShort(c.cmd)
+		r.cmd.Text = tgCommandTag(c.cmd)
 	}
 	r.mark.Text = ""
 	if c.trick {
@@ -130,6 +131,7 @@ func (r *tgCardRender) Refresh() {
 	case !c.fits:
 		r.num.Color = tgDimInk
 	}
+	r.Layout(c.Size())
 	r.bg.Refresh()
 	r.num.Refresh()
 	r.cmd.Refresh()
@@ -221,6 +223,7 @@ func (r *tgPileRender) Layout(size fyne.Size) {
 	p.band.Move(fyne.NewPos(0, 0))
 	p.icon.Resize(fyne.NewSize(bandH-8, bandH-8))
 	p.icon.Move(fyne.NewPos(pad, 4))
+	fitText(p.dir, size.Width-bandH-pad)
 	p.dir.Resize(fyne.NewSize(size.Width-bandH-pad, bandH-8))
 	p.dir.Move(fyne.NewPos(pad+bandH-4, 4))
 	y := bandH
@@ -229,6 +232,7 @@ func (r *tgPileRender) Layout(size fyne.Size) {
 	p.num.Move(fyne.NewPos(0, y))
 	y += ns.Height - 4
 	if p.cmd.Text != "" {
+		fitText(p.cmd, size.Width-2*pad)
 		cs := p.cmd.MinSize()
 		p.cmd.Resize(fyne.NewSize(size.Width, cs.Height))
 		p.cmd.Move(fyne.NewPos(0, y))
@@ -309,10 +313,10 @@ func (r *tgPileRender) Refresh() {
 		t.SetText(s)
 		p.sigs.Add(t)
 	}
+	r.Layout(p.Size())
 	for _, o := range r.Objects() {
 		o.Refresh()
 	}
-	r.Layout(p.Size())
 }
 
 func (r *tgPileRender) Objects() []fyne.CanvasObject {
@@ -364,4 +368,52 @@ func (g *tgGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(float32(c)*(w+g.gap), float32(r)*(h+g.gap)))
 		o.Resize(fyne.NewSize(w, h))
 	}
+}
+
+// fitText makes t's text smaller, down to 8, until it is no wider than
+// width (a long word in German or French on a small card).
+func fitText(t *canvas.Text, width float32) {
+	for range 16 {
+		if t.TextSize <= 8 || fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width <= width {
+			return
+		}
+		t.TextSize--
+	}
+}
+
+// tgBar lays buttons out in a row, each as wide as its weight's share: the
+// first, "End turn", gets the most room for its longer words.
+type tgBar struct {
+	weights []float32
+	gap     float32
+}
+
+func (b *tgBar) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var h float32
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(float32(len(objs))*60, h)
+}
+
+func (b *tgBar) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	var total float32
+	for i := range objs {
+		total += b.weight(i)
+	}
+	room := size.Width - float32(max(len(objs)-1, 0))*b.gap
+	x := float32(0)
+	for i, o := range objs {
+		w := room * b.weight(i) / total
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(w, size.Height))
+		x += w + b.gap
+	}
+}
+
+func (b *tgBar) weight(i int) float32 {
+	if i < len(b.weights) {
+		return b.weights[i]
+	}
+	return 1
 }

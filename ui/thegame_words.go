@@ -15,6 +15,9 @@ func tgn(id string, n int, args ...any) string { return say(words.TheGameCount(i
 // tgCommandShort is a command's short name, e.g. "Skull".
 func tgCommandShort(k thegame.Command) string { return say(words.CommandName(k)) }
 
+// tgCommandTag is a command as a card of the hand shows it.
+func tgCommandTag(k thegame.Command) string { return say(words.CommandTag(k)) }
+
 // tgCommandRule says what a command orders.
 func tgCommandRule(k thegame.Command) string { return say(words.CommandRule(k)) }
 
