@@ -62,7 +62,7 @@ func NewHome(a *App) *Home {
 		greeting.Hide()
 	}
 
-	play := section(tr("home.play", "Play"), h.Continue, h.NewGame)
+	play := section(tr("home.play", "Njet!"), h.Continue, h.NewGame)
 	more := section(tr("home.more", "More"), h.Rules, h.Settings)
 	body := container.NewVBox(
 		layoutSpacer(24),

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
@@ -606,5 +608,119 @@ func TestTheGameWordsKnown(t *testing.T) {
 	}
 	if n < 60 {
 		t.Fatalf("only %d ids found", n)
+	}
+}
+
+// TestTheGameSignals: the person puts a signal on a pile and every seat
+// sees it there (G-S1); while a no-talking card lies on top, the Signal
+// button is greyed out, a tap on it says why, the engine refuses a signal
+// and the signals on the piles are drawn greyed out (G-S2, G-X6).
+func TestTheGameSignals(t *testing.T) {
+	t.Run("G-S1", func(t *testing.T) {
+		tt := newTGTest(t, "en", TheGameConfig{Players: 3, Bot: "coop", Seed: 9}, fyne.NewSize(1280, 800))
+		tt.settle()
+		if tt.scr.Signal.Disabled() {
+			t.Fatal("Signal is greyed out without a no-talking card")
+		}
+		test.Tap(tt.scr.Signal)
+		if tt.scr.signalDlg == nil {
+			t.Fatal("no signal dialog")
+		}
+		tt.scr.signalDlg.Hide()
+		tt.scr.giveSignal(2, thegame.SignalMine)
+		if got := tt.src.View().Signals[0][2]; got != thegame.SignalMine {
+			t.Fatalf("pile 3 holds %v", got)
+		}
+		mine := func() bool {
+			return slices.ContainsFunc(tt.scr.piles[2].signals, func(s string) bool {
+				return strings.Contains(s, "You") && strings.HasSuffix(s, "leave it to me")
+			})
+		}
+		if !mine() {
+			t.Fatalf("pile 3 shows %q", tt.scr.piles[2].signals)
+		}
+		tt.scr.giveSignal(2, thegame.SignalNone)
+		if mine() || tt.src.View().Signals[0][2] != thegame.SignalNone {
+			t.Fatalf("a cleared signal still shows: %q", tt.scr.piles[2].signals)
+		}
+	})
+	t.Run("G-S2", func(t *testing.T) {
+		for seed := range uint64(40) {
+			tt := newTGTest(t, "en", TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: seed}, fyne.NewSize(360, 740))
+			person := tgbot.NewCoop(false)
+			for range 300 {
+				tt.settle()
+				if tt.scr.over {
+					break
+				}
+				v := tt.src.View()
+				if !v.Muted {
+					tt.do(person.Act(&v))
+					continue
+				}
+				if !tt.scr.Signal.Disabled() {
+					t.Fatal("Signal is offered under no talking")
+				}
+				tt.scr.openSignal()
+				if tt.scr.signalDlg != nil || !strings.Contains(tt.scr.note.Text(), "No talking") {
+					t.Fatalf("a signal under no talking says %q", tt.scr.note.Text())
+				}
+				err := tt.src.Act(thegame.Action{Kind: thegame.ActSignal, Pile: 1, Signal: thegame.SignalGood})
+				if !errors.Is(err, thegame.ErrNoTalking) {
+					t.Fatalf("the engine took a signal under no talking: %v", err)
+				}
+				for _, p := range tt.scr.piles {
+					if !p.muted {
+						t.Fatal("a pile's signals are not greyed out")
+					}
+				}
+				return
+			}
+			tt.scr.Stop()
+		}
+		t.Fatal("no game met a no-talking card on the person's turn")
+	})
+}
+
+// TestTheGameRules: the rules are one tap away from the setup and from the
+// table, in our words, with every command and its cards (G-X1).
+func TestTheGameRules(t *testing.T) {
+	for _, sz := range sizes[:2] {
+		t.Run(sz.name, func(t *testing.T) {
+			tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 1}, sz.size)
+			tt.settle()
+			test.Tap(tt.scr.Rules)
+			r, ok := tt.app.Top().(*TheGameRules)
+			if !ok {
+				t.Fatalf("Rules opened %T", tt.app.Top())
+			}
+			checkFits(t, tt.app.Window())
+			screenshot(t, "thegame-rules-"+sz.name, tt.app.Window())
+			var all []string
+			var walk func(o fyne.CanvasObject)
+			walk = func(o fyne.CanvasObject) {
+				switch c := o.(type) {
+				case *widget.Label:
+					all = append(all, c.Text)
+				case *fyne.Container:
+					for _, k := range c.Objects {
+						walk(k)
+					}
+				case *container.Scroll:
+					walk(c.Content)
+				}
+			}
+			walk(r.view)
+			text := strings.Join(all, "\n")
+			for _, want := range []string{"backwards trick", "Skull: cover it", "(cards 6, 31, 55, 80)", "fewer than 10 left"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the rules do not say %q", want)
+				}
+			}
+			tt.app.Back()
+			if tt.app.Top() != tt.scr {
+				t.Fatal("Back does not return to the table")
+			}
+		})
 	}
 }
