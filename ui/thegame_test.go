@@ -724,3 +724,53 @@ func TestTheGameRules(t *testing.T) {
 		})
 	}
 }
+
+// TestTheGameCommandReasons: a move refused for a command is explained by
+// naming that command (G-X3 to G-X8), for each refusal the engine makes.
+func TestTheGameCommandReasons(t *testing.T) {
+	start := func() thegame.Position {
+		return thegame.Position{Extreme: true, DrawPile: 50,
+			Piles: [thegame.NumPiles]thegame.Pile{{Up: true, Top: 1}, {Up: true, Top: 1}, {Top: 100}, {Top: 100}}}
+	}
+	cases := []struct {
+		name  string
+		setup func(p *thegame.Position)
+		card  thegame.Card // 0: the end of the turn
+		pile  int
+		want  string
+	}{
+		{"G-X7/no-trick", func(p *thegame.Position) { p.Piles[0] = thegame.Pile{Up: true, Top: 50, Cmd: thegame.CmdNoTrick} }, 40, 0, "No backwards trick"},
+		{"G-X8/one-pile", func(p *thegame.Position) {
+			p.Piles[1].Cmd = thegame.CmdOnePile
+			p.Played, p.OnPiles = 1, 1
+		}, 60, 1, "One pile is in force"},
+		{"G-X5/three-count", func(p *thegame.Position) { p.Three, p.Played = true, 3 }, 70, 0, "has its 3 cards"},
+		{"G-X5/three-stop", func(p *thegame.Position) { p.Three, p.Played = true, 1 }, 27, 0, "a stop may only be the third"},
+		{"G-X3/stop-skull", func(p *thegame.Position) { p.Piles[2] = thegame.Pile{Top: 31, Cmd: thegame.CmdSkull} }, 27, 0, "skull must be covered"},
+		{"G-X3/stopped", func(p *thegame.Position) { p.Stopped = true }, 70, 0, "A stop has ended your turn"},
+		{"G-X4/end-skull", func(p *thegame.Position) {
+			p.Piles[2] = thegame.Pile{Top: 31, Cmd: thegame.CmdSkull}
+			p.Played = 2
+		}, 0, 0, "skull must be covered"},
+		{"G-X5/end-three", func(p *thegame.Position) { p.Three, p.Played = true, 2 }, 0, 0, "needs exactly 3 cards"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := start()
+			c.setup(&p)
+			var err error
+			if c.card == 0 {
+				err = p.CheckEnd()
+			} else {
+				p.Hand = p.Hand.Add(c.card)
+				err = p.CheckPlay(c.card, c.pile)
+			}
+			if !errors.Is(err, thegame.ErrCommand) {
+				t.Fatalf("the engine says %v", err)
+			}
+			if got := tgCommandReason(err, p); !strings.Contains(got, c.want) {
+				t.Fatalf("the reason reads %q, want %q", got, c.want)
+			}
+		})
+	}
+}
