@@ -607,7 +607,7 @@ func (t *TheGameScreen) render() {
 			}
 		}
 		cv.picked = c == t.picked
-		cv.disabled = !mine
+		cv.waiting = !mine
 		cv.big = !t.lay.portrait
 		t.hand.Add(cv)
 		cv.Refresh()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -212,18 +213,64 @@ func TestTheGameIllegalTap(t *testing.T) {
 	if tt.scr.picked != lo {
 		t.Fatalf("the refused card is no longer picked (%d)", tt.scr.picked)
 	}
-	// Out of turn: end the turn, then tap while a bot plays.
-	a, _ := legalPlay(after)
-	tt.do(a)
-	tt.do(thegame.Action{Kind: thegame.ActEnd})
-	for len(tt.queue) > 0 && tt.scr.myTurn() {
-		(<-tt.queue)()
+}
+
+// fakeTGSource is a TheGameSource over a game that never moves on by
+// itself, as a LAN table waiting for another device would be.
+type fakeTGSource struct{ g *thegame.Game }
+
+func (f *fakeTGSource) You() int           { return 0 }
+func (f *fakeTGSource) View() thegame.View { return f.g.View(0) }
+func (f *fakeTGSource) Warning(a thegame.Action) (thegame.Command, bool) {
+	return f.g.Warning(a)
+}
+func (f *fakeTGSource) Act(a thegame.Action) error { return f.g.Apply(a) }
+func (f *fakeTGSource) Next(ctx context.Context) (thegame.Action, error) {
+	<-ctx.Done()
+	return thegame.Action{}, ctx.Err()
+}
+
+// TestTheGameOutOfTurn: while another seat is on turn, a tap on a card or
+// a pile says whose turn it is, End is offered not, and nothing changes.
+func TestTheGameOutOfTurn(t *testing.T) {
+	g, err := thegame.NewGame(thegame.Config{Players: 2})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !tt.scr.myTurn() && !tt.scr.over {
-		test.Tap(tt.scr.piles[2])
-		if !strings.Contains(tt.scr.note.Text(), "Wait") {
-			t.Fatalf("a tap out of turn says %q", tt.scr.note.Text())
+	if err := g.Feed(thegame.Deck()); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		a := g.Legal(0)[0]
+		if err := g.Apply(a); err != nil {
+			t.Fatal(err)
 		}
+	}
+	if g.Turn() != 0 || g.Phase() != thegame.PhasePlay {
+		t.Fatalf("seat %d in %v", g.Turn(), g.Phase())
+	}
+	if err := g.Apply(thegame.Action{Kind: thegame.ActEnd}); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Feed(thegame.Deck()); err != nil {
+		t.Fatal(err)
+	}
+	u := newTestApp(t, "en")
+	scr := newTheGameScreen(u, &fakeTGSource{g: g}, nil, 0, func(f func()) { f() })
+	u.Push(scr)
+	before := g.View(0)
+	for _, tap := range []fyne.Tappable{scr.piles[2], scr.cards[0], scr.End} {
+		scr.status = ""
+		test.Tap(tap)
+		if tap != fyne.Tappable(scr.End) && !strings.Contains(scr.note.Text(), "Wait: it is Bot 1's turn") {
+			t.Fatalf("a tap on %T out of turn says %q", tap, scr.note.Text())
+		}
+	}
+	if after := g.View(0); !slices.Equal(before.Hand, after.Hand) || before.Piles != after.Piles || after.Turn != 1 {
+		t.Fatal("a tap out of turn changed the game")
+	}
+	if !scr.End.Disabled() {
+		t.Fatal("End is offered out of turn")
 	}
 }
 

@@ -35,7 +35,7 @@ type tgCardView struct {
 	fits     bool // goes on some pile now
 	trick    bool // goes on some pile by the backwards trick
 	picked   bool
-	disabled bool
+	waiting  bool // not the person's turn: the edges stay plain
 	big      bool // desktop size
 	onTap    func()
 }
@@ -46,16 +46,12 @@ func newTgCardView(onTap func()) *tgCardView {
 	return c
 }
 
-// Tapped picks the card.
+// Tapped picks the card; out of turn the screen says why it cannot.
 func (c *tgCardView) Tapped(*fyne.PointEvent) {
-	if !c.disabled && c.onTap != nil {
+	if c.onTap != nil {
 		c.onTap()
 	}
 }
-
-// Disabled reports whether the card answers taps (only in the person's
-// turn).
-func (c *tgCardView) Disabled() bool { return c.disabled }
 
 func (c *tgCardView) MinSize() fyne.Size {
 	if c.big {
@@ -126,7 +122,7 @@ func (r *tgCardRender) Refresh() {
 	case c.picked:
 		r.bg.StrokeColor, r.bg.StrokeWidth = tgPicked, 5
 		r.bg.FillColor = color.NRGBA{R: 0xe3, G: 0xee, B: 0xff, A: 0xff}
-	case c.fits && !c.disabled:
+	case c.fits && !c.waiting:
 		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 4
 	case !c.fits:
 		r.num.Color = tgDimInk
