@@ -77,7 +77,7 @@ func NewHome(a *App) *Home {
 	)
 	if a.env.LAN != nil {
 		h.LAN = newLANSection(a)
-		body.Objects = slices.Insert(body.Objects, 7, h.LAN.view)
+		body.Objects = slices.Insert(body.Objects, 9, h.LAN.view) // after both games
 	}
 	h.view = column(body)
 	return h

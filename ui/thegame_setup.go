@@ -75,9 +75,8 @@ func NewTheGameSetup(a *App) *TheGameSetup {
 	}
 	intro := widget.NewLabel(tgw("thegame.setup.intro"))
 	intro.Wrapping = fyne.TextWrapWord
-	extremeNote := widget.NewLabel(tgw("thegame.setup.extreme-note"))
+	extremeNote := widget.NewLabelWithStyle(tgw("thegame.setup.extreme-note"), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	extremeNote.Wrapping = fyne.TextWrapWord
-	extremeNote.Importance = widget.LowImportance
 	s.botsField = field(tgw("thegame.setup.bots"), s.Bots)
 	form := container.NewVBox(
 		intro,
