@@ -30,14 +30,14 @@ var (
 // green "trick" mark when it fits one by the backwards trick.
 type tgCardView struct {
 	widget.BaseWidget
-	card     thegame.Card
-	cmd      thegame.Command
-	fits     bool // goes on some pile now
-	trick    bool // goes on some pile by the backwards trick
-	picked   bool
-	waiting  bool // not the person's turn: the edges stay plain
-	big      bool // desktop size
-	onTap    func()
+	card    thegame.Card
+	cmd     thegame.Command
+	fits    bool // goes on some pile now
+	trick   bool // goes on some pile by the backwards trick
+	picked  bool
+	waiting bool // not the person's turn: the edges stay plain
+	big     bool // desktop size
+	onTap   func()
 }
 
 func newTgCardView(onTap func()) *tgCardView {
