@@ -128,7 +128,6 @@ func (o *tgOver) show(k int) {
 	}
 	for i, p := range o.piles {
 		p.pile = piles[i]
-		p.extreme = v.Extreme
 		p.big = false
 		p.target = false
 		p.Refresh()

@@ -189,7 +189,9 @@ func (l *TheGameLocal) botsTalk() {
 		}
 		v := l.g.View(s)
 		for _, a := range b.Talk(&v) {
-			if l.g.Apply(a) == nil {
+			// A signal already on the pile is not news: it is not told.
+			same := a.Pile >= 0 && a.Pile < thegame.NumPiles && l.g.Signals(s)[a.Pile] == a.Signal
+			if l.g.Apply(a) == nil && !same {
 				l.moves = append(l.moves, a)
 			}
 		}

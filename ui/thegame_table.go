@@ -39,7 +39,6 @@ type TheGameScreen struct {
 	told   []string     // the last moves in words, newest last
 	plays  []thegame.Action
 	over   bool
-	failed error // the source failed
 
 	root     *fyne.Container
 	table    fyne.CanvasObject
@@ -66,7 +65,6 @@ type TheGameScreen struct {
 	mu      sync.Mutex
 	cancel  context.CancelFunc
 	started bool
-	done    chan struct{}
 }
 
 // NewTheGameScreen returns the table for src with the seats named names;
@@ -80,7 +78,7 @@ func NewTheGameScreen(a *App, src TheGameSource, names []string) *TheGameScreen 
 }
 
 func newTheGameScreen(a *App, src TheGameSource, names []string, pace time.Duration, do func(func())) *TheGameScreen {
-	t := &TheGameScreen{app: a, src: src, names: names, pace: pace, do: do, done: make(chan struct{})}
+	t := &TheGameScreen{app: a, src: src, names: names, pace: pace, do: do}
 	t.build()
 	t.view = src.View()
 	t.render()
@@ -150,7 +148,6 @@ func (t *TheGameScreen) Over() bool { return t.over }
 // pump tells the moves one by one, pausing after the other seats' moves so
 // that a person can follow them.
 func (t *TheGameScreen) pump(ctx context.Context) {
-	defer close(t.done)
 	you := t.src.You()
 	for range 100 * thegame.DeckSize * thegame.MaxPlayers {
 		a, err := t.src.Next(ctx)
@@ -196,7 +193,6 @@ func (t *TheGameScreen) moved(a thegame.Action) {
 
 // fail shows that the game cannot go on.
 func (t *TheGameScreen) fail(err error) {
-	t.failed = err
 	t.status, t.bad = err.Error(), true
 	if t.app != nil {
 		t.app.ShowError(err)
@@ -563,7 +559,6 @@ func (t *TheGameScreen) render() {
 	}
 	for i, pv := range t.piles {
 		pv.pile = v.Piles[i]
-		pv.extreme = v.Extreme
 		tc := tgTrickCard(v.Piles[i])
 		pv.held = tc != 0 && held[tc] && pos.CanPlay(tc, i) && mine
 		pv.target = mine && t.picked != 0 && pos.CanPlay(t.picked, i)

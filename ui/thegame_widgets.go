@@ -147,7 +147,6 @@ type tgPileView struct {
 	widget.BaseWidget
 	index   int
 	pile    thegame.Pile
-	extreme bool
 	held    bool     // the person holds the trick card
 	target  bool     // the picked card fits here
 	signals []string // "Ada: leave this pile to me", …
