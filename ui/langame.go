@@ -92,8 +92,12 @@ func (g *LANGame) play() {
 		}
 		fyne.Do(func() {
 			g.playing = false
+			if ctx.Err() != nil {
+				// The screen has stopped: nothing to show, and the app may
+				// be loading its words again meanwhile.
+				return
+			}
 			switch {
-			case ctx.Err() != nil:
 			case err != nil:
 				g.stopped = true
 				g.note = tr("lan.game.stopped", "The table stopped: {{.Err}}", map[string]any{"Err": err.Error()})
