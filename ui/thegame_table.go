@@ -38,6 +38,7 @@ type TheGameScreen struct {
 	bad    bool         // status tells of a refusal
 	told   []string     // the last moves in words, newest last
 	plays  []thegame.Action
+	last   int // the pile the last card went on, -1 before the first
 	over   bool
 
 	root     *fyne.Container
@@ -78,7 +79,7 @@ func NewTheGameScreen(a *App, src TheGameSource, names []string) *TheGameScreen 
 }
 
 func newTheGameScreen(a *App, src TheGameSource, names []string, pace time.Duration, do func(func())) *TheGameScreen {
-	t := &TheGameScreen{app: a, src: src, names: names, pace: pace, do: do}
+	t := &TheGameScreen{app: a, src: src, names: names, pace: pace, do: do, last: -1}
 	t.build()
 	t.view = src.View()
 	t.render()
@@ -181,6 +182,7 @@ func (t *TheGameScreen) pump(ctx context.Context) {
 func (t *TheGameScreen) moved(a thegame.Action) {
 	if a.Kind == thegame.ActPlay {
 		t.plays = append(t.plays, a)
+		t.last = a.Pile
 	}
 	if line := t.moveWords(a); line != "" {
 		t.told = append(t.told, line)
@@ -256,6 +258,27 @@ func (t *TheGameScreen) tapCard(c thegame.Card) {
 		// Say why at once; a tap on a pile then gives that pile's reason.
 		t.status, t.bad = tgw("thegame.fits-nowhere", "Card", int(c)), true
 	}
+	t.render()
+}
+
+// dropCard lays c on the pile it was dragged to, as a tap on the card and
+// one on the pile would; let go elsewhere, it stays picked.
+func (t *TheGameScreen) dropCard(c thegame.Card, at fyne.Position) {
+	if t.picked != c {
+		t.tapCard(c)
+	}
+	if t.picked != c {
+		return // refused: the screen has said why
+	}
+	d := fyne.CurrentApp().Driver()
+	for i, p := range t.piles {
+		o, sz := d.AbsolutePositionForObject(p), p.Size()
+		if at.X >= o.X && at.Y >= o.Y && at.X < o.X+sz.Width && at.Y < o.Y+sz.Height {
+			t.tapPile(i)
+			return
+		}
+	}
+	t.status, t.bad = tgw("thegame.drop-on-pile"), false
 	t.render()
 }
 
@@ -563,6 +586,7 @@ func (t *TheGameScreen) render() {
 		pv.held = tc != 0 && held[tc] && pos.CanPlay(tc, i) && mine
 		pv.target = mine && t.picked != 0 && pos.CanPlay(t.picked, i)
 		pv.muted = v.Muted
+		pv.fresh = i == t.last
 		pv.signals = nil
 		for _, k := range []thegame.Signal{thegame.SignalMine, thegame.SignalGood} {
 			var who []string
@@ -589,6 +613,7 @@ func (t *TheGameScreen) render() {
 		cv := t.cards[i]
 		cv.card = c
 		cv.onTap = func() { t.tapCard(c) }
+		cv.onDrop = func(at fyne.Position) { t.dropCard(c, at) }
 		cv.cmd = thegame.CmdNone
 		if v.Extreme {
 			cv.cmd = thegame.CommandOf(c)

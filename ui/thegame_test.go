@@ -821,3 +821,34 @@ func TestTheGameCommandReasons(t *testing.T) {
 		})
 	}
 }
+
+// TestTheGameDrag: a card dragged onto a pile it fits is laid there, as
+// tap, tap would (G-B4); let go beside the piles it stays in the hand,
+// picked, with a word on what to do.
+func TestTheGameDrag(t *testing.T) {
+	for _, sz := range sizes[:2] {
+		t.Run(sz.name, func(t *testing.T) {
+			tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 21}, sz.size)
+			tt.settle()
+			v := tt.src.View()
+			a, ok := legalPlay(v)
+			if !ok {
+				t.Fatal("no legal play")
+			}
+			d := fyne.CurrentApp().Driver()
+			c := d.AbsolutePositionForObject(tt.card(a.Card)).Add(fyne.NewPos(10, 10))
+			// Let go on the felt below the turn line, beside every pile.
+			test.Drag(tt.app.Window().Canvas(), c, -c.X+2, 0)
+			if tt.scr.picked != a.Card || len(tt.src.View().Hand) != len(v.Hand) || !strings.Contains(tt.scr.note.Text(), "on a pile") {
+				t.Fatalf("a drop beside the piles: picked %d, note %q", tt.scr.picked, tt.scr.note.Text())
+			}
+			p := tt.scr.piles[a.Pile]
+			to := d.AbsolutePositionForObject(p).Add(fyne.NewPos(p.Size().Width/2, p.Size().Height/2))
+			test.Drag(tt.app.Window().Canvas(), c, to.X-c.X, to.Y-c.Y)
+			after := tt.src.View()
+			if slices.Contains(after.Hand, a.Card) || after.Piles[a.Pile].Top != int(a.Card) {
+				t.Fatalf("the drag did not lay %d on pile %d: %+v", a.Card, a.Pile+1, after.Piles)
+			}
+		})
+	}
+}

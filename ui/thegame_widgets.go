@@ -38,6 +38,10 @@ type tgCardView struct {
 	waiting bool // not the person's turn: the edges stay plain
 	big     bool // desktop size
 	onTap   func()
+	onDrop  func(at fyne.Position) // dragged and let go at this point of the window
+
+	dragTo   fyne.Position // where the drag has got to
+	dragging bool
 }
 
 func newTgCardView(onTap func()) *tgCardView {
@@ -50,6 +54,30 @@ func newTgCardView(onTap func()) *tgCardView {
 func (c *tgCardView) Tapped(*fyne.PointEvent) {
 	if c.onTap != nil {
 		c.onTap()
+	}
+}
+
+// Dragged follows a card dragged towards a pile.
+func (c *tgCardView) Dragged(ev *fyne.DragEvent) {
+	c.dragging = true
+	if !ev.AbsolutePosition.IsZero() {
+		c.dragTo = ev.AbsolutePosition
+		return
+	}
+	// Without the window position (the test driver), the point is the
+	// card's own position plus where the drag began and how far it went.
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(c)
+	c.dragTo = origin.Add(ev.Position).Add(fyne.NewPos(ev.Dragged.DX, ev.Dragged.DY))
+}
+
+// DragEnd lays the card where it was let go.
+func (c *tgCardView) DragEnd() {
+	if !c.dragging {
+		return
+	}
+	c.dragging = false
+	if c.onDrop != nil {
+		c.onDrop(c.dragTo)
 	}
 }
 
@@ -149,6 +177,7 @@ type tgPileView struct {
 	pile    thegame.Pile
 	held    bool     // the person holds the trick card
 	target  bool     // the picked card fits here
+	fresh   bool     // the last card of the game went here
 	signals []string // "Ada: leave this pile to me", …
 	muted   bool
 	big     bool
@@ -281,8 +310,11 @@ func (r *tgPileRender) Refresh() {
 		p.cmd.Color = tgCmdColour
 	}
 	p.bg.StrokeWidth, p.bg.StrokeColor = 1, color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff}
-	if p.target {
+	switch {
+	case p.target:
 		p.bg.StrokeWidth, p.bg.StrokeColor = 5, gold
+	case p.fresh:
+		p.bg.StrokeWidth, p.bg.StrokeColor = 4, white
 	}
 	p.trick.TextSize = small
 	p.trick.TextStyle.Bold = p.held

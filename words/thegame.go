@@ -100,6 +100,7 @@ var theGameCatalogue = map[string]entry{
 	"thegame.command.three.rule":      {other: "exactly 3 cards this turn; a stop only as the third."},
 	"thegame.command.three.tag":       {other: "3!"},
 	"thegame.draw-pile":               {one: "Draw pile: 1 card", other: "Draw pile: {{.Count}} cards"},
+	"thegame.drop-on-pile":            {other: "Let the card go on a pile, or tap a pile."},
 	"thegame.end-turn":                {other: "End turn"},
 	"thegame.fits-nowhere":            {other: "{{.Card}} fits no pile now. Choose another card."},
 	"thegame.force.line":              {other: "{{.Piles}} · {{.Command}}: {{.Rule}}"},
