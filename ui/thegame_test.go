@@ -53,6 +53,7 @@ func newTGTest(t *testing.T, code string, cfg TheGameConfig, size fyne.Size) *tg
 // game-over view is up.
 func (tt *tgTest) settle() {
 	tt.t.Helper()
+	deadline := time.After(20 * time.Second)
 	for range 100000 {
 		if tt.scr.over || tt.scr.myTurn() && len(tt.queue) == 0 && tt.src.idle() {
 			return
@@ -60,7 +61,9 @@ func (tt *tgTest) settle() {
 		select {
 		case f := <-tt.queue:
 			f()
-		case <-time.After(10 * time.Millisecond):
+		case <-time.After(time.Millisecond):
+		case <-deadline:
+			tt.t.Fatal("the table does not come back to the person")
 		}
 	}
 	tt.t.Fatal("the table never waits for the person")
