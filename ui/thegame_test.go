@@ -464,6 +464,8 @@ func TestTheGameLanguages(t *testing.T) {
 			if !strings.Contains(tt.scr.gameOver.Left.Text, c.left) {
 				t.Fatalf("game over says %q", tt.scr.gameOver.Left.Text)
 			}
+			checkFits(t, tt.app.Window())
+			screenshot(t, "thegame-gameover-phone-"+c.code, tt.app.Window())
 		})
 	}
 }
