@@ -493,8 +493,23 @@ func TestTheGameScreens(t *testing.T) {
 			if !ok {
 				t.Fatalf("the button opened %T", u.Top())
 			}
+			setup.Players.SetSelected("1")
+			if setup.botsField.Visible() {
+				t.Fatal("the bots are offered to a player alone")
+			}
+			if cfg, err := setup.Config(); err != nil || cfg.Players != 1 {
+				t.Fatalf("one player gives %+v, %v", cfg, err)
+			}
+			setup.Bots.SetSelected(tgw("thegame.bot.easy"))
+			if cfg, _ := setup.Config(); cfg.Bot != "greedy" {
+				t.Fatalf("easy bots are %q", cfg.Bot)
+			}
+			setup.Bots.SetSelected(tgw("thegame.bot.strong"))
 			setup.Extreme.SetChecked(true)
 			setup.Players.SetSelected("4")
+			if !setup.botsField.Visible() {
+				t.Fatal("no bots offered to 4 players")
+			}
 			checkFits(t, w)
 			screenshot(t, "thegame-setup-"+sz.name, w)
 			cfg, err := setup.Config()
