@@ -57,6 +57,7 @@ func newTgOver(s *TheGameScreen) *tgOver {
 
 	for i := range o.piles {
 		o.piles[i] = newTgPileView(i, nil)
+		o.piles[i].mini = true
 	}
 	grid := &tgGrid{cols: 4, gap: 6}
 	if s.lay.portrait {
@@ -126,10 +127,15 @@ func (o *tgOver) show(k int) {
 			piles[a.Pile].Cmd = thegame.CommandOf(a.Card)
 		}
 	}
+	cur := -1 // the pile the step's card went on, ringed
+	if k > 0 {
+		cur = o.s.plays[o.order[k-1]].Pile
+	}
 	for i, p := range o.piles {
 		p.pile = piles[i]
 		p.big = false
 		p.target = false
+		p.fresh = i == cur
 		p.Refresh()
 	}
 	if k == 0 {

@@ -178,6 +178,7 @@ type tgPileView struct {
 	held    bool     // the person holds the trick card
 	target  bool     // the picked card fits here
 	fresh   bool     // the last card of the game went here
+	mini    bool     // in the replay: the top card and its command only
 	signals []string // "Ada: leave this pile to me", …
 	muted   bool
 	big     bool
@@ -207,8 +208,11 @@ func (p *tgPileView) Tapped(*fyne.PointEvent) {
 func (p *tgPileView) Disabled() bool { return false }
 
 func (p *tgPileView) MinSize() fyne.Size {
-	if p.big {
+	switch {
+	case p.big:
 		return fyne.NewSize(180, 250)
+	case p.mini:
+		return fyne.NewSize(140, 104)
 	}
 	return fyne.NewSize(150, 150)
 }
