@@ -67,6 +67,9 @@ func NewTheGameLocal(cfg TheGameConfig) (*TheGameLocal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ui: %w", err)
 	}
+	if _, err := tgbot.New(cfg.Bot, true); err != nil {
+		return nil, fmt.Errorf("ui: %w", err) // even alone: a bad kind is a bad config
+	}
 	l := &TheGameLocal{g: g, deck: tgsim.Shuffle(rand.New(rand.NewPCG(cfg.Seed, 0x7467))),
 		bots: make([]tgbot.Player, cfg.Players), talked: -1, changed: make(chan struct{}, 1)}
 	for s := 1; s < cfg.Players; s++ {

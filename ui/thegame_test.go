@@ -872,3 +872,45 @@ func TestTheGameDrag(t *testing.T) {
 		})
 	}
 }
+
+// TestTheGameLocalConfig: a local game refuses a bad number of players
+// (G-B1) or an unknown bot with a clear error; the person's actions must be
+// seat 0's and never a draw.
+func TestTheGameLocalConfig(t *testing.T) {
+	cases := []struct {
+		cfg  TheGameConfig
+		want error
+	}{
+		{TheGameConfig{Players: 0, Bot: "coop"}, thegame.ErrBadConfig},
+		{TheGameConfig{Players: 6, Bot: "coop"}, thegame.ErrBadConfig},
+		{TheGameConfig{Players: 3, Bot: "clever"}, tgbot.ErrUnknownKind},
+		{TheGameConfig{Players: 1, Bot: ""}, tgbot.ErrUnknownKind},
+		{TheGameConfig{Players: 1, Bot: "greedy"}, nil},
+		{TheGameConfig{Players: 5, Extreme: true, Bot: "coop"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("G-B1/%d-%s", c.cfg.Players, c.cfg.Bot), func(t *testing.T) {
+			l, err := NewTheGameLocal(c.cfg)
+			if !errors.Is(err, c.want) || (err == nil) != (l != nil) {
+				t.Fatalf("got %v, want %v", err, c.want)
+			}
+			if l == nil {
+				return
+			}
+			if v := l.View(); len(v.Hand) != thegame.HandSize(c.cfg.Players) || v.Turn != 0 || v.Phase != thegame.PhasePlay {
+				t.Fatalf("the deal: hand %v, seat %d on turn in %v", v.Hand, v.Turn, v.Phase)
+			}
+			if err := l.Act(thegame.Action{Kind: thegame.ActDraw, Card: 50}); !errors.Is(err, thegame.ErrBadAction) {
+				t.Fatalf("a draw by the person: %v", err)
+			}
+			if c.cfg.Players > 1 {
+				if err := l.Act(thegame.Action{Kind: thegame.ActEnd, Seat: 1}); !errors.Is(err, thegame.ErrNotYourTurn) {
+					t.Fatalf("an action for a bot: %v", err)
+				}
+			}
+			if err := l.Act(thegame.Action{Kind: thegame.ActPlay, Card: 50, Pile: 7}); err == nil {
+				t.Fatal("a play on pile 8 was taken")
+			}
+		})
+	}
+}
