@@ -13,8 +13,8 @@ import (
 )
 
 // Home is the first screen: the game's name, then the ways to play
-// (continue the unfinished game, a new game against bots; the LAN comes
-// here too), then the rules and the settings.
+// (continue the unfinished game, a new game of Njet! against bots, The Game
+// against bots; the LAN comes here too), then the rules and the settings.
 type Home struct {
 	app  *App
 	view fyne.CanvasObject
