@@ -5,7 +5,9 @@
 // the stack, and Stop cancels what it started. Screens never decide anything
 // about the game: legality, scoring and turn order come from the engine
 // through package seat; a screen shows what a seat tells it and sends the
-// person's choices back.
+// person's choices back. The Game's table (thegame_*.go) reads a
+// TheGameSource in the same way: a local game against bots, or later a LAN
+// table, with the rules in package thegame.
 //
 // The package never imports Fyne's app package, so its tests run in software
 // with fyne.io/fyne/v2/test and CGO_ENABLED=0; package main creates the

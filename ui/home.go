@@ -13,14 +13,15 @@ import (
 )
 
 // Home is the first screen: the game's name, then the ways to play
-// (continue the unfinished game, a new game against bots; the LAN comes
-// here too), then the rules and the settings.
+// (continue the unfinished game, a new game of Njet! against bots, The Game
+// against bots; the LAN comes here too), then the rules and the settings.
 type Home struct {
 	app  *App
 	view fyne.CanvasObject
 
-	// Continue and NewGame are the screen's buttons, for tests.
-	Continue, NewGame, Rules, Settings *widget.Button
+	// Continue and NewGame are the screen's buttons, for tests; TheGame
+	// sets up a game of The Game.
+	Continue, NewGame, TheGame, Rules, Settings *widget.Button
 	// LAN is the part for tables on the network; nil without a LAN.
 	LAN *lanSection
 }
@@ -61,7 +62,7 @@ func NewHome(a *App) *Home {
 		greeting.Hide()
 	}
 
-	play := section(tr("home.play", "Play"), h.Continue, h.NewGame)
+	play := section(tr("home.play", "Njet!"), h.Continue, h.NewGame)
 	more := section(tr("home.more", "More"), h.Rules, h.Settings)
 	body := container.NewVBox(
 		layoutSpacer(24),
@@ -69,12 +70,14 @@ func NewHome(a *App) *Home {
 		layoutSpacer(8),
 		play,
 		layoutSpacer(8),
+		h.theGameSection(),
+		layoutSpacer(8),
 		more,
 		layoutSpacer(24),
 	)
 	if a.env.LAN != nil {
 		h.LAN = newLANSection(a)
-		body.Objects = slices.Insert(body.Objects, 7, h.LAN.view)
+		body.Objects = slices.Insert(body.Objects, 9, h.LAN.view) // after both games
 	}
 	h.view = column(body)
 	return h

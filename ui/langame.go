@@ -91,8 +91,13 @@ func (g *LANGame) play() {
 			g.app.smokeLAN(g.lan, err)
 		}
 		g.app.do(func() {
+			if ctx.Err() != nil {
+				// The screen has stopped: nothing to show, and the app may
+				// be loading its words again meanwhile.
+				g.playing = false
+				return
+			}
 			switch {
-			case ctx.Err() != nil:
 			case err != nil:
 				g.note = tr("lan.game.stopped", "The table stopped: {{.Err}}", map[string]any{"Err": err.Error()})
 			default:
@@ -101,7 +106,7 @@ func (g *LANGame) play() {
 			g.show()
 			// The flags change last: whoever sees them sees the banner
 			// written (Fyne's test driver runs this on the play's goroutine).
-			g.playing, g.stopped = false, err != nil && ctx.Err() == nil
+			g.playing, g.stopped = false, err != nil
 		})
 	}()
 }

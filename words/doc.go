@@ -16,6 +16,10 @@
 // file. The English catalogue in catalogue.go is the source of the English
 // file; a test keeps the three files and every constructor in step.
 //
-// The package uses the standard library and engine only, so the terminal
-// and the Android build stay light.
+// The Game has a catalogue of its own (thegame.go, every id under
+// "thegame.", files translations/thegame.*.json): its commands, signals,
+// ratings and the words of its screens.
+//
+// The package uses the standard library and the two rules engines (engine,
+// thegame) only, so the terminal and the Android build stay light.
 package words

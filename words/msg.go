@@ -123,7 +123,10 @@ type entry struct {
 // lookup returns the catalogue entry of id; the second result is false for
 // an id the catalogue does not hold (a programming error the tests catch).
 func lookup(id string) (entry, bool) {
-	e, ok := catalogue[id]
+	if e, ok := catalogue[id]; ok {
+		return e, true
+	}
+	e, ok := theGameCatalogue[id]
 	return e, ok
 }
 

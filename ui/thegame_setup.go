@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/njetlan/njet/thegame"
+)
+
+// The preferences of the setup of The Game: the last choices made on it.
+const (
+	keyTGPlayers = "thegame.players"
+	keyTGBot     = "thegame.bot"
+	keyTGExtreme = "thegame.extreme"
+)
+
+// tgBotKinds are the bots offered for The Game: easy is the greedy bot,
+// strong the cooperative one that plans its turns and signals.
+var tgBotKinds = []struct{ id, kind string }{
+	{"thegame.bot.easy", "greedy"},
+	{"thegame.bot.strong", "coop"},
+}
+
+// TheGameSetup is the screen that sets up a game of The Game against bots
+// on this device: the number of players, the bots' strength, Extreme.
+type TheGameSetup struct {
+	app  *App
+	view fyne.CanvasObject
+
+	// The form's controls, for tests.
+	Players, Bots *widget.RadioGroup
+	Extreme       *widget.Check
+	Play, Rules   *widget.Button
+
+	botsField fyne.CanvasObject
+}
+
+// NewTheGameSetup makes the setup screen with the last choices made on it.
+func NewTheGameSetup(a *App) *TheGameSetup {
+	s := &TheGameSetup{app: a}
+	pr := a.Prefs().p
+	var counts []string
+	for n := thegame.MinPlayers; n <= thegame.MaxPlayers; n++ {
+		counts = append(counts, strconv.Itoa(n))
+	}
+	s.Players = widget.NewRadioGroup(counts, s.playersChanged)
+	s.Players.Horizontal = true
+	s.Players.Required = true
+	var kinds []string
+	for _, k := range tgBotKinds {
+		kinds = append(kinds, tgw(k.id))
+	}
+	s.Bots = widget.NewRadioGroup(kinds, nil)
+	s.Bots.Required = true
+	s.Bots.SetSelected(kinds[1])
+	if pr.String(keyTGBot) == tgBotKinds[0].kind {
+		s.Bots.SetSelected(kinds[0])
+	}
+	s.Extreme = widget.NewCheck(tgw("thegame.setup.extreme"), nil)
+	s.Extreme.SetChecked(pr.Bool(keyTGExtreme))
+	s.Play = widget.NewButtonWithIcon(tgw("thegame.setup.play"), theme.MediaPlayIcon(), s.start)
+	s.Play.Importance = widget.HighImportance
+	s.Rules = widget.NewButtonWithIcon(tgw("thegame.rules"), theme.QuestionIcon(), func() {
+		a.Push(NewTheGameRules(a))
+	})
+
+	players := pr.IntWithFallback(keyTGPlayers, 3)
+	if players < thegame.MinPlayers || players > thegame.MaxPlayers {
+		players = 3
+	}
+	intro := widget.NewLabel(tgw("thegame.setup.intro"))
+	intro.Wrapping = fyne.TextWrapWord
+	extremeNote := widget.NewLabelWithStyle(tgw("thegame.setup.extreme-note"), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	extremeNote.Wrapping = fyne.TextWrapWord
+	s.botsField = field(tgw("thegame.setup.bots"), s.Bots)
+	form := container.NewVBox(
+		intro,
+		field(tgw("thegame.setup.players"), s.Players),
+		s.botsField,
+		field(tgw("thegame.setup.variant"), container.NewVBox(s.Extreme, extremeNote)),
+		s.Rules,
+		layoutSpacer(8),
+	)
+	s.Players.SetSelected(strconv.Itoa(players))
+	bottom := container.New(columnLayout{}, container.NewPadded(s.Play))
+	s.view = a.page(tgw("thegame.setup.title"), container.NewBorder(nil, bottom, nil, nil, column(form)))
+	return s
+}
+
+func (s *TheGameSetup) playersChanged(string) {
+	if s.botsField == nil {
+		return
+	}
+	if s.players() > 1 {
+		s.botsField.Show()
+	} else {
+		s.botsField.Hide()
+	}
+}
+
+// players is the chosen number of players.
+func (s *TheGameSetup) players() int {
+	n, err := strconv.Atoi(s.Players.Selected)
+	if err != nil {
+		return 3
+	}
+	return n
+}
+
+// Config is the game the form describes, with a fresh seed.
+func (s *TheGameSetup) Config() (TheGameConfig, error) {
+	cfg := TheGameConfig{Players: s.players(), Extreme: s.Extreme.Checked, Bot: tgBotKinds[1].kind}
+	for _, k := range tgBotKinds {
+		if s.Bots.Selected == tgw(k.id) {
+			cfg.Bot = k.kind
+		}
+	}
+	seed, err := freshSeed()
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Seed = seed
+	return cfg, nil
+}
+
+// start remembers the choices and sits down at the table.
+func (s *TheGameSetup) start() {
+	cfg, err := s.Config()
+	if err != nil {
+		s.app.ShowError(err)
+		return
+	}
+	pr := s.app.Prefs().p
+	pr.SetInt(keyTGPlayers, cfg.Players)
+	pr.SetString(keyTGBot, cfg.Bot)
+	pr.SetBool(keyTGExtreme, cfg.Extreme)
+	src, err := NewTheGameLocal(cfg)
+	if err != nil {
+		s.app.ShowError(err)
+		return
+	}
+	s.app.Push(NewTheGameScreen(s.app, src, tgSeatNames(s.app, cfg.Players)))
+}
+
+// tgSeatNames are the names at a table of p: the person's, then the bots'.
+func tgSeatNames(a *App, p int) []string {
+	return append([]string{a.PlayerName()}, botNames[:p-1]...)
+}
+
+// View is the screen's content.
+func (s *TheGameSetup) View() fyne.CanvasObject { return s.view }
+
+// Start does nothing.
+func (s *TheGameSetup) Start(context.Context) {}
+
+// Stop does nothing.
+func (s *TheGameSetup) Stop() {}
+
+// theGameSection is the home screen's part for The Game: its name, what
+// kind of game it is, and the button to its setup.
+func (h *Home) theGameSection() fyne.CanvasObject {
+	h.TheGame = widget.NewButtonWithIcon(tgw("thegame.home.play"), theme.ContentAddIcon(), func() {
+		h.app.Push(NewTheGameSetup(h.app))
+	})
+	h.TheGame.Importance = widget.HighImportance
+	head := widget.NewLabelWithStyle(tgw("thegame.home.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	head.SizeName = theme.SizeNameSubHeadingText
+	about := widget.NewLabel(tgw("thegame.home.tagline"))
+	about.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(head, about, h.TheGame)
+}

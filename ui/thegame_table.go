@@ -1,0 +1,902 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"image/color"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/njetlan/njet/thegame"
+	"github.com/njetlan/njet/words"
+)
+
+// TheGameScreen is the table of The Game: the four piles, the person's
+// hand, whose turn it is, the commands in force and the signals, then the
+// game-over view with a replay. It is fed by a TheGameSource, so a local
+// game and a LAN table can use the same screen; every rule comes from the
+// engine through the source and the view.
+type TheGameScreen struct {
+	app   *App // nil in tests that build the screen alone
+	src   TheGameSource
+	names []string // by seat; empty names become "You" and "Bot N"
+	pace  time.Duration
+	do    func(func())
+
+	view   thegame.View
+	picked thegame.Card // the card chosen to lay, 0 for none
+	status string       // why the last tap did nothing, or a hint
+	bad    bool         // status tells of a refusal
+	told   []string     // the last moves in words, newest last
+	plays  []thegame.Action
+	last   int // the pile the last card went on, -1 before the first
+	over   bool
+
+	root     *fyne.Container
+	table    fyne.CanvasObject
+	lay      *tgLayout
+	turn     *tgText
+	seats    *tgText
+	force    *fyne.Container
+	log      *tgText
+	note     *tgText
+	piles    [thegame.NumPiles]*tgPileView
+	hand     *fyne.Container
+	grid     *tgGrid
+	pgrid    *tgGrid
+	cards    []*tgCardView
+	End      *widget.Button // ends the turn once the minimum is down
+	Signal   *widget.Button // puts a signal on a pile
+	Rules    *widget.Button
+	gameOver *tgOver
+
+	warning   dialog.Dialog   // the open warning before a losing play
+	warnPlay  *thegame.Action // the play it asks about
+	signalDlg dialog.Dialog
+
+	mu      sync.Mutex
+	cancel  context.CancelFunc
+	started bool
+}
+
+// NewTheGameScreen returns the table for src with the seats named names;
+// the app gives it the bot pace from the settings.
+func NewTheGameScreen(a *App, src TheGameSource, names []string) *TheGameScreen {
+	pace := time.Duration(0)
+	if a != nil {
+		pace = a.Pace()
+	}
+	return newTheGameScreen(a, src, names, pace, fyne.Do)
+}
+
+func newTheGameScreen(a *App, src TheGameSource, names []string, pace time.Duration, do func(func())) *TheGameScreen {
+	t := &TheGameScreen{app: a, src: src, names: names, pace: pace, do: do, last: -1}
+	t.build()
+	t.view = src.View()
+	t.render()
+	return t
+}
+
+// build makes the widgets once; render fills them in.
+func (t *TheGameScreen) build() {
+	t.turn = newTgText(17, true, white)
+	t.seats = newTgText(14, false, white)
+	t.force = container.NewVBox()
+	t.log = newTgText(14, false, white)
+	t.note = newTgText(15, true, gold)
+	for i := range t.piles {
+		t.piles[i] = newTgPileView(i, func() { t.tapPile(i) })
+	}
+	t.pgrid = &tgGrid{cols: 4, gap: 8}
+	pileBox := container.New(t.pgrid)
+	for _, p := range t.piles {
+		pileBox.Add(p)
+	}
+	t.grid = &tgGrid{cols: 8, gap: 6}
+	t.hand = container.New(t.grid)
+	// Words without icons: a phone's width holds the three in any language.
+	t.End = widget.NewButton(tgw("thegame.end-turn"), t.endTurn)
+	t.End.Importance = widget.HighImportance
+	t.Signal = widget.NewButton(tgw("thegame.signal"), t.openSignal)
+	t.Rules = widget.NewButton(tgw("thegame.rules"), t.openRules)
+	bar := container.New(&tgBar{weights: []float32{4, 3, 3}, gap: theme.Padding()}, t.End, t.Signal, t.Rules)
+	side := container.NewVBox(t.seats, t.force, t.log)
+	t.lay = &tgLayout{s: t}
+	t.table = container.NewStack(canvas.NewRectangle(feltColour),
+		container.New(t.lay, t.turn, pileBox, side, t.note, t.hand, bar))
+	t.root = container.NewStack(t.table)
+	if t.app != nil {
+		t.root = container.NewStack(t.app.page(tgw("thegame.title"), t.table))
+	}
+}
+
+// View is the screen's content.
+func (t *TheGameScreen) View() fyne.CanvasObject { return t.root }
+
+// Start begins reading the game's moves; it ends with ctx or Stop.
+func (t *TheGameScreen) Start(ctx context.Context) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.started {
+		return
+	}
+	t.started = true
+	ctx, t.cancel = context.WithCancel(ctx)
+	go t.pump(ctx)
+}
+
+// Stop ends the reading.
+func (t *TheGameScreen) Stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cancel != nil {
+		t.cancel()
+	}
+}
+
+// Over reports whether the game-over view is up.
+func (t *TheGameScreen) Over() bool { return t.over }
+
+// pump tells the moves one by one, pausing after the other seats' moves so
+// that a person can follow them.
+func (t *TheGameScreen) pump(ctx context.Context) {
+	you := t.src.You()
+	for range 100 * thegame.DeckSize * thegame.MaxPlayers {
+		a, err := t.src.Next(ctx)
+		switch {
+		case errors.Is(err, io.EOF):
+			t.do(t.showOver)
+			return
+		case err != nil:
+			if ctx.Err() == nil {
+				t.do(func() { t.fail(err) })
+			}
+			return
+		}
+		t.do(func() { t.moved(a) })
+		if a.Seat == you || t.pace <= 0 {
+			continue
+		}
+		wait := t.pace
+		if a.Kind == thegame.ActSignal {
+			wait /= 2
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// moved shows a move of the game.
+func (t *TheGameScreen) moved(a thegame.Action) {
+	if a.Kind == thegame.ActPlay {
+		t.plays = append(t.plays, a)
+		t.last = a.Pile
+	}
+	if line := t.moveWords(a); line != "" {
+		t.told = append(t.told, line)
+		if len(t.told) > 5 {
+			t.told = t.told[len(t.told)-5:]
+		}
+	}
+	t.refresh()
+}
+
+// fail shows that the game cannot go on.
+func (t *TheGameScreen) fail(err error) {
+	t.status, t.bad = err.Error(), true
+	if t.app != nil {
+		t.app.ShowError(err)
+	}
+	t.render()
+}
+
+// refresh reads the view again and shows it.
+func (t *TheGameScreen) refresh() {
+	t.view = t.src.View()
+	if t.picked != 0 && !t.holds(t.picked) {
+		t.picked = 0
+	}
+	t.render()
+}
+
+// myTurn reports whether the person may play now.
+func (t *TheGameScreen) myTurn() bool {
+	return !t.over && t.view.Phase == thegame.PhasePlay && t.view.Turn == t.view.Seat
+}
+
+func (t *TheGameScreen) holds(c thegame.Card) bool {
+	for _, h := range t.view.Hand {
+		if h == c {
+			return true
+		}
+	}
+	return false
+}
+
+// name is how the screen calls seat s.
+func (t *TheGameScreen) name(s int) string {
+	if s >= 0 && s < len(t.names) && t.names[s] != "" {
+		return t.names[s]
+	}
+	if s == t.view.Seat {
+		return say(words.You())
+	}
+	return say(words.Bot(s))
+}
+
+// tapCard picks a card of the hand, or puts the picked one back.
+func (t *TheGameScreen) tapCard(c thegame.Card) {
+	if !t.myTurn() {
+		t.tellWait()
+		return
+	}
+	t.status, t.bad = "", false
+	if t.picked == c {
+		t.picked = 0
+		t.render()
+		return
+	}
+	t.picked = c
+	pos := t.view.Position()
+	fits := false
+	for p := range thegame.NumPiles {
+		fits = fits || pos.CanPlay(c, p)
+	}
+	if !fits {
+		// Say why at once; a tap on a pile then gives that pile's reason.
+		t.status, t.bad = tgw("thegame.fits-nowhere", "Card", int(c)), true
+	}
+	t.render()
+}
+
+// dropCard lays c on the pile it was dragged to, as a tap on the card and
+// one on the pile would; let go elsewhere, it stays picked.
+func (t *TheGameScreen) dropCard(c thegame.Card, at fyne.Position) {
+	if t.picked != c {
+		t.tapCard(c)
+	}
+	if t.picked != c {
+		return // refused: the screen has said why
+	}
+	d := fyne.CurrentApp().Driver()
+	for i, p := range t.piles {
+		o, sz := d.AbsolutePositionForObject(p), p.Size()
+		if at.X >= o.X && at.Y >= o.Y && at.X < o.X+sz.Width && at.Y < o.Y+sz.Height {
+			t.tapPile(i)
+			return
+		}
+	}
+	t.status, t.bad = tgw("thegame.drop-on-pile"), false
+	t.render()
+}
+
+// tapPile lays the picked card on pile i, or says why it cannot go there.
+func (t *TheGameScreen) tapPile(i int) {
+	switch {
+	case t.over:
+		return
+	case !t.myTurn():
+		t.tellWait()
+		return
+	case t.picked == 0:
+		t.status, t.bad = tgw("thegame.pick-first"), true
+		t.render()
+		return
+	}
+	a := thegame.Action{Kind: thegame.ActPlay, Seat: t.view.Seat, Card: t.picked, Pile: i}
+	pos := t.view.Position()
+	if err := pos.CheckPlay(a.Card, a.Pile); err != nil {
+		t.status, t.bad = t.reason(err, a), true
+		t.render()
+		return
+	}
+	if k, lose := t.src.Warning(a); lose {
+		t.warn(a, k)
+		return
+	}
+	t.act(a)
+}
+
+// act sends the person's action to the source and shows the outcome.
+func (t *TheGameScreen) act(a thegame.Action) {
+	if err := t.src.Act(a); err != nil {
+		t.status, t.bad = t.reason(err, a), true
+		t.render()
+		return
+	}
+	t.status, t.bad = "", false
+	if a.Kind == thegame.ActPlay {
+		t.picked = 0
+	}
+	t.refresh()
+}
+
+// endTurn ends the person's turn.
+func (t *TheGameScreen) endTurn() {
+	if !t.myTurn() {
+		t.tellWait()
+		return
+	}
+	t.act(thegame.Action{Kind: thegame.ActEnd, Seat: t.view.Seat})
+}
+
+// tellWait says that it is not the person's turn.
+func (t *TheGameScreen) tellWait() {
+	if t.over {
+		return
+	}
+	t.status, t.bad = tgw("thegame.wait", "Seat", t.name(t.view.Turn)), true
+	t.render()
+}
+
+// warn asks before a play after which the game is lost.
+func (t *TheGameScreen) warn(a thegame.Action, k thegame.Command) {
+	why := tgw("thegame.warn.minimum")
+	if k != thegame.CmdNone {
+		why = tgw("thegame.warn.command", "Command", tgCommandShort(k))
+	}
+	t.warnPlay = &a
+	t.status, t.bad = why, true
+	t.render()
+	if t.app == nil {
+		return
+	}
+	text := widget.NewLabel(why)
+	text.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm(tgw("thegame.warn.title", "Card", int(a.Card), "Pile", a.Pile+1),
+		tgw("thegame.warn.yes"), tgw("thegame.warn.no"), text, t.answerWarning, t.app.Window())
+	d.Resize(fyne.NewSize(min(420, t.app.Window().Canvas().Size().Width-24), 10))
+	t.warning = d
+	d.Show()
+}
+
+// answerWarning plays the card the warning asked about (yes) or keeps it
+// in the hand (no).
+func (t *TheGameScreen) answerWarning(yes bool) {
+	a, d := t.warnPlay, t.warning
+	t.warnPlay, t.warning = nil, nil
+	if d != nil {
+		d.Hide() // its callback comes back here and finds nothing to answer
+	}
+	if a == nil {
+		return
+	}
+	if !yes {
+		t.picked = 0
+		t.status, t.bad = tgw("thegame.warn.kept"), false
+		t.render()
+		return
+	}
+	t.act(*a)
+}
+
+// openSignal asks which signal to put on which pile.
+func (t *TheGameScreen) openSignal() {
+	if !t.canSignal() {
+		t.status, t.bad = tgw("thegame.signal.muted"), true
+		t.render()
+		return
+	}
+	if t.app == nil {
+		return
+	}
+	var piles []string
+	for i := range thegame.NumPiles {
+		piles = append(piles, tgw("thegame.signal.pile", "N", i+1))
+	}
+	pile := widget.NewRadioGroup(piles, nil)
+	pile.Horizontal = true
+	pile.Required = true
+	pile.SetSelected(piles[0])
+	kinds := []thegame.Signal{thegame.SignalMine, thegame.SignalGood, thegame.SignalNone}
+	var opts []string
+	for _, k := range kinds {
+		opts = append(opts, tgSignalText(k))
+	}
+	kind := widget.NewRadioGroup(opts, nil)
+	kind.Required = true
+	kind.SetSelected(opts[0])
+	form := container.NewVBox(pile, kind)
+	d := dialog.NewCustomConfirm(tgw("thegame.signal.title"), tgw("thegame.signal.give"),
+		tgw("thegame.signal.cancel"), form, func(ok bool) {
+			t.signalDlg = nil
+			if !ok {
+				return
+			}
+			p := max(0, indexOf(piles, pile.Selected))
+			k := kinds[max(0, indexOf(opts, kind.Selected))]
+			t.giveSignal(p, k)
+		}, t.app.Window())
+	t.signalDlg = d
+	d.Show()
+}
+
+// giveSignal puts the person's signal k on pile p (SignalNone clears it).
+func (t *TheGameScreen) giveSignal(p int, k thegame.Signal) {
+	t.act(thegame.Action{Kind: thegame.ActSignal, Seat: t.view.Seat, Pile: p, Signal: k})
+}
+
+// canSignal reports whether signals may be given now.
+func (t *TheGameScreen) canSignal() bool {
+	return !t.over && t.view.Phase != thegame.PhaseDeal && !t.view.Muted
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// openRules shows the rules of The Game.
+func (t *TheGameScreen) openRules() {
+	if t.app != nil {
+		t.app.Push(NewTheGameRules(t.app))
+	}
+}
+
+// reason says in words why the engine refused a, from its error.
+func (t *TheGameScreen) reason(err error, a thegame.Action) string {
+	pos := t.view.Position()
+	switch {
+	case errors.Is(err, thegame.ErrIllegalPlay) && a.Pile >= 0 && a.Pile < thegame.NumPiles:
+		pl := pos.Piles[a.Pile]
+		args := []any{"Card", int(a.Card), "Pile", a.Pile + 1, "Top", pl.Top}
+		if pl.Up {
+			return tgw("thegame.reason.up", args...)
+		}
+		return tgw("thegame.reason.down", args...)
+	case errors.Is(err, thegame.ErrTooFew):
+		return tgn("thegame.reason.too-few", pos.Min()-pos.Played)
+	case errors.Is(err, thegame.ErrNoTalking):
+		return tgw("thegame.signal.muted")
+	case errors.Is(err, thegame.ErrNotYourTurn), errors.Is(err, thegame.ErrWrongPhase):
+		return tgw("thegame.wait", "Seat", t.name(t.view.Turn))
+	case errors.Is(err, thegame.ErrCommand):
+		return tgCommandReason(err, pos)
+	case errors.Is(err, thegame.ErrGameOver):
+		return tgw("thegame.reason.over")
+	}
+	return say(words.TheGame("thegame.reason.other", "Error", err.Error()))
+}
+
+// tgCommandReason names the command a refused play or end would break.
+func tgCommandReason(err error, pos thegame.Position) string {
+	s := err.Error()
+	switch {
+	case strings.Contains(s, "skull"):
+		return tgw("thegame.reason.skull")
+	case strings.Contains(s, "3!") && strings.Contains(s, "stop"):
+		return tgw("thegame.reason.three-stop")
+	case strings.Contains(s, "3!") && pos.Played < 3:
+		return tgw("thegame.reason.three-more")
+	case strings.Contains(s, "3!"):
+		return tgw("thegame.reason.three")
+	case strings.Contains(s, "backwards"):
+		return tgw("thegame.reason.no-trick")
+	case strings.Contains(s, "one pile"):
+		return tgw("thegame.reason.one-pile")
+	case strings.Contains(s, "stop has ended"):
+		return tgw("thegame.reason.stopped")
+	}
+	return tgw("thegame.reason.command")
+}
+
+// moveWords tells a move in a line, or "" for one not worth telling.
+func (t *TheGameScreen) moveWords(a thegame.Action) string {
+	you := a.Seat == t.view.Seat
+	who := t.name(a.Seat)
+	switch a.Kind {
+	case thegame.ActPlay:
+		card := tgCardWords(a.Card, t.view.Extreme)
+		if you {
+			return tgw("thegame.move.play.you", "Card", card, "Pile", a.Pile+1)
+		}
+		return tgw("thegame.move.play", "Seat", who, "Card", card, "Pile", a.Pile+1)
+	case thegame.ActEnd:
+		if you {
+			return tgw("thegame.move.end.you")
+		}
+		return tgw("thegame.move.end", "Seat", who)
+	case thegame.ActSignal:
+		if a.Signal == thegame.SignalNone {
+			return ""
+		}
+		return tgw("thegame.move.signal", "Seat", who, "Pile", a.Pile+1, "Signal", tgSignalText(a.Signal))
+	}
+	return ""
+}
+
+// tgCardWords is a card's number with its command in the Extreme game.
+func tgCardWords(c thegame.Card, extreme bool) string {
+	if k := thegame.CommandOf(c); extreme && k != thegame.CmdNone {
+		return tgw("thegame.card.command", "Card", int(c), "Command", tgCommandShort(k))
+	}
+	return c.String()
+}
+
+// render shows the view, the hand and the controls.
+func (t *TheGameScreen) render() {
+	if t.over {
+		return
+	}
+	v := t.view
+	mine := t.myTurn()
+	pos := v.Position()
+
+	// Whose turn and the draw pile.
+	turn := tgw("thegame.turn.other", "Seat", t.name(v.Turn))
+	if mine {
+		turn = tgw("thegame.turn.you", "Seat", t.name(v.Turn))
+	}
+	t.turn.SetText(turn + "  ·  " + tgn("thegame.draw-pile", v.DrawPile))
+
+	var hs []string
+	for s, n := range v.HandSizes {
+		hs = append(hs, tgw("thegame.seat.cards", "Seat", t.name(s), "N", n))
+	}
+	t.seats.SetText(tgw("thegame.hands", "Hands", strings.Join(hs, ", ")))
+
+	// The commands in force, each with the piles it lies on.
+	t.force.Objects = nil
+	for _, k := range v.InForce {
+		var on []string
+		for i, p := range v.Piles {
+			if p.Cmd == k {
+				on = append(on, tgw("thegame.signal.pile", "N", i+1))
+			}
+		}
+		line := tgw("thegame.force.turn", "Command", tgCommandShort(k), "Rule", tgCommandRule(k))
+		if len(on) > 0 {
+			line = tgw("thegame.force.line", "Piles", strings.Join(on, ", "), "Command", tgCommandShort(k), "Rule", tgCommandRule(k))
+		}
+		txt := newTgText(14, true, gold)
+		txt.SetText(line)
+		t.force.Add(txt)
+	}
+	t.force.Refresh()
+	n := 4
+	if t.lay.portrait {
+		n = 1
+	}
+	t.log.SetText(strings.Join(t.told[max(0, len(t.told)-n):], "\n"))
+
+	// The piles.
+	held := map[thegame.Card]bool{}
+	for _, c := range v.Hand {
+		held[c] = true
+	}
+	for i, pv := range t.piles {
+		pv.pile = v.Piles[i]
+		tc := tgTrickCard(v.Piles[i])
+		pv.held = tc != 0 && held[tc] && pos.CanPlay(tc, i) && mine
+		pv.target = mine && t.picked != 0 && pos.CanPlay(t.picked, i)
+		pv.muted = v.Muted
+		pv.fresh = i == t.last
+		pv.signals = nil
+		for _, k := range []thegame.Signal{thegame.SignalMine, thegame.SignalGood} {
+			var who []string
+			for s := range v.Signals {
+				if v.Signals[s][i] == k {
+					who = append(who, t.name(s))
+				}
+			}
+			if len(who) > 0 {
+				pv.signals = append(pv.signals, tgw("thegame.pile.signal", "Seats", strings.Join(who, ", "), "Signal", tgSignalShort(k)))
+			}
+		}
+		pv.Refresh()
+	}
+
+	// The hand: sorted by the engine; the cards that fit somewhere edged.
+	for len(t.cards) < len(v.Hand) {
+		cv := newTgCardView(nil)
+		t.cards = append(t.cards, cv)
+	}
+	t.cards = t.cards[:len(v.Hand)]
+	t.hand.Objects = nil
+	for i, c := range v.Hand {
+		cv := t.cards[i]
+		cv.card = c
+		cv.onTap = func() { t.tapCard(c) }
+		cv.onDrop = func(at fyne.Position) { t.dropCard(c, at) }
+		cv.cmd = thegame.CmdNone
+		if v.Extreme {
+			cv.cmd = thegame.CommandOf(c)
+		}
+		cv.fits, cv.trick = false, false
+		for p := range thegame.NumPiles {
+			if pos.CanPlay(c, p) {
+				cv.fits = true
+				_, trick := v.Piles[p].Fits(c)
+				cv.trick = cv.trick || trick
+			}
+		}
+		cv.picked = c == t.picked
+		cv.waiting = !mine
+		cv.big = !t.lay.portrait
+		t.hand.Add(cv)
+		cv.Refresh()
+	}
+	t.hand.Refresh()
+
+	// The buttons and the note.
+	if mine && pos.CheckEnd() == nil {
+		t.End.Enable()
+	} else {
+		t.End.Disable()
+	}
+	if t.canSignal() {
+		t.Signal.Enable()
+	} else {
+		t.Signal.Disable()
+	}
+	note, col := t.status, gold
+	if note == "" {
+		note, col = t.hint(pos), white
+	} else if !t.bad {
+		col = white
+	}
+	t.note.col = col
+	t.note.SetText(note)
+	t.lay.refreshSizes()
+	t.table.Refresh()
+}
+
+// hint says what the person may do now.
+func (t *TheGameScreen) hint(pos thegame.Position) string {
+	if !t.myTurn() {
+		return ""
+	}
+	switch {
+	case pos.Stopped:
+		return tgw("thegame.hint.stopped")
+	case pos.Three && pos.Played < 3:
+		return tgn("thegame.hint.three", 3-pos.Played)
+	case pos.SkullOpen():
+		return tgw("thegame.reason.skull")
+	case pos.Played < pos.Min():
+		if t.picked != 0 {
+			return tgw("thegame.hint.pile", "Card", int(t.picked))
+		}
+		return tgn("thegame.hint.more", pos.Min()-pos.Played)
+	case t.picked != 0:
+		return tgw("thegame.hint.pile", "Card", int(t.picked))
+	}
+	return tgw("thegame.hint.may-end")
+}
+
+// showOver replaces the table with the game-over view.
+func (t *TheGameScreen) showOver() {
+	if t.over {
+		return
+	}
+	t.view = t.src.View()
+	t.over = true
+	if d := t.warning; d != nil {
+		t.warning, t.warnPlay = nil, nil
+		d.Hide()
+	}
+	t.gameOver = newTgOver(t)
+	t.root.Objects = []fyne.CanvasObject{t.gameOver.view}
+	if t.app != nil {
+		t.root.Objects = []fyne.CanvasObject{t.app.page(tgw("thegame.over.title"), t.gameOver.view)}
+	}
+	t.root.Refresh()
+}
+
+// tgLayout places the table: in portrait (a phone held upright) the turn,
+// the piles two by two, the notes, the hand in rows of four and the
+// buttons, one under the other; in landscape the piles in a row with the
+// hand below them and the seats, commands and moves in a column at the
+// right.
+type tgLayout struct {
+	s        *TheGameScreen
+	portrait bool
+	sized    bool
+}
+
+// refreshSizes sets the card sizes and columns for the shape last laid out.
+func (l *tgLayout) refreshSizes() {
+	s := l.s
+	if l.portrait {
+		s.pgrid.cols, s.grid.cols = 2, 4
+	} else {
+		s.pgrid.cols, s.grid.cols = 4, 8
+	}
+	for _, p := range s.piles {
+		if p.big != !l.portrait {
+			p.big = !l.portrait
+			p.Refresh()
+		}
+	}
+	for _, c := range s.cards {
+		if c.big != !l.portrait {
+			c.big = !l.portrait
+			c.Refresh()
+		}
+	}
+}
+
+func (l *tgLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(320, 480)
+}
+
+func (l *tgLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	portrait := size.Height > size.Width
+	if portrait != l.portrait || !l.sized {
+		l.portrait, l.sized = portrait, true
+		l.refreshSizes()
+		l.s.render()
+	}
+	turn, piles, side, note, hand, bar := objs[0], objs[1], objs[2], objs[3], objs[4], objs[5]
+	const pad = 8
+	w := size.Width - 2*pad
+	left := w
+	if !portrait {
+		left = w - 330 - pad
+	}
+	y := float32(pad)
+	place := func(o fyne.CanvasObject, x, width, h float32) {
+		o.Move(fyne.NewPos(x, y))
+		o.Resize(fyne.NewSize(width, h))
+		y += h + pad
+	}
+	measure := func(o fyne.CanvasObject, width float32) float32 {
+		o.Resize(fyne.NewSize(width, o.Size().Height))
+		return o.MinSize().Height
+	}
+	place(turn, pad, w, measure(turn, w))
+	top := y
+	barH := bar.MinSize().Height
+	cardH := float32(112)
+	if portrait {
+		cardH = 56
+	}
+	rows := (len(l.s.cards) + l.s.grid.cols - 1) / l.s.grid.cols
+	handH := float32(max(rows, 1))*cardH + float32(max(rows-1, 0))*6
+	noteH := measure(note, left)
+	if portrait {
+		sideH := measure(side, w)
+		pilesH := size.Height - top - sideH - noteH - handH - barH - 5*pad
+		place(piles, pad, w, max(pilesH, 2*110+8))
+		place(side, pad, w, sideH)
+	} else {
+		// The piles at most 420 high; the hand and the buttons stay at the
+		// bottom.
+		room := size.Height - top - noteH - handH - barH - 4*pad
+		pilesH := min(max(room, 200), 420)
+		place(piles, pad, left, pilesH)
+		y += max(room-pilesH, 0)
+		side.Move(fyne.NewPos(2*pad+left, top))
+		side.Resize(fyne.NewSize(330, size.Height-top-pad))
+	}
+	place(note, pad, left, noteH)
+	place(hand, pad, left, handH)
+	place(bar, pad, left, barH)
+}
+
+// tgText is text that wraps to its width, in a colour of its own (the
+// table's felt needs light text whatever the theme).
+type tgText struct {
+	widget.BaseWidget
+	text  string
+	size  float32
+	bold  bool
+	col   color.Color
+	lines *fyne.Container
+	width float32
+}
+
+func newTgText(size float32, bold bool, col color.Color) *tgText {
+	t := &tgText{size: size, bold: bold, col: col}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// SetText changes the text.
+func (t *tgText) SetText(s string) {
+	t.text = s
+	t.Refresh()
+}
+
+// Text is the text shown.
+func (t *tgText) Text() string { return t.text }
+
+// wrap breaks the text into lines no wider than width.
+func (t *tgText) wrap(width float32) []string {
+	style := fyne.TextStyle{Bold: t.bold}
+	var out []string
+	for _, para := range strings.Split(t.text, "\n") {
+		line := ""
+		for _, w := range strings.Fields(para) {
+			try := w
+			if line != "" {
+				try = line + " " + w
+			}
+			if line != "" && width > 0 && fyne.MeasureText(try, t.size, style).Width > width {
+				out = append(out, line)
+				line = w
+				continue
+			}
+			line = try
+		}
+		if line != "" || para == "" {
+			out = append(out, line)
+		}
+	}
+	if t.text == "" {
+		return nil
+	}
+	return out
+}
+
+func (t *tgText) lineHeight() float32 {
+	return fyne.MeasureText("Ag", t.size, fyne.TextStyle{Bold: t.bold}).Height
+}
+
+func (t *tgText) MinSize() fyne.Size {
+	n := len(t.wrap(t.Size().Width))
+	return fyne.NewSize(40, float32(n)*t.lineHeight())
+}
+
+func (t *tgText) CreateRenderer() fyne.WidgetRenderer {
+	t.lines = container.NewWithoutLayout()
+	r := &tgTextRender{t: t}
+	r.Refresh()
+	return r
+}
+
+type tgTextRender struct{ t *tgText }
+
+func (r *tgTextRender) Layout(size fyne.Size) {
+	t := r.t
+	lines := t.wrap(size.Width)
+	if len(lines) != len(t.lines.Objects) || size.Width != t.width {
+		t.width = size.Width
+		r.fill(lines)
+	}
+	h := t.lineHeight()
+	for i, o := range t.lines.Objects {
+		o.Move(fyne.NewPos(0, float32(i)*h))
+		o.Resize(fyne.NewSize(size.Width, h))
+	}
+	t.lines.Resize(size)
+}
+
+func (r *tgTextRender) fill(lines []string) {
+	t := r.t
+	t.lines.Objects = nil
+	for _, l := range lines {
+		c := canvas.NewText(l, t.col)
+		c.TextSize = t.size
+		c.TextStyle.Bold = t.bold
+		t.lines.Add(c)
+	}
+}
+
+func (r *tgTextRender) MinSize() fyne.Size { return r.t.MinSize() }
+
+func (r *tgTextRender) Refresh() {
+	r.fill(r.t.wrap(r.t.Size().Width))
+	r.Layout(r.t.Size())
+	r.t.lines.Refresh()
+}
+
+func (r *tgTextRender) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.t.lines} }
+
+func (r *tgTextRender) Destroy() {}

@@ -1,0 +1,450 @@
+package ui
+
+import (
+	"image/color"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/njetlan/njet/thegame"
+)
+
+// The colours of The Game's table: rising piles blue, falling piles
+// vermilion, command cards purple (Okabe and Ito's palette, which stays
+// apart for colour-blind eyes).
+var (
+	tgUpColour    = color.NRGBA{R: 0x00, G: 0x5A, B: 0x8C, A: 0xff}
+	tgDownColour  = color.NRGBA{R: 0xA8, G: 0x44, B: 0x00, A: 0xff}
+	tgCmdColour   = color.NRGBA{R: 0x6A, G: 0x2C, B: 0x7A, A: 0xff}
+	tgTrickColour = color.NRGBA{R: 0x00, G: 0x6E, B: 0x52, A: 0xff}
+	tgDimInk      = color.NRGBA{R: 0x8A, G: 0x8A, B: 0x8A, A: 0xff}
+	tgPicked      = color.NRGBA{R: 0x29, G: 0x79, B: 0xff, A: 0xff}
+)
+
+// tgCardView is a card of the person's hand: its number large, its command
+// below it in the Extreme game, a gold edge when it fits a pile now and a
+// green "trick" mark when it fits one by the backwards trick.
+type tgCardView struct {
+	widget.BaseWidget
+	card    thegame.Card
+	cmd     thegame.Command
+	fits    bool // goes on some pile now
+	trick   bool // goes on some pile by the backwards trick
+	picked  bool
+	waiting bool // not the person's turn: the edges stay plain
+	big     bool // desktop size
+	onTap   func()
+	onDrop  func(at fyne.Position) // dragged and let go at this point of the window
+
+	dragTo   fyne.Position // where the drag has got to
+	dragging bool
+}
+
+func newTgCardView(onTap func()) *tgCardView {
+	c := &tgCardView{onTap: onTap}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// Tapped picks the card; out of turn the screen says why it cannot.
+func (c *tgCardView) Tapped(*fyne.PointEvent) {
+	if c.onTap != nil {
+		c.onTap()
+	}
+}
+
+// Dragged follows a card dragged towards a pile.
+func (c *tgCardView) Dragged(ev *fyne.DragEvent) {
+	c.dragging = true
+	if !ev.AbsolutePosition.IsZero() {
+		c.dragTo = ev.AbsolutePosition
+		return
+	}
+	// Without the window position (the test driver), the point is the
+	// card's own position plus where the drag began and how far it went.
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(c)
+	c.dragTo = origin.Add(ev.Position).Add(fyne.NewPos(ev.Dragged.DX, ev.Dragged.DY))
+}
+
+// DragEnd lays the card where it was let go.
+func (c *tgCardView) DragEnd() {
+	if !c.dragging {
+		return
+	}
+	c.dragging = false
+	if c.onDrop != nil {
+		c.onDrop(c.dragTo)
+	}
+}
+
+func (c *tgCardView) MinSize() fyne.Size {
+	if c.big {
+		return fyne.NewSize(84, 112)
+	}
+	return fyne.NewSize(60, 64)
+}
+
+func (c *tgCardView) CreateRenderer() fyne.WidgetRenderer {
+	r := &tgCardRender{c: c, bg: canvas.NewRectangle(cardFace), num: canvas.NewText("", ink),
+		cmd: canvas.NewText("", tgCmdColour), mark: canvas.NewText("", tgTrickColour)}
+	r.bg.CornerRadius = 8
+	r.num.TextStyle.Bold = true
+	r.num.Alignment = fyne.TextAlignCenter
+	r.cmd.Alignment = fyne.TextAlignCenter
+	r.cmd.TextStyle.Bold = true
+	r.mark.Alignment = fyne.TextAlignCenter
+	r.mark.TextStyle.Bold = true
+	r.Refresh()
+	return r
+}
+
+type tgCardRender struct {
+	c              *tgCardView
+	bg             *canvas.Rectangle
+	num, cmd, mark *canvas.Text
+}
+
+func (r *tgCardRender) Layout(size fyne.Size) {
+	r.bg.Resize(size)
+	r.bg.Move(fyne.NewPos(0, 0))
+	ns := r.num.MinSize()
+	r.num.Resize(fyne.NewSize(size.Width, ns.Height))
+	r.num.Move(fyne.NewPos(0, (size.Height-ns.Height)/2-size.Height*0.08))
+	ms := r.mark.MinSize()
+	r.mark.Resize(fyne.NewSize(size.Width, ms.Height))
+	r.mark.Move(fyne.NewPos(0, 2))
+	fitText(r.cmd, size.Width-4)
+	cs := r.cmd.MinSize()
+	r.cmd.Resize(fyne.NewSize(size.Width, cs.Height))
+	r.cmd.Move(fyne.NewPos(0, size.Height-cs.Height-3))
+}
+
+func (r *tgCardRender) MinSize() fyne.Size { return r.c.MinSize() }
+
+func (r *tgCardRender) Refresh() {
+	c := r.c
+	r.num.Text = strconv.Itoa(int(c.card))
+	r.num.TextSize = 24
+	r.cmd.TextSize, r.mark.TextSize = 10, 10
+	if c.big {
+		r.num.TextSize = 36
+		r.cmd.TextSize, r.mark.TextSize = 12, 12
+	}
+	r.cmd.Text = ""
+	if c.cmd != thegame.CmdNone {
+		r.cmd.Text = tgCommandTag(c.cmd)
+	}
+	r.mark.Text = ""
+	if c.trick {
+		r.mark.Text = tgw("thegame.card.trick")
+	}
+	r.num.Color = ink
+	r.bg.FillColor = cardFace
+	r.bg.StrokeWidth = 1
+	r.bg.StrokeColor = color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff}
+	switch {
+	case c.picked:
+		r.bg.StrokeColor, r.bg.StrokeWidth = tgPicked, 5
+		r.bg.FillColor = color.NRGBA{R: 0xe3, G: 0xee, B: 0xff, A: 0xff}
+	case c.fits && !c.waiting:
+		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 4
+	case !c.fits:
+		r.num.Color = tgDimInk
+	}
+	r.Layout(c.Size())
+	r.bg.Refresh()
+	r.num.Refresh()
+	r.cmd.Refresh()
+	r.mark.Refresh()
+}
+
+func (r *tgCardRender) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.bg, r.num, r.mark, r.cmd}
+}
+
+func (r *tgCardRender) Destroy() {}
+
+// tgPileView is one of the four piles: its direction, the top card large,
+// the command on it, the card the backwards trick would take (marked when
+// the person holds it) and the seats' signals on it.
+type tgPileView struct {
+	widget.BaseWidget
+	index   int
+	pile    thegame.Pile
+	held    bool     // the person holds the trick card
+	target  bool     // the picked card fits here
+	fresh   bool     // the last card of the game went here
+	mini    bool     // in the replay: the top card and its command only
+	signals []string // "Ada: leave this pile to me", …
+	muted   bool
+	big     bool
+	onTap   func()
+
+	bg, band                     *canvas.Rectangle
+	dir, num, cmd, trick, sigTxt *canvas.Text
+	sigs                         *fyne.Container
+	icon                         *widget.Icon
+}
+
+func newTgPileView(i int, onTap func()) *tgPileView {
+	p := &tgPileView{index: i, onTap: onTap}
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+// Tapped lays the picked card on this pile.
+func (p *tgPileView) Tapped(*fyne.PointEvent) {
+	if p.onTap != nil {
+		p.onTap()
+	}
+}
+
+// Disabled is false: a tap on a pile is always answered, if only with why
+// nothing can go there.
+func (p *tgPileView) Disabled() bool { return false }
+
+func (p *tgPileView) MinSize() fyne.Size {
+	switch {
+	case p.big:
+		return fyne.NewSize(180, 250)
+	case p.mini:
+		return fyne.NewSize(140, 104)
+	}
+	return fyne.NewSize(150, 150)
+}
+
+func (p *tgPileView) CreateRenderer() fyne.WidgetRenderer {
+	p.bg = canvas.NewRectangle(cardFace)
+	p.bg.CornerRadius = 10
+	p.band = canvas.NewRectangle(tgUpColour)
+	p.band.CornerRadius = 10
+	p.dir = canvas.NewText("", white)
+	p.dir.TextStyle.Bold = true
+	p.num = canvas.NewText("", ink)
+	p.num.TextStyle.Bold = true
+	p.num.Alignment = fyne.TextAlignCenter
+	p.cmd = canvas.NewText("", white)
+	p.cmd.TextStyle.Bold = true
+	p.cmd.Alignment = fyne.TextAlignCenter
+	p.trick = canvas.NewText("", tgTrickColour)
+	p.trick.Alignment = fyne.TextAlignCenter
+	p.sigs = container.NewVBox()
+	p.icon = widget.NewIcon(theme.MoveUpIcon())
+	r := &tgPileRender{p: p}
+	r.Refresh()
+	return r
+}
+
+type tgPileRender struct{ p *tgPileView }
+
+func (r *tgPileRender) Layout(size fyne.Size) {
+	p := r.p
+	pad := float32(6)
+	p.bg.Resize(size)
+	p.bg.Move(fyne.NewPos(0, 0))
+	bandH := p.dir.MinSize().Height + 8
+	p.band.Resize(fyne.NewSize(size.Width, bandH))
+	p.band.Move(fyne.NewPos(0, 0))
+	p.icon.Resize(fyne.NewSize(bandH-8, bandH-8))
+	p.icon.Move(fyne.NewPos(pad, 4))
+	fitText(p.dir, size.Width-bandH-pad)
+	p.dir.Resize(fyne.NewSize(size.Width-bandH-pad, bandH-8))
+	p.dir.Move(fyne.NewPos(pad+bandH-4, 4))
+	y := bandH
+	ns := p.num.MinSize()
+	p.num.Resize(fyne.NewSize(size.Width, ns.Height))
+	p.num.Move(fyne.NewPos(0, y))
+	y += ns.Height - 4
+	if p.cmd.Text != "" {
+		fitText(p.cmd, size.Width-2*pad)
+		cs := p.cmd.MinSize()
+		p.cmd.Resize(fyne.NewSize(size.Width, cs.Height))
+		p.cmd.Move(fyne.NewPos(0, y))
+		y += cs.Height + 2
+	} else {
+		p.cmd.Resize(fyne.NewSize(0, 0))
+	}
+	if p.trick.Text != "" {
+		ts := p.trick.MinSize()
+		p.trick.Resize(fyne.NewSize(size.Width, ts.Height))
+		p.trick.Move(fyne.NewPos(0, y))
+		y += ts.Height + 2
+	} else {
+		p.trick.Resize(fyne.NewSize(0, 0))
+	}
+	p.sigs.Resize(fyne.NewSize(size.Width-2*pad, max(size.Height-y-pad, 0)))
+	p.sigs.Move(fyne.NewPos(pad, y))
+}
+
+func (r *tgPileRender) MinSize() fyne.Size { return r.p.MinSize() }
+
+func (r *tgPileRender) Refresh() {
+	p := r.p
+	pl := p.pile
+	numSize, small := float32(38), float32(12)
+	if p.big {
+		numSize, small = float32(72), float32(15)
+	}
+	p.dir.TextSize = small + 1
+	up, down := "thegame.pile.up.short", "thegame.pile.down.short"
+	if p.big {
+		up, down = "thegame.pile.up", "thegame.pile.down"
+	}
+	if pl.Up {
+		p.band.FillColor = tgUpColour
+		p.icon.SetResource(theme.MoveUpIcon())
+		p.dir.Text = tgw(up, "N", p.index+1)
+	} else {
+		p.band.FillColor = tgDownColour
+		p.icon.SetResource(theme.MoveDownIcon())
+		p.dir.Text = tgw(down, "N", p.index+1)
+	}
+	p.num.Text = strconv.Itoa(pl.Top)
+	p.num.TextSize = numSize
+	p.cmd.TextSize = small
+	p.cmd.Text = ""
+	p.bg.FillColor = cardFace
+	if pl.Cmd != thegame.CmdNone {
+		p.cmd.Text = tgCommandShort(pl.Cmd)
+		p.bg.FillColor = color.NRGBA{R: 0xee, G: 0xe2, B: 0xf2, A: 0xff}
+		p.cmd.Color = tgCmdColour
+	}
+	p.bg.StrokeWidth, p.bg.StrokeColor = 1, color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff}
+	switch {
+	case p.target:
+		p.bg.StrokeWidth, p.bg.StrokeColor = 5, gold
+	case p.fresh:
+		p.bg.StrokeWidth, p.bg.StrokeColor = 4, white
+	}
+	p.trick.TextSize = small
+	p.trick.TextStyle.Bold = p.held
+	p.trick.Text = ""
+	// On a phone the trick card is shown only when the person holds it:
+	// the pile has no room to spare.
+	if t := tgTrickCard(pl); t != 0 && (p.big || p.held) {
+		if p.held {
+			p.trick.Text = tgw("thegame.pile.trick-held", "Card", int(t))
+			p.trick.Color = tgTrickColour
+		} else {
+			p.trick.Text = tgw("thegame.pile.trick", "Card", int(t))
+			p.trick.Color = tgDimInk
+		}
+	}
+	p.sigs.Objects = nil
+	for _, s := range p.signals {
+		col := color.Color(ink)
+		if p.muted {
+			col = tgDimInk
+		}
+		t := newTgText(small, false, col)
+		t.SetText(s)
+		p.sigs.Add(t)
+	}
+	r.Layout(p.Size())
+	for _, o := range r.Objects() {
+		o.Refresh()
+	}
+}
+
+func (r *tgPileRender) Objects() []fyne.CanvasObject {
+	p := r.p
+	return []fyne.CanvasObject{p.bg, p.band, p.icon, p.dir, p.num, p.cmd, p.trick, p.sigs}
+}
+
+func (r *tgPileRender) Destroy() {}
+
+// tgTrickCard is the card the backwards trick would lay on pl, or 0 when
+// no card can.
+func tgTrickCard(pl thegame.Pile) thegame.Card {
+	t := pl.Top - 10
+	if !pl.Up {
+		t = pl.Top + 10
+	}
+	if c := thegame.Card(max(t, 0)); t > 0 && c.Valid() {
+		return c
+	}
+	return 0
+}
+
+// tgGrid lays its objects out in rows of cols equal cells, each at least
+// its object's minimum size; the screen's layout sets cols for the shape
+// of the window.
+type tgGrid struct {
+	cols int
+	gap  float32
+}
+
+func (g *tgGrid) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var cell fyne.Size
+	for _, o := range objs {
+		cell = cell.Max(o.MinSize())
+	}
+	cols := max(g.cols, 1)
+	rows := (len(objs) + cols - 1) / cols
+	return fyne.NewSize(float32(cols)*cell.Width+float32(cols-1)*g.gap,
+		float32(rows)*cell.Height+float32(max(rows-1, 0))*g.gap)
+}
+
+func (g *tgGrid) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	cols := max(g.cols, 1)
+	rows := max((len(objs)+cols-1)/cols, 1)
+	w := (size.Width - float32(cols-1)*g.gap) / float32(cols)
+	h := (size.Height - float32(rows-1)*g.gap) / float32(rows)
+	for i, o := range objs {
+		r, c := i/cols, i%cols
+		o.Move(fyne.NewPos(float32(c)*(w+g.gap), float32(r)*(h+g.gap)))
+		o.Resize(fyne.NewSize(w, h))
+	}
+}
+
+// fitText makes t's text smaller, down to 8, until it is no wider than
+// width (a long word in German or French on a small card).
+func fitText(t *canvas.Text, width float32) {
+	for range 16 {
+		if t.TextSize <= 8 || fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width <= width {
+			return
+		}
+		t.TextSize--
+	}
+}
+
+// tgBar lays buttons out in a row, each as wide as its weight's share: the
+// first, "End turn", gets the most room for its longer words.
+type tgBar struct {
+	weights []float32
+	gap     float32
+}
+
+func (b *tgBar) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var h float32
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(float32(len(objs))*60, h)
+}
+
+func (b *tgBar) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	var total float32
+	for i := range objs {
+		total += b.weight(i)
+	}
+	room := size.Width - float32(max(len(objs)-1, 0))*b.gap
+	x := float32(0)
+	for i, o := range objs {
+		w := room * b.weight(i) / total
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(w, size.Height))
+		x += w + b.gap
+	}
+}
+
+func (b *tgBar) weight(i int) float32 {
+	if i < len(b.weights) {
+		return b.weights[i]
+	}
+	return 1
+}
