@@ -75,7 +75,7 @@ func NewTheGameScreen(a *App, src TheGameSource, names []string) *TheGameScreen 
 	if a != nil {
 		pace = a.Pace()
 	}
-	return newTheGameScreen(a, src, names, pace, fyne.Do)
+	return newTheGameScreen(a, src, names, pace, a.do)
 }
 
 func newTheGameScreen(a *App, src TheGameSource, names []string, pace time.Duration, do func(func())) *TheGameScreen {
