@@ -2,6 +2,7 @@ package table
 
 import (
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
@@ -360,5 +361,110 @@ func TestVoidVoteSeatsABot(t *testing.T) {
 	}
 	if r := obs.Results()[0]; r.Deal != 2 {
 		t.Errorf("the first audited round was deal %d, want 2 (deal 1 was voided)", r.Deal)
+	}
+}
+
+// A voter that vanishes while the table votes on a cheat does not stall
+// it: the seats still there take its seat over with a VoidSilent, which
+// voids the round for the cheat and takes the seat at fault in the same
+// envelope (never to be handed back), while the silent voter's seat may
+// come back. The seat at fault has no vote and never decides.
+func TestCheatVoteSurvivesASilentVoter(t *testing.T) {
+	const cheater, gone = 1, 2
+	d := newDriver(t, engine.Modern, 4, 2, 23)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == cheater })
+	env := d.envelope(cheater)
+	var m crypto.ShuffleMessage
+	if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Deck[3], m.Deck[4] = m.Deck[4], m.Deck[3]
+	body, err := cryptoBody(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Body = body
+	d.postAll(d.sign(cheater, env))
+	d.expectCaught(cheater, crypto.CheckShuffle.String())
+	// Seat 0 votes; seat 2, next, is gone.
+	if seat, kind, err := d.turn(); err != nil || seat != 0 || kind != KindVoidVote {
+		t.Fatalf("turn %d %v %v, want seat 0's VoidVote", seat, kind, err)
+	}
+	d.step()
+	if seat, kind, err := d.turn(); err != nil || seat != gone || kind != KindVoidVote {
+		t.Fatalf("turn %d %v %v, want seat %d's VoidVote", seat, kind, err, gone)
+	}
+	obs := d.observer()
+	seq, prev := d.logs[d.n].Head()
+	turn, err := obs.Entitled(seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deciders []int
+	for _, alt := range turn.Instead {
+		deciders = append(deciders, int(alt.Seat))
+	}
+	if want := []int{0, 3}; !slices.Equal(deciders, want) {
+		t.Fatalf("deciders %v, want %v (never the seat at fault)", deciders, want)
+	}
+	all := votesAgainst(t, d, d.logs[d.n], gone) // seats 0, 1 (the cheater), 3
+	honest := []*SilenceVote{all[0], all[2]}
+	for _, tc := range []struct {
+		name   string
+		author int
+		votes  []*SilenceVote
+		want   error
+	}{
+		{"the cheater votes", 0, all, ErrVote},
+		{"the cheater decides", cheater, all[1:2], ErrNotEntitled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			expectLogErr(t, d.postAll(voidEnvelope(t, d, tc.author, gone, tc.votes)), tc.want)
+		})
+	}
+	// Seat 0, the lowest voter, decides: its device stores the bots' keys.
+	dr, err := d.games[0].draftVoidSilent(seq, prev, honest, rand.NewChaCha8([32]byte{23}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range dr.secrets {
+		d.vaults[0].put(name, b)
+	}
+	d.mustPost(d.sign(0, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+		Author: 0, Kind: dr.kind, Body: dr.body}))
+	if v := obs.Violation(); v != nil {
+		t.Fatalf("still halted: %v", v)
+	}
+	for _, s := range []int{cheater, gone} {
+		if h := obs.HostOf(s); h != 0 {
+			t.Errorf("seat %d hosted by %d, want 0", s, h)
+		}
+	}
+	if err := obs.Claimable(cheater); !errors.Is(err, ErrNotClaimable) {
+		t.Errorf("the cheater's seat is claimable: %v", err)
+	}
+	if err := obs.Claimable(gone); err != nil {
+		t.Errorf("the silent voter's seat cannot come back: %v", err)
+	}
+	if v := obs.Voided(); len(v) != 1 || v[0].Seat != cheater {
+		t.Errorf("voided %v, want the cheat", v)
+	}
+	for range 20000 {
+		if !d.step() {
+			break
+		}
+	}
+	if !obs.Over() || len(obs.Results()) != 2 {
+		t.Fatalf("over %v after %d rounds", obs.Over(), len(obs.Results()))
+	}
+	if r := obs.Results()[0]; r.Deal != 2 {
+		t.Errorf("the first audited round was deal %d, want 2", r.Deal)
+	}
+	v, err := verifyLog(t, d.logs[d.n])
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if len(v.Results) != 2 || len(v.Voided) != 1 || v.Voided[0].Seat != cheater {
+		t.Errorf("verified %d rounds, voided %v", len(v.Results), v.Voided)
 	}
 }

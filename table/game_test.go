@@ -326,3 +326,82 @@ func TestPeersVoidAndHostABot(t *testing.T) {
 		t.Errorf("verified %+v", v)
 	}
 }
+
+// A device that vanishes while the others vote on a cheat: the devices
+// still there take its seat and the cheater's over in one VoidSilent and
+// finish the game over the network with one log, which Verify accepts;
+// the cheat is the only voided round.
+func TestPeersVoteOnACheatWithoutAVanishedVoter(t *testing.T) {
+	// The host cheats in the first shuffle (seq 8); seat 1, the first to
+	// vote, is cut off inside that vote, before anyone receives it.
+	const cheater, gone = 0, 1
+	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 1, Seed: 25, Dir: t.TempDir(), Net: lossy,
+		VoidAfter: 20 * time.Second,
+		// The cheater's device stays halted (its guard refuses the
+		// takeover of its seat by a minority): it is cut off too once
+		// the vote is under way, as a device the table no longer waits for.
+		Silences: []Silence{{Seat: gone, AtSeq: 8, BeforePublish: true, Kind: KindVoidVote}, {Seat: cheater, AtSeq: 10}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheated := false
+	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){cheater: func(env *Envelope, key ed25519.PrivateKey) {
+		if env.Kind != KindShuffle || cheated {
+			return
+		}
+		cheated = true
+		var m crypto.ShuffleMessage
+		if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+			t.Error(err)
+			return
+		}
+		m.Deck[0], m.Deck[1] = m.Deck[1], m.Deck[0]
+		body, err := cryptoBody(&m)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		env.Body = body
+		if err := env.Sign(key); err != nil {
+			t.Error(err)
+		}
+	}}
+	// The deadline only stops a hung test; nothing is asserted about time.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := sp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := sp.Outcomes()
+	if o := out[3]; o.Violation != nil || out[2].Violation != nil || o.Head != out[2].Head || o.Next != out[2].Next {
+		t.Errorf("seats 2 and 3: violations %v, %v; they end at %d and %d", out[2].Violation, o.Violation, out[2].Next, o.Next)
+	}
+	path := filepath.Join(t.TempDir(), "log")
+	if _, err := sp.Export(2, path); err != nil {
+		t.Fatal(err)
+	}
+	v, err := verifyFile(path)
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if !v.Over || len(v.Results) != 1 || len(v.Voided) != 1 || v.Voided[0].Seat != cheater || errors.Is(v.Voided[0], ErrSilent) {
+		t.Errorf("verified over %v, %d rounds, voided %v", v.Over, len(v.Results), v.Voided)
+	}
+	// The vote ended in a takeover, not in the BotSeat of a whole vote.
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, envs, err := ReadExport(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[Kind]int{}
+	for _, e := range envs {
+		kinds[e.Kind]++
+	}
+	if kinds[KindVoidSilent] != 1 || kinds[KindBotSeat] != 0 || kinds[KindVoidVote] != 0 {
+		t.Errorf("%d VoidSilent, %d BotSeat, %d VoidVote: want 1, 0, 0", kinds[KindVoidSilent], kinds[KindBotSeat], kinds[KindVoidVote])
+	}
+}

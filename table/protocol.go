@@ -266,9 +266,10 @@ func (g *Game) Entitled(seq uint64) (Turn, error) {
 			t.Instead = []Turn{{Seat: uint8(d), Key: g.keys[d], Kinds: []Kind{KindAbandon}}}
 		} else {
 			// Any seat still played may decide: the certificate names the
-			// decider, its lowest voter (applyVoidSilent).
+			// decider, its lowest voter (applyVoidSilent). A seat at fault
+			// never decides.
 			for s := range g.n {
-				if s != seat {
+				if s != seat && (g.halt == nil || s != g.halt.Seat) {
 					t.Instead = append(t.Instead, Turn{Seat: uint8(s), Key: g.keys[s], Kinds: []Kind{KindVoidSilent}})
 				}
 			}
@@ -302,8 +303,15 @@ func (g *Game) complainable() bool {
 // device gone) or a bot's host (its bots go with it) included. At a table
 // of two only during a deal, where the answer is an Abandon.
 func (g *Game) voidable(seat int) bool {
-	if g.gen == nil || g.halt != nil || seat < 0 || seat >= g.n {
+	if g.gen == nil || seat < 0 || seat >= g.n {
 		return false
+	}
+	if g.halt != nil {
+		// A cheat being voted on: a voter gone for good would stall the
+		// vote, so its silence is taken over like any other (the seat at
+		// fault goes to a bot in the same envelope, never handed back).
+		// At two seats the only vote is the other seat's own.
+		return !g.halt.Private && g.n > 2 && seat != g.halt.Seat
 	}
 	switch {
 	case g.st == stAcks:
@@ -503,6 +511,9 @@ func (g *Game) checkVote(v *SilenceVote, prev Hash) error {
 	}
 	if int(v.Voter) >= g.n || v.Voter == v.Silent {
 		return fmt.Errorf("%w: voter seat %d", ErrVote, v.Voter)
+	}
+	if g.halt != nil && int(v.Voter) == g.halt.Seat {
+		return fmt.Errorf("%w: seat %d, at fault at seq %d, has no vote", ErrVote, v.Voter, g.halt.Seq)
 	}
 	if err := v.Verify(g.keys[v.Voter]); err != nil {
 		return fmt.Errorf("%w: %w", ErrVote, err)
@@ -1435,6 +1446,19 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 				return fmt.Errorf("%w: the void at seq %d takes over seat %d, which this device plays", ErrFenced, env.Seq, t.seat)
 			}
 		}
+	}
+	if g.halt != nil {
+		// A voter went silent during the vote on a cheat: the round is
+		// void for the cheat, as the vote would have made it, and the
+		// seat at fault, which cannot vote, is among the seats taken.
+		cheat := g.halt
+		g.voided = append(g.voided, cheat)
+		g.halt, g.votes = nil, 0
+		g.seatBots(vs.taken, int(env.Author))
+		for _, t := range vs.taken {
+			g.handable[t.seat] = t.seat != cheat.Seat
+		}
+		return nil
 	}
 	v := &Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent}
 	if g.st == stReveal {

@@ -17,9 +17,9 @@ var ErrCannotVote = errors.New("table: no vote to void the round now")
 // VoteVoid asks the peer to vote to void the round because the seat
 // entitled next stays silent (a UI's button). It fails with ErrCannotVote
 // when the entitled seat is one the peer posts for, the seat cannot be
-// taken over (no deal or acknowledgement under way, a cheat being voted
-// on, a table of two: see Abandon), or the seat has been silent for less
-// than the patience.
+// taken over (no deal or acknowledgement under way, the seat at fault of
+// a cheat being voted on, a table of two: see Abandon), or the seat has
+// been silent for less than the patience.
 // The vote itself is cast by Run.
 func (p *Peer) VoteVoid() error {
 	game, log, _ := p.state()
@@ -80,6 +80,10 @@ func (p *Peer) silence(ctx context.Context, polled bool) error {
 	if err != nil || len(turn.Instead) == 0 || p.hosts(game, int(turn.Seat)) || !p.hosts(game, game.PeerOf(p.cfg.Seat)) {
 		// Nothing to vote on, or this device plays no seat any more (a
 		// bot plays its own, and with it every seat it hosted).
+		return nil
+	}
+	if v := game.Violation(); v != nil && p.hosts(game, v.Seat) {
+		// This device is at fault: it has no vote on the seats gone.
 		return nil
 	}
 	silent := int(turn.Seat)
