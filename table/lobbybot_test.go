@@ -44,7 +44,7 @@ func approvalBy(t *testing.T, c *SeatClaimRequest, deal uint64, approver int, pr
 // game ends with that key in the seat, and Verify accepts the log.
 func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	const lent, person = 3, 1
-	d := newDriver(t, engine.Classic, 4, 2, 98)
+	d := newDriver(t, engine.Classic, 4, 3, 98)
 	// An observer that knows the setup's lobby bots, as a member does.
 	lobby := NewGame(GameConfig{Table: d.sp.table, Creator: d.sp.ids[0], LobbyBots: []int{lent}})
 	lobbyLog, err := NewLog(LogConfig{Table: d.sp.table, Protocol: lobby})
@@ -141,10 +141,21 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	expectLogErr(t, post(lent, wPriv, second, approvalsOf(t, d, second, deal, 0, 1, 2)), ErrNotEntitled)
 
 	d.sp.keys[lent] = wPriv // the watcher's device plays the seat from here
+	// Nor at the next deal: the seat is no lobby bot's now, and the first
+	// watcher's key gives no consent.
+	d.step()
+	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == lent })
+	if err := lobby.Claimable(lent); !errors.Is(err, ErrNotClaimable) {
+		t.Errorf("the next deal: Claimable = %v, want ErrNotClaimable", err)
+	}
+	next := d.observer().Deal()
+	expectLogErr(t, post(lent, wPriv, second, []*SeatApproval{
+		approvalBy(t, second, next, 0, d.sp.keys[0]), approvalBy(t, second, next, 1, d.sp.keys[1]),
+		approvalBy(t, second, next, 2, d.sp.keys[2]), approvalBy(t, second, next, lent, other)}), ErrVote)
 	for d.step() {
 	}
 	obs := d.observer()
-	if !obs.Over() || len(obs.Results()) != 2 || obs.Violation() != nil {
+	if !obs.Over() || len(obs.Results()) != 3 || obs.Violation() != nil {
 		t.Fatalf("over %v after %d rounds (%v)", obs.Over(), len(obs.Results()), obs.Violation())
 	}
 	v, err := verifyLog(t, d.logs[d.n])
