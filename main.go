@@ -82,7 +82,7 @@ var commands = []command{
 	{"selfplay", "play a replicated table of bot peers in one process and export their logs", (*cli).selfplay},
 	{"verify", "re-check an exported table log offline", (*cli).verify},
 	{"host", "create a table on the LAN, advertise it and play, bots in the empty seats", (*cli).host},
-	{"join", "find a table on the LAN (or by address or join code) and take a seat", (*cli).join},
+	{"join", "find a table on the LAN (or by address or join code) and take a seat; or watch one\n           under way, and take a seat a bot plays (seated in the lobby or since its device left)", (*cli).join},
 	{"tables", "list the tables advertised on the LAN", (*cli).tables},
 }
 

@@ -529,6 +529,10 @@ func TestJoinWatchOnLoopback(t *testing.T) {
 // and which names the hand-over. The host's own seat cannot be taken: that
 // is refused with a clear error and exit status 1.
 func TestJoinWatchTakesALobbyBotSeat(t *testing.T) {
+	var hout, herr bytes.Buffer
+	if code := run([]string{"help"}, &hout, &herr); code != exitOK || !strings.Contains(herr.String(), "take a seat a bot plays (seated in the lobby or since its device left)") {
+		t.Errorf("njet help does not say which seats a watcher may take: exit %d\n%s%s", code, hout.String(), herr.String())
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	hostOut, hostErr := newSyncBuffer(), newSyncBuffer()
