@@ -17,9 +17,8 @@ import (
 // as the start of a message.
 var (
 	// ErrNotBotSeat: the seat asked for is played by no bot that may be
-	// handed over: a person's or a device's own seat, a bot seated from
-	// the lobby that another watcher took already, or a cheater's seat,
-	// which stays with its bot.
+	// handed over: a person's or a device's own seat, or a cheater's
+	// seat, which stays with its bot.
 	ErrNotBotSeat = errors.New("that seat cannot be taken")
 	// ErrSeatRefused: the table's devices refused the claim, or the log
 	// handed the seat to another device.

@@ -421,8 +421,8 @@ func (g *Game) applySeatClaim(env *Envelope) error {
 }
 
 // checkApproval checks a SeatApproval against the state now: a claim of
-// the seat can stand, the approver one whose approval a claim needs, the deal this
-// one, the signature the approver's.
+// the seat can stand, the approver is one whose approval a claim needs,
+// the signature the approver's.
 func (g *Game) checkApproval(a *SeatApproval) error {
 	if g.gen == nil || a.Table != g.cfg.Table || int(a.Seat) >= g.n || int(a.Approver) >= g.n {
 		return fmt.Errorf("%w: an approval for deal %d", ErrVote, a.Deal)
