@@ -82,7 +82,7 @@ var commands = []command{
 	{"selfplay", "play a replicated table of bot peers in one process and export their logs", (*cli).selfplay},
 	{"verify", "re-check an exported table log offline", (*cli).verify},
 	{"host", "create a table on the LAN, advertise it and play, bots in the empty seats", (*cli).host},
-	{"join", "find a table on the LAN (or by address or join code) and take a seat", (*cli).join},
+	{"join", "find a table on the LAN (or by address or join code) and take a seat; or watch one\n           under way, and take a seat a bot plays (seated in the lobby or since its device left)", (*cli).join},
 	{"tables", "list the tables advertised on the LAN", (*cli).tables},
 }
 
@@ -746,16 +746,18 @@ func (c *cli) join(args []string) int {
 			"With --watch you watch a table under way without a seat, from the device at --addr or\n"+
 			"--code: the board, the rules, the teams, the tricks and the scores, never a hand; you\n"+
 			"post nothing, and --export writes the log you saw.\n"+
-			"With --watch --take SEAT you also ask the table for SEAT, which a bot plays since its\n"+
-			"device left: the seat is yours from the start of the next round, when the table agrees,\n"+
-			"and you play it in the terminal (or a bot of --bot KIND does) to the end. Until then you\n"+
-			"watch, without typing (Ctrl-C stops).")
+			"With --watch --take SEAT you also ask the table for SEAT, which a bot plays: a bot the\n"+
+			"host seated in the lobby (--bots), or one the table seated when a device left. A\n"+
+			"person's seat, or a device's own seat played by its --bot, cannot be taken. The seat is\n"+
+			"yours from the start of the next round, when the table agrees, and you play it in the\n"+
+			"terminal (or a bot of --bot KIND does) to the end. Until then you watch, without typing\n"+
+			"(Ctrl-C stops).")
 	tableID := fs.String("table", "", "id (or a prefix of it) of the table to join")
 	addr := fs.String("addr", "", "address of the host: host:port or a multiaddr")
 	code := fs.String("code", "", "join code printed by the host")
 	wait := fs.Duration("wait", 2*time.Minute, "how long to look for the table and wait for it to start")
 	watch := fs.Bool("watch", false, "watch a table under way without a seat (needs --addr or --code of a device at it)")
-	take := fs.Int("take", -1, "with --watch: take this seat, which a bot plays since its device left, at the next round")
+	take := fs.Int("take", -1, "with --watch: take this seat, which a bot plays (seated in the lobby or since its device left), at the next round")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code

@@ -522,19 +522,26 @@ func TestJoinWatchOnLoopback(t *testing.T) {
 	}
 }
 
-// njet join --watch --take refuses, with a clear error and exit status 1,
-// a seat that no bot the table seated for a device gone plays: here a bot
-// the host seated from the start. The watch itself went on until then.
-func TestJoinWatchTakeRefused(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+// njet join --watch --take takes a bot the host seated from the lobby: a
+// device watches a table of one person's device and two lobby bots from
+// its first shuffle, asks for seat 1, plays it with a bot from the next
+// round to the end, and its log is the host's, which njet verify accepts
+// and which names the hand-over. The host's own seat cannot be taken: that
+// is refused with a clear error and exit status 1.
+func TestJoinWatchTakesALobbyBotSeat(t *testing.T) {
+	var hout, herr bytes.Buffer
+	if code := run([]string{"help"}, &hout, &herr); code != exitOK || !strings.Contains(herr.String(), "take a seat a bot plays (seated in the lobby or since its device left)") {
+		t.Errorf("njet help does not say which seats a watcher may take: exit %d\n%s%s", code, hout.String(), herr.String())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	hostOut, hostErr := newSyncBuffer(), newSyncBuffer()
 	hostCode := make(chan int, 1)
 	go func() {
 		c := newCLI(strings.NewReader(""), hostOut, hostErr)
 		hostCode <- c.run([]string{"host", "--name", "W", "--edition", "modern", "--players", "3", "--bots", "2",
-			"--bot", "random", "--rounds", "1", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0",
-			"--linger", "5s", "--wait", "1m"})
+			"--bot", "random", "--rounds", "3", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0",
+			"--linger", "10s", "--wait", "1m"})
 	}()
 	addr, err := hostOut.waitFor(ctx, regexp.MustCompile(`address (/ip4/127\.0\.0\.1/tcp/\d+/p2p/\w+)`))
 	if err != nil {
@@ -544,14 +551,36 @@ func TestJoinWatchTakeRefused(t *testing.T) {
 		t.Fatalf("%v\n%s%s", err, hostOut, hostErr)
 	}
 	var out, stderr bytes.Buffer
-	code := newCLI(strings.NewReader(""), &out, &stderr).run([]string{"join", "--watch", "--addr", addr, "--take", "1",
+	code := newCLI(strings.NewReader(""), &out, &stderr).run([]string{"join", "--watch", "--addr", addr, "--take", "0",
 		"--bot", "random", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0"})
 	if code != exitFail || !strings.Contains(stderr.String(), "that seat cannot be taken") {
-		t.Errorf("take a bot's seat from the start: exit %d, want %d: %s\n%s", code, exitFail, stderr.String(), out.String())
+		t.Errorf("take the host's seat: exit %d, want %d: %s\n%s", code, exitFail, stderr.String(), out.String())
+	}
+	dir := t.TempDir()
+	out.Reset()
+	stderr.Reset()
+	code = newCLI(strings.NewReader(""), &out, &stderr).run([]string{"join", "--watch", "--addr", addr, "--take", "1",
+		"--bot", "random", "--data", dir, "--listen", "/ip4/127.0.0.1/tcp/0", "--linger", "10s",
+		"--export", filepath.Join(dir, "w.njetlog")})
+	if code != exitOK || !strings.Contains(out.String(), "the table gave you seat 1") {
+		t.Fatalf("take lobby bot seat 1: exit %d: %s\n%s", code, stderr.String(), out.String())
 	}
 	select {
-	case <-hostCode:
+	case code := <-hostCode:
+		if code != exitOK {
+			t.Fatalf("host: exit %d: %s\n%s", code, hostErr, hostOut)
+		}
 	case <-ctx.Done():
 		t.Fatalf("the host did not end: %s", hostOut)
+	}
+	logHash := regexp.MustCompile(`log hash (\w+), exported to (\S+)`)
+	h, w := logHash.FindStringSubmatch(hostOut.String()), logHash.FindStringSubmatch(out.String())
+	if h == nil || w == nil || h[1] != w[1] {
+		t.Fatalf("the former watcher's log differs from the host's:\n%s\n%s", hostOut, out.String())
+	}
+	var vout, verr bytes.Buffer
+	if code := run([]string{"verify", w[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "3 rounds verified") ||
+		!strings.Contains(vout.String(), "seat 1 was handed from its bot to device") {
+		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
 	}
 }

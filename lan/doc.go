@@ -22,8 +22,9 @@
 //     and go.
 //   - Watch (watch.go) follows a table under way without a seat, from a
 //     member device's address or join code; TakeSeat (takeseat.go) asks
-//     the table for a seat a bot plays since its device left and, once
-//     the log hands it over, returns the Table that Play plays.
+//     the table for a seat a bot plays (one the host seated in the lobby,
+//     or one the table seated when a device left) and, once the log hands
+//     it over, returns the Table that Play plays.
 //   - Reconnect (device.go) dials a table's other devices at once, for a
 //     device back from the background.
 //   - Play (play.go) runs the device's seats to the end of the game: a

@@ -16,10 +16,9 @@ import (
 // Errors of Watcher.TakeSeat, wrapped with their cause; their texts read
 // as the start of a message.
 var (
-	// ErrNotBotSeat: the seat asked for is not played by a bot the table
-	// seated for a device gone (a person's or a device's own seat, a bot
-	// seated from the start, or a cheater's seat, which stays with its
-	// bot).
+	// ErrNotBotSeat: the seat asked for is played by no bot that may be
+	// handed over: a person's or a device's own seat, or a cheater's
+	// seat, which stays with its bot.
 	ErrNotBotSeat = errors.New("that seat cannot be taken")
 	// ErrSeatRefused: the table's devices refused the claim, or the log
 	// handed the seat to another device.
@@ -36,12 +35,14 @@ const claimTick = time.Second
 // whose log lags behind the watcher's may refuse once.
 const claimRefusals = 3
 
-// TakeSeat asks the table for seat, which a bot plays since the table took
-// it over from a device gone, and waits until the log hands it to this
-// device. The claim goes, signed with the device's key, to a member device
-// (p2p.ClaimProtocol), which publishes it on the table's topic; the
-// devices still at the table approve it, and the bot's host hands the seat
-// over at the key setup of the next deal (docs/protocol.md). TakeSeat then
+// TakeSeat asks the table for seat, which a bot plays (one the table
+// seated for a device gone, or one the host seated in the lobby), and
+// waits until the log hands it to this device. The claim goes, signed
+// with the device's key, to a member device (p2p.ClaimProtocol), which
+// publishes it on the table's topic; the devices still at the table
+// approve it (the device running a lobby bot consents for it), and the
+// device playing the bot hands the seat over at the key setup of the next
+// deal (docs/protocol.md). TakeSeat then
 // records the log and the seat in the device's store and returns the
 // table for Device.Play: from that deal on this device plays the seat, a
 // bot of kind bot, or a person when bot is "". The watcher is done then:

@@ -89,7 +89,7 @@ func newWatcher(d *Device, setup *p2p.Setup, contacted peer.AddrInfo, envs [][]b
 		return nil, err
 	}
 	id := setup.Table()
-	game := table.NewGame(table.GameConfig{Table: id, Creator: gen.Keys[0]})
+	game := table.NewGame(table.GameConfig{Table: id, Creator: gen.Keys[0], LobbyBots: setup.LobbyBots()})
 	log, err := table.NewLog(table.LogConfig{Table: id, Protocol: game})
 	if err != nil {
 		return nil, err

@@ -25,11 +25,13 @@ import (
 // closes. Anything else resets the stream.
 //
 // The member relays only a claim signed by the key of the device that
-// sends it, for a seat its own log says a bot seated for silence plays
-// (table.Game.Claimable). The claim itself admits nobody: the table's
-// devices approve it, the bot's host hands the seat over in a SeatClaim
-// envelope, and only once a log holds that envelope does its device let
-// the claimant's device in (Table.admitFromLog).
+// sends it, for a seat its own log says a bot plays: one seated for
+// silence, or one seated from the lobby (Setup.LobbyBots) that still has
+// its genesis key (table.Game.Claimable). The claim itself admits nobody:
+// the table's devices approve it (a lobby bot's own peer consents), the
+// seat's player hands it over in a SeatClaim envelope, and only once a
+// log holds that envelope does its device let the claimant's device in
+// (Table.admitFromLog).
 const ClaimProtocol protocol.ID = "/njet/seat-claim/1"
 
 // ErrClaimRefused: a member device refused to relay a seat claim; the

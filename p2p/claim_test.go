@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -265,5 +266,33 @@ func TestClaimRelay(t *testing.T) {
 	}
 	if err := watcher.Claim(ctx, member.ID(), good); err != nil {
 		t.Errorf("the same claim again: %v", err)
+	}
+}
+
+// Setup.LobbyBots names the seats the host filled with bots in the lobby
+// (their genesis keys are no member device's), which a watcher may claim,
+// and no seat of a device, the host's own included.
+func TestSetupLobbyBots(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, tc := range []struct {
+		name          string
+		players, bots int
+	}{{"two devices, two bots", 4, 2}, {"three devices, no bot", 3, 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tt := newTestTable(t, ctx, tc.players, tc.bots, 1)
+			var want []int
+			for _, ls := range tt.seats[0][1:] {
+				want = append(want, ls.Seat)
+			}
+			slices.Sort(want)
+			if got := tt.setup.LobbyBots(); !slices.Equal(got, want) {
+				t.Errorf("LobbyBots() = %v, want %v", got, want)
+			}
+			bad := &Setup{Genesis: tt.setup.Genesis, Devices: nil}
+			if got := bad.LobbyBots(); got != nil {
+				t.Errorf("a setup that does not check: LobbyBots() = %v, want none", got)
+			}
+		})
 	}
 }

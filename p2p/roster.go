@@ -77,6 +77,26 @@ func (s *Setup) Check() (*table.Genesis, error) {
 	return gen, nil
 }
 
+// LobbyBots returns the seats the creator filled with bots in the lobby:
+// those whose genesis key is no member device's identity, in seat order.
+// A watcher may claim them (table.GameConfig.LobbyBots); whether one
+// changes hands is still the log's business, which wants the consent of
+// the seat's own key, so a creator that lists a person's seat here gains
+// nothing by it.
+func (s *Setup) LobbyBots() []int {
+	gen, err := s.Check()
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for seat, k := range gen.Keys {
+		if !slices.ContainsFunc(s.Devices, func(d Device) bool { return d.ID == k }) {
+			out = append(out, seat)
+		}
+	}
+	return out
+}
+
 // MarshalBinary encodes the setup: version (1), the genesis envelope
 // (4-byte length + bytes), the device count (1) and per device its key
 // (32), its address count (1) and each address (1-byte length + bytes).

@@ -1,10 +1,12 @@
 package p2p
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/njetlan/njet/table"
@@ -111,6 +113,7 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 		}
 		return s, nil
 	}
+	lobbyBots := cfg.Setup.LobbyBots()
 	for _, ls := range cfg.Seats {
 		if ls.Seat < 0 || ls.Seat >= len(gen.Keys) {
 			return nil, errors.Join(fmt.Errorf("p2p: no seat %d", ls.Seat), s.Close())
@@ -126,12 +129,16 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 		if ls.Seat == 0 {
 			genesis = cfg.Setup.Genesis
 		}
+		// A bot seated from the lobby, run with its genesis key, lends
+		// its seat to a watcher who claims it; a person's never.
+		lend := !ls.Human && slices.Contains(lobbyBots, ls.Seat) && keyIs(ls.Key, gen.Keys[ls.Seat])
 		voidAfter := cfg.VoidAfter
 		if ls.Human && cfg.PersonVoidAfter > 0 {
 			voidAfter = cfg.PersonVoidAfter
 		}
 		p, err := table.NewPeer(table.PeerConfig{Table: tbl.id, Creator: gen.Keys[0], Genesis: genesis, Seat: ls.Seat,
 			Key: ls.Key, Store: cfg.Store, Transport: ep, Peers: tbl.Members(ls.Seat), Bot: ls.Bot, Human: ls.Human,
+			Lend: lend, LobbyBots: lobbyBots,
 			Tick: tick.C, Poll: poll.C, Now: cfg.Now, Patience: cfg.Patience, VoidAfter: voidAfter, Grace: cfg.Grace,
 			Logf: cfg.Logf})
 		if err != nil {
@@ -140,10 +147,17 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 		s.peers[ls.Seat] = p
 	}
 	// A watcher's claim of a seat is relayed only for a seat this
-	// device's log says a bot seated for silence plays.
+	// device's log says a bot plays: one seated for silence, or one seated
+	// from the lobby that still has its genesis key.
 	judge := s.peers[cfg.Seats[0].Seat]
 	tbl.SetClaimCheck(func(seat int) error { return judge.Game().Claimable(seat) })
 	return s, nil
+}
+
+// keyIs reports whether priv is the private half of id.
+func keyIs(priv ed25519.PrivateKey, id table.Identity) bool {
+	pub, ok := priv.Public().(ed25519.PublicKey)
+	return ok && bytes.Equal(pub, id[:])
 }
 
 // Table returns the session's table.

@@ -20,8 +20,11 @@ type SeatClaimRequest struct {
 
 // SeatApproval is one seat's signed agreement, outside the log, that the
 // seat named in a SeatClaimRequest goes to the claimant's key at the start
-// of deal Deal. The bot's host collects one from every seat still played
-// by its own device and posts them in the SeatClaim envelope.
+// of deal Deal. The seat's player (a bot's host, or a lobby bot's own
+// peer) collects one from every seat still played by its own device and
+// posts them in the SeatClaim envelope. An approval by the claimed seat
+// itself (Approver == Seat, signed by the key playing it) is that seat's
+// consent to give itself away.
 type SeatApproval struct {
 	Table    TableID
 	Deal     uint64
@@ -118,9 +121,6 @@ func (a *SeatApproval) Sign(priv ed25519.PrivateKey) error {
 	if len(priv) != ed25519.PrivateKeySize {
 		return fmt.Errorf("%w: private key of %d bytes", ErrMalformed, len(priv))
 	}
-	if a.Approver == a.Seat {
-		return fmt.Errorf("%w: seat %d approves its own claim", ErrMalformed, a.Seat)
-	}
 	copy(a.Sig[:], ed25519.Sign(priv, a.appendSigned([]byte(approvalDomain))))
 	return nil
 }
@@ -135,9 +135,6 @@ func (a *SeatApproval) Verify(key Identity) error {
 
 // MarshalBinary encodes the approval (ApprovalSize bytes).
 func (a *SeatApproval) MarshalBinary() ([]byte, error) {
-	if a.Approver == a.Seat {
-		return nil, fmt.Errorf("%w: seat %d approves its own claim", ErrMalformed, a.Seat)
-	}
 	return append(a.appendSigned(make([]byte, 0, ApprovalSize)), a.Sig[:]...), nil
 }
 
@@ -156,15 +153,11 @@ func ParseApproval(data []byte) (*SeatApproval, error) {
 	copy(a.Table[:], data[2:34])
 	copy(a.Key[:], data[43:75])
 	copy(a.Sig[:], data[76:])
-	if a.Approver == a.Seat {
-		return nil, fmt.Errorf("%w: seat %d approves its own claim", ErrMalformed, a.Seat)
-	}
 	return a, nil
 }
 
 // seatClaim is a decoded SeatClaim body: the request and the approvals,
-// one per seat still played by its own device (but the claimed seat), in
-// seat order.
+// one per seat still played by its own device, in seat order.
 type seatClaim struct {
 	req       SeatClaimRequest
 	approvals []*SeatApproval

@@ -39,7 +39,9 @@
 //     recorded as a cheat); a device that went another way follows the
 //     heavier branch when it comes back. A seat taken over for silence is
 //     handed back at the next deal (claim.go, handback.go: SeatClaim) to
-//     its device, back again, or to a watcher. At a table of two the other seat posts
+//     its device, back again, or to a watcher; a bot seated from the lobby
+//     is handed to a watcher the same way, with its own key's consent
+//     (PeerConfig.Lend). At a table of two the other seat posts
 //     an Abandon instead: the game ends, and no seat is ever handed to its
 //     opponent. A sealed message that does not open for its recipient is
 //     answered by the recipient's Complaint, which every log re-checks to

@@ -2,26 +2,29 @@ package table
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"slices"
 )
 
-// ErrNotClaimable: a claimant asked for a seat that no bot the table
-// seated for a silent device plays: a seat its own device plays, or the
-// seat of a cheater, which stays with its bot.
+// ErrNotClaimable: a claimant asked for a seat no bot plays that may be
+// handed over: a seat its own device plays (a person's), or the seat of a
+// cheater, which stays with its bot.
 var ErrNotClaimable = errors.New("table: the seat cannot be handed to a claimant")
 
-// A seat the table handed to a bot goes back to a device at the start of a
-// deal: the device that played it, back again, or a watcher that asks for
-// it. The claimant publishes a signed SeatClaimRequest; every peer whose
-// own device still plays its seat approves it for the deal about to start
-// (SeatApproval); the peer hosting the bot, at the bot's key turn, posts a
-// SeatClaim carrying the request and every approval instead of the bot's
-// round key, and the claimant's device posts the seat's envelopes from
-// then on. Approvals are given automatically: the table has nothing to
-// lose by a seat played by a device rather than a bot.
+// A seat a bot plays goes to a device at the start of a deal: a seat the
+// table handed to a bot, to the device that played it, back again, or to
+// a watcher; a bot seated from the lobby, to a watcher. The claimant
+// publishes a signed SeatClaimRequest; every peer whose own device still
+// plays its seat approves it for the deal about to start (SeatApproval),
+// a lobby bot's own peer included, whose approval is its consent; the peer
+// playing the seat (the bot's host, or the lobby bot's own peer), at the
+// seat's key turn, posts a SeatClaim carrying the request and every
+// approval instead of the round key, and the claimant's device posts the
+// seat's envelopes from then on. Approvals are given automatically: the
+// table has nothing to lose by a seat played by a device rather than a
+// bot. Consent is given only by a peer lending its seat
+// (PeerConfig.Lend): a person's seat never changes hands.
 
 // claimDeal is the deal whose key setup a claim made now is for: the deal
 // under way while its keys are being posted, otherwise the next one.
@@ -34,26 +37,18 @@ func claimDeal(game *Game) uint64 {
 	return game.deal + 1
 }
 
-// claim publishes this peer's request for its own seat while a bot hosted
-// elsewhere plays it (a device back after the table took it over, or a
-// watcher configured with the seat it wants).
+// claim publishes this peer's request for its own seat while another key
+// plays it and a claim of it may stand (a device back after the table took
+// its seat over, or a watcher configured with the seat it wants).
 func (p *Peer) claim(ctx context.Context) {
 	game, _, _ := p.state()
 	if game.Genesis() == nil || game.Over() || p.cfg.Seat < 0 || p.cfg.Seat >= game.Genesis().Players() {
 		return
 	}
-	if h := game.HostOf(p.cfg.Seat); h < 0 || h == p.cfg.Seat || !game.handableSeat(p.cfg.Seat) {
+	if game.Claimable(p.cfg.Seat) != nil || game.KeyOf(p.cfg.Seat) == p.id {
 		return
 	}
-	pub, ok := p.cfg.Key.Public().(ed25519.PublicKey)
-	if !ok {
-		return
-	}
-	id, err := IdentityOf(pub)
-	if err != nil {
-		return
-	}
-	req := &SeatClaimRequest{Table: p.cfg.Table, Seat: uint8(p.cfg.Seat), Key: id}
+	req := &SeatClaimRequest{Table: p.cfg.Table, Seat: uint8(p.cfg.Seat), Key: p.id}
 	if req.Sign(p.cfg.Key) != nil {
 		return
 	}
@@ -84,7 +79,7 @@ func (p *Peer) receiveClaim(m Received) {
 		return
 	}
 	game, _, _ := p.state()
-	if gen := game.Genesis(); gen == nil || int(req.Seat) >= gen.Players() || game.HostOf(int(req.Seat)) < 0 {
+	if game.Claimable(int(req.Seat)) != nil {
 		return
 	}
 	p.keepClaim(req)
@@ -119,7 +114,8 @@ func (p *Peer) keepApproval(a *SeatApproval) {
 
 // approve signs, keeps and publishes this peer's approvals of the claims
 // it holds: one per seat it plays with its own device's key, for the deal
-// about to start.
+// about to start. Its own seat consents to a claim of itself only when the
+// peer lends it (PeerConfig.Lend).
 func (p *Peer) approve(ctx context.Context) {
 	game, _, _ := p.state()
 	if game.Genesis() == nil || game.Over() {
@@ -133,8 +129,11 @@ func (p *Peer) approve(ctx context.Context) {
 	}
 	p.mu.Unlock()
 	for _, c := range claims {
+		if game.Claimable(int(c.Seat)) != nil || game.KeyOf(int(c.Seat)) == c.Key {
+			continue // the seat went to this claim, or cannot go to any now
+		}
 		for _, s := range game.Approvers(int(c.Seat)) {
-			if !p.hosts(game, s) {
+			if !p.hosts(game, s) || s == int(c.Seat) && !p.cfg.Lend {
 				continue
 			}
 			key, err := p.keyOf(game, s)
@@ -185,11 +184,13 @@ func (p *Peer) handBack(game *Game, seq uint64, turn Turn) *draft {
 }
 
 // Claimable reports whether a claimant may ask for seat now: nil while a
-// bot the table seated for silence plays it (the claim is then handed over
-// at the key setup of the next deal); ErrOver once the game is over;
-// ErrNotClaimable, with the reason, for a seat its own device plays (a
-// person or that device's bot, the bots seated from the start included) or
-// a cheater's.
+// bot the table seated for silence plays it, or a bot seated from the
+// lobby (GameConfig.LobbyBots) still plays it with its genesis key (the
+// claim is then handed over at the key setup of the next deal); ErrOver
+// once the game is over; ErrNotClaimable, with the reason, for a seat its
+// own device plays (a person, or a device's own seat played by its bot),
+// a lobby bot's seat already handed to a claimant, a seat hosting bots,
+// or a cheater's.
 func (g *Game) Claimable(seat int) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -199,11 +200,17 @@ func (g *Game) Claimable(seat int) error {
 	case g.st == stOver:
 		return ErrOver
 	}
-	if _, bot := g.botHost[seat]; !bot {
-		return fmt.Errorf("%w: seat %d is not played by a bot the table seated for a device gone", ErrNotClaimable, seat)
+	if _, bot := g.botHost[seat]; bot {
+		if !g.handable[seat] {
+			return fmt.Errorf("%w: seat %d was taken from a cheater and stays with its bot", ErrNotClaimable, seat)
+		}
+		return nil
 	}
-	if !g.handable[seat] {
-		return fmt.Errorf("%w: seat %d was taken from a cheater and stays with its bot", ErrNotClaimable, seat)
+	if !slices.Contains(g.cfg.LobbyBots, seat) || g.keys[seat] != g.gen.Keys[seat] {
+		return fmt.Errorf("%w: seat %d is played by its own device, not by a bot", ErrNotClaimable, seat)
+	}
+	if !g.seatClaimable(seat) {
+		return fmt.Errorf("%w: seat %d hosts bots for seats taken over", ErrNotClaimable, seat)
 	}
 	return nil
 }

@@ -71,17 +71,23 @@ func TestClaimEncoding(t *testing.T) {
 		{"claim tag", func(b []byte) error { _, err := ParseClaim(b); return err }, append([]byte{VoteTag}, b[1:]...), ErrMalformed},
 		{"claim version", func(b []byte) error { _, err := ParseClaim(b); return err }, append([]byte{ClaimTag, 9}, b[2:]...), ErrUnknownVersion},
 		{"approval long", func(b []byte) error { _, err := ParseApproval(b); return err }, append(bytes.Clone(ab), 0), ErrMalformed},
-		{"approval of itself", func(b []byte) error { _, err := ParseApproval(b); return err }, func() []byte {
-			c := bytes.Clone(ab)
-			c[75] = c[42]
-			return c
-		}(), ErrMalformed},
+		{"approval tag", func(b []byte) error { _, err := ParseApproval(b); return err }, append([]byte{ClaimTag}, ab[1:]...), ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.parse(tc.data); !errors.Is(err, tc.want) {
 				t.Fatalf("%v, want %v", err, tc.want)
 			}
 		})
+	}
+	// The claimed seat's own approval is its consent: it encodes and
+	// verifies under the seat's key like any other.
+	consent := approvalsOf(t, d, c, 4, 2)[0]
+	cb, err := consent.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ParseApproval(cb); err != nil || !reflect.DeepEqual(got, consent) || got.Verify(d.sp.ids[2]) != nil {
+		t.Fatalf("consent %+v, %v", got, err)
 	}
 	c.Key[0] ^= 1
 	if err := c.Verify(); !errors.Is(err, ErrBadSignature) {
@@ -145,7 +151,8 @@ func TestSeatClaimChecked(t *testing.T) {
 		return d.postAll(env)
 	}
 	back := claimOf(t, d.sp.table, gone, d.sp.keys[gone])
-	// Seat 0's key turn: not a bot.
+	// Seat 0's key turn: it hosts the bot of the seat gone, so it cannot
+	// be claimed at all.
 	deal := d.observer().Deal()
 	expectLogErr(t, post(0, d.sp.keys[0], claimOf(t, d.sp.table, 0, d.sp.keys[gone]), approvalsOf(t, d, back, deal, 1, 3)), ErrNotEntitled)
 	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == gone })

@@ -36,6 +36,15 @@ type PeerConfig struct {
 	Peers     []Identity
 	// Bot is the bot kind (bot.New) that plays the peer's own seat.
 	Bot string
+	// Lend makes the peer's own seat a bot seated from the lobby that
+	// gives itself to a watcher who claims it: the peer consents to the
+	// claim (Game.Claimable says which claims may stand), hands the seat
+	// over at the next key setup and posts nothing for it from then on.
+	// A person's seat is never lent.
+	Lend bool
+	// LobbyBots are the seats bots were seated in from the lobby
+	// (GameConfig.LobbyBots): a watcher may claim them.
+	LobbyBots []int
 	// Seed, when not nil, derives all of the peer's randomness (round keys,
 	// shuffles, salts, the bot's choices) from the seed and the seq, so a
 	// simulation replays exactly, even across a restart. Nil uses
@@ -190,6 +199,7 @@ func (v PeerView) Waiting() string {
 // envelope before sending), and reports to a UI through View and Events.
 type Peer struct {
 	cfg    PeerConfig
+	id     Identity // cfg.Key's public half
 	events chan Event
 	wake   chan struct{}
 	rand   *rand.Rand // picks members to ask; Run's goroutine only
@@ -285,7 +295,15 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	} else if _, err := crand.Read(seed[:]); err != nil {
 		return nil, err
 	}
-	p := &Peer{cfg: cfg, events: make(chan Event, cfg.Events), wake: make(chan struct{}, 1),
+	pub, ok := cfg.Key.Public().(ed25519.PublicKey)
+	if !ok {
+		return nil, fmt.Errorf("table: NewPeer: the key is not an Ed25519 key")
+	}
+	id, err := IdentityOf(pub)
+	if err != nil {
+		return nil, err
+	}
+	p := &Peer{cfg: cfg, id: id, events: make(chan Event, cfg.Events), wake: make(chan struct{}, 1),
 		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now(), checkedAt: ^uint64(0)}
 	if err := p.open(); err != nil {
 		return nil, err
@@ -301,7 +319,8 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 // restores the peer's standing vote.
 func (p *Peer) open() error {
 	cfg := p.cfg
-	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table}})
+	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table},
+		LobbyBots: cfg.LobbyBots})
 	log, err := NewLog(LogConfig{Table: cfg.Table, Protocol: game})
 	if err != nil {
 		return err
@@ -582,11 +601,12 @@ func (p *Peer) post(ctx context.Context, replica *Replica, env *Envelope) error 
 	return nil
 }
 
-// hosts reports whether this peer posts for seat: its own seat while no
-// bot replaced it, or a bot it hosts.
+// hosts reports whether this peer posts for seat: its own seat while its
+// key plays it (no bot replaced it, no claimant took it), or a bot it
+// hosts.
 func (p *Peer) hosts(game *Game, seat int) bool {
 	h := game.HostOf(seat)
-	return h == p.cfg.Seat || h < 0 && seat == p.cfg.Seat
+	return h == p.cfg.Seat || h < 0 && seat == p.cfg.Seat && game.KeyOf(seat) == p.id
 }
 
 // keyOf returns the signing key of a seat this peer posts for.

@@ -129,6 +129,13 @@ type GameConfig struct {
 	Creator Identity
 	// Vault holds the hosted seats' secrets; nil for an observer.
 	Vault Vault
+	// LobbyBots are the seats the table's setup says a device seated bots
+	// in before the game began (a p2p Setup: seats whose genesis key is no
+	// member device's). Claimable lets a watcher ask for such a seat while
+	// its genesis key still plays it. It only answers that question: the
+	// log hands any seat played by its own key over only with that key's
+	// consent (applySeatClaim), whatever a device believes of it.
+	LobbyBots []int
 }
 
 type stage uint8
@@ -180,6 +187,9 @@ type Game struct {
 	// the bot seats that may be (taken over for silence, not for a cheat).
 	handedBack []HandBack
 	handable   map[int]bool
+	// claimedIn is the deal in which each seat handed over changed hands:
+	// it cannot change them again before its next deal.
+	claimedIn map[int]uint64
 	// fence, set by this peer's own SilenceVote, refuses the silent seat's
 	// envelope at the voted seq unless it is the one the decider's log
 	// holds (allow). It is local to the peer, never part of the replicated
@@ -323,22 +333,48 @@ func (g *Game) voidable(seat int) bool {
 }
 
 // claimable reports whether the seat entitled now may be handed to a
-// claimant instead of posting its round key: a bot's turn in the key setup
-// of a deal, with no violation pending.
+// claimant instead of posting its round key: its turn in the key setup of
+// a deal, with no violation pending, while a claim of it can stand
+// (seatClaimable). A seat handed over in this deal posts its round key:
+// its new key cannot give it away again before the next deal.
 func (g *Game) claimable(seat int) bool {
 	if g.gen == nil || g.halt != nil || g.st != stKeys || g.rd == nil || len(g.rd.keys) != seat {
 		return false
 	}
-	_, bot := g.botHost[seat]
-	return bot && g.handable[seat]
+	if d, ok := g.claimedIn[seat]; ok && d == g.deal {
+		return false
+	}
+	return g.seatClaimable(seat)
+}
+
+// seatClaimable reports whether a claim of seat can stand in the log: a
+// bot the table seated for silence (not a cheater's), or a seat played by
+// its own key that hosts no bot. The second needs that key's consent
+// (approvers), which only a device lending its bot gives, so a person's
+// seat never changes hands without its device.
+func (g *Game) seatClaimable(seat int) bool {
+	if seat < 0 || seat >= g.n {
+		return false
+	}
+	if _, bot := g.botHost[seat]; bot {
+		return g.handable[seat]
+	}
+	for _, h := range g.botHost {
+		if h == seat {
+			return false // the claimant could not run the bots it hosts
+		}
+	}
+	return true
 }
 
 // approvers are the seats whose approval a claim of seat needs: every
-// other seat still played by its own device (not a bot).
+// seat still played by its own device. A bot the table seated is played by
+// its host's device, so for its seat these are the other seats; a seat
+// played by its own key is among them: its approval is its consent.
 func (g *Game) approvers(seat int) []int {
 	var out []int
 	for s := range g.n {
-		if s != seat && g.peerOf(s) == s {
+		if g.peerOf(s) == s {
 			out = append(out, s)
 		}
 	}
@@ -352,10 +388,11 @@ type HandBack struct {
 	Key  Identity
 }
 
-// applySeatClaim hands the bot-played seat entitled now to the claimant's
-// key: the request is signed by that key, which no seat holds now, and
-// every seat still played by its own device approved it for this deal, in
-// seat order. The seat then posts its round key with the new key.
+// applySeatClaim hands the seat entitled now to the claimant's key: the
+// request is signed by that key, which no seat holds now, and every seat
+// still played by its own device approved it for this deal, in seat order
+// (the claimed seat itself among them when its own key plays it). The
+// seat then posts its round key with the new key.
 func (g *Game) applySeatClaim(env *Envelope) error {
 	c, err := parseSeatClaim(g.cfg.Table, g.deal, env.Body)
 	if err != nil {
@@ -386,18 +423,19 @@ func (g *Game) applySeatClaim(env *Envelope) error {
 	g.keys[seat] = c.req.Key
 	delete(g.botHost, seat)
 	delete(g.handable, seat)
+	g.claimedIn[seat] = g.deal
 	g.handedBack = append(g.handedBack, HandBack{Seq: env.Seq, Seat: seat, Key: c.req.Key})
 	return nil
 }
 
-// checkApproval checks a SeatApproval against the state now: the seat is
-// a bot's, the approver one whose approval a claim needs, the deal this
-// one, the signature the approver's.
+// checkApproval checks a SeatApproval against the state now: a claim of
+// the seat can stand, the approver is one whose approval a claim needs,
+// the signature the approver's.
 func (g *Game) checkApproval(a *SeatApproval) error {
 	if g.gen == nil || a.Table != g.cfg.Table || int(a.Seat) >= g.n || int(a.Approver) >= g.n {
 		return fmt.Errorf("%w: an approval for deal %d", ErrVote, a.Deal)
 	}
-	if _, bot := g.botHost[int(a.Seat)]; !bot || !g.handable[int(a.Seat)] || !slices.Contains(g.approvers(int(a.Seat)), int(a.Approver)) {
+	if !g.seatClaimable(int(a.Seat)) || !slices.Contains(g.approvers(int(a.Seat)), int(a.Approver)) {
 		return fmt.Errorf("%w: seat %d approving a claim of seat %d", ErrVote, a.Approver, a.Seat)
 	}
 	return a.Verify(g.keys[a.Approver])
@@ -414,7 +452,8 @@ func (g *Game) CheckApproval(a *SeatApproval, deal uint64) error {
 }
 
 // Approvers returns the seats whose approval a claim of seat needs now:
-// every other seat still played by its own device.
+// every seat still played by its own device (the claimed seat's own
+// approval is its consent).
 func (g *Game) Approvers(seat int) []int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -424,13 +463,15 @@ func (g *Game) Approvers(seat int) []int {
 	return g.approvers(seat)
 }
 
-// handableSeat reports whether seat is a bot's that may be handed to a
-// claimant (taken over for silence, not for a cheat).
-func (g *Game) handableSeat(seat int) bool {
+// KeyOf returns the key that plays seat now (the genesis key until a
+// bot or a claimant replaces it), or the zero Identity for no such seat.
+func (g *Game) KeyOf(seat int) Identity {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	_, bot := g.botHost[seat]
-	return bot && g.handable[seat]
+	if g.gen == nil || seat < 0 || seat >= g.n {
+		return Identity{}
+	}
+	return g.keys[seat]
 }
 
 // HandedBack returns the seats handed from a bot to a claimant, in order.
@@ -751,6 +792,7 @@ func (g *Game) applyGenesis(env *Envelope) error {
 	g.keys = slices.Clone(gen.Keys)
 	g.botHost = map[int]int{}
 	g.handable = map[int]bool{}
+	g.claimedIn = map[int]uint64{}
 	g.n = gen.Players()
 	g.h = gen.Edition.HandSize(g.n)
 	g.cards = gen.Edition.Deck(g.n)

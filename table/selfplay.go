@@ -46,6 +46,11 @@ type SelfplayConfig struct {
 	// Watchers are devices that join the table while it plays, with keys
 	// of their own: each watches and asks for a seat once a bot plays it.
 	Watchers []Watcher
+	// LobbyBots are seats of bots seated from the lobby, which give
+	// themselves to a watcher who claims them: their peers lend them
+	// (PeerConfig.Lend) and every peer, watchers included, knows them
+	// (PeerConfig.LobbyBots).
+	LobbyBots []int
 	// Absent are seats whose devices never come: named in the genesis,
 	// they leave before their acknowledgement (a device gone in the
 	// lobby), and their peers never start.
@@ -99,8 +104,8 @@ type Silence struct {
 
 // Watcher is a device that joins the table once the log has reached
 // AtSeq, with a key drawn from the seed, and asks for Seat (its peer's
-// PeerConfig.Seat) once a bot plays that seat: until then it only
-// watches.
+// PeerConfig.Seat) once a bot plays that seat (a bot seated for silence,
+// or one of the LobbyBots): until then it only watches.
 type Watcher struct {
 	Seat  int
 	AtSeq uint64
@@ -321,7 +326,7 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat, Key: s.keys[seat],
 		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: seed, Tick: ticker.C, Logf: s.cfg.Logf,
 		Now: func() time.Time { return s.nowOf(seat) }, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter,
-		Poll: poll.C, Human: s.human[seat],
+		Poll: poll.C, Human: s.human[seat], Lend: slices.Contains(s.cfg.LobbyBots, seat), LobbyBots: s.cfg.LobbyBots,
 		CatchUp: store.Damage() != nil})
 	if err != nil {
 		ticker.Stop()
@@ -721,7 +726,7 @@ func (s *Selfplay) joinWatcher(ctx context.Context, i int) error {
 	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
 	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Seat: w.Seat, Key: key, Store: store, Transport: ep,
 		Peers: slices.Clone(s.ids), Bot: s.cfg.Bot, Tick: ticker.C, Poll: poll.C, Logf: s.cfg.Logf, Now: s.now,
-		Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter})
+		Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter, LobbyBots: s.cfg.LobbyBots})
 	if err != nil {
 		ticker.Stop()
 		poll.Stop()

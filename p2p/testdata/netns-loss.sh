@@ -20,6 +20,10 @@
 #           asks for that seat (njet join --watch --take SEAT --bot
 #           random), plays it from a later round to the end and ends with
 #           the players' log
+#   lobby_seat two devices of three (Modern, 8 rounds), the third seat a
+#           bot the host seated in the lobby (--bots 1); after a round a
+#           watcher takes that seat (--take 2), plays it from a later
+#           round to the end and ends with the players' log
 #
 # For each, it prints how long the table stood still: the longest time a
 # remaining device's store did not grow, from its last envelope before the
@@ -195,8 +199,31 @@ scen_watcher_seat() {
 	echo "watcher_seat: the watcher took seat $seat and finished with the players' log"
 }
 
+scen_lobby_seat() {
+	local t0
+	# Three friends, two devices and a bot the host seats in the lobby
+	# (seat 2, after the joiner's): nobody is lost, a fourth device comes.
+	start 0 "$WORK/lobby_seat-0" host --name lobby_seat --players 3 --bots 1 --edition modern --bot random \
+		--rounds 8 --linger 10s --wait 90s
+	wait_for "$WORK/lobby_seat-0/out.txt" "join code" 20 || return 1
+	CODE=$(grep -o 'join code [A-Z0-9-]*' "$WORK/lobby_seat-0/out.txt" | head -n 1 | awk '{print $3}')
+	start 1 "$WORK/lobby_seat-1" "${JOIN[@]}" --code "$CODE"
+	watch_growth "$WORK/lobby_seat-0/njet.db" "$WORK/lobby_seat-0/growth.txt"
+	wait_for "$WORK/lobby_seat-0/out.txt" "round 1: points" 150 || return 1
+	echo "lobby_seat: a watcher (device 4) asks for seat 2, the host's lobby bot, by the join code"
+	t0=$(lost)
+	start 4 "$WORK/lobby_seat-4" join --watch --code "$CODE" --take 2 --bot random --wait 30s --linger 10s
+	finish_table lobby_seat "$t0" 0 1 4 || return 1
+	grep -q "the table gave you seat 2" "$WORK/lobby_seat-4/out.txt" &&
+		grep -q "seat 2 was handed from its bot" "$WORK/lobby_seat-0/verify.txt" || {
+		echo "lobby_seat: the watcher was not given seat 2"
+		return 1
+	}
+	echo "lobby_seat: the watcher took the lobby bot's seat and finished with the players' log"
+}
+
 want() { [ -z "${LOSS_SCENARIOS:-}" ] || [[ " $LOSS_SCENARIOS " == *" $1 "* ]]; }
-for s in host shuffle lobby two partition watcher_seat; do
+for s in host shuffle lobby two partition watcher_seat lobby_seat; do
 	want "$s" || continue
 	echo "== $s"
 	t=$SECONDS
