@@ -933,6 +933,7 @@ func (g *TheGame) handOf(s int) thegame.Cards {
 // returns the violation that halted it, if any.
 func verifiedTheGame(v *Verification, tg *TheGame) error {
 	v.Over = tg.Over()
+	v.Voided = tg.Takeovers()
 	if r, ok := tg.Result(); ok {
 		v.TheGame = &r
 	}
