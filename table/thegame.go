@@ -15,7 +15,8 @@ import (
 // the game, says who posts next, checks every envelope, and after the
 // reveals replays the whole game through package thegame.
 //
-// The game is one crypto round. The 98 cards are shuffled by every seat;
+// The game is one crypto round, and one more after each takeover of a
+// device gone (thegame_void.go). The 98 cards are shuffled by every seat;
 // the starting hands are the first positions of the deck, seat 0's first,
 // each opened to its seat alone by the tokens of every other seat; the draw
 // pile is the rest, in its shuffled order, and each draw opens the next
