@@ -161,7 +161,11 @@ func (g *Game) checkPublic(pub *Public) error {
 		if p.Up != start.Up || p.Top != start.Top && (p.Top < int(MinCard) || p.Top > int(MaxCard) || !pub.Played.Has(Card(p.Top))) {
 			return fmt.Errorf("%w: pile %d shows %d, which was not played", ErrBadAction, i, p.Top)
 		}
-		if p.Cmd != CmdNone && (!g.cfg.Extreme || p.Top == start.Top || CommandOf(Card(p.Top)) != p.Cmd) {
+		want := CmdNone
+		if g.cfg.Extreme && p.Top != start.Top {
+			want = CommandOf(Card(p.Top))
+		}
+		if p.Cmd != want {
 			return fmt.Errorf("%w: pile %d shows the command %s on %d", ErrBadAction, i, p.Cmd, p.Top)
 		}
 	}

@@ -158,6 +158,14 @@ func TestRedealRefusesBadDeals(t *testing.T) {
 			q.Turn = 4
 			return h, p, q
 		}, ErrBadAction},
+		{"command not on its card", func(h [][]Card, p []Card) ([][]Card, []Card, Public) {
+			q := pub
+			q.Piles[1].Cmd = CmdStop
+			if q.Piles[1].Top != 1 && CommandOf(Card(q.Piles[1].Top)) == CmdStop {
+				q.Piles[1].Cmd = CmdSkull
+			}
+			return h, p, q
+		}, ErrBadAction},
 		{"pile top not played", func(h [][]Card, p []Card) ([][]Card, []Card, Public) {
 			q := pub
 			q.Piles[0].Top = int(h[0][0])
