@@ -8,7 +8,7 @@ import (
 const (
 	MinParties   = 1  // fewest seats at a table (The Game is played alone too)
 	MaxParties   = 5  // most seats at a table
-	MinCards     = 36 // smallest deck
+	MinCards     = 2  // smallest deck (a redeal of The Game shuffles the cards not yet played)
 	MaxCards     = 98 // largest deck (the 98 cards of The Game)
 	MaxDeckIDLen = 64 // longest deck id, in bytes
 )

@@ -14,7 +14,8 @@ import (
 // person's seat, and a seat whose Bot is not a kind of thegame/bot (a
 // Njet kind, as a device that joined without knowing the game passes),
 // is played by "coop" rather than left silent, which would stall the
-// table.
+// table. The seats watch for silence as a Njet table's bots do
+// (Patience, VoidAfter, Grace): a device gone for good is taken over.
 func (s *Session) addTheGame(gen *table.Genesis) error {
 	for _, ls := range s.cfg.Seats {
 		if ls.Seat < 0 || ls.Seat >= len(gen.Keys) {
@@ -37,7 +38,7 @@ func (s *Session) addTheGame(gen *table.Genesis) error {
 		}
 		p, err := table.NewTheGamePeer(table.TheGamePeerConfig{Table: s.tbl.id, Creator: gen.Keys[0], Genesis: genesis,
 			Seat: ls.Seat, Key: ls.Key, Store: s.cfg.Store, Transport: ep, Peers: s.tbl.Members(ls.Seat), Bot: kind,
-			Tick: tick.C, Logf: s.cfg.Logf})
+			Tick: tick.C, Logf: s.cfg.Logf, Patience: s.cfg.Patience, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.Grace})
 		if err != nil {
 			return err
 		}

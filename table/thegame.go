@@ -15,7 +15,8 @@ import (
 // the game, says who posts next, checks every envelope, and after the
 // reveals replays the whole game through package thegame.
 //
-// The game is one crypto round. The 98 cards are shuffled by every seat;
+// The game is one crypto round, and one more after each takeover of a
+// device gone (thegame_void.go). The 98 cards are shuffled by every seat;
 // the starting hands are the first positions of the deck, seat 0's first,
 // each opened to its seat alone by the tokens of every other seat; the draw
 // pile is the rest, in its shuffled order, and each draw opens the next
@@ -69,8 +70,18 @@ type TheGame struct {
 	playedC thegame.Cards
 	result  thegame.Result
 
-	record  []tgAction
+	record  []tgAction // the public steps since the round's play began
 	audited bool
+
+	// Takeovers (thegame_void.go).
+	seatKeys []Identity      // the key of each seat: its genesis key, or its bot's
+	botHost  map[int]int     // a seat played by a bot: the seat whose device hosts it
+	round    int             // the crypto round: 1, then one more per takeover
+	cards    []thegame.Card  // the round's deck: crypto card i is cards[i]
+	sizes    []int           // the cards the round deals to each seat
+	resume   *thegame.Public // the public position the round resumes; nil for the first deal
+	voids    []*Violation    // the seats taken over, one per takeover
+	fence    *fence          // this peer's standing vote
 }
 
 // tgAction is one public step of the game, kept for the replay after the
@@ -109,10 +120,18 @@ func (g *TheGame) Entitled(seq uint64) (Turn, error) {
 		return Turn{}, err
 	}
 	key := g.cfg.Creator
+	t := Turn{Seat: uint8(seat), Key: key, Kinds: kinds}
 	if g.gen != nil {
-		key = g.gen.Keys[seat]
+		t.Key = g.seatKeys[seat]
+		if g.voidable() {
+			for s := range g.n {
+				if s != seat {
+					t.Instead = append(t.Instead, Turn{Seat: uint8(s), Key: g.seatKeys[s], Kinds: []Kind{KindVoidSilent}})
+				}
+			}
+		}
 	}
-	return Turn{Seat: uint8(seat), Key: key, Kinds: kinds}, nil
+	return t, nil
 }
 
 // turnLocked names the seat that posts next and the kinds it may post.
@@ -162,6 +181,9 @@ func (g *TheGame) Apply(env *Envelope) error {
 		return fmt.Errorf("table: envelope for seq %d, the game is at %d", env.Seq, g.next)
 	}
 	seat := int(env.Author)
+	if f := g.fence; f != nil && f.seq == env.Seq && seat == f.seat && env.Kind != KindVoidSilent && env.Hash() != f.allow {
+		return fmt.Errorf("%w: this peer voted against seat %d at seq %d", ErrFenced, seat, env.Seq)
+	}
 	var v *Violation
 	var err error
 	switch env.Kind {
@@ -185,6 +207,8 @@ func (g *TheGame) Apply(env *Envelope) error {
 		err = g.applyStuck(env.Seq, seat, env.Body)
 	case KindReveal:
 		v, err = g.applyReveal(seat, env.Body)
+	case KindVoidSilent:
+		err = g.applyVoidSilent(env)
 	default:
 		err = fmt.Errorf("%w: %v is not part of The Game's protocol", ErrUnknownKind, env.Kind)
 	}
@@ -199,6 +223,9 @@ func (g *TheGame) Apply(env *Envelope) error {
 		g.halt = v
 	}
 	g.next++
+	if g.fence != nil && g.fence.seq < g.next {
+		g.fence = nil
+	}
 	return nil
 }
 
@@ -218,15 +245,10 @@ func (g *TheGame) applyGenesis(env *Envelope) error {
 	}
 	n := gen.Players()
 	g.gen, g.genHash, g.n, g.h = gen, env.Hash(), n, thegame.HandSize(n)
-	g.params = crypto.Params{TableID: g.cfg.Table, Round: 1, Parties: n, Cards: thegame.DeckSize,
-		DeckID: fmt.Sprintf("thegame/%d", n)}
-	g.secrets = map[int]*crypto.Secrets{}
-	g.openings = map[int][]crypto.Opening{}
-	g.known = map[int]thegame.Card{}
-	g.holder = slices.Repeat([]int{-1}, thegame.DeckSize)
-	g.played = make([]bool, thegame.DeckSize)
+	g.seatKeys, g.botHost, g.round = slices.Clone(gen.Keys), map[int]int{}, 1
 	g.hands = make([]int, n)
 	g.pos = thegame.Position{Piles: startPilesOf(), DrawPile: thegame.DeckSize, Extreme: gen.Extreme}
+	g.startRound()
 	g.st = stAcks
 	if n == 1 {
 		g.st = stKeys
@@ -259,8 +281,14 @@ func (g *TheGame) applyAck(env *Envelope) error {
 	return nil
 }
 
-// theGameKeysName names the stored round secrets of a hosted seat.
-func theGameKeysName(seat int) string { return fmt.Sprintf("thegame-keys/%d", seat) }
+// theGameKeysName names the stored round secrets of a hosted seat in
+// round r.
+func theGameKeysName(r, seat int) string {
+	if r == 1 {
+		return fmt.Sprintf("thegame-keys/%d", seat)
+	}
+	return fmt.Sprintf("thegame-keys/%d/%d", r, seat)
+}
 
 func (g *TheGame) applyKey(seat int, body []byte) (*Violation, error) {
 	var km crypto.KeyMessage
@@ -274,7 +302,7 @@ func (g *TheGame) applyKey(seat int, body []byte) (*Violation, error) {
 		return cryptoViolation(seat, err), nil
 	}
 	if g.cfg.Vault != nil {
-		if b, err := g.cfg.Vault.Secret(theGameKeysName(seat)); err == nil {
+		if b, err := g.cfg.Vault.Secret(theGameKeysName(g.round, seat)); err == nil {
 			s := new(crypto.Secrets)
 			if err := s.UnmarshalBinary(b); err != nil {
 				v := violation(seat, CheckKeys, "stored secrets: %v", err)
@@ -335,13 +363,12 @@ func (g *TheGame) applyShuffle(seat int, body []byte) (*Violation, error) {
 // positions drawn, to the drawer.
 func (g *TheGame) tokenOrder(giver int) (to, pos []int) {
 	if g.st == stDeal {
+		first := 0
 		for t := range g.n {
-			if t == giver {
-				continue
-			}
-			for p := t * g.h; p < (t+1)*g.h; p++ {
+			for p := first; p < first+g.sizes[t] && t != giver; p++ {
 				to, pos = append(to, t), append(pos, p)
 			}
+			first += g.sizes[t]
 		}
 		return to, pos
 	}
@@ -404,16 +431,27 @@ func (g *TheGame) applyTokens(seat int, body []byte) (*Violation, error) {
 	return g.finishDraw(), nil
 }
 
-// startPlay gives the starting hands (positions 0 to n·h−1, seat 0's
-// first, as thegame deals them) and begins seat 0's turn.
+// startPlay gives the round's hands (the first positions of the deck, seat
+// 0's first, as thegame deals them) and begins seat 0's turn, or after a
+// takeover goes on from the public position the takeover kept.
 func (g *TheGame) startPlay() *Violation {
 	g.st = stPlay
+	first := 0
 	for s := range g.n {
-		if v := g.take(s, s*g.h, g.h); v != nil {
+		g.hands[s] = 0
+		if v := g.take(s, first, g.sizes[s]); v != nil {
 			return v
 		}
+		first += g.sizes[s]
 	}
-	g.beginTurn(0)
+	r := g.resume
+	if r == nil {
+		g.beginTurn(0)
+		return nil
+	}
+	g.turn, g.turns, g.phase, g.due, g.givers = r.Turn, r.Turns, r.Phase, r.Due, 0
+	g.pos = thegame.Position{Piles: r.Piles, DrawPile: len(g.cards) - g.drawn, Extreme: g.gen.Extreme,
+		Played: r.PlayedThisTurn, OnPiles: r.OnPiles, Three: r.Three}
 	return nil
 }
 
@@ -429,12 +467,17 @@ func (g *TheGame) take(s, first, count int) *Violation {
 				v.Private = true
 				return v
 			}
-			g.known[p] = thegame.MinCard + thegame.Card(i)
+			if i < 0 || i >= len(g.cards) {
+				v := violation(s, CheckTokens, "position %d opens to card %d of %d", p, i, len(g.cards))
+				v.Private = true
+				return v
+			}
+			g.known[p] = g.cards[i]
 		}
 	}
 	g.hands[s] += count
 	g.drawn = max(g.drawn, first+count)
-	g.pos.DrawPile = thegame.DeckSize - g.drawn
+	g.pos.DrawPile = len(g.cards) - g.drawn
 	return nil
 }
 
@@ -456,7 +499,7 @@ func (g *TheGame) beginTurn(s int) {
 	g.turns++
 	g.phase = thegame.PhasePlay
 	g.signals[s] = [thegame.NumPiles]thegame.Signal{}
-	g.pos = thegame.Position{Piles: g.pos.Piles, DrawPile: thegame.DeckSize - g.drawn, Extreme: g.gen.Extreme}
+	g.pos = thegame.Position{Piles: g.pos.Piles, DrawPile: len(g.cards) - g.drawn, Extreme: g.gen.Extreme}
 }
 
 // endTurn closes the turn and works out the draws (G-B3, G-X9).
@@ -465,7 +508,7 @@ func (g *TheGame) endTurn() *Violation {
 	if g.pos.InForce(thegame.CmdDrawOne) {
 		due = min(due, 1)
 	}
-	due = min(max(due, 0), thegame.DeckSize-g.drawn)
+	due = min(max(due, 0), len(g.cards)-g.drawn)
 	if due == 0 {
 		g.nextTurn()
 		return nil
@@ -493,7 +536,7 @@ func (g *TheGame) nextTurn() {
 // over ends the game with the public count of the cards left; the reveals
 // follow.
 func (g *TheGame) over(broken thegame.Command) {
-	left := thegame.DeckSize - g.drawn
+	left := len(g.cards) - g.drawn
 	for _, c := range g.hands {
 		left += c
 	}
@@ -537,14 +580,17 @@ func (g *TheGame) applyPlay(seq uint64, seat int, body []byte) (*Violation, erro
 	if m.Seat != seat {
 		return violation(seat, CheckStructure, "a play message for seat %d", m.Seat), nil
 	}
-	if p := m.Position; p < 0 || p >= thegame.DeckSize || g.holder[p] != seat || g.played[p] {
+	if p := m.Position; p < 0 || p >= len(g.cards) || g.holder[p] != seat || g.played[p] {
 		return violation(seat, CheckPosition, "position %d is not in the seat's hand", p), nil
 	}
 	i, err := g.cr.VerifyPlay(g.deck, m, g.sealed)
 	if err != nil {
 		return cryptoViolation(seat, err), nil
 	}
-	c := thegame.MinCard + thegame.Card(i)
+	if i < 0 || i >= len(g.cards) {
+		return violation(seat, CheckPosition, "position %d opens to card %d of %d", m.Position, i, len(g.cards)), nil
+	}
+	c := g.cards[i]
 	q := g.pos
 	q.Hand = q.Hand.Add(c)
 	if err := q.CheckPlay(c, pile); err != nil {
@@ -667,7 +713,10 @@ func (g *TheGame) audit() *Violation {
 	}
 	deck := make([]thegame.Card, len(order))
 	for p, i := range order {
-		deck[p] = thegame.MinCard + thegame.Card(i)
+		if i < 0 || i >= len(g.cards) {
+			return cryptoViolation(-1, fmt.Errorf("position %d opens to card %d of %d", p, i, len(g.cards)))
+		}
+		deck[p] = g.cards[i]
 	}
 	return g.replay(deck)
 }
@@ -678,11 +727,8 @@ func (g *TheGame) audit() *Violation {
 // both from the seat on turn (TurnEnd, Stuck), which the replay holds
 // against the engine.
 func (g *TheGame) replay(deck []thegame.Card) *Violation {
-	eng, err := thegame.NewGame(g.gen.TheGameConfig())
+	eng, err := g.engineAtDeal(deck)
 	if err != nil {
-		return violation(0, CheckStructure, "%v", err)
-	}
-	if err := g.feedDeal(eng, deck); err != nil {
 		return violation(0, CheckStructure, "the deal: %v", err)
 	}
 	ended := false // the engine ended the turn (or the game) after the last play
@@ -702,7 +748,7 @@ func (g *TheGame) replay(deck []thegame.Card) *Violation {
 		case a.draw:
 			for p := a.pos; p < a.pos+a.count; p++ {
 				s, ok := eng.NeedDraw()
-				if !ok || s != a.seat || eng.Drawn() != p {
+				if !ok || s != a.seat || eng.DrawPile() != len(deck)-p {
 					return fail(CheckStructure, "seat %d drew position %d, the rules draw otherwise", a.seat, p)
 				}
 				if err := eng.Apply(thegame.Action{Kind: thegame.ActDraw, Seat: a.seat, Card: deck[p]}); err != nil {
@@ -747,18 +793,34 @@ func (g *TheGame) replay(deck []thegame.Card) *Violation {
 	return nil
 }
 
-// feedDeal applies the deal of the starting hands.
-func (g *TheGame) feedDeal(eng *thegame.Game, deck []thegame.Card) error {
-	for p := range g.n * g.h {
-		s, ok := eng.NeedDraw()
-		if !ok || eng.Phase() != thegame.PhaseDeal {
-			return errors.New("the rules ended the deal early")
+// engineAtDeal returns the engine as the round's play begins, the deal
+// taken from deck: the first deal of the game, or the redeal of a takeover
+// at the public position it kept (thegame.Resume).
+func (g *TheGame) engineAtDeal(deck []thegame.Card) (*thegame.Game, error) {
+	cfg := g.gen.TheGameConfig()
+	if g.resume == nil {
+		eng, err := thegame.NewGame(cfg)
+		if err != nil {
+			return nil, err
 		}
-		if err := eng.Apply(thegame.Action{Kind: thegame.ActDraw, Seat: s, Card: deck[p]}); err != nil {
-			return err
+		for p := range g.n * g.h {
+			s, ok := eng.NeedDraw()
+			if !ok || eng.Phase() != thegame.PhaseDeal {
+				return nil, errors.New("the rules ended the deal early")
+			}
+			if err := eng.Apply(thegame.Action{Kind: thegame.ActDraw, Seat: s, Card: deck[p]}); err != nil {
+				return nil, err
+			}
 		}
+		return eng, nil
 	}
-	return nil
+	hands := make([][]thegame.Card, g.n)
+	first := 0
+	for s, k := range g.sizes {
+		hands[s] = deck[first : first+k]
+		first += k
+	}
+	return thegame.Resume(cfg, *g.resume, hands, deck[first:])
 }
 
 // TheGameResult is the outcome of a verified game of The Game.
@@ -829,7 +891,7 @@ func (g *TheGame) viewLocked(s int) thegame.View {
 		ph = thegame.PhaseDeal
 	}
 	v := thegame.View{Seat: s, Players: g.n, Extreme: g.gen.Extreme, HandSize: g.h, Phase: ph, Turn: g.turn,
-		Turns: g.turns, DrawPile: thegame.DeckSize - g.drawn, Piles: g.pos.Piles, Played: g.playedC,
+		Turns: g.turns, DrawPile: len(g.cards) - g.drawn, Piles: g.pos.Piles, Played: g.playedC,
 		Muted: g.pos.InForce(thegame.CmdSilence), Result: g.result}
 	v.Hand = g.handOf(s).List()
 	for t := range g.n {
@@ -872,6 +934,7 @@ func (g *TheGame) handOf(s int) thegame.Cards {
 // returns the violation that halted it, if any.
 func verifiedTheGame(v *Verification, tg *TheGame) error {
 	v.Over = tg.Over()
+	v.Voided = tg.Takeovers()
 	if r, ok := tg.Result(); ok {
 		v.TheGame = &r
 	}

@@ -42,7 +42,7 @@ func (g *TheGame) draft(seq uint64, seat int, rnd io.Reader, pl tgbot.Player) (*
 		if err != nil {
 			return nil, err
 		}
-		d.secrets[theGameKeysName(seat)] = b
+		d.secrets[theGameKeysName(g.round, seat)] = b
 		if d.body, err = cryptoBody(km); err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	tgbot "github.com/njetlan/njet/thegame/bot"
@@ -39,6 +40,15 @@ type TheGamePeerConfig struct {
 	// Tick, when not nil, makes the replica ask a member for what follows
 	// its log on every tick, and the peer look again whether it must post.
 	Tick <-chan time.Time
+	// Patience, VoidAfter and Grace are as for a Njet Peer: once the seat
+	// entitled next has been silent for VoidAfter (and at least Patience),
+	// the peer votes on its own to take it over, and the lowest voter
+	// takes over when every other seat has voted, or Grace after its own
+	// vote with the votes it holds. A zero VoidAfter never votes;
+	// Patience and Grace default to DefaultPatience and DefaultGrace.
+	Patience, VoidAfter, Grace time.Duration
+	// Now is the clock (time.Now if nil).
+	Now func() time.Time
 	// Logf, when not nil, is told about rejected envelopes.
 	Logf func(format string, args ...any)
 }
@@ -56,6 +66,10 @@ type TheGamePeer struct {
 	// tamper, when not nil, changes every draft before it is signed
 	// (tests play cheats with it).
 	tamper func(d *draft)
+
+	mu      sync.Mutex
+	bots    map[int]tgbot.Player // the players of the bot seats this peer hosts
+	silence silenceState
 }
 
 // NewTheGamePeer replays the peer's store and returns the peer.
@@ -65,6 +79,15 @@ func NewTheGamePeer(cfg TheGamePeerConfig) (*TheGamePeer, error) {
 	}
 	if cfg.Bot == "" {
 		cfg.Bot = "coop"
+	}
+	if cfg.Patience <= 0 {
+		cfg.Patience = DefaultPatience
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	pl, err := tgbot.New(cfg.Bot, !cfg.Silent)
 	if err != nil {
@@ -81,12 +104,15 @@ func NewTheGamePeer(cfg TheGamePeerConfig) (*TheGamePeer, error) {
 	} else if _, err := crand.Read(seed[:]); err != nil {
 		return nil, err
 	}
+	p := &TheGamePeer{cfg: cfg, game: game, log: log, player: pl, bots: map[int]tgbot.Player{}}
 	replica, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
-		Rand: rand.New(rand.NewChaCha8(seed)), Tick: cfg.Tick, Logf: cfg.Logf})
+		Rand: rand.New(rand.NewChaCha8(seed)), Tick: cfg.Tick, Logf: cfg.Logf, Vote: p.receiveVote})
 	if err != nil {
 		return nil, err
 	}
-	return &TheGamePeer{cfg: cfg, game: game, log: log, replica: replica, player: pl}, nil
+	p.replica = replica
+	p.restoreVote()
+	return p, nil
 }
 
 // Bot returns the kind of the bot that plays the seat.
@@ -123,6 +149,9 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 	}
 	for {
 		if err := p.act(ctx); err != nil {
+			return stop(err)
+		}
+		if err := p.watchSilence(ctx); err != nil {
 			return stop(err)
 		}
 		select {
@@ -181,14 +210,23 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 		return nil, nil
 	}
 	turn, err := p.game.Entitled(next)
-	if err != nil || int(turn.Seat) != p.cfg.Seat {
+	if err != nil || !p.hosts(int(turn.Seat)) {
 		return nil, nil
+	}
+	seat := int(turn.Seat)
+	key, err := p.keyOf(seat)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := p.playerOf(seat)
+	if err != nil {
+		return nil, err
 	}
 	rnd, err := p.randomness(next)
 	if err != nil {
 		return nil, err
 	}
-	d, err := p.game.draft(next, p.cfg.Seat, rnd, p.player)
+	d, err := p.game.draft(next, seat, rnd, pl)
 	if err != nil {
 		return nil, err
 	}
@@ -201,11 +239,52 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 		}
 	}
 	env := &Envelope{Version: EnvelopeVersion, Table: p.cfg.Table, Seq: next, Prev: prev,
-		Author: uint8(p.cfg.Seat), Kind: d.kind, Body: d.body}
-	if err := env.Sign(p.cfg.Key); err != nil {
+		Author: uint8(seat), Kind: d.kind, Body: d.body}
+	if err := env.Sign(key); err != nil {
 		return nil, err
 	}
 	return env, nil
+}
+
+// hosts reports whether this peer posts for seat: its own seat while no
+// bot plays it, or a bot seat its device hosts.
+func (p *TheGamePeer) hosts(seat int) bool {
+	return p.game.Genesis() != nil && p.game.PeerOf(seat) == p.cfg.Seat && p.game.PeerOf(p.cfg.Seat) == p.cfg.Seat
+}
+
+// keyOf returns the signing key of a seat the peer posts for.
+func (p *TheGamePeer) keyOf(seat int) (ed25519.PrivateKey, error) {
+	if seat == p.cfg.Seat {
+		return p.cfg.Key, nil
+	}
+	// A bot this peer hosts: its key was stored before its takeover.
+	b, err := p.cfg.Store.Secret(p.cfg.Table, botKeyName(seat))
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("%w: the key of hosted bot seat %d", ErrSecretsLost, seat)
+	}
+	if err != nil || len(b) != ed25519.SeedSize {
+		return nil, fmt.Errorf("table: the key of hosted bot seat %d: %w", seat, err)
+	}
+	return ed25519.NewKeyFromSeed(b), nil
+}
+
+// playerOf returns the player of a seat the peer posts for: its own bot,
+// or the bot of the same kind that plays a seat taken over.
+func (p *TheGamePeer) playerOf(seat int) (tgbot.Player, error) {
+	if seat == p.cfg.Seat {
+		return p.player, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if pl, ok := p.bots[seat]; ok {
+		return pl, nil
+	}
+	pl, err := tgbot.New(p.cfg.Bot, !p.cfg.Silent)
+	if err != nil {
+		return nil, err
+	}
+	p.bots[seat] = pl
+	return pl, nil
 }
 
 // randomness returns the protocol's randomness for the draft at seq.

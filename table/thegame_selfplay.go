@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -34,8 +35,24 @@ type TheGameSelfplayConfig struct {
 	Net NetConfig
 	// Tick is the replicas' sync interval (5 ms if 0).
 	Tick time.Duration
+	// Leaves are devices that leave the table for good during the game.
+	Leaves []TheGameLeave
+	// VoidAfter is every peer's Patience, VoidAfter and Grace (10 s if 0),
+	// on the selfplay's own clock: it stands still but for one second per
+	// Tick while the table waits for a seat whose device has left.
+	VoidAfter time.Duration
 	// Logf, when not nil, is told about rejected envelopes.
 	Logf func(format string, args ...any)
+}
+
+// TheGameLeave stops a seat's peer for good and cuts it off the network,
+// as a device switched off, once the longest log of the peers still there
+// has reached AtSeq, or once When, given the public view of the game from
+// that log, says so (When wins when set).
+type TheGameLeave struct {
+	Seat  int
+	AtSeq uint64
+	When  func(v thegame.View) bool
 }
 
 // TheGameSelfplay is a table of The Game where every seat is a
@@ -50,6 +67,10 @@ type TheGameSelfplay struct {
 
 	mu      sync.Mutex
 	peers   []*TheGamePeer
+	stops   []context.CancelFunc
+	gone    map[int]bool
+	ended   int
+	clock   time.Time
 	exports [][]byte
 	// tamper, by seat, changes that seat's drafts (tests play cheats).
 	tamper map[int]func(d *draft)
@@ -66,8 +87,16 @@ func NewTheGameSelfplay(cfg TheGameSelfplayConfig) (*TheGameSelfplay, error) {
 	if cfg.Tick <= 0 {
 		cfg.Tick = 5 * time.Millisecond
 	}
+	if cfg.VoidAfter <= 0 {
+		cfg.VoidAfter = 10 * time.Second
+	}
+	for _, l := range cfg.Leaves {
+		if l.Seat < 0 || l.Seat >= cfg.Players {
+			return nil, fmt.Errorf("table: seat %d leaves a table of %d", l.Seat, cfg.Players)
+		}
+	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x74686567))
-	s := &TheGameSelfplay{cfg: cfg}
+	s := &TheGameSelfplay{cfg: cfg, gone: map[int]bool{}, clock: time.Unix(1_700_000_000, 0)}
 	gen := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme}
 	if cfg.Extreme {
 		gen.Commands = thegame.AssignmentVersion
@@ -150,19 +179,22 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 		ticker := time.NewTicker(s.cfg.Tick)
 		p, err := NewTheGamePeer(TheGamePeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat,
 			Key: s.keys[seat], Store: store, Transport: ep, Peers: others, Bot: s.cfg.Bot, Silent: s.cfg.Silent,
-			Seed: &seed, Tick: ticker.C, Logf: s.cfg.Logf})
+			Seed: &seed, Tick: ticker.C, Logf: s.cfg.Logf,
+			Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter, Now: s.now})
 		if err != nil {
 			ticker.Stop()
 			return errors.Join(err, ep.Close())
 		}
 		p.tamper = s.tamper[seat]
+		pctx, stop := context.WithCancel(ctx)
 		s.mu.Lock()
 		s.peers = append(s.peers, p)
+		s.stops = append(s.stops, stop)
 		s.mu.Unlock()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := p.Run(ctx)
+			err := p.Run(pctx)
 			ticker.Stop()
 			errc <- errors.Join(err, ep.Close())
 		}()
@@ -177,6 +209,10 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 	}
 	for seat, st := range stores {
 		b, xerr := storeExport(st, s.table)
+		if xerr != nil && s.left(seat) {
+			// A device gone before the genesis reached it holds no log.
+			b, xerr = nil, nil
+		}
 		if xerr != nil {
 			return errors.Join(err, fmt.Errorf("table: export of seat %d: %w", seat, xerr))
 		}
@@ -201,9 +237,13 @@ func (s *TheGameSelfplay) wait(ctx context.Context, watch func(int, *TheGamePeer
 	tick := time.NewTicker(s.cfg.Tick)
 	defer tick.Stop()
 	seen := make([]uint64, s.cfg.Players)
+	leaves := slices.Clone(s.cfg.Leaves)
 	for {
 		done := true
 		for seat, p := range s.peers {
+			if s.left(seat) {
+				continue
+			}
 			if next, _ := p.replica.head(); watch != nil && next != seen[seat] {
 				seen[seat] = next
 				if err := watch(seat, p); err != nil {
@@ -215,17 +255,87 @@ func (s *TheGameSelfplay) wait(ctx context.Context, watch func(int, *TheGamePeer
 		if done {
 			return nil
 		}
+		leaves = s.leave(leaves)
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("table: The Game's selfplay did not finish: %w", ctx.Err())
 		case err := <-errc:
-			if err == nil {
+			if err == nil && !s.leftAll(errc) {
 				err = errors.New("table: a peer stopped before the game ended")
 			}
-			return err
+			if err != nil {
+				return err
+			}
 		case <-tick.C:
 		}
 	}
+}
+
+// now is the peers' clock.
+func (s *TheGameSelfplay) now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clock
+}
+
+// left reports whether seat's device has left.
+func (s *TheGameSelfplay) left(seat int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gone[seat]
+}
+
+// leftAll reports whether a peer that ended may have been one stopped by a
+// leave: the count of stopped peers is at least the count of ends seen.
+func (s *TheGameSelfplay) leftAll(errc <-chan error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended++
+	return s.ended <= len(s.gone)
+}
+
+// leave stops the seats whose time to leave has come, and moves the clock
+// on while a peer still there waits for a seat whose device has left. It
+// returns the leaves still to come.
+func (s *TheGameSelfplay) leave(pending []TheGameLeave) []TheGameLeave {
+	var head uint64
+	var at *TheGamePeer
+	waiting := false
+	for seat, p := range s.peers {
+		if s.left(seat) {
+			continue
+		}
+		next, _ := p.replica.head()
+		if at == nil || next > head {
+			head, at = next, p
+		}
+		if turn, err := p.game.Entitled(next); err == nil && s.left(p.game.PeerOf(int(turn.Seat))) {
+			waiting = true
+		}
+	}
+	if waiting {
+		s.mu.Lock()
+		s.clock = s.clock.Add(time.Second)
+		s.mu.Unlock()
+	}
+	var rest []TheGameLeave
+	for _, l := range pending {
+		due := head >= l.AtSeq
+		if l.When != nil {
+			due = at != nil && at.game.Genesis() != nil && l.When(at.game.View(0))
+		}
+		if !due {
+			rest = append(rest, l)
+			continue
+		}
+		s.net.Disconnect(s.ids[l.Seat])
+		s.mu.Lock()
+		s.gone[l.Seat] = true
+		stop := s.stops[l.Seat]
+		s.mu.Unlock()
+		stop()
+	}
+	return rest
 }
 
 // Export returns the export file of seat's log as it was when Run ended.

@@ -143,13 +143,14 @@ watch_growth() {
 # standstill GROWTH T OUT: the longest time the store in GROWTH
 # (watch_growth's output) did not take an envelope, from its last one at
 # or before T (the loss) to the game's last round result in OUT (the
-# device's stamped output: after it the device only lingers), in seconds,
+# device's stamped output, or the end of a game of The Game: after it the
+# device only lingers), in seconds,
 # and when that stillness began relative to T. A growth of less than 100
 # bytes is a small metadata record (a standing vote, a fence), not an
 # envelope: every envelope record is larger.
 standstill() {
 	local end
-	end=$(awk '/ round [0-9]+: points/ { t = $1 } END { printf "%.3f", t + 0.5 }' "$3")
+	end=$(awk '/ round [0-9]+: points| players, [0-9]+ turns: [0-9]+ cards left/ { t = $1 } END { printf "%.3f", t + 0.5 }' "$3")
 	awk -v t="$2" -v end="$end" '
 		{ grew = $2 - size; size = $2 }
 		grew < 100 { next }

@@ -24,6 +24,10 @@
 #           bot the host seated in the lobby (--bots 1); after a round a
 #           watcher takes that seat (--take 2), plays it from a later
 #           round to the end and ends with the players' log
+#   thegame three devices at a table of The Game Extreme with bots
+#           (njet host --game thegame --extreme); device 2 is killed
+#           mid-game: the other two take its seat over, deal the cards
+#           not yet played again and finish
 #
 # For each, it prints how long the table stood still: the longest time a
 # remaining device's store did not grow, from its last envelope before the
@@ -222,8 +226,42 @@ scen_lobby_seat() {
 	echo "lobby_seat: the watcher took the lobby bot's seat and finished with the players' log"
 }
 
+scen_thegame() {
+	local t0
+	start 0 "$WORK/thegame-0" host --game thegame --extreme --name thegame --players 3 --bot coop \
+		--linger 10s --wait 90s
+	wait_for "$WORK/thegame-0/out.txt" "join code" 20 || return 1
+	CODE=$(grep -o 'join code [A-Z0-9-]*' "$WORK/thegame-0/out.txt" | head -n 1 | awk '{print $3}')
+	for i in 1 2; do start "$i" "$WORK/thegame-$i" join --bot coop --wait 90s --linger 10s --code "$CODE"; done
+	watch_growth "$WORK/thegame-0/njet.db" "$WORK/thegame-0/growth.txt"
+	wait_for "$WORK/thegame-2/out.txt" "plays seat" 90 || return 1
+	# The keys, the three shuffles (44 kB each) and the deal come first,
+	# about 145 kB of log: mid-game is some twenty plays and draws later.
+	wait_size "$WORK/thegame-0/njet.db" 160000 60 || return 1
+	echo "thegame: killing device 2 mid-game"
+	t0=$(lost)
+	kill_peer 2
+	finish_table thegame "$t0" 0 1 || return 1
+	local seq
+	seq=$(grep -o 'voided: table: seat [0-9]* failed the silent check at seq [0-9]*' "$WORK/thegame-0/verify.txt" |
+		head -n 1 | awk '{print $NF}')
+	[ -n "$seq" ] || { echo "thegame: no takeover in the log"; return 1; }
+	[ "$seq" -ge 12 ] || { echo "thegame: the takeover at seq $seq came before the play"; return 1; }
+	echo "thegame: device 2's seat taken over at seq $seq, mid-game"
+}
+
+# wait_size FILE BYTES SECONDS: until FILE holds at least BYTES, or fail.
+wait_size() {
+	local n=$(($3 * 10))
+	while [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -lt "$2" ]; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || { echo "timed out after $3s waiting for $1 to reach $2 bytes"; return 1; }
+		sleep 0.05
+	done
+}
+
 want() { [ -z "${LOSS_SCENARIOS:-}" ] || [[ " $LOSS_SCENARIOS " == *" $1 "* ]]; }
-for s in host shuffle lobby two partition watcher_seat lobby_seat; do
+for s in host shuffle lobby two partition watcher_seat lobby_seat thegame; do
 	want "$s" || continue
 	echo "== $s"
 	t=$SECONDS
