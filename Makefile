@@ -14,7 +14,7 @@ play:
 
 test:
 	bash scripts/deps.sh
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 # njet without the window: no cgo, no GL (bot hosts, CI jobs).
 nogui:
