@@ -69,7 +69,7 @@ type TheGameScreen struct {
 	// (the app saves the game then); onOver hears the game-over view come
 	// up and onLeave the person leave a game under way. Each may be nil.
 	onMove, onOver, onLeave func()
-	onFail                  func(error) // hears that the game cannot go on
+	onFail                  func(error)   // hears that the game cannot go on
 	leaveDlg                dialog.Dialog // the open question before leaving
 	// auto, when set, plays the person's seat by the screen's own taps
 	// (the smoke mode); autoDue says a step of it is queued.
