@@ -38,8 +38,9 @@ type appOptions struct {
 	// variant named lanHost, or join the table named lanJoin, as player,
 	// and write the table's log to lanLog at the end.
 	lanHost, lanJoin, lanLog, player string
-	// theGame, when set, is the smoke game of The Game.
-	theGame *theGameSmoke
+	// smokeTG plays theGame, a smoke game of The Game.
+	smokeTG bool
+	theGame theGameSmoke
 }
 
 // theGameSmoke is a smoke game of The Game: the person in seat 0 played
@@ -271,7 +272,7 @@ func (c *cli) theGameSmokeFlags(fs *flag.FlagSet, smoke, extreme bool, seed uint
 			return usageError(fs, "--%s does not go with --smoke-thegame", name)
 		}
 	}
-	o := appOptions{pace: pace, theGame: &theGameSmoke{players: 3, extreme: extreme, bot: "coop", seed: seed}}
+	o := appOptions{pace: pace, smokeTG: true, theGame: theGameSmoke{players: 3, extreme: extreme, bot: "coop", seed: seed}}
 	if set["players"] {
 		if players < 1 || players > 5 {
 			return usageError(fs, "bad --players %d: The Game seats 1 to 5 players", players)

@@ -52,10 +52,10 @@ func runApp(c *cli, o appOptions) int {
 		}
 	}
 	lanSmoke := o.lanHost != "" || o.lanJoin != ""
-	if o.theGame != nil {
+	if o.smokeTG {
 		env.LAN = nil // the smoke game stays off the network
 	}
-	if o.smoke || lanSmoke || o.theGame != nil {
+	if o.smoke || lanSmoke || o.smokeTG {
 		env.Pace = smokePace
 		if o.pace > 0 {
 			env.Pace = o.pace
@@ -104,7 +104,7 @@ func runApp(c *cli, o appOptions) int {
 			return exitFail
 		}
 	}
-	if g := o.theGame; g != nil {
+	if g := o.theGame; o.smokeTG {
 		code = exitFail // until the game ends
 		cfg := ui.TheGameConfig{Players: g.players, Extreme: g.extreme, Bot: g.bot, Seed: g.seed}
 		err := u.SmokeTheGame(cfg, func(left int, rating thegame.Rating, err error) {

@@ -258,10 +258,16 @@ func (a *App) playTheGame(l *TheGameLocal) {
 	a.saveMu.Unlock()
 	a.Reset(NewHome(a))
 	scr := NewTheGameScreen(a, l, tgSeatNames(a, l.Config().Players))
+	a.keepTheGame(scr, l)
+	a.Push(scr)
+}
+
+// keepTheGame has scr save l after every move and remove the save once
+// the game is over or the person leaves it.
+func (a *App) keepTheGame(scr *TheGameScreen, l *TheGameLocal) {
 	scr.onMove = func() { a.SaveTheGame(l) }
 	scr.onOver = a.ClearTheGame
 	scr.onLeave = a.ClearTheGame
-	a.Push(scr)
 }
 
 // startTheGame begins a new local game of The Game, replacing a saved one.
