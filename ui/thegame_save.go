@@ -318,10 +318,9 @@ func (a *App) SmokeTheGame(cfg TheGameConfig, done func(left int, rating thegame
 	a.saveMu.Lock()
 	a.tgLive = nil
 	a.saveMu.Unlock()
-	a.Reset(NewHome(a))
 	scr := NewTheGameScreen(a, l, tgSeatNames(a, cfg.Players))
 	scr.auto = person
-	var once sync.Once
+	var once, started sync.Once
 	scr.onOver = func() {
 		time.AfterFunc(smokeHold, func() {
 			a.do(func() {
@@ -339,6 +338,13 @@ func (a *App) SmokeTheGame(cfg TheGameConfig, done func(left int, rating thegame
 	scr.onFail = func(err error) {
 		once.Do(func() { done(0, thegame.RatingLost, err) })
 	}
-	a.Push(scr)
+	// The table starts once the app runs: before, a driver runs the work
+	// handed to it at once on the caller's goroutine, the pump's included.
+	a.fy.Lifecycle().SetOnStarted(func() {
+		started.Do(func() {
+			a.Reset(NewHome(a))
+			a.Push(scr)
+		})
+	})
 	return nil
 }

@@ -73,8 +73,8 @@ type TheGameScreen struct {
 	leaveDlg                dialog.Dialog // the open question before leaving
 	// auto, when set, plays the person's seat by the screen's own taps
 	// (the smoke mode); autoDue says a step of it is queued.
-	auto    tgbot.Player
-	autoDue bool
+	auto              tgbot.Player
+	autoDue, autoBusy bool // a step is queued; one runs
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc
@@ -245,7 +245,7 @@ func (t *TheGameScreen) fail(err error) {
 // autoNext queues a step of the person's seat when it plays itself and
 // the person is on turn.
 func (t *TheGameScreen) autoNext() {
-	if t.auto == nil || t.autoDue || !t.myTurn() {
+	if t.auto == nil || t.autoDue || t.autoBusy || !t.myTurn() {
 		return
 	}
 	t.autoDue = true
@@ -256,10 +256,15 @@ func (t *TheGameScreen) autoNext() {
 // screen's own taps: a card then a pile (yes to a warning), or End turn.
 func (t *TheGameScreen) autoStep() {
 	t.autoDue = false
-	if t.auto == nil || !t.myTurn() {
+	if t.auto == nil || t.autoBusy {
 		return
 	}
-	v := t.src.View()
+	t.view = t.src.View()
+	if !t.myTurn() {
+		return
+	}
+	t.autoBusy = true
+	v := t.view
 	a := t.auto.Act(&v)
 	switch a.Kind {
 	case thegame.ActPlay:
@@ -272,9 +277,11 @@ func (t *TheGameScreen) autoStep() {
 	case thegame.ActEnd:
 		t.endTurn()
 	default:
+		t.autoBusy = false
 		t.fail(errors.New("ui: the seat that plays itself found no move"))
 		return
 	}
+	t.autoBusy = false
 	if t.bad {
 		t.fail(fmt.Errorf("ui: the screen refused %v: %s", a, t.status))
 		return
