@@ -137,6 +137,14 @@ func (p Prefs) SetPace(d time.Duration) error {
 // directory.
 const localFile = "local.json"
 
+// theGameFile is the unfinished local game of The Game in the storage
+// directory (thegame_save.go); theGameAside is where a save of it that
+// cannot be continued is set aside.
+const (
+	theGameFile  = "thegame.json"
+	theGameAside = "thegame.damaged.json"
+)
+
 // maxSave bounds the size of a save file that is read back.
 const maxSave = 4 << 20
 

@@ -21,13 +21,6 @@ import (
 // draws follow from the rules. Resuming replays the moves through the
 // engine, so a save that breaks a rule is refused like any other bad input.
 
-// theGameFile is the unfinished game of The Game in the storage directory;
-// theGameAside is where a save that cannot be continued is set aside.
-const (
-	theGameFile  = "thegame.json"
-	theGameAside = "thegame.damaged.json"
-)
-
 // theGameSaveFormat is the version of the save's layout.
 const theGameSaveFormat = 1
 
