@@ -404,6 +404,18 @@ func TestTheGameLeaveAsks(t *testing.T) {
 	if u.hasTheGameSave() || h.TheGameContinue.Visible() {
 		t.Fatal("the left game is still saved or offered")
 	}
+
+	// A table that keeps no game (a LAN table's, say) is left at once, to
+	// the screen below it, and its keys go to the app.
+	tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 1}, fyne.NewSize(360, 740))
+	depth := tt.app.Depth()
+	if tt.scr.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) {
+		t.Fatal("a table that keeps no game took Escape")
+	}
+	tt.scr.leave()
+	if tt.scr.leaveDlg != nil || tt.app.Depth() != depth-1 {
+		t.Fatalf("leaving asked (%v) or left %d screens of %d", tt.scr.leaveDlg != nil, tt.app.Depth(), depth)
+	}
 }
 
 // TestTheGameSmokePlaysThrough: the smoke mode's table plays the person's

@@ -794,13 +794,17 @@ func (t *TheGameScreen) showOver() {
 }
 
 // leave asks whether the person wants to leave the game under way, which
-// ends it; on the game-over view it goes home at once.
+// ends it; on the game-over view it goes home at once. A table that keeps
+// no game (no onLeave) is simply left.
 func (t *TheGameScreen) leave() {
 	switch {
 	case t.over:
 		t.gameOver.done()
 		return
 	case t.app == nil || t.leaveDlg != nil:
+		return
+	case t.onLeave == nil:
+		t.app.Back()
 		return
 	}
 	text := widget.NewLabel(tgw("thegame.leave.text"))
@@ -829,9 +833,10 @@ func (t *TheGameScreen) answerLeave(yes bool) {
 	t.app.Reset(NewHome(t.app))
 }
 
-// TypedKey takes Escape and the system's back as a wish to leave.
+// TypedKey takes Escape and the system's back as a wish to leave a kept
+// game or the game-over view; otherwise the app goes back as usual.
 func (t *TheGameScreen) TypedKey(ev *fyne.KeyEvent) bool {
-	if ev.Name != fyne.KeyEscape && ev.Name != keyBack {
+	if ev.Name != fyne.KeyEscape && ev.Name != keyBack || t.onLeave == nil && !t.over {
 		return false
 	}
 	if t.leaveDlg != nil {
