@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -37,6 +38,18 @@ type appOptions struct {
 	// variant named lanHost, or join the table named lanJoin, as player,
 	// and write the table's log to lanLog at the end.
 	lanHost, lanJoin, lanLog, player string
+	// smokeTG plays theGame, a smoke game of The Game.
+	smokeTG bool
+	theGame theGameSmoke
+}
+
+// theGameSmoke is a smoke game of The Game: the person in seat 0 played
+// by the table screen's taps, bots of kind bot in the other seats.
+type theGameSmoke struct {
+	players int
+	extreme bool
+	bot     string
+	seed    uint64
 }
 
 // app runs njet without a command: the app's window, or one of its hidden
@@ -66,6 +79,12 @@ type appOptions struct {
 //	                     tap it and play likewise
 //	--smoke-lan-log FILE write the LAN table's log there at the end; print
 //	                     "lan over TABLE" and exit 0 when the game is over
+//	--smoke-thegame      start a local game of The Game (--players 1 to 5,
+//	                     default 3; --extreme; --bots greedy or coop,
+//	                     default coop; --seed) whose person's seat is
+//	                     played by the table screen's taps; print
+//	                     "thegame over: N cards left, RATING" and exit 0
+//	                     at game over
 //	--player NAME        the person's name (the settings' name)
 //	                     In the LAN smoke mode the app prints "trace WHAT
 //	                     UNIXNS" lines: listed NAME, tap NAME, lobby-seats,
@@ -86,8 +105,13 @@ func (c *cli) app(args []string) int {
 	lanJoin := fs.String("smoke-lan-join", "", "join the LAN table of this name once listed and play it by the app's own controls")
 	lanLog := fs.String("smoke-lan-log", "", "write the LAN table's log to this file at the end")
 	player := fs.String("player", "", "the person's name")
+	smokeTG := fs.Bool("smoke-thegame", false, "play a local game of The Game by the table screen's own controls and exit at game over")
+	extreme := fs.Bool("extreme", false, "the smoke game of The Game is Extreme")
 	if code := parse(fs, args); code >= 0 {
 		return code
+	}
+	if *smokeTG || *extreme {
+		return c.theGameSmokeFlags(fs, *smokeTG, *extreme, *seed, *bots, game.players, *size, *pace)
 	}
 	switch {
 	case *lanHost != "" && *lanJoin != "":
@@ -231,4 +255,49 @@ func replayTotals(saved []byte) ([]int, error) {
 		mine = mine[1:]
 	}
 	return nil, fmt.Errorf("no end after %d events", maxReplayEvents)
+}
+
+// theGameSmokeFlags checks the flags of the smoke game of The Game and
+// opens the app with it. --players and --bots take The Game's meaning there;
+// the flags of Njet's games and the other test modes are refused.
+func (c *cli) theGameSmokeFlags(fs *flag.FlagSet, smoke, extreme bool, seed uint64, bots string, players int, size string, pace time.Duration) int {
+	if !smoke {
+		return usageError(fs, "--extreme needs --smoke-thegame")
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, name := range []string{"smoke", "edition", "short", "target", "smoke-save", "smoke-check", "totals",
+		"smoke-lan-host", "smoke-lan-join", "smoke-lan-log", "first-frame"} {
+		if set[name] {
+			return usageError(fs, "--%s does not go with --smoke-thegame", name)
+		}
+	}
+	o := appOptions{pace: pace, smokeTG: true, theGame: theGameSmoke{players: 3, extreme: extreme, bot: "coop", seed: seed}}
+	if set["players"] {
+		if players < 1 || players > 5 {
+			return usageError(fs, "bad --players %d: The Game seats 1 to 5 players", players)
+		}
+		o.theGame.players = players
+	}
+	if set["bots"] {
+		if bots != "greedy" && bots != "coop" {
+			return usageError(fs, "bad --bots %q: The Game's bots are greedy or coop", bots)
+		}
+		o.theGame.bot = bots
+	}
+	if pace < 0 || pace > time.Minute {
+		return usageError(fs, "bad --pace %v: want 0 to 1m", pace)
+	}
+	if size != "" {
+		var err error
+		if o.width, o.height, err = parseSize(size); err != nil {
+			return usageError(fs, "%v", err)
+		}
+	}
+	if openWindow == nil {
+		fmt.Fprintf(c.stderr, "njet: this njet was built without the app (nogui); give a command\n\n")
+		c.usage()
+		return exitUsage
+	}
+	return openWindow(c, o)
 }

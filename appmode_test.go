@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
@@ -44,6 +45,21 @@ func TestNoCommandOpensTheApp(t *testing.T) {
 		{"LAN host and join", []string{"--smoke-lan-host", "a", "--smoke-lan-join", "b"}, true, exitUsage, nil, "exclude each other"},
 		{"LAN and local smoke", []string{"--smoke", "--smoke-lan-join", "b"}, true, exitUsage, nil, "a LAN one"},
 		{"LAN log alone", []string{"--smoke-lan-log", "t.njetlog"}, true, exitUsage, nil, "--smoke-lan-log needs"},
+		{"The Game smoke", []string{"--smoke-thegame", "--extreme", "--players", "3", "--size", "360x740"}, true, exitOK,
+			&appOptions{width: 360, height: 740, smokeTG: true, theGame: theGameSmoke{players: 3, extreme: true, bot: "coop", seed: 7}}, ""},
+		{"The Game smoke defaults", []string{"--smoke-thegame"}, true, exitOK,
+			&appOptions{smokeTG: true, theGame: theGameSmoke{players: 3, bot: "coop", seed: 7}}, ""},
+		{"The Game smoke alone, greedy", []string{"--smoke-thegame", "--players", "1", "--bots", "greedy", "--seed", "12", "--pace", "50ms"}, true, exitOK,
+			&appOptions{pace: 50 * time.Millisecond, smokeTG: true, theGame: theGameSmoke{players: 1, bot: "greedy", seed: 12}}, ""},
+		{"The Game smoke, 6 players", []string{"--smoke-thegame", "--players", "6"}, true, exitUsage, nil, "bad --players 6: The Game seats 1 to 5"},
+		{"The Game smoke, 0 players", []string{"--smoke-thegame", "--players", "0"}, true, exitUsage, nil, "bad --players 0"},
+		{"The Game smoke, Njet's bots", []string{"--smoke-thegame", "--bots", "heuristic"}, true, exitUsage, nil, `bad --bots "heuristic"`},
+		{"The Game smoke and Njet's", []string{"--smoke-thegame", "--smoke"}, true, exitUsage, nil, "--smoke does not go with --smoke-thegame"},
+		{"The Game smoke, an edition", []string{"--smoke-thegame", "--edition", "modern"}, true, exitUsage, nil, "--edition does not go"},
+		{"The Game smoke on the LAN", []string{"--smoke-thegame", "--smoke-lan-host", "x"}, true, exitUsage, nil, "--smoke-lan-host does not go"},
+		{"The Game smoke, bad size", []string{"--smoke-thegame", "--size", "1x1"}, true, exitUsage, nil, "bad --size"},
+		{"The Game smoke, bad pace", []string{"--smoke-thegame", "--pace", "2m"}, true, exitUsage, nil, "bad --pace"},
+		{"Extreme alone", []string{"--extreme"}, true, exitUsage, nil, "--extreme needs --smoke-thegame"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/thegame"
 	"github.com/njetlan/njet/ui"
 )
 
@@ -51,7 +52,10 @@ func runApp(c *cli, o appOptions) int {
 		}
 	}
 	lanSmoke := o.lanHost != "" || o.lanJoin != ""
-	if o.smoke || lanSmoke {
+	if o.smokeTG {
+		env.LAN = nil // the smoke game stays off the network
+	}
+	if o.smoke || lanSmoke || o.smokeTG {
 		env.Pace = smokePace
 		if o.pace > 0 {
 			env.Pace = o.pace
@@ -93,6 +97,23 @@ func runApp(c *cli, o appOptions) int {
 		code = exitFail // until the game ends
 		err := u.Smoke(o.game, func(shown []int, g *seat.Local) {
 			code = smokeDone(c, o, shown, g)
+			u.Quit()
+		})
+		if err != nil {
+			fmt.Fprintf(c.stderr, "njet: smoke: %v\n", err)
+			return exitFail
+		}
+	}
+	if g := o.theGame; o.smokeTG {
+		code = exitFail // until the game ends
+		cfg := ui.TheGameConfig{Players: g.players, Extreme: g.extreme, Bot: g.bot, Seed: g.seed}
+		err := u.SmokeTheGame(cfg, func(left int, rating thegame.Rating, err error) {
+			if err != nil {
+				fmt.Fprintf(c.stderr, "njet: smoke: %v\n", err)
+			} else {
+				fmt.Fprintf(c.stdout, "thegame over: %d cards left, %s\n", left, rating.Words())
+				code = exitOK
+			}
 			u.Quit()
 		})
 		if err != nil {

@@ -109,6 +109,8 @@ type App struct {
 	live    Saver          // the local game being played, saved on exit
 	saveGen int            // counts ClearLocal calls; a save from before one is dropped
 	saving  sync.WaitGroup // saves under way
+	tgLive  Saver          // the local game of The Game being played, saved on exit
+	tgGen   int            // counts ClearTheGame calls, as saveGen does
 }
 
 // entry is a screen on the stack with the cancel of its context.
@@ -317,6 +319,9 @@ func (a *App) saveLive() {
 	if a.live != nil {
 		_ = saveGame(a.storage(), a.live) // nowhere left to tell on exit
 	}
+	if a.tgLive != nil {
+		_ = saveFile(a.storage(), theGameFile, a.tgLive)
+	}
 }
 
 // setLive makes g the game saved on exit, without saving it now.
@@ -405,10 +410,15 @@ func column(content fyne.CanvasObject) fyne.CanvasObject {
 // page is a screen's frame: a bar with a back button and the title above
 // the body.
 func (a *App) page(title string, body fyne.CanvasObject) fyne.CanvasObject {
-	back := widget.NewButtonWithIcon(tr("app.back", "Back"), theme.NavigateBackIcon(), a.Back)
+	return a.pageBack(title, body, a.Back)
+}
+
+// pageBack is page with a back button that calls back.
+func (a *App) pageBack(title string, body fyne.CanvasObject, back func()) fyne.CanvasObject {
+	backBtn := widget.NewButtonWithIcon(tr("app.back", "Back"), theme.NavigateBackIcon(), back)
 	heading := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	heading.SizeName = theme.SizeNameSubHeadingText
 	heading.Truncation = fyne.TextTruncateEllipsis
-	bar := container.NewBorder(nil, nil, back, nil, heading)
+	bar := container.NewBorder(nil, nil, backBtn, nil, heading)
 	return container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, body)
 }

@@ -22,6 +22,10 @@ type Home struct {
 	// Continue and NewGame are the screen's buttons, for tests; TheGame
 	// sets up a game of The Game.
 	Continue, NewGame, TheGame, Rules, Settings *widget.Button
+	// TheGameContinue resumes the saved game of The Game, which
+	// TheGameSaved describes; both are hidden without one.
+	TheGameContinue *widget.Button
+	TheGameSaved    *widget.Label
 	// LAN is the part for tables on the network; nil without a LAN.
 	LAN *lanSection
 }

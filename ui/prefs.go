@@ -137,6 +137,14 @@ func (p Prefs) SetPace(d time.Duration) error {
 // directory.
 const localFile = "local.json"
 
+// theGameFile is the unfinished local game of The Game in the storage
+// directory (thegame_save.go); theGameAside is where a save of it that
+// cannot be continued is set aside.
+const (
+	theGameFile  = "thegame.json"
+	theGameAside = "thegame.damaged.json"
+)
+
 // maxSave bounds the size of a save file that is read back.
 const maxSave = 4 << 20
 
@@ -147,9 +155,12 @@ var errNoSave = errors.New("no saved game")
 // that a crash never leaves half a file. A game that says it is over
 // (seat.Local.Over) is not saved but removed: a choice's save can come
 // after the game has ended.
-func saveGame(dir string, g Saver) error {
+func saveGame(dir string, g Saver) error { return saveFile(dir, localFile, g) }
+
+// saveFile writes g's save to dir/name the way saveGame does.
+func saveFile(dir, name string, g Saver) error {
 	if o, ok := g.(interface{ Over() bool }); ok && o.Over() {
-		return clearGame(dir)
+		return clearFile(dir, name)
 	}
 	data, err := g.Save()
 	if err != nil {
@@ -158,7 +169,7 @@ func saveGame(dir string, g Saver) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("saving the game: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, localFile+".*")
+	tmp, err := os.CreateTemp(dir, name+".*")
 	if err != nil {
 		return fmt.Errorf("saving the game: %w", err)
 	}
@@ -168,7 +179,7 @@ func saveGame(dir string, g Saver) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(tmp.Name(), filepath.Join(dir, localFile))
+		werr = os.Rename(tmp.Name(), filepath.Join(dir, name))
 	}
 	if werr != nil {
 		_ = os.Remove(tmp.Name()) // the error below is the one that matters
@@ -178,8 +189,11 @@ func saveGame(dir string, g Saver) error {
 }
 
 // loadGame reads the saved local game, or errNoSave.
-func loadGame(dir string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(dir, localFile))
+func loadGame(dir string) ([]byte, error) { return loadFile(dir, localFile) }
+
+// loadFile reads the saved game dir/name, or errNoSave.
+func loadFile(dir, name string) ([]byte, error) {
+	f, err := os.Open(filepath.Join(dir, name))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, errNoSave
 	}
@@ -201,8 +215,11 @@ func loadGame(dir string) ([]byte, error) {
 }
 
 // clearGame removes the saved local game; a missing file is fine.
-func clearGame(dir string) error {
-	err := os.Remove(filepath.Join(dir, localFile))
+func clearGame(dir string) error { return clearFile(dir, localFile) }
+
+// clearFile removes the saved game dir/name; a missing file is fine.
+func clearFile(dir, name string) error {
+	err := os.Remove(filepath.Join(dir, name))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("removing the saved game: %w", err)
 	}

@@ -75,7 +75,10 @@ func newTgOver(s *TheGameScreen) *tgOver {
 	o.Mode = widget.NewRadioGroup([]string{byMove, byPile}, func(sel string) {
 		o.setOrder(sel == byPile)
 	})
-	o.Mode.Horizontal = true
+	// Side by side on a desktop; one under the other on a phone held
+	// upright, where the two choices side by side are wider than the
+	// narrowest screens.
+	o.Mode.Horizontal = !s.lay.portrait
 	o.Mode.Required = true
 	o.Step = widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{})
 	o.Step.Wrapping = fyne.TextWrapWord

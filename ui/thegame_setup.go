@@ -139,12 +139,9 @@ func (s *TheGameSetup) start() {
 	pr.SetInt(keyTGPlayers, cfg.Players)
 	pr.SetString(keyTGBot, cfg.Bot)
 	pr.SetBool(keyTGExtreme, cfg.Extreme)
-	src, err := NewTheGameLocal(cfg)
-	if err != nil {
+	if err := s.app.startTheGame(cfg); err != nil {
 		s.app.ShowError(err)
-		return
 	}
-	s.app.Push(NewTheGameScreen(s.app, src, tgSeatNames(s.app, cfg.Players)))
 }
 
 // tgSeatNames are the names at a table of p: the person's, then the bots'.
@@ -172,5 +169,37 @@ func (h *Home) theGameSection() fyne.CanvasObject {
 	head.SizeName = theme.SizeNameSubHeadingText
 	about := widget.NewLabel(tgw("thegame.home.tagline"))
 	about.Wrapping = fyne.TextWrapWord
-	return container.NewVBox(head, about, h.TheGame)
+	h.TheGameContinue = widget.NewButtonWithIcon(tgw("thegame.home.unreadable"), theme.MediaPlayIcon(), func() {
+		if err := h.app.resumeTheGame(); err != nil {
+			h.app.ShowError(err)
+		}
+	})
+	h.TheGameSaved = widget.NewLabel("")
+	h.TheGameSaved.Wrapping = fyne.TextWrapWord
+	h.TheGameSaved.Hide()
+	if !h.app.hasTheGameSave() {
+		h.TheGameContinue.Hide()
+		return container.NewVBox(head, about, h.TheGame)
+	}
+	// The saved game is named by what the person chose and how far it
+	// went; one that cannot be read is still offered, and the tap says why
+	// it cannot be continued.
+	h.TheGameContinue.Importance = widget.HighImportance
+	h.TheGame.Importance = widget.MediumImportance
+	if l, err := h.app.SavedTheGame(); err == nil {
+		cfg := l.Config()
+		variant := tgw("thegame.home.base")
+		if cfg.Extreme {
+			variant = tgw("thegame.home.extreme")
+		}
+		h.TheGameContinue.SetText(tgn("thegame.home.continue", cfg.Players, "Variant", variant))
+		v := l.View()
+		left := v.DrawPile
+		for _, n := range v.HandSizes {
+			left += n
+		}
+		h.TheGameSaved.SetText(tgn("thegame.home.saved", left))
+		h.TheGameSaved.Show()
+	}
+	return container.NewVBox(head, about, h.TheGameSaved, h.TheGameContinue, h.TheGame)
 }

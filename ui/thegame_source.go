@@ -51,6 +51,7 @@ var errTheGameStall = errors.New("ui: a bot of The Game found no move")
 // methods may be called from any goroutine.
 type TheGameLocal struct {
 	mu      sync.Mutex
+	cfg     TheGameConfig
 	g       *thegame.Game
 	deck    []thegame.Card
 	bots    []tgbot.Player // nil at the person's seat
@@ -70,7 +71,7 @@ func NewTheGameLocal(cfg TheGameConfig) (*TheGameLocal, error) {
 	if _, err := tgbot.New(cfg.Bot, true); err != nil {
 		return nil, fmt.Errorf("ui: %w", err) // even alone: a bad kind is a bad config
 	}
-	l := &TheGameLocal{g: g, deck: tgsim.Shuffle(rand.New(rand.NewPCG(cfg.Seed, 0x7467))),
+	l := &TheGameLocal{cfg: cfg, g: g, deck: tgsim.Shuffle(rand.New(rand.NewPCG(cfg.Seed, 0x7467))),
 		bots: make([]tgbot.Player, cfg.Players), talked: -1, changed: make(chan struct{}, 1)}
 	for s := 1; s < cfg.Players; s++ {
 		if l.bots[s], err = tgbot.New(cfg.Bot, true); err != nil {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image/color"
 	"io"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/thegame"
+	tgbot "github.com/njetlan/njet/thegame/bot"
 	"github.com/njetlan/njet/words"
 )
 
@@ -63,6 +65,17 @@ type TheGameScreen struct {
 	warnPlay  *thegame.Action // the play it asks about
 	signalDlg dialog.Dialog
 
+	// onMove hears every move told and every action of the person taken
+	// (the app saves the game then); onOver hears the game-over view come
+	// up and onLeave the person leave a game under way. Each may be nil.
+	onMove, onOver, onLeave func()
+	onFail                  func(error)   // hears that the game cannot go on
+	leaveDlg                dialog.Dialog // the open question before leaving
+	// auto, when set, plays the person's seat by the screen's own taps
+	// (the smoke mode); autoDue says a step of it is queued.
+	auto              tgbot.Player
+	autoDue, autoBusy bool // a step is queued; one runs
+
 	mu      sync.Mutex
 	cancel  context.CancelFunc
 	started bool
@@ -80,6 +93,23 @@ func NewTheGameScreen(a *App, src TheGameSource, names []string) *TheGameScreen 
 
 func newTheGameScreen(a *App, src TheGameSource, names []string, pace time.Duration, do func(func())) *TheGameScreen {
 	t := &TheGameScreen{app: a, src: src, names: names, pace: pace, do: do, last: -1}
+	t.view = src.View()
+	if h, ok := src.(interface{ History() []thegame.Action }); ok {
+		// A resumed game: the moves before it are in the replay and the
+		// latest in the list of moves, as if told.
+		for _, m := range h.History() {
+			if m.Kind == thegame.ActPlay {
+				t.plays = append(t.plays, m)
+				t.last = m.Pile
+			}
+			if line := t.moveWords(m); line != "" {
+				t.told = append(t.told, line)
+			}
+		}
+		if len(t.told) > 5 {
+			t.told = t.told[len(t.told)-5:]
+		}
+	}
 	t.build()
 	t.view = src.View()
 	t.render()
@@ -115,7 +145,7 @@ func (t *TheGameScreen) build() {
 		container.New(t.lay, t.turn, pileBox, side, t.note, t.hand, bar))
 	t.root = container.NewStack(t.table)
 	if t.app != nil {
-		t.root = container.NewStack(t.app.page(tgw("thegame.title"), t.table))
+		t.root = container.NewStack(t.app.pageBack(tgw("thegame.title"), t.table, t.leave))
 	}
 }
 
@@ -132,6 +162,9 @@ func (t *TheGameScreen) Start(ctx context.Context) {
 	t.started = true
 	ctx, t.cancel = context.WithCancel(ctx)
 	go t.pump(ctx)
+	if t.auto != nil {
+		t.do(t.autoNext)
+	}
 }
 
 // Stop ends the reading.
@@ -190,16 +223,70 @@ func (t *TheGameScreen) moved(a thegame.Action) {
 			t.told = t.told[len(t.told)-5:]
 		}
 	}
+	if t.onMove != nil {
+		t.onMove()
+	}
 	t.refresh()
 }
 
 // fail shows that the game cannot go on.
 func (t *TheGameScreen) fail(err error) {
 	t.status, t.bad = err.Error(), true
+	t.auto = nil
 	if t.app != nil {
 		t.app.ShowError(err)
 	}
 	t.render()
+	if t.onFail != nil {
+		t.onFail(err)
+	}
+}
+
+// autoNext queues a step of the person's seat when it plays itself and
+// the person is on turn.
+func (t *TheGameScreen) autoNext() {
+	if t.auto == nil || t.autoDue || t.autoBusy || !t.myTurn() {
+		return
+	}
+	t.autoDue = true
+	t.do(t.autoStep)
+}
+
+// autoStep lets the seat's player choose and carries the choice out by the
+// screen's own taps: a card then a pile (yes to a warning), or End turn.
+func (t *TheGameScreen) autoStep() {
+	t.autoDue = false
+	if t.auto == nil || t.autoBusy {
+		return
+	}
+	t.view = t.src.View()
+	if !t.myTurn() {
+		return
+	}
+	t.autoBusy = true
+	v := t.view
+	a := t.auto.Act(&v)
+	switch a.Kind {
+	case thegame.ActPlay:
+		t.picked = 0
+		t.tapCard(a.Card)
+		t.tapPile(a.Pile)
+		if t.warnPlay != nil {
+			t.answerWarning(true)
+		}
+	case thegame.ActEnd:
+		t.endTurn()
+	default:
+		t.autoBusy = false
+		t.fail(errors.New("ui: the seat that plays itself found no move"))
+		return
+	}
+	t.autoBusy = false
+	if t.bad {
+		t.fail(fmt.Errorf("ui: the screen refused %v: %s", a, t.status))
+		return
+	}
+	t.autoNext()
 }
 
 // refresh reads the view again and shows it.
@@ -209,6 +296,7 @@ func (t *TheGameScreen) refresh() {
 		t.picked = 0
 	}
 	t.render()
+	t.autoNext()
 }
 
 // myTurn reports whether the person may play now.
@@ -319,6 +407,9 @@ func (t *TheGameScreen) act(a thegame.Action) {
 	t.status, t.bad = "", false
 	if a.Kind == thegame.ActPlay {
 		t.picked = 0
+	}
+	if t.onMove != nil {
+		t.onMove()
 	}
 	t.refresh()
 }
@@ -694,9 +785,66 @@ func (t *TheGameScreen) showOver() {
 	t.gameOver = newTgOver(t)
 	t.root.Objects = []fyne.CanvasObject{t.gameOver.view}
 	if t.app != nil {
-		t.root.Objects = []fyne.CanvasObject{t.app.page(tgw("thegame.over.title"), t.gameOver.view)}
+		t.root.Objects = []fyne.CanvasObject{t.app.pageBack(tgw("thegame.over.title"), t.gameOver.view, t.gameOver.done)}
 	}
 	t.root.Refresh()
+	if t.onOver != nil {
+		t.onOver()
+	}
+}
+
+// leave asks whether the person wants to leave the game under way, which
+// ends it; on the game-over view it goes home at once. A table that keeps
+// no game (no onLeave) is simply left.
+func (t *TheGameScreen) leave() {
+	switch {
+	case t.over:
+		t.gameOver.done()
+		return
+	case t.app == nil || t.leaveDlg != nil:
+		return
+	case t.onLeave == nil:
+		t.app.Back()
+		return
+	}
+	text := widget.NewLabel(tgw("thegame.leave.text"))
+	text.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm(tgw("thegame.leave.title"), tgw("thegame.leave.yes"), tgw("thegame.leave.no"),
+		text, t.answerLeave, t.app.Window())
+	d.Resize(fyne.NewSize(min(420, t.app.Window().Canvas().Size().Width-24), 10))
+	t.leaveDlg = d
+	d.Show()
+}
+
+// answerLeave ends the game and goes home (yes) or stays at the table.
+func (t *TheGameScreen) answerLeave(yes bool) {
+	d := t.leaveDlg
+	t.leaveDlg = nil
+	if d != nil {
+		d.Hide() // its callback comes back here and finds nothing to answer
+	}
+	if d == nil || !yes || t.over {
+		return
+	}
+	t.Stop()
+	if t.onLeave != nil {
+		t.onLeave()
+	}
+	t.app.Reset(NewHome(t.app))
+}
+
+// TypedKey takes Escape and the system's back as a wish to leave a kept
+// game or the game-over view; otherwise the app goes back as usual.
+func (t *TheGameScreen) TypedKey(ev *fyne.KeyEvent) bool {
+	if ev.Name != fyne.KeyEscape && ev.Name != keyBack || t.onLeave == nil && !t.over {
+		return false
+	}
+	if t.leaveDlg != nil {
+		t.answerLeave(false)
+		return true
+	}
+	t.leave()
+	return true
 }
 
 // tgLayout places the table: in portrait (a phone held upright) the turn,

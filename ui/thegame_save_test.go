@@ -1,0 +1,495 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/thegame"
+	tgbot "github.com/njetlan/njet/thegame/bot"
+)
+
+// restartApp is the app started again on u's storage, as after the process
+// was killed: nothing of u but its files.
+func restartApp(t *testing.T, u *App) *App {
+	t.Helper()
+	fa := test.NewTempApp(t)
+	fa.Preferences().SetString(keyLanguage, "en")
+	u2 := New(fa, Env{Storage: u.storage(), Now: func() time.Time { return time.Unix(1e9, 0) }})
+	t.Cleanup(func() {
+		u2.stopAll()
+		setupLang("en")
+	})
+	return u2
+}
+
+// playTurns plays the person's seat for n turns (or until the game ends)
+// by taps, the table saving as the app has it do.
+func (tt *tgTest) playTurns(person tgbot.Player, n int) {
+	tt.t.Helper()
+	for turns := 0; turns < n; {
+		tt.settle()
+		if tt.scr.over {
+			return
+		}
+		v := tt.src.View()
+		a := person.Act(&v)
+		tt.do(a)
+		if a.Kind == thegame.ActEnd {
+			turns++
+		}
+	}
+}
+
+// sameGame fails unless got and want are the same game: the engine's
+// whole state, the moves and the person's view.
+func sameGame(t *testing.T, got, want *TheGameLocal) {
+	t.Helper()
+	got.mu.Lock()
+	defer got.mu.Unlock()
+	want.mu.Lock()
+	defer want.mu.Unlock()
+	if *got.g != *want.g {
+		t.Fatalf("the engine's state differs:\n got %+v\nwant %+v", *got.g, *want.g)
+	}
+	if !slices.Equal(got.moves, want.moves) || got.talked != want.talked || got.cfg != want.cfg {
+		t.Fatalf("moves %d / %d, talked %d / %d, config %+v / %+v", len(got.moves), len(want.moves), got.talked, want.talked, got.cfg, want.cfg)
+	}
+	if gv, wv := got.g.View(0), want.g.View(0); !reflect.DeepEqual(gv, wv) {
+		t.Fatalf("the person's view differs:\n got %+v\nwant %+v", gv, wv)
+	}
+}
+
+// TestTheGameResumeAfterRestart: a game of The Game saved as it goes and
+// on leaving the foreground, then the app killed and started again, is
+// offered on home by its players and variant, and Continue sits the person
+// at the same position: the engine's state equal, the moves told before in
+// the replay, the game going on to its end.
+func TestTheGameResumeAfterRestart(t *testing.T) {
+	cases := []struct {
+		cfg   TheGameConfig
+		turns int
+		label string
+	}{
+		{TheGameConfig{Players: 1, Bot: "coop", Seed: 11}, 3, "Continue: alone, base game"},
+		{TheGameConfig{Players: 2, Bot: "greedy", Seed: 12}, 4, "Continue: 2 players, base game"},
+		{TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 13}, 5, "Continue: 3 players, Extreme"},
+		{TheGameConfig{Players: 5, Extreme: true, Bot: "greedy", Seed: 14}, 2, "Continue: 5 players, Extreme"},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%dp/extreme=%v", c.cfg.Players, c.cfg.Extreme), func(t *testing.T) {
+			tt := newTGTest(t, "en", c.cfg, fyne.NewSize(360, 740))
+			u := tt.app
+			u.keepTheGame(tt.scr, tt.src)
+			u.SaveTheGame(tt.src)
+			tt.playTurns(tgbot.NewCoop(false), c.turns)
+			tt.settle()
+			if tt.scr.over {
+				t.Fatal("the game ended before the save")
+			}
+			u.saveLive() // the app leaves the foreground
+			u.saving.Wait()
+
+			u2 := restartApp(t, u)
+			h := NewHome(u2)
+			u2.Reset(h)
+			if !h.TheGameContinue.Visible() || h.TheGameContinue.Text != c.label {
+				t.Fatalf("home offers %q (shown %v), want %q", h.TheGameContinue.Text, h.TheGameContinue.Visible(), c.label)
+			}
+			v := tt.src.View()
+			left := v.DrawPile
+			for _, n := range v.HandSizes {
+				left += n
+			}
+			if want := fmt.Sprintf("The saved game: %d cards still to play", left); h.TheGameSaved.Text != want {
+				t.Errorf("home says %q, want %q", h.TheGameSaved.Text, want)
+			}
+			test.Tap(h.TheGameContinue)
+			scr, ok := u2.Top().(*TheGameScreen)
+			if !ok {
+				t.Fatalf("Continue shows %T", u2.Top())
+			}
+			got, ok := scr.src.(*TheGameLocal)
+			if !ok {
+				t.Fatalf("the table plays %T", scr.src)
+			}
+			sameGame(t, got, tt.src)
+			if !slices.Equal(scr.plays, tt.scr.plays) || scr.last != tt.scr.last {
+				t.Errorf("the replay holds %d cards ending on pile %d, before the restart %d on pile %d", len(scr.plays), scr.last, len(tt.scr.plays), tt.scr.last)
+			}
+			if !scr.myTurn() {
+				t.Error("the resumed table does not wait for the person")
+			}
+			u2.stopAll()
+
+			// The same game played on to its end from the save and without
+			// the restart comes to the same result.
+			again, err := ResumeTheGameLocal(mustRead(t, filepath.Join(u.storage(), theGameFile)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.play(tgbot.NewCoop(false), nil)
+			tt2 := &tgTest{t: t, app: u2, src: again, queue: make(chan func(), 4096)}
+			tt2.scr = newTheGameScreen(u2, again, tgSeatNames(u2, c.cfg.Players), 0, func(f func()) { tt2.queue <- f })
+			u2.Push(tt2.scr)
+			tt2.play(tgbot.NewCoop(false), nil)
+			if r1, r2 := tt.src.Result(), again.Result(); r1 != r2 {
+				t.Fatalf("played on: %+v without the restart, %+v after it", r1, r2)
+			}
+			u.saving.Wait()
+			if u.hasTheGameSave() {
+				t.Error("the save outlives the game's end")
+			}
+		})
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// validTheGameSave is the save of a 3-player Extreme game after its first
+// turn.
+func validTheGameSave(t *testing.T) map[string]any {
+	t.Helper()
+	l, err := NewTheGameLocal(TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := l.View()
+	for range 2 {
+		a, ok := legalPlay(v)
+		if !ok {
+			t.Fatal("no play in the first hand")
+		}
+		if err := l.Act(a); err != nil {
+			t.Fatal(err)
+		}
+		v = l.View()
+	}
+	if err := l.Act(thegame.Action{Kind: thegame.ActEnd}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := l.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ResumeTheGameLocal(data); err != nil {
+		t.Fatalf("the valid save does not resume: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestTheGameDamagedSave: a save of The Game that cannot be read or that
+// breaks a rule is still offered on home, and Continue then says that it
+// cannot be continued, sets it aside (kept beside, no longer offered) and
+// shows home; Njet's saved game is left alone. Nothing panics.
+func TestTheGameDamagedSave(t *testing.T) {
+	edit := func(f func(m map[string]any)) func(t *testing.T) []byte {
+		return func(t *testing.T) []byte {
+			m := validTheGameSave(t)
+			f(m)
+			data, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return data
+		}
+	}
+	raw := func(s string) func(t *testing.T) []byte { return func(*testing.T) []byte { return []byte(s) } }
+	moves := func(m map[string]any) []any { return m["moves"].([]any) }
+	cases := []struct {
+		name string
+		data func(t *testing.T) []byte
+		why  string
+	}{
+		{"not JSON", raw("{{{ not a game"), "invalid character"},
+		{"empty", raw(""), "no saved game"},
+		{"cut short", func(t *testing.T) []byte {
+			data, err := json.Marshal(validTheGameSave(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return data[:len(data)/2]
+		}, "unexpected EOF"},
+		{"binary", raw("\x00\xff\x13\x37"), "invalid character"},
+		{"two saves", func(t *testing.T) []byte {
+			data, err := json.Marshal(validTheGameSave(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return append(append(data, '\n'), data...)
+		}, "more than one save"},
+		{"unknown key", edit(func(m map[string]any) { m["cheat"] = true }), "unknown field"},
+		{"format", edit(func(m map[string]any) { m["format"] = 2 }), "format 2"},
+		{"variant", edit(func(m map[string]any) { m["variant"] = "deluxe" }), `variant "deluxe"`},
+		{"assignment", edit(func(m map[string]any) { m["assignment"] = 9 }), "command assignment 9"},
+		{"players", edit(func(m map[string]any) { m["players"] = 7 }), "7 players"},
+		{"bot", edit(func(m map[string]any) { m["bot"] = "genius" }), "unknown kind"},
+		{"card not held", edit(func(m map[string]any) {
+			moves(m)[0].(map[string]any)["card"] = 1
+		}), "move 1"},
+		{"unknown move", edit(func(m map[string]any) {
+			moves(m)[1].(map[string]any)["act"] = "peek"
+		}), `unknown move "peek"`},
+		{"out of turn", edit(func(m map[string]any) {
+			moves(m)[0].(map[string]any)["seat"] = 2
+		}), "move 1"},
+		{"too many moves", edit(func(m map[string]any) {
+			m["moves"] = make([]any, maxTheGameMoves+1)
+		}), "at most"},
+		{"signals ahead", edit(func(m map[string]any) { m["talked"] = 999 }), "signals of turn 999"},
+		{"wrong type", edit(func(m map[string]any) { m["seed"] = "seven" }), "cannot unmarshal"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			u := newTestApp(t, "en")
+			njet := seat.LocalConfig{Edition: engine.Classic, Players: 3, Seed: 9, Short: true, Names: []string{"You", "Ada", "Boris"}}
+			if err := startLocal(u, njet); err != nil {
+				t.Fatal(err)
+			}
+			stopTables(t, u)
+			u.saving.Wait()
+			njetSave := mustRead(t, filepath.Join(u.storage(), localFile))
+			data := c.data(t)
+			if err := os.WriteFile(filepath.Join(u.storage(), theGameFile), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			h := NewHome(u)
+			u.Reset(h)
+			if !h.TheGameContinue.Visible() {
+				t.Fatal("home hides the damaged save: the person would not learn what became of it")
+			}
+			err := u.resumeTheGame()
+			if err == nil {
+				t.Fatal("a damaged save was continued")
+			}
+			if msg := err.Error(); !strings.Contains(msg, "The saved game of The Game cannot be continued and has been set aside") || !strings.Contains(msg, c.why) {
+				t.Fatalf("the message %q lacks the words or %q", msg, c.why)
+			}
+			if c.name != "empty" && !errors.Is(err, ErrBadTheGameSave) {
+				t.Errorf("%v does not wrap ErrBadTheGameSave", err)
+			}
+			if u.hasTheGameSave() {
+				t.Error("the damaged save is still in place")
+			}
+			if aside := mustRead(t, filepath.Join(u.storage(), theGameAside)); string(aside) != string(data) {
+				t.Error("the damaged save was not kept aside as it was")
+			}
+			if _, ok := u.Top().(*Home); !ok {
+				t.Fatalf("after the refusal the app shows %T", u.Top())
+			}
+			if h := u.Top().(*Home); h.TheGameContinue.Visible() {
+				t.Error("home still offers the damaged save")
+			}
+			if got := mustRead(t, filepath.Join(u.storage(), localFile)); string(got) != string(njetSave) {
+				t.Error("Njet's saved game changed")
+			}
+
+			// Through home's button the message comes up in a dialog.
+			if err := os.WriteFile(filepath.Join(u.storage(), theGameFile), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			h = NewHome(u)
+			u.Reset(h)
+			test.Tap(h.TheGameContinue)
+			if u.Window().Canvas().Overlays().Top() == nil {
+				t.Error("the refusal shows no message")
+			}
+		})
+	}
+}
+
+// TestNjetSaveBesideTheGame: Njet's saved game and one of The Game are kept
+// side by side; after a restart both are offered, Njet's resumes as before
+// and ending The Game's leaves Njet's in place.
+func TestNjetSaveBesideTheGame(t *testing.T) {
+	u := newTestApp(t, "en")
+	njet := seat.LocalConfig{Edition: engine.Modern, Players: 3, Seed: 21, Names: []string{"You", "Ada", "Boris"}}
+	if err := startLocal(u, njet); err != nil {
+		t.Fatal(err)
+	}
+	stopTables(t, u)
+	if err := u.startTheGame(TheGameConfig{Players: 2, Bot: "greedy", Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	u.stopAll()
+	u.saveLive()
+	u.saving.Wait()
+	njetSave := mustRead(t, filepath.Join(u.storage(), localFile))
+
+	u2 := restartApp(t, u)
+	h := NewHome(u2)
+	u2.Reset(h)
+	if !h.Continue.Visible() || !h.TheGameContinue.Visible() {
+		t.Fatalf("home offers Njet %v, The Game %v: want both", h.Continue.Visible(), h.TheGameContinue.Visible())
+	}
+	test.Tap(h.Continue)
+	if _, ok := u2.Top().(*TableScreen); !ok {
+		t.Fatalf("Njet's Continue shows %T", u2.Top())
+	}
+	stopTables(t, u2)
+	l, ok := u2.live.(*seat.Local)
+	if !ok {
+		t.Fatalf("the live Njet game is %T", u2.live)
+	}
+	if got := l.Config(); got.Edition != njet.Edition || got.Players != njet.Players || got.Seed != njet.Seed {
+		t.Fatalf("Njet resumed %+v, saved %+v", got, njet)
+	}
+	if got, err := l.Save(); err != nil || string(got) != string(njetSave) {
+		t.Fatalf("the resumed Njet game saves other bytes (%v)", err)
+	}
+	if !u2.hasTheGameSave() {
+		t.Fatal("continuing Njet removed The Game's save")
+	}
+	u2.ClearTheGame()
+	if !u2.HasSavedGame() {
+		t.Fatal("ending The Game removed Njet's save")
+	}
+}
+
+// TestTheGameLeaveAsks: Back (the button, Escape or the system's back) at a
+// game under way asks first; "keep playing" changes nothing, "leave" ends
+// the game: its save is removed and home no longer offers it.
+func TestTheGameLeaveAsks(t *testing.T) {
+	u := newTestApp(t, "en")
+	if err := u.startTheGame(TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 8}); err != nil {
+		t.Fatal(err)
+	}
+	scr, ok := u.Top().(*TheGameScreen)
+	if !ok {
+		t.Fatalf("the setup shows %T", u.Top())
+	}
+	for _, key := range []fyne.KeyName{fyne.KeyEscape, keyBack} {
+		u.typedKey(&fyne.KeyEvent{Name: key})
+		if scr.leaveDlg == nil {
+			t.Fatalf("%s does not ask", key)
+		}
+		scr.answerLeave(false)
+		if u.Top() != scr || !u.hasTheGameSave() {
+			t.Fatalf("keeping on after %s left the table or the save", key)
+		}
+	}
+	scr.leave()
+	scr.leave() // a second tap while asking opens no second question
+	if scr.leaveDlg == nil {
+		t.Fatal("Back does not ask")
+	}
+	scr.answerLeave(true)
+	h, ok := u.Top().(*Home)
+	if !ok || u.Depth() != 1 {
+		t.Fatalf("leaving shows %T with %d screens", u.Top(), u.Depth())
+	}
+	if u.hasTheGameSave() || h.TheGameContinue.Visible() {
+		t.Fatal("the left game is still saved or offered")
+	}
+
+	// A table that keeps no game (a LAN table's, say) is left at once, to
+	// the screen below it, and its keys go to the app.
+	tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 1}, fyne.NewSize(360, 740))
+	depth := tt.app.Depth()
+	if tt.scr.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) {
+		t.Fatal("a table that keeps no game took Escape")
+	}
+	tt.scr.leave()
+	if tt.scr.leaveDlg != nil || tt.app.Depth() != depth-1 {
+		t.Fatalf("leaving asked (%v) or left %d screens of %d", tt.scr.leaveDlg != nil, tt.app.Depth(), depth)
+	}
+}
+
+// TestTheGameSmokePlaysThrough: the smoke mode's table plays the person's
+// seat by its own taps to the game-over view, which shows the engine's
+// cards left, and writes no save.
+func TestTheGameSmokePlaysThrough(t *testing.T) {
+	for _, cfg := range []TheGameConfig{
+		{Players: 3, Extreme: true, Bot: "coop", Seed: 7},
+		{Players: 1, Bot: "greedy", Seed: 2},
+	} {
+		t.Run(fmt.Sprintf("%dp/extreme=%v", cfg.Players, cfg.Extreme), func(t *testing.T) {
+			tt := newTGTest(t, "en", cfg, fyne.NewSize(1280, 800))
+			person, err := tgbot.New("coop", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.scr.auto = person
+			var failed error
+			tt.scr.onFail = func(err error) { failed = err }
+			tt.scr.autoNext()
+			deadline := time.After(20 * time.Second)
+			for !tt.scr.over && failed == nil {
+				select {
+				case f := <-tt.queue:
+					f()
+				case <-deadline:
+					t.Fatal("the smoke game does not end")
+				}
+			}
+			if failed != nil {
+				t.Fatal(failed)
+			}
+			r := tt.src.Result()
+			if want := fmt.Sprintf("Cards left: %d", r.CardsLeft); tt.scr.gameOver.Left.Text != want {
+				t.Fatalf("the view says %q, want %q", tt.scr.gameOver.Left.Text, want)
+			}
+			if tt.app.hasTheGameSave() {
+				t.Fatal("the smoke game was saved")
+			}
+		})
+	}
+}
+
+// FuzzResumeTheGameLocal: any bytes as a save give a game or an error
+// wrapping ErrBadTheGameSave, never a panic; a game that resumes saves to
+// bytes that resume to the same game.
+func FuzzResumeTheGameLocal(f *testing.F) {
+	l, err := NewTheGameLocal(TheGameConfig{Players: 2, Extreme: true, Bot: "greedy", Seed: 4})
+	if err != nil {
+		f.Fatal(err)
+	}
+	seed, err := l.Save()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(`{"format":1,"players":1,"variant":"base","bot":"coop","seed":1,"talked":-1,"moves":[{"seat":0,"act":"end"}]}`))
+	f.Add([]byte(`{"format":1,"players":3,"variant":"extreme","assignment":1,"bot":"coop","seed":9,"talked":0,"moves":[{"seat":1,"act":"signal","pile":2,"signal":"mine"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g, err := ResumeTheGameLocal(data)
+		if err != nil {
+			if !errors.Is(err, ErrBadTheGameSave) {
+				t.Fatalf("%v does not wrap ErrBadTheGameSave", err)
+			}
+			return
+		}
+		again, err := g.Save()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g2, err := ResumeTheGameLocal(again)
+		if err != nil {
+			t.Fatalf("a resumed game's save does not resume: %v", err)
+		}
+		sameGame(t, g2, g)
+	})
+}
