@@ -53,7 +53,7 @@ func NewHome(a *App) *Home {
 
 	logo := canvas.NewImageFromResource(Icon())
 	logo.FillMode = canvas.ImageFillContain
-	logo.SetMinSize(fyne.NewSize(112, 112))
+	logo.SetMinSize(fyne.NewSize(88, 88))
 	title := widget.NewLabelWithStyle(appName, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameHeadingText
 	tagline := widget.NewLabelWithStyle(tr("home.tagline", "The card game where everyone says no"), fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
@@ -69,7 +69,7 @@ func NewHome(a *App) *Home {
 	play := section(tr("home.play", "Njet!"), h.Continue, h.NewGame)
 	more := section(tr("home.more", "More"), h.Rules, h.Settings)
 	body := container.NewVBox(
-		layoutSpacer(24),
+		layoutSpacer(12),
 		container.NewCenter(logo), title, tagline, greeting,
 		layoutSpacer(8),
 		play,
@@ -81,7 +81,9 @@ func NewHome(a *App) *Home {
 	)
 	if a.env.LAN != nil {
 		h.LAN = newLANSection(a)
-		body.Objects = slices.Insert(body.Objects, 9, h.LAN.view) // after both games
+		// The tables nearby come right after Njet!: at a real table they are
+		// what the phone is opened for, and on a phone's first screen.
+		body.Objects = slices.Insert(body.Objects, 7, layoutSpacer(8), h.LAN.view)
 	}
 	h.view = column(body)
 	return h
