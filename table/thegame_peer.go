@@ -33,6 +33,10 @@ type TheGamePeerConfig struct {
 	// Silent turns its signals off.
 	Bot    string
 	Silent bool
+	// Person makes the seat a person's: in play the peer posts the moves
+	// handed to Submit (the rules' own Stuck and turn ends aside), and
+	// the bot plays no card.
+	Person bool
 	// Seed, when not nil, derives the peer's randomness from the seed and
 	// the seq; nil uses crypto/rand, as every real game must.
 	Seed *[32]byte
@@ -53,6 +57,7 @@ type TheGamePeer struct {
 	log     *Log
 	replica *Replica
 	player  tgbot.Player
+	person  *tgPerson // nil at a bot's seat
 	// tamper, when not nil, changes every draft before it is signed
 	// (tests play cheats with it).
 	tamper func(d *draft)
@@ -86,7 +91,11 @@ func NewTheGamePeer(cfg TheGamePeerConfig) (*TheGamePeer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &TheGamePeer{cfg: cfg, game: game, log: log, replica: replica, player: pl}, nil
+	p := &TheGamePeer{cfg: cfg, game: game, log: log, replica: replica, player: pl}
+	if cfg.Person {
+		p.person = newTGPerson()
+	}
+	return p, nil
 }
 
 // Bot returns the kind of the bot that plays the seat.
@@ -125,6 +134,7 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
 		}
+		p.looked()
 		select {
 		case <-ctx.Done():
 			return stop(nil)
@@ -135,6 +145,7 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 			return err
 		case <-p.replica.Changed():
 		case <-p.cfg.Tick:
+		case <-p.wakeC():
 		}
 	}
 }
@@ -188,8 +199,8 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := p.game.draft(next, p.cfg.Seat, rnd, p.player)
-	if err != nil {
+	d, err := p.draftSeat(next, prev, rnd)
+	if err != nil || d == nil {
 		return nil, err
 	}
 	if p.tamper != nil {
