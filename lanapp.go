@@ -365,4 +365,5 @@ func (t *lanTable) PlayTheGame(ctx context.Context, person func(context.Context,
 	}
 	return err
 }
+
 var _ ui.LANTheGameTable = (*lanTable)(nil)

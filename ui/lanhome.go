@@ -244,7 +244,9 @@ func (f *HostForm) edition() engine.Edition {
 }
 
 // theGame reports whether the form hosts The Game.
-func (f *HostForm) theGame() bool { return f.Game != nil && f.Game.Selected == tr("lan.game.thegame", "The Game") }
+func (f *HostForm) theGame() bool {
+	return f.Game != nil && f.Game.Selected == tr("lan.game.thegame", "The Game")
+}
 
 // gameChoices offers what the game chosen takes: Njet!'s edition, variant
 // and target, or The Game's Extreme, each with its player counts.
