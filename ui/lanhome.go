@@ -200,12 +200,12 @@ func NewHostForm(a *App) *HostForm {
 	f.Target = widget.NewEntry()
 	f.Target.SetPlaceHolder(tr("lan.host.target-hint", "none"))
 	f.Edition = widget.NewRadioGroup([]string{editionName(engine.Classic), editionName(engine.Modern)}, func(string) { f.editionChoices() })
-	f.Edition.Horizontal = true
+	// One under the other, like the games: side by side they are wider
+	// than a phone's form.
 	f.Edition.Required = true
 	f.Edition.SetSelected(editionName(engine.Classic))
-	f.Extreme = widget.NewCheck(tr("lan.host.extreme", "Extreme: with the command cards"), nil)
+	f.Extreme = widget.NewCheck(tr("lan.host.extreme", "Extreme"), nil)
 	f.Game = widget.NewRadioGroup([]string{tr("lan.host.njet", "Njet!"), tr("lan.game.thegame", "The Game")}, func(string) { f.gameChoices() })
-	f.Game.Horizontal = true
 	f.Game.Required = true
 	f.Game.SetSelected(tr("lan.host.njet", "Njet!"))
 	f.Problem = widget.NewLabel("")
@@ -216,12 +216,12 @@ func NewHostForm(a *App) *HostForm {
 	f.Open.Importance = widget.HighImportance
 	form := widget.NewForm(
 		widget.NewFormItem(tr("lan.host.name", "Table name"), f.Name),
-		widget.NewFormItem(tr("lan.host.game", "Game"), container.NewVBox(f.Game, f.Extreme)),
+		widget.NewFormItem(tr("lan.host.game", "Game"), f.Game),
 		widget.NewFormItem(tr("newgame.edition", "Edition"), f.Edition),
 		widget.NewFormItem(tr("newgame.players", "Players"), f.Players),
 		widget.NewFormItem(tr("lan.host.bots", "Seats for bots"), f.Bots),
 		widget.NewFormItem(tr("lan.host.strength", "Bots play"), f.Strength),
-		widget.NewFormItem(tr("lan.host.variant", "Variant"), f.Short),
+		widget.NewFormItem(tr("lan.host.variant", "Variant"), container.NewVBox(f.Short, f.Extreme)),
 		widget.NewFormItem(tr("lan.host.target", "Target score"), f.Target),
 	)
 	f.view = a.page(tr("lan.host", "Host a table"), column(container.NewVBox(form, f.Problem, f.Open)))

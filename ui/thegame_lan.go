@@ -79,8 +79,8 @@ func NewLANTheGame(a *App, t LANTheGameTable) *LANTheGame {
 	}
 	g.banner = widget.NewLabel(tgw("thegame.lan.starting"))
 	g.banner.Wrapping = fyne.TextWrapWord
-	g.body = container.NewStack(widget.NewLabel(""))
-	g.view = container.NewBorder(g.banner, nil, nil, nil, g.body)
+	g.body = container.NewStack(container.NewBorder(g.banner, nil, nil, nil, nil))
+	g.view = g.body
 	return g
 }
 
@@ -124,10 +124,10 @@ func (g *LANTheGame) person(ctx, pctx context.Context, src TheGameSource) error 
 	over := make(chan struct{})
 	s := &tgLANSource{TheGameSource: src, over: over}
 	g.app.do(func() {
-		g.Screen = NewTheGameScreen(g.app, s, g.names)
+		g.banner.Hide()
+		g.Screen = newTheGameScreenBanner(g.app, s, g.names, g.app.Pace(), g.app.do, g.banner)
 		g.body.Objects = []fyne.CanvasObject{g.Screen.View()}
 		g.body.Refresh()
-		g.banner.Hide()
 		g.Screen.Start(ctx)
 	})
 	tick := time.NewTicker(time.Second)
@@ -167,6 +167,16 @@ func (g *LANTheGame) look(src TheGameSource) {
 		g.banner.SetText(tgw("thegame.lan.waiting", "Seat", name, "S", int(g.app.Now().Sub(g.waitSince)/time.Second)))
 		g.banner.Show()
 	}
+	g.relayout()
+}
+
+// relayout lays the screen out again after the banner came or went.
+func (g *LANTheGame) relayout() {
+	g.banner.Refresh()
+	if g.Screen != nil {
+		g.Screen.bannerChanged()
+	}
+	g.body.Refresh()
 }
 
 // news tells the table's progress in the banner.
@@ -180,6 +190,7 @@ func (g *LANTheGame) news(n GameNews) {
 		g.banner.SetText(tgw("thegame.lan.catching-up"))
 		g.banner.Show()
 	}
+	g.relayout()
 }
 
 // finish tells why the play stopped, if it did not end with the game.
@@ -192,9 +203,10 @@ func (g *LANTheGame) finish(ctx context.Context, err error) {
 		g.banner.SetText(tgw("thegame.lan.stopped", "Err", err.Error()))
 		g.banner.Importance = widget.DangerImportance
 		g.banner.Show()
-		return
+	} else {
+		g.banner.Hide()
 	}
-	g.banner.Hide()
+	g.relayout()
 }
 
 // tgLANSource is the seat's source, telling when it has told the end.
