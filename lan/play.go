@@ -166,7 +166,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 			bot = ""
 		}
 		onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: bot})
-		return playTheGame(ctx, s, p, cfg.TheGamePerson, t.Names())
+		return playTheGame(ctx, s, p, cfg.TheGamePerson, t.Names(), onEvent)
 	}
 	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: t.Bot()})
 	var left bool

@@ -123,12 +123,13 @@ func (s *TheGameSeat) Next(ctx context.Context) (thegame.Action, error) {
 }
 
 // playTheGame runs a session at a table of The Game to the end: bots
-// play the device's seats, or person plays its own seat (when not nil).
-func playTheGame(ctx context.Context, s *p2p.Session, p *table.TheGamePeer, person TheGamePerson, names []string) (Outcome, error) {
+// play the device's seats, or person plays its own seat (when not nil);
+// onEvent hears CatchingUp once the person's game is over.
+func playTheGame(ctx context.Context, s *p2p.Session, p *table.TheGamePeer, person TheGamePerson, names []string, onEvent func(Event)) (Outcome, error) {
 	var err error
 	var left bool
 	if person != nil && p.Person() {
-		left, err = runTheGamePerson(ctx, s, p, person, names)
+		left, err = runTheGamePerson(ctx, s, p, person, names, onEvent)
 	} else {
 		err = s.Run(ctx, nil)
 	}
@@ -154,7 +155,7 @@ func playTheGame(ctx context.Context, s *p2p.Session, p *table.TheGamePeer, pers
 // seat. It reports whether the person left before the end (the session
 // is then stopped; the store keeps the seat). Once the game is over it
 // waits for the session, which lingers for the others.
-func runTheGamePerson(ctx context.Context, s *p2p.Session, p *table.TheGamePeer, person TheGamePerson, names []string) (left bool, err error) {
+func runTheGamePerson(ctx context.Context, s *p2p.Session, p *table.TheGamePeer, person TheGamePerson, names []string, onEvent func(Event)) (left bool, err error) {
 	seat, err := NewTheGameSeat(p, names)
 	if err != nil {
 		return false, err
@@ -181,6 +182,7 @@ func runTheGamePerson(ctx context.Context, s *p2p.Session, p *table.TheGamePeer,
 	perr := person(pctx, seat)
 	switch {
 	case perr == nil:
+		onEvent(CatchingUp{})
 		return false, <-ran
 	case errors.Is(perr, ErrLeft):
 		stop()

@@ -63,7 +63,7 @@ type LANTheGame struct {
 	// Screen is the table screen once the table plays, for tests.
 	Screen *TheGameScreen
 
-	mu        sync.Mutex
+	ctx       context.Context
 	cancel    context.CancelFunc
 	waitSeat  int
 	waitSince time.Time
@@ -98,6 +98,8 @@ func (g *LANTheGame) Banner() string {
 // Start plays the table; the table screen shows once the seat is ready.
 func (g *LANTheGame) Start(ctx context.Context) {
 	ctx, g.cancel = context.WithCancel(ctx)
+	g.ctx = ctx
+	g.app.lanTheGame = g
 	if g.lan == nil {
 		return
 	}
@@ -112,6 +114,9 @@ func (g *LANTheGame) Start(ctx context.Context) {
 func (g *LANTheGame) Stop() {
 	if g.cancel != nil {
 		g.cancel()
+	}
+	if g.app.lanTheGame == g {
+		g.app.lanTheGame = nil
 	}
 	if g.Screen != nil {
 		g.Screen.Stop()
@@ -168,6 +173,35 @@ func (g *LANTheGame) look(src TheGameSource) {
 		g.banner.Show()
 	}
 	g.relayout()
+}
+
+// reconnect is the app's return from the background: the table's devices
+// are dialled at once, and the banner says so until they answer.
+func (g *LANTheGame) reconnect() {
+	if g.ctx == nil || g.ctx.Err() != nil || g.done {
+		return
+	}
+	reconnecting := tr("lan.game.reconnecting", "Reconnecting and catching up…")
+	g.banner.SetText(reconnecting)
+	g.banner.Importance = widget.MediumImportance
+	g.banner.Show()
+	g.relayout()
+	ctx := g.ctx
+	go func() {
+		err := g.lan.Reconnect(ctx)
+		g.app.do(func() {
+			if ctx.Err() != nil || g.banner.Text != reconnecting {
+				return
+			}
+			if err != nil {
+				g.banner.SetText(tr("lan.game.reconnect-failed", "Some devices cannot be reached yet ({{.Err}}); the table keeps calling them.",
+					map[string]any{"Err": err.Error()}))
+			} else {
+				g.banner.Hide()
+			}
+			g.relayout()
+		})
+	}()
 }
 
 // relayout lays the screen out again after the banner came or went.

@@ -2,6 +2,9 @@ package ui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 )
@@ -200,7 +204,8 @@ func (s *tgFakeSeat) setWait(w int) {
 // table screen, fed by the table's seat: the banner says whom the table
 // waits for once it lasts, the person's taps play the seat, and the game
 // ends on the game-over screen while the banner says the other devices
-// catch up.
+// catch up. Back from the background the banner says the device
+// reconnects.
 func TestLANTheGameToGameOver(t *testing.T) {
 	for _, sz := range lanSizes {
 		t.Run(sz.name, func(t *testing.T) {
@@ -242,6 +247,14 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			}
 			src.setWait(-1)
 			q.until(t, "the banner gone", func() bool { return g.Banner() == "" })
+
+			// Back from the background: the banner says the device
+			// reconnects until the devices answer.
+			u.enteredForeground()
+			if !strings.Contains(g.Banner(), "Reconnecting") {
+				t.Fatalf("back from the background, the banner says %q", g.Banner())
+			}
+			q.until(t, "the reconnection", func() bool { return g.Banner() == "" })
 
 			shot := false
 			for range 3000 {
@@ -304,5 +317,65 @@ func tgAct(t *testing.T, s *TheGameScreen, pl tgbot.Player, v thegame.View) {
 	}
 	if s.bad {
 		t.Fatalf("%v refused: %s", a, s.status)
+	}
+}
+
+// TestCheckLogTheGame: the check-a-log screen checks a log of The Game
+// with table.Verify and says its checks and its result in The Game's
+// words; one byte changed fails it.
+func TestCheckLogTheGame(t *testing.T) {
+	s, err := table.NewTheGameSelfplay(table.TheGameSelfplayConfig{Players: 3, Extreme: true, Seed: 7, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.Run(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.Export(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(t.TempDir(), "thegame.njetlog")
+	if err := os.WriteFile(good, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tampered := slices.Clone(data)
+	tampered[len(tampered)/2] ^= 0x01
+	bad := filepath.Join(t.TempDir(), "tampered.njetlog")
+	if err := os.WriteFile(bad, tampered, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sz := range lanSizes {
+		t.Run("good/"+sz.name, func(t *testing.T) {
+			u := newLANTestApp(t, newFakeLAN(), sz.size)
+			c := checkLogFile(t, u, good)
+			if !c.check.Passed || !strings.Contains(c.check.verdict.Text, "whole game of The Game checks out") {
+				t.Fatalf("a good log of The Game: verdict %q", c.check.verdict.Text)
+			}
+			for _, want := range []string{"Every card laid, signal and end of turn followed the rules", "the whole deck replays"} {
+				if !slices.ContainsFunc(c.check.Results, func(r string) bool { return strings.Contains(r, want) }) {
+					t.Errorf("no check %q in %q", want, c.check.Results)
+				}
+			}
+			for _, r := range c.check.Results {
+				if !strings.HasPrefix(r, "✓") {
+					t.Errorf("check %q did not pass", r)
+				}
+				if strings.Contains(r, "block") || strings.Contains(r, "round") {
+					t.Errorf("check %q speaks of Njet!", r)
+				}
+			}
+			checkFits(t, u.Window())
+			screenshot(t, "thegame-lan-checklog-"+sz.name, u.Window())
+		})
+		t.Run("tampered/"+sz.name, func(t *testing.T) {
+			u := newLANTestApp(t, newFakeLAN(), sz.size)
+			c := checkLogFile(t, u, bad)
+			if !c.check.Failed || !strings.HasPrefix(c.check.verdict.Text, "Not fair or not whole") {
+				t.Fatalf("a tampered log of The Game: verdict %q", c.check.verdict.Text)
+			}
+		})
 	}
 }
