@@ -234,7 +234,7 @@ func (g *LANTheGame) finish(ctx context.Context, err error) {
 		return
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
-		g.banner.SetText(tgw("thegame.lan.stopped", "Err", err.Error()))
+		g.banner.SetText(tgw("thegame.lan.halted", "Err", err.Error()))
 		g.banner.Importance = widget.DangerImportance
 		g.banner.Show()
 	} else {
