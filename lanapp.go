@@ -12,6 +12,7 @@ import (
 
 	"github.com/njetlan/njet/lan"
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/ui"
 )
 
@@ -54,7 +55,8 @@ func (l *lanApp) Close() error {
 }
 
 func adOf(a lan.TableAd) ui.LANTableAd {
-	return ui.LANTableAd{ID: a.ID.String(), Name: a.Name, Edition: a.Edition, Players: a.Players, Free: a.Free, Host: a.Host}
+	return ui.LANTableAd{ID: a.ID.String(), Name: a.Name, Edition: a.Edition, Players: a.Players, Free: a.Free, Host: a.Host,
+		TheGame: a.Game == table.GameTheGame, Extreme: a.Extreme}
 }
 
 func (l *lanApp) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
@@ -159,8 +161,12 @@ func (l *lanApp) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lo
 	// OpenLobby tells Hosting before it returns the lobby the control
 	// needs: its news wait until then.
 	var opening []lan.Progress
+	game := table.GameNjet
+	if cfg.TheGame {
+		game = table.GameTheGame
+	}
 	h, err := d.OpenLobby(lan.HostConfig{Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, BotKinds: kinds,
-		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player}, func(p lan.Progress) { opening = append(opening, p) })
+		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player, Game: game, Extreme: cfg.Extreme}, func(p lan.Progress) { opening = append(opening, p) })
 	if err != nil {
 		return nil, err
 	}
@@ -324,3 +330,40 @@ func (t *lanTable) Play(ctx context.Context, person func(context.Context, seat.S
 	}
 	return err
 }
+
+// TheGame reports whether the table plays The Game, and with the command
+// cards, as its genesis says.
+func (t *lanTable) TheGame() (bool, bool) {
+	gen, err := t.t.Setup().Check()
+	if err != nil || gen.Game != table.GameTheGame {
+		return false, false
+	}
+	return true, gen.Extreme
+}
+
+// PlayTheGame plays a table of The Game: the person plays their seat on
+// The Game's table screen through the seat's lan.TheGameSeat.
+func (t *lanTable) PlayTheGame(ctx context.Context, person func(context.Context, ui.TheGameSource) error, news func(ui.GameNews)) error {
+	out, err := t.dev.Play(ctx, t.t, lan.PlayConfig{TheGamePerson: func(ctx context.Context, s *lan.TheGameSeat) error {
+		err := person(ctx, s)
+		if errors.Is(err, seat.ErrLeft) {
+			return fmt.Errorf("%w: %w", lan.ErrLeft, err)
+		}
+		return err
+	}}, func(e lan.Event) {
+		switch e := e.(type) {
+		case lan.Playing:
+			news(ui.GameNews{Kind: ui.NewsPlaying})
+		case lan.Violation:
+			news(ui.GameNews{Kind: ui.NewsViolation, Err: e.Err})
+		case lan.CatchingUp:
+			news(ui.GameNews{Kind: ui.NewsCatchingUp})
+		}
+	})
+	if err == nil && out.Over {
+		err = t.dev.MarkOver(t.t.ID())
+	}
+	return err
+}
+
+var _ ui.LANTheGameTable = (*lanTable)(nil)

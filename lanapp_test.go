@@ -3,15 +3,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/lan"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/thegame"
+	tgbot "github.com/njetlan/njet/thegame/bot"
 	"github.com/njetlan/njet/ui"
 )
 
@@ -170,5 +175,91 @@ func TestLANAppHostLeaves(t *testing.T) {
 	_, err := joiner.Join(jctx, ui.JoinTo{Addr: addr}, "", nil)
 	if !errors.Is(err, p2p.ErrRefused) && !errors.Is(err, table.ErrUnreachable) {
 		t.Fatalf("joining a closed lobby: %v", err)
+	}
+}
+
+// TestLANAppTheGame: an app hosts a table of The Game Extreme with a bot
+// of its own, starts it, and plays the person's seat through the
+// TheGameSource the table screen reads, to the end; the table says which
+// game it plays, and its log checks out.
+func TestLANAppTheGame(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	host := loopbackLAN(t)
+	news := make(chan ui.LobbyNews, 64)
+	type result struct {
+		t   ui.LANTable
+		err error
+	}
+	hosted := make(chan result, 1)
+	go func() {
+		tbl, err := host.Host(ctx, ui.LANHostConfig{Name: "Kitchen", TheGame: true, Extreme: true, Players: 2,
+			Bots: []ui.BotStrength{ui.BotNormal}, Player: "Anna"}, func(n ui.LobbyNews) { news <- n })
+		hosted <- result{tbl, err}
+	}()
+	var control ui.LobbyControl
+	for control == nil {
+		select {
+		case n := <-news:
+			control = n.Control
+		case <-ctx.Done():
+			t.Fatal("no lobby control")
+		}
+	}
+	if err := control.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h := <-hosted
+	if h.err != nil {
+		t.Fatal(h.err)
+	}
+	defer h.t.Close()
+	tg, ok := h.t.(ui.LANTheGameTable)
+	if !ok {
+		t.Fatalf("%T plays no The Game", h.t)
+	}
+	if is, extreme := tg.TheGame(); !is || !extreme {
+		t.Fatalf("TheGame() = %v, %v", is, extreme)
+	}
+	var left thegame.Result
+	person := func(ctx context.Context, src ui.TheGameSource) error {
+		seat, ok := src.(*lan.TheGameSeat)
+		if !ok {
+			return fmt.Errorf("the source is a %T", src)
+		}
+		for range 1 << 20 {
+			if seat.Over() {
+				left = seat.Result()
+				return nil
+			}
+			if !seat.YourTurn() {
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-seat.Changed():
+				}
+				continue
+			}
+			v := seat.View()
+			if err := seat.Act(tgbot.Greedy{}.Act(&v)); err != nil {
+				return err
+			}
+		}
+		return errors.New("the game did not end")
+	}
+	var told []ui.GameNewsKind
+	if err := tg.PlayTheGame(ctx, person, func(n ui.GameNews) { told = append(told, n.Kind) }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(told, ui.NewsPlaying) || !slices.Contains(told, ui.NewsCatchingUp) {
+		t.Errorf("news %v", told)
+	}
+	var log bytes.Buffer
+	if err := h.t.ExportLog(&log); err != nil {
+		t.Fatal(err)
+	}
+	v, err := table.Verify(&log)
+	if err != nil || v.TheGame == nil || v.TheGame.Result.CardsLeft != left.CardsLeft || !v.TheGame.Config.Extreme {
+		t.Fatalf("verify: %v, %+v; the seat saw %+v", err, v.TheGame, left)
 	}
 }

@@ -669,7 +669,8 @@ func (c *cli) resume(ctx context.Context, name string, d *lan.Device, lf *lanFla
 // playTable plays the device's seats to the end of the game, the person's
 // in the terminal, and exports the log.
 func (c *cli) playTable(ctx context.Context, name string, d *lan.Device, t *lan.Table, lf *lanFlags) int {
-	out, err := d.Play(ctx, t, lan.PlayConfig{Linger: *lf.linger, Person: c.playPerson}, c.showPlay)
+	out, err := d.Play(ctx, t, lan.PlayConfig{Linger: *lf.linger, Person: c.playPerson,
+		TheGamePerson: c.playTheGamePerson}, c.showPlay)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
 		return exitFail

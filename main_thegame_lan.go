@@ -1,23 +1,27 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/njetlan/njet/lan"
 	ntable "github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/term"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 )
 
-// hostTheGame is njet host --game thegame: a LAN table of The Game, every
-// seat played by a bot.
+// hostTheGame is njet host --game thegame: a LAN table of The Game, the
+// host's seat played by its person in the terminal (or by a bot of --bot).
 func (c *cli) hostTheGame(args []string) int {
 	fs := c.flagSet("host", "--game thegame --name N [--extreme] [--players P] [--bots K] [--bot greedy|coop] [--player NAME] [--data DIR]",
 		"Create a table of The Game, advertise it on the LAN (mDNS) and print its join code and\n"+
 			"address, wait for players to join (njet join), fill --bots seats with bots hosted here,\n"+
-			"and play to the end. Bots play every seat of The Game on a LAN (a joining device's Njet\n"+
-			"bot plays it as coop); the log is exported at the end, and njet verify checks it.")
+			"and play to the end. You play your seat in the terminal (njet join plays The Game the\n"+
+			"same way); with --bot KIND a bot plays it instead (a joining device's Njet bot plays\n"+
+			"The Game as coop). The log is exported at the end, and njet verify checks it.")
 	name := fs.String("name", "", "name of the table, as others see it")
 	game := addTheGameFlags(fs)
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
@@ -29,9 +33,6 @@ func (c *cli) hostTheGame(args []string) int {
 	if err := game.check(); err != nil {
 		return usageError(fs, "%v", err)
 	}
-	if *lf.bot == "" {
-		*lf.bot = "coop"
-	}
 	switch {
 	case strings.TrimSpace(*name) == "":
 		return usageError(fs, "--name is required")
@@ -39,7 +40,7 @@ func (c *cli) hostTheGame(args []string) int {
 		return usageError(fs, "bad --bots %d: want 0 to %d", *bots, game.players-1)
 	case *wait <= 0:
 		return usageError(fs, "bad --wait %v", *wait)
-	case !isTheGameBot(*lf.bot):
+	case *lf.bot != "" && !isTheGameBot(*lf.bot):
 		return usageError(fs, "bad --bot %q: want one of %s", *lf.bot, strings.Join(tgbot.Kinds(), ", "))
 	}
 	if code := lf.check(fs); code >= 0 {
@@ -82,6 +83,16 @@ func gameOf(g ntable.GameName, extreme bool, edition fmt.Stringer) string {
 		return "The Game"
 	}
 	return edition.String()
+}
+
+// playTheGamePerson lets the person play their seat of The Game in the
+// terminal.
+func (c *cli) playTheGamePerson(ctx context.Context, s *lan.TheGameSeat) error {
+	err := term.PlayTheGameLAN(ctx, s, !isTerminal(c.stdin), c.stdin, c.stdout)
+	if errors.Is(err, term.ErrLeft) {
+		return lan.ErrLeft
+	}
+	return err
 }
 
 // theGameOver prints the verified result of a LAN table of The Game.

@@ -69,6 +69,9 @@ type PlayConfig struct {
 	// Person plays the device's own seat when a person plays it
 	// (Table.Bot is "").
 	Person Person
+	// TheGamePerson plays the device's own seat at a table of The Game
+	// when a person plays it; without one, a bot ("coop") plays it.
+	TheGamePerson TheGamePerson
 }
 
 // Event is what Play reports while the table plays: Playing first, then,
@@ -140,22 +143,30 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 		onEvent = func(Event) {}
 	}
 	own := t.seats[0]
-	if gen, err := t.setup.Check(); err == nil && gen.Game == table.GameTheGame {
-		// A bot plays every seat of The Game (p2p.Session).
+	seats := t.seats
+	gen, gerr := t.setup.Check()
+	theGame := gerr == nil && gen.Game == table.GameTheGame
+	if theGame && own.Human && cfg.TheGamePerson == nil {
+		// No front end for The Game: a bot plays the person's seat.
 		own.Human = false
+		seats = append([]p2p.LocalSeat{own}, t.seats[1:]...)
 	}
-	if own.Human && cfg.Person == nil {
+	if own.Human && cfg.Person == nil && !theGame {
 		return Outcome{}, fmt.Errorf("lan: Play: a person's seat and no Person")
 	}
-	s, err := d.node.NewSession(p2p.SessionConfig{Setup: t.setup, Store: d.store, Seats: t.seats, Linger: cfg.Linger,
+	s, err := d.node.NewSession(p2p.SessionConfig{Setup: t.setup, Store: d.store, Seats: seats, Linger: cfg.Linger,
 		Patience: table.DefaultPatience, VoidAfter: table.DefaultPatience, PersonVoidAfter: PersonVoidAfter,
 		Grace: VoteGrace})
 	if err != nil {
 		return Outcome{}, err
 	}
 	if p := s.TheGamePeer(own.Seat); p != nil {
-		onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: p.Bot()})
-		return playTheGame(ctx, s, p)
+		bot := p.Bot()
+		if p.Person() {
+			bot = ""
+		}
+		onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: bot})
+		return playTheGame(ctx, s, p, cfg.TheGamePerson, t.Names(), onEvent)
 	}
 	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: t.Bot()})
 	var left bool
@@ -302,23 +313,4 @@ func seatsOf(gen *table.Genesis, setup *p2p.Setup, local []p2p.LocalSeat) []seat
 		out[s] = si
 	}
 	return out
-}
-
-// playTheGame runs a session at a table of The Game, where bots play
-// every seat of the device, to the end.
-func playTheGame(ctx context.Context, s *p2p.Session, p *table.TheGamePeer) (Outcome, error) {
-	err := s.Run(ctx, nil)
-	out := Outcome{Over: p.Game().Over()}
-	if r, ok := p.Game().Result(); ok {
-		out.TheGame = &r
-	}
-	if v := p.Game().Violation(); v != nil && err == nil {
-		err = v
-	}
-	out.CloseErr = s.Close()
-	out.Envelopes, out.Head = p.Log().Head()
-	if !out.Over {
-		out.Waiting = "the game of The Game did not end"
-	}
-	return out, err
 }

@@ -163,8 +163,8 @@ type HostConfig struct {
 	Name    string
 	Edition engine.Edition
 	// Game is the game the table plays (table.GameNjet if zero); at a
-	// table of The Game, Extreme plays with the command cards, Edition and
-	// the game's length are not used, and bots play every seat.
+	// table of The Game, Extreme plays with the command cards, and Edition
+	// and the game's length are not used.
 	Game    table.GameName
 	Extreme bool
 	Players int

@@ -9,12 +9,12 @@ import (
 )
 
 // addTheGame builds the local seats of a table of The Game: a
-// table.TheGamePeer per seat, each over its own Endpoint. A bot plays
-// every seat: a person cannot play The Game at a LAN table yet, so a
-// person's seat, and a seat whose Bot is not a kind of thegame/bot (a
-// Njet kind, as a device that joined without knowing the game passes),
-// is played by "coop" rather than left silent, which would stall the
-// table. The seats watch for silence as a Njet table's bots do
+// table.TheGamePeer per seat, each over its own Endpoint. A person's seat
+// (Human) posts the moves its person submits (table.TheGamePeer.Submit);
+// a bot plays every other seat, and a seat whose Bot is not a kind of
+// thegame/bot (a Njet kind, as a device that joined without knowing the
+// game passes) is played by "coop" rather than left silent, which would
+// stall the table. The seats watch for silence as a Njet table's bots do
 // (Patience, VoidAfter, Grace): a device gone for good is taken over.
 func (s *Session) addTheGame(gen *table.Genesis) error {
 	for _, ls := range s.cfg.Seats {
@@ -38,7 +38,7 @@ func (s *Session) addTheGame(gen *table.Genesis) error {
 		}
 		p, err := table.NewTheGamePeer(table.TheGamePeerConfig{Table: s.tbl.id, Creator: gen.Keys[0], Genesis: genesis,
 			Seat: ls.Seat, Key: ls.Key, Store: s.cfg.Store, Transport: ep, Peers: s.tbl.Members(ls.Seat), Bot: kind,
-			Tick: tick.C, Logf: s.cfg.Logf, Patience: s.cfg.Patience, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.Grace})
+			Person: ls.Human, Tick: tick.C, Logf: s.cfg.Logf, Patience: s.cfg.Patience, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.Grace})
 		if err != nil {
 			return err
 		}

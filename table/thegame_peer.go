@@ -34,6 +34,10 @@ type TheGamePeerConfig struct {
 	// Silent turns its signals off.
 	Bot    string
 	Silent bool
+	// Person makes the seat a person's: in play the peer posts the moves
+	// handed to Submit (the rules' own Stuck and turn ends aside), and
+	// the bot plays no card.
+	Person bool
 	// Seed, when not nil, derives the peer's randomness from the seed and
 	// the seq; nil uses crypto/rand, as every real game must.
 	Seed *[32]byte
@@ -63,6 +67,7 @@ type TheGamePeer struct {
 	log     *Log
 	replica *Replica
 	player  tgbot.Player
+	person  *tgPerson // nil at a bot's seat
 	// tamper, when not nil, changes every draft before it is signed
 	// (tests play cheats with it).
 	tamper func(d *draft)
@@ -112,6 +117,9 @@ func NewTheGamePeer(cfg TheGamePeerConfig) (*TheGamePeer, error) {
 	}
 	p.replica = replica
 	p.restoreVote()
+	if cfg.Person {
+		p.person = newTGPerson()
+	}
 	return p, nil
 }
 
@@ -154,6 +162,7 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 		if err := p.watchSilence(ctx); err != nil {
 			return stop(err)
 		}
+		p.looked()
 		select {
 		case <-ctx.Done():
 			return stop(nil)
@@ -164,6 +173,7 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 			return err
 		case <-p.replica.Changed():
 		case <-p.cfg.Tick:
+		case <-p.wakeC():
 		}
 	}
 }
@@ -226,8 +236,8 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := p.game.draft(next, seat, rnd, pl)
-	if err != nil {
+	d, err := p.draftSeat(next, prev, seat, rnd, pl)
+	if err != nil || d == nil {
 		return nil, err
 	}
 	if p.tamper != nil {

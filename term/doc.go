@@ -25,7 +25,9 @@
 // commands in force in words and the hand with the cards that fit marked;
 // the person types a card and a pile, "end", or a signal. A move the rules
 // refuse is explained and nothing is lost; a card that would end the game
-// is played only after a yes.
+// is played only after a yes. PlayTheGameLAN (thegame_lan.go) plays a
+// person's seat at a LAN table of The Game with the same screen and
+// commands, telling every seat's moves as the log brings them.
 //
 // PlayLAN (lan.go) plays a person's seat at a LAN table through its
 // table.Peer, with the same rendering and answer parsing (the screen type):

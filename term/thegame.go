@@ -103,9 +103,12 @@ var signalWords = map[thegame.Signal]string{
 }
 
 // cardText shows a card with its command in the Extreme game.
-func (m *tgMatch) cardText(c int) string {
+func (m *tgMatch) cardText(c int) string { return theGameCard(c, m.g.Config().Extreme) }
+
+// theGameCard shows card c, with its command in the Extreme game.
+func theGameCard(c int, extreme bool) string {
 	s := strconv.Itoa(c)
-	if m.g.Config().Extreme {
+	if extreme {
 		if k := thegame.CommandOf(thegame.Card(c)); k != thegame.CmdNone {
 			s += "(" + k.String() + ")"
 		}
@@ -122,22 +125,27 @@ func pileName(i int) string {
 }
 
 // show prints the table as the person sees it.
-func (m *tgMatch) show() {
-	v := m.g.View(You)
-	m.printf("\n")
+func (m *tgMatch) show() { showTheGame(m.printf, m.g.View(You), seatName) }
+
+// showTheGame prints the table of The Game as view v shows it: the piles
+// with their direction, top card, backwards-trick target and signals, the
+// draw pile and hand sizes, the commands in force, and v's hand with the
+// cards that fit somewhere marked; name names a seat.
+func showTheGame(printf func(string, ...any), v thegame.View, name func(int) string) {
+	printf("\n")
 	for i, p := range v.Piles {
 		arrow, trick := "up  ", p.Top-10
 		if !p.Up {
 			arrow, trick = "down", p.Top+10
 		}
-		line := fmt.Sprintf("  %d %s top %-10s", i+1, arrow, m.cardText(p.Top))
+		line := fmt.Sprintf("  %d %s top %-10s", i+1, arrow, theGameCard(p.Top, v.Extreme))
 		if trick >= 2 && trick <= 99 {
 			line += fmt.Sprintf(" trick: %d", trick)
 		}
 		var sig []string
 		for s := range v.Signals {
 			if k := v.Signals[s][i]; k != thegame.SignalNone {
-				sig = append(sig, fmt.Sprintf("%s: %q", seatName(s), signalWords[k]))
+				sig = append(sig, fmt.Sprintf("%s: %q", name(s), signalWords[k]))
 			}
 		}
 		if len(sig) > 0 {
@@ -146,23 +154,23 @@ func (m *tgMatch) show() {
 				line += " (greyed out)"
 			}
 		}
-		m.printf("%s\n", line)
+		printf("%s\n", line)
 	}
-	m.printf("Draw pile: %d cards. Hands:", v.DrawPile)
+	printf("Draw pile: %d cards. Hands:", v.DrawPile)
 	for s, n := range v.HandSizes {
-		m.printf(" %s %d", seatName(s), n)
+		printf(" %s %d", name(s), n)
 	}
-	m.printf("\n")
+	printf("\n")
 	if len(v.InForce) > 0 {
-		m.printf("In force:\n")
+		printf("In force:\n")
 		for _, k := range v.InForce {
-			m.printf("  - %s\n", commandWords[k])
+			printf("  - %s\n", commandWords[k])
 		}
 	}
 	var hand []string
 	pos := v.Position()
 	for _, c := range v.Hand {
-		t := m.cardText(int(c))
+		t := theGameCard(int(c), v.Extreme)
 		fits := false
 		for pile := range thegame.NumPiles {
 			fits = fits || pos.CanPlay(c, pile)
@@ -172,7 +180,7 @@ func (m *tgMatch) show() {
 		}
 		hand = append(hand, t)
 	}
-	m.printf("Your hand: %s   (* fits a pile now)\n", strings.Join(hand, " "))
+	printf("Your hand: %s   (* fits a pile now)\n", strings.Join(hand, " "))
 }
 
 const tgHelp = `Type:
@@ -284,15 +292,14 @@ func (m *tgMatch) personStep() error {
 	if err != nil {
 		return err
 	}
-	f := strings.Fields(strings.ToLower(line))
-	if len(f) == 0 {
+	in := parseTheGame(line, You)
+	switch in.word {
+	case "":
 		return nil
-	}
-	switch f[0] {
-	case "quit", "q":
+	case "quit":
 		m.printf("You left the game.\n")
 		return errQuit
-	case "help", "?":
+	case "help":
 		m.printf("%s", tgHelp)
 		return nil
 	case "rules":
@@ -301,44 +308,29 @@ func (m *tgMatch) personStep() error {
 	case "show":
 		m.show()
 		return nil
-	case "end", "e":
-		if err := m.g.Apply(thegame.Action{Kind: thegame.ActEnd, Seat: You}); err != nil {
+	case "bad":
+		m.printf("%s\n", in.msg)
+		return nil
+	}
+	a := in.action
+	switch a.Kind {
+	case thegame.ActEnd:
+		if err := m.g.Apply(a); err != nil {
 			m.printf("Not yet: %s.\n", reason(err))
 		}
 		return nil
-	case "mine", "good", "clear":
-		sig := map[string]thegame.Signal{"mine": thegame.SignalMine, "good": thegame.SignalGood, "clear": thegame.SignalNone}[f[0]]
-		pile, ok := pileArg(f)
-		if !ok {
-			m.printf("Say which pile, 1 to 4, e.g. %q.\n", f[0]+" 2")
-			return nil
-		}
-		if err := m.g.Apply(thegame.Action{Kind: thegame.ActSignal, Seat: You, Pile: pile, Signal: sig}); err != nil {
+	case thegame.ActSignal:
+		if err := m.g.Apply(a); err != nil {
 			m.printf("No signal: %s.\n", reason(err))
 		}
 		return nil
 	}
-	c, err1 := strconv.Atoi(f[0])
-	pile, ok := pileArg(f)
-	if err1 != nil || !ok || len(f) != 2 {
-		m.printf("Type a card and a pile, e.g. \"37 2\", or \"help\".\n")
-		return nil
-	}
-	if c < 2 || c > 99 {
-		m.printf("There is no card %d: the cards are 2 to 99.\n", c)
-		return nil
-	}
-	a := thegame.Action{Kind: thegame.ActPlay, Seat: You, Card: thegame.Card(c), Pile: pile}
 	if err := pos.CheckPlay(a.Card, a.Pile); err != nil {
 		m.printf("Not possible: %s. Nothing is lost: choose again.\n", reason(err))
 		return nil
 	}
 	if k, lose := m.g.Warning(a); lose {
-		why := "you could not finish your turn"
-		if k != thegame.CmdNone {
-			why = fmt.Sprintf("the command %q could not be kept", k.String())
-		}
-		m.printf("Careful: after this card %s and the game ends. Lay it anyway? (yes/no) ", why)
+		m.printf("%s", theGameWarning(k))
 		ans, err := m.read()
 		if err != nil {
 			return err
@@ -355,6 +347,59 @@ func (m *tgMatch) personStep() error {
 		m.printf("Your turn is over.\n")
 	}
 	return nil
+}
+
+// theGameWarning asks whether to lay a card after which the game is lost
+// because command k (or the turn itself, for CmdNone) cannot be kept.
+func theGameWarning(k thegame.Command) string {
+	why := "you could not finish your turn"
+	if k != thegame.CmdNone {
+		why = fmt.Sprintf("the command %q could not be kept", k.String())
+	}
+	return fmt.Sprintf("Careful: after this card %s and the game ends. Lay it anyway? (yes/no) ", why)
+}
+
+// tgInput is a line the person typed at The Game: a word ("quit",
+// "help", "rules", "show"; "bad" with msg for a line that says nothing
+// playable; "" for an empty line), or "move" with the action.
+type tgInput struct {
+	word   string
+	msg    string
+	action thegame.Action
+}
+
+// parseTheGame reads a line typed by the person in seat you.
+func parseTheGame(line string, you int) tgInput {
+	f := strings.Fields(strings.ToLower(line))
+	if len(f) == 0 {
+		return tgInput{}
+	}
+	switch f[0] {
+	case "quit", "q":
+		return tgInput{word: "quit"}
+	case "help", "?":
+		return tgInput{word: "help"}
+	case "rules", "show":
+		return tgInput{word: f[0]}
+	case "end", "e":
+		return tgInput{word: "move", action: thegame.Action{Kind: thegame.ActEnd, Seat: you}}
+	case "mine", "good", "clear":
+		sig := map[string]thegame.Signal{"mine": thegame.SignalMine, "good": thegame.SignalGood, "clear": thegame.SignalNone}[f[0]]
+		pile, ok := pileArg(f)
+		if !ok {
+			return tgInput{word: "bad", msg: fmt.Sprintf("Say which pile, 1 to 4, e.g. %q.", f[0]+" 2")}
+		}
+		return tgInput{word: "move", action: thegame.Action{Kind: thegame.ActSignal, Seat: you, Pile: pile, Signal: sig}}
+	}
+	c, err := strconv.Atoi(f[0])
+	pile, ok := pileArg(f)
+	if err != nil || !ok || len(f) != 2 {
+		return tgInput{word: "bad", msg: "Type a card and a pile, e.g. \"37 2\", or \"help\"."}
+	}
+	if c < 2 || c > 99 {
+		return tgInput{word: "bad", msg: fmt.Sprintf("There is no card %d: the cards are 2 to 99.", c)}
+	}
+	return tgInput{word: "move", action: thegame.Action{Kind: thegame.ActPlay, Seat: you, Card: thegame.Card(c), Pile: pile}}
 }
 
 // pileArg reads the pile number (1 to 4) in f[1].

@@ -98,6 +98,8 @@ type App struct {
 	stack []*entry
 
 	lanGame *LANGame // the LAN table on the stack, told when the app comes back
+	// lanTheGame is the LAN table of The Game on the stack, told too.
+	lanTheGame *LANTheGame
 	// smokeLAN, in the LAN smoke mode, hears when a LAN table's Play
 	// returns (from Play's goroutine); LAN games then play themselves.
 	smokeLAN func(t LANTable, err error)

@@ -59,6 +59,32 @@ func (s fairStep) String() string {
 	}
 }
 
+// words of each step for a log of The Game: the same checks, in the
+// words of a game without blocks, teams, commitments or rounds.
+func (s fairStep) words(theGame bool) string {
+	if !theGame {
+		return s.String()
+	}
+	switch s {
+	case stepDeal:
+		return tr("fair.tg.deal", "Every card dealt and drawn was opened to its holder alone")
+	case stepRules:
+		return tr("fair.tg.rules", "Every card laid, signal and end of turn followed the rules")
+	case stepCommitments:
+		return tr("fair.tg.draws", "Every draw took the next card of the shuffled draw pile")
+	case stepReveal:
+		return tr("fair.tg.reveal", "Every seat revealed its keys at the end of the game")
+	case stepAudit:
+		return tr("fair.tg.audit", "The audit passed: the whole deck replays to the same result")
+	}
+	return s.String()
+}
+
+// isTheGame reports whether v is the check of a log of The Game.
+func isTheGame(v *table.Verification) bool {
+	return v != nil && (v.TheGame != nil || v.Genesis != nil && v.Genesis.Game == table.GameTheGame)
+}
+
 // stepOf is the step an envelope kind belongs to.
 func stepOf(k table.Kind) fairStep {
 	switch k {
@@ -202,7 +228,7 @@ func (c *logCheck) show(data []byte, v *table.Verification, err error, failed fa
 		default:
 			mark = "–"
 		}
-		line := mark + " " + s.String()
+		line := mark + " " + s.words(isTheGame(v))
 		c.Results = append(c.Results, line)
 		l := widget.NewLabel(line)
 		l.Wrapping = fyne.TextWrapWord
@@ -222,6 +248,13 @@ func (c *logCheck) show(data []byte, v *table.Verification, err error, failed fa
 	case err != nil:
 		c.verdict.SetText(tr("fair.bad", "Not fair or not whole: {{.Err}}", map[string]any{"Err": err.Error()}))
 		c.verdict.Importance = widget.DangerImportance
+	case v.Over && v.TheGame != nil:
+		c.verdict.SetText("✓ " + tr("fair.tg.good-over", "Fair play: the whole game of The Game checks out ({{.Left}} cards left).",
+			map[string]any{"Left": v.TheGame.Result.CardsLeft}))
+		c.verdict.Importance = widget.MediumImportance
+	case isTheGame(v):
+		c.verdict.SetText("✓ " + tr("fair.tg.good-so-far", "Fair play so far: the game of The Game is not over."))
+		c.verdict.Importance = widget.MediumImportance
 	case v.Over:
 		// The theme's text colour, bold, after a check mark: the theme's
 		// green is too light to read on a white page.
@@ -263,6 +296,10 @@ func details(data []byte, v *table.Verification) string {
 	for _, r := range v.Results {
 		fmt.Fprintf(&b, "%s\n", tr("fair.round", "Round {{.Round}}: points {{.Points}}, totals {{.Totals}}",
 			map[string]any{"Round": r.Round, "Points": fmt.Sprint(r.Points), "Totals": fmt.Sprint(r.Totals)}))
+	}
+	if r := v.TheGame; r != nil {
+		fmt.Fprintf(&b, "%s\n", tr("fair.tg.result", "The Game, {{.Players}} players, {{.Turns}} turns: {{.Left}} cards left",
+			map[string]any{"Players": r.Config.Players, "Turns": r.Turns, "Left": r.Result.CardsLeft}))
 	}
 	for _, viol := range v.Voided {
 		fmt.Fprintf(&b, "%s\n", tr("fair.voided", "Voided: {{.Err}}", map[string]any{"Err": viol.Error()}))

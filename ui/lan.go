@@ -65,6 +65,9 @@ type LANTableAd struct {
 	Players int
 	Free    int
 	Host    string // the host's player name, "" when none
+	// TheGame: the table plays The Game (Edition is then not used), with
+	// the command cards when Extreme.
+	TheGame, Extreme bool
 }
 
 // LANHostConfig is the table the person hosts. Bots of these strengths
@@ -78,6 +81,9 @@ type LANHostConfig struct {
 	Short   bool // the Classic short game
 	Target  int  // a target score, 0 for the edition's end
 	Player  string
+	// TheGame hosts a table of The Game instead of Njet! (Edition, Short
+	// and Target are then not used), with the command cards when Extreme.
+	TheGame, Extreme bool
 }
 
 // JoinTo names the table Join goes to: a table seen on the LAN (Table,

@@ -400,6 +400,9 @@ func (a *App) enteredForeground() {
 	if g := a.lanGame; g != nil {
 		g.reconnect()
 	}
+	if g := a.lanTheGame; g != nil {
+		g.reconnect()
+	}
 }
 
 // trace tells Env.Trace, when set, that what happened at at.

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/thegame"
 )
 
 // lanSection is the home screen's part for the LAN: the tables seen on
@@ -36,7 +37,7 @@ func newLANSection(a *App) *lanSection {
 	l := &lanSection{app: a, lan: a.env.LAN, listed: map[string]bool{}}
 	l.Continue = widget.NewButtonWithIcon(tr("lan.continue", "Continue the LAN table"), theme.MediaPlayIcon(), func() {
 		if l.resume != nil {
-			a.Push(NewLANGame(a, l.resume))
+			a.Push(NewLANTable(a, l.resume))
 		}
 	})
 	l.Continue.Importance = widget.HighImportance
@@ -135,11 +136,23 @@ func (l *lanSection) Tables() []string {
 	return out
 }
 
-// adLine is a table in one line: its name as typed, the edition, the
+// gameName names the game of a table: The Game and its variant, or
+// Njet!'s edition.
+func gameName(theGame, extreme bool, e engine.Edition) string {
+	switch {
+	case theGame && extreme:
+		return tr("lan.game.thegame-extreme", "The Game Extreme")
+	case theGame:
+		return tr("lan.game.thegame", "The Game")
+	}
+	return editionName(e)
+}
+
+// adLine is a table in one line: its name as typed, the game (edition), the
 // players, the free seats and the host's name.
 func adLine(ad LANTableAd) string {
 	line := tr("lan.ad", "{{.Name}} · {{.Edition}} · {{.Players}} players · {{.Free}} free",
-		map[string]any{"Name": ad.Name, "Edition": editionName(ad.Edition), "Players": ad.Players, "Free": ad.Free})
+		map[string]any{"Name": ad.Name, "Edition": gameName(ad.TheGame, ad.Extreme, ad.Edition), "Players": ad.Players, "Free": ad.Free})
 	if ad.Host != "" {
 		line += " · " + tr("lan.ad-host", "hosted by {{.Host}}", map[string]any{"Host": ad.Host})
 	}
@@ -154,6 +167,8 @@ type HostForm struct {
 
 	// The form's fields and its button, for tests.
 	Name     *widget.Entry
+	Game     *widget.RadioGroup
+	Extreme  *widget.Check
 	Edition  *widget.RadioGroup
 	Players  *widget.Select
 	Bots     *widget.Select
@@ -185,9 +200,14 @@ func NewHostForm(a *App) *HostForm {
 	f.Target = widget.NewEntry()
 	f.Target.SetPlaceHolder(tr("lan.host.target-hint", "none"))
 	f.Edition = widget.NewRadioGroup([]string{editionName(engine.Classic), editionName(engine.Modern)}, func(string) { f.editionChoices() })
-	f.Edition.Horizontal = true
+	// One under the other, like the games: side by side they are wider
+	// than a phone's form.
 	f.Edition.Required = true
 	f.Edition.SetSelected(editionName(engine.Classic))
+	f.Extreme = widget.NewCheck(tr("lan.host.extreme", "Extreme"), nil)
+	f.Game = widget.NewRadioGroup([]string{tr("lan.host.njet", "Njet!"), tr("lan.game.thegame", "The Game")}, func(string) { f.gameChoices() })
+	f.Game.Required = true
+	f.Game.SetSelected(tr("lan.host.njet", "Njet!"))
 	f.Problem = widget.NewLabel("")
 	f.Problem.Wrapping = fyne.TextWrapWord
 	f.Problem.Importance = widget.DangerImportance
@@ -196,11 +216,12 @@ func NewHostForm(a *App) *HostForm {
 	f.Open.Importance = widget.HighImportance
 	form := widget.NewForm(
 		widget.NewFormItem(tr("lan.host.name", "Table name"), f.Name),
+		widget.NewFormItem(tr("lan.host.game", "Game"), f.Game),
 		widget.NewFormItem(tr("newgame.edition", "Edition"), f.Edition),
 		widget.NewFormItem(tr("newgame.players", "Players"), f.Players),
 		widget.NewFormItem(tr("lan.host.bots", "Seats for bots"), f.Bots),
 		widget.NewFormItem(tr("lan.host.strength", "Bots play"), f.Strength),
-		widget.NewFormItem(tr("lan.host.variant", "Variant"), f.Short),
+		widget.NewFormItem(tr("lan.host.variant", "Variant"), container.NewVBox(f.Short, f.Extreme)),
 		widget.NewFormItem(tr("lan.host.target", "Target score"), f.Target),
 	)
 	f.view = a.page(tr("lan.host", "Host a table"), column(container.NewVBox(form, f.Problem, f.Open)))
@@ -222,8 +243,41 @@ func (f *HostForm) edition() engine.Edition {
 	return engine.Classic
 }
 
+// theGame reports whether the form hosts The Game.
+func (f *HostForm) theGame() bool {
+	return f.Game != nil && f.Game.Selected == tr("lan.game.thegame", "The Game")
+}
+
+// gameChoices offers what the game chosen takes: Njet!'s edition, variant
+// and target, or The Game's Extreme, each with its player counts.
+func (f *HostForm) gameChoices() {
+	if !f.theGame() {
+		f.Extreme.SetChecked(false)
+		f.Extreme.Disable()
+		f.Edition.Enable()
+		f.Target.Enable()
+		f.editionChoices()
+		return
+	}
+	f.Extreme.Enable()
+	f.Edition.Disable()
+	f.Short.SetChecked(false)
+	f.Short.Disable()
+	f.Target.SetText("")
+	f.Target.Disable()
+	var opts []string
+	for n := 2; n <= thegame.MaxPlayers; n++ {
+		opts = append(opts, strconv.Itoa(n))
+	}
+	f.Players.Options = opts
+	f.Players.SetSelected("3")
+}
+
 // editionChoices offers the edition's player counts and its variants.
 func (f *HostForm) editionChoices() {
+	if f.theGame() {
+		return
+	}
 	e := f.edition()
 	var opts []string
 	for n := e.MinPlayers(); n <= e.MaxPlayers(); n++ {
@@ -261,6 +315,9 @@ func (f *HostForm) botsChoices() {
 // Config reads the form: the table to host, or why it cannot be.
 func (f *HostForm) Config() (LANHostConfig, error) {
 	cfg := LANHostConfig{Edition: f.edition(), Short: f.Short.Checked, Player: f.app.PlayerName()}
+	if f.theGame() {
+		cfg = LANHostConfig{TheGame: true, Extreme: f.Extreme.Checked, Player: f.app.PlayerName()}
+	}
 	cfg.Name = strings.TrimSpace(f.Name.Text)
 	if cfg.Name == "" {
 		return cfg, fmt.Errorf("%s", tr("lan.host.no-name", "Give the table a name."))

@@ -25,6 +25,7 @@ type Lobby struct {
 
 	view   fyne.CanvasObject
 	status *widget.Label
+	game   *widget.Label // the game the table plays
 	code   *canvas.Text
 	addr   *widget.Label
 	seats  *fyne.Container
@@ -66,6 +67,12 @@ func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
 	l := &Lobby{app: a, host: host, to: to, name: name}
 	l.status = widget.NewLabel(tr("lan.lobby.opening", "Opening…"))
 	l.status.Wrapping = fyne.TextWrapWord
+	l.game = widget.NewLabel("")
+	l.game.TextStyle = fyne.TextStyle{Bold: true}
+	l.game.Hide()
+	if host != nil {
+		l.showGame(gameName(host.TheGame, host.Extreme, host.Edition))
+	}
 	l.code = canvas.NewText("", theme.Color(theme.ColorNameForeground))
 	l.code.TextSize = 26 // the 20 letters of a code fit a phone's width
 	l.code.TextStyle = fyne.TextStyle{Monospace: true, Bold: true}
@@ -97,7 +104,7 @@ func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
 		}
 	}
 	title := tr("lan.lobby.title", "Table {{.Name}}", map[string]any{"Name": name})
-	l.view = a.page(title, column(container.NewVBox(l.status, l.code, l.addr, l.seats, l.hostUI, l.Leave)))
+	l.view = a.page(title, column(container.NewVBox(l.game, l.status, l.code, l.addr, l.seats, l.hostUI, l.Leave)))
 	return l
 }
 
@@ -144,7 +151,7 @@ func (l *Lobby) Start(ctx context.Context) {
 				l.hostUI.Hide()
 				return
 			}
-			l.app.toGame(NewLANGame(l.app, t))
+			l.app.toGame(NewLANTable(l.app, t))
 		})
 	}()
 }
@@ -154,6 +161,21 @@ func (l *Lobby) Stop() {
 	if l.cancel != nil {
 		l.cancel()
 	}
+}
+
+// showGame says which game the table plays.
+func (l *Lobby) showGame(name string) {
+	l.game.SetText(tr("lan.lobby.game", "Game: {{.Game}}", map[string]any{"Game": name}))
+	l.game.Show()
+}
+
+// Game is the lobby's line naming the game, "" before it is known, for
+// tests.
+func (l *Lobby) Game() string {
+	if !l.game.Visible() {
+		return ""
+	}
+	return l.game.Text
 }
 
 // Status is the lobby's line of progress, for tests.
@@ -235,6 +257,9 @@ func (l *Lobby) show(n LobbyNews) {
 		l.status.SetText(tr("lan.lobby.looking", "Looking for the table…"))
 	case LobbyFound:
 		l.status.SetText(tr("lan.lobby.found", "Found {{.Name}}; asking for a seat…", map[string]any{"Name": n.Table.Name}))
+		if n.Table.Players > 0 {
+			l.showGame(gameName(n.Table.TheGame, n.Table.Extreme, n.Table.Edition))
+		}
 	case LobbyWaiting:
 		if l.starting {
 			l.fill(n) // the seats as they stand; the status says the table starts

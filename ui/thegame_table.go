@@ -75,10 +75,30 @@ type TheGameScreen struct {
 	// (the smoke mode); autoDue says a step of it is queued.
 	auto              tgbot.Player
 	autoDue, autoBusy bool // a step is queued; one runs
+	banner fyne.CanvasObject // a LAN table's news, or nil
+	boxes  []*fyne.Container // what holds the banner
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc
 	started bool
+}
+
+// withBanner puts the banner, if any, above content.
+func (t *TheGameScreen) withBanner(content fyne.CanvasObject) fyne.CanvasObject {
+	if t.banner == nil {
+		return content
+	}
+	box := container.NewBorder(t.banner, nil, nil, nil, content)
+	t.boxes = append(t.boxes, box)
+	return box
+}
+
+// bannerChanged lays the screen out again after the banner came, went or
+// changed its text.
+func (t *TheGameScreen) bannerChanged() {
+	for _, b := range t.boxes {
+		b.Refresh()
+	}
 }
 
 // NewTheGameScreen returns the table for src with the seats named names;
@@ -92,7 +112,14 @@ func NewTheGameScreen(a *App, src TheGameSource, names []string) *TheGameScreen 
 }
 
 func newTheGameScreen(a *App, src TheGameSource, names []string, pace time.Duration, do func(func())) *TheGameScreen {
-	t := &TheGameScreen{app: a, src: src, names: names, pace: pace, do: do, last: -1}
+	return newTheGameScreenBanner(a, src, names, pace, do, nil)
+}
+
+// newTheGameScreenBanner is newTheGameScreen with banner, when not nil,
+// above the table and the game-over view, under the page's title (a LAN
+// table's news).
+func newTheGameScreenBanner(a *App, src TheGameSource, names []string, pace time.Duration, do func(func()), banner fyne.CanvasObject) *TheGameScreen {
+	t := &TheGameScreen{app: a, src: src, names: names, pace: pace, do: do, last: -1, banner: banner}
 	t.view = src.View()
 	if h, ok := src.(interface{ History() []thegame.Action }); ok {
 		// A resumed game: the moves before it are in the replay and the
@@ -145,7 +172,7 @@ func (t *TheGameScreen) build() {
 		container.New(t.lay, t.turn, pileBox, side, t.note, t.hand, bar))
 	t.root = container.NewStack(t.table)
 	if t.app != nil {
-		t.root = container.NewStack(t.app.pageBack(tgw("thegame.title"), t.table, t.leave))
+		t.root = container.NewStack(t.app.pageBack(tgw("thegame.title"), t.withBanner(t.table), t.leave))
 	}
 }
 
@@ -785,7 +812,7 @@ func (t *TheGameScreen) showOver() {
 	t.gameOver = newTgOver(t)
 	t.root.Objects = []fyne.CanvasObject{t.gameOver.view}
 	if t.app != nil {
-		t.root.Objects = []fyne.CanvasObject{t.app.pageBack(tgw("thegame.over.title"), t.gameOver.view, t.gameOver.done)}
+		t.root.Objects = []fyne.CanvasObject{t.app.pageBack(tgw("thegame.over.title"), t.withBanner(t.gameOver.view), t.gameOver.done)}
 	}
 	t.root.Refresh()
 	if t.onOver != nil {
