@@ -74,9 +74,9 @@ type TheGameScreen struct {
 	// auto, when set, plays the person's seat by the screen's own taps
 	// (the smoke mode); autoDue says a step of it is queued.
 	auto              tgbot.Player
-	autoDue, autoBusy bool // a step is queued; one runs
-	banner fyne.CanvasObject // a LAN table's news, or nil
-	boxes  []*fyne.Container // what holds the banner
+	autoDue, autoBusy bool              // a step is queued; one runs
+	banner            fyne.CanvasObject // a LAN table's news, or nil
+	boxes             []*fyne.Container // what holds the banner
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc
