@@ -271,17 +271,11 @@ func BenchmarkRound(b *testing.B) {
 	}
 }
 
-// A peer that posts a bad shuffle is caught by every other peer; they vote
-// to void the round, seat 0 hosts a bot in the cheater's seat and the game
-// goes on to its end over the network.
-func TestPeersVoidAndHostABot(t *testing.T) {
-	const cheater = 2
-	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Classic, Players: 4, Rounds: 1, Seed: 21, Dir: t.TempDir(), Net: lossy})
-	if err != nil {
-		t.Fatal(err)
-	}
+// badFirstShuffle makes a peer a cheater: its first shuffle swaps two
+// cards of the deck, which its proof does not cover.
+func badFirstShuffle(t *testing.T) func(*Envelope, ed25519.PrivateKey) {
 	cheated := false
-	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){cheater: func(env *Envelope, key ed25519.PrivateKey) {
+	return func(env *Envelope, key ed25519.PrivateKey) {
 		if env.Kind != KindShuffle || cheated {
 			return
 		}
@@ -301,7 +295,19 @@ func TestPeersVoidAndHostABot(t *testing.T) {
 		if err := env.Sign(key); err != nil {
 			t.Error(err)
 		}
-	}}
+	}
+}
+
+// A peer that posts a bad shuffle is caught by every other peer; they vote
+// to void the round, seat 0 hosts a bot in the cheater's seat and the game
+// goes on to its end over the network.
+func TestPeersVoidAndHostABot(t *testing.T) {
+	const cheater = 2
+	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Classic, Players: 4, Rounds: 1, Seed: 21, Dir: t.TempDir(), Net: lossy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){cheater: badFirstShuffle(t)}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := sp.Run(ctx); err != nil {
@@ -344,28 +350,7 @@ func TestPeersVoteOnACheatWithoutAVanishedVoter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cheated := false
-	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){cheater: func(env *Envelope, key ed25519.PrivateKey) {
-		if env.Kind != KindShuffle || cheated {
-			return
-		}
-		cheated = true
-		var m crypto.ShuffleMessage
-		if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
-			t.Error(err)
-			return
-		}
-		m.Deck[0], m.Deck[1] = m.Deck[1], m.Deck[0]
-		body, err := cryptoBody(&m)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		env.Body = body
-		if err := env.Sign(key); err != nil {
-			t.Error(err)
-		}
-	}}
+	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){cheater: badFirstShuffle(t)}
 	// The deadline only stops a hung test; nothing is asserted about time.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
