@@ -21,10 +21,7 @@ func (s *Session) addTheGame(gen *table.Genesis) error {
 		if ls.Seat < 0 || ls.Seat >= len(gen.Keys) {
 			return fmt.Errorf("p2p: no seat %d", ls.Seat)
 		}
-		kind := ls.Bot
-		if _, err := tgbot.New(kind, true); err != nil || ls.Human {
-			kind = "coop"
-		}
+		kind := theGameKind(ls.Bot, ls.Human)
 		ep, err := s.tbl.Transport()
 		if err != nil {
 			return err
@@ -50,3 +47,22 @@ func (s *Session) addTheGame(gen *table.Genesis) error {
 // TheGamePeer returns the peer of a local seat at a table of The Game, or
 // nil.
 func (s *Session) TheGamePeer(seat int) *table.TheGamePeer { return s.games[seat] }
+
+// theGameKind is the bot of The Game that plays a seat asked for with a
+// Njet bot kind (a device, or the app's strengths, choose by those): the
+// random bot's seat gets the greedy one, the stronger kinds the
+// cooperative one; a kind of thegame/bot stays itself, and a person's seat
+// (whose bot moves only for the protocol's steps) or an unknown kind gets
+// "coop".
+func theGameKind(kind string, human bool) string {
+	switch {
+	case human:
+		return "coop"
+	case kind == "random":
+		return "greedy"
+	}
+	if _, err := tgbot.New(kind, true); err != nil {
+		return "coop"
+	}
+	return kind
+}
