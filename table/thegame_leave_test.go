@@ -68,13 +68,13 @@ func TestTheGameLeave(t *testing.T) {
 		{"deal", 3, false, []TheGameLeave{{Seat: 2, AtSeq: 10}}},
 		{"acknowledgement", 4, false, []TheGameLeave{{Seat: 2, AtSeq: 1}}},
 		{"two seats", 2, true, []TheGameLeave{{Seat: 0, When: playing(func(v thegame.View) bool {
-			return v.Phase == thegame.PhasePlay && v.Turn == 1
+			return v.Turn == 1 // seat 0 posts in it the tokens of seat 1's draw
 		})}}},
 		{"own turn", 3, true, []TheGameLeave{{Seat: 1, When: playing(func(v thegame.View) bool {
 			return v.Phase == thegame.PhasePlay && v.Turn == 1
 		})}}},
 		{"another's turn", 4, false, []TheGameLeave{{Seat: 3, When: playing(func(v thegame.View) bool {
-			return v.Phase == thegame.PhasePlay && v.Turn == 1 && v.PlayedThisTurn == 1
+			return v.Phase == thegame.PhaseDraw && v.Turn == 1 // seat 3 posts the tokens of seat 1's draw
 		})}}},
 		{"draw", 3, true, []TheGameLeave{{Seat: 0, When: playing(func(v thegame.View) bool {
 			return v.Phase == thegame.PhaseDraw && v.Turn == 2

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
@@ -48,7 +47,8 @@ type TheGameSelfplayConfig struct {
 // TheGameLeave stops a seat's peer for good and cuts it off the network,
 // as a device switched off, once the longest log of the peers still there
 // has reached AtSeq, or once When, given the public view of the game from
-// that log, says so (When wins when set).
+// that log or from the seat's own log as it is about to post, says so
+// (When wins when set).
 type TheGameLeave struct {
 	Seat  int
 	AtSeq uint64
@@ -74,6 +74,9 @@ type TheGameSelfplay struct {
 	exports [][]byte
 	// tamper, by seat, changes that seat's drafts (tests play cheats).
 	tamper map[int]func(d *draft)
+	// leftBefore are the leaves (by index in cfg.Leaves) that a peer's
+	// own post triggered (see beforePost).
+	leftBefore map[int]bool
 }
 
 // NewTheGameSelfplay derives the seats' keys and the genesis from the seed.
@@ -185,7 +188,7 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 			ticker.Stop()
 			return errors.Join(err, ep.Close())
 		}
-		p.tamper = s.tamper[seat]
+		p.tamper = s.beforePost(seat, p, s.tamper[seat])
 		pctx, stop := context.WithCancel(ctx)
 		s.mu.Lock()
 		s.peers = append(s.peers, p)
@@ -237,7 +240,10 @@ func (s *TheGameSelfplay) wait(ctx context.Context, watch func(int, *TheGamePeer
 	tick := time.NewTicker(s.cfg.Tick)
 	defer tick.Stop()
 	seen := make([]uint64, s.cfg.Players)
-	leaves := slices.Clone(s.cfg.Leaves)
+	var leaves []int // the leaves still to come, by index in cfg.Leaves
+	for i := range s.cfg.Leaves {
+		leaves = append(leaves, i)
+	}
 	for {
 		done := true
 		for seat, p := range s.peers {
@@ -297,7 +303,7 @@ func (s *TheGameSelfplay) leftAll(errc <-chan error) bool {
 // leave stops the seats whose time to leave has come, and moves the clock
 // on while a peer still there waits for a seat whose device has left. It
 // returns the leaves still to come.
-func (s *TheGameSelfplay) leave(pending []TheGameLeave) []TheGameLeave {
+func (s *TheGameSelfplay) leave(pending []int) []int {
 	var head uint64
 	var at *TheGamePeer
 	waiting := false
@@ -318,14 +324,21 @@ func (s *TheGameSelfplay) leave(pending []TheGameLeave) []TheGameLeave {
 		s.clock = s.clock.Add(time.Second)
 		s.mu.Unlock()
 	}
-	var rest []TheGameLeave
-	for _, l := range pending {
+	var rest []int
+	for _, i := range pending {
+		l := s.cfg.Leaves[i]
+		s.mu.Lock()
+		before := s.leftBefore[i]
+		s.mu.Unlock()
+		if before {
+			continue // the seat's own post found it due
+		}
 		due := head >= l.AtSeq
 		if l.When != nil {
 			due = at != nil && at.game.Genesis() != nil && l.When(at.game.View(0))
 		}
 		if !due {
-			rest = append(rest, l)
+			rest = append(rest, i)
 			continue
 		}
 		s.net.Disconnect(s.ids[l.Seat])
@@ -346,4 +359,37 @@ func (s *TheGameSelfplay) Export(seat int) ([]byte, error) {
 		return nil, fmt.Errorf("table: no export of seat %d", seat)
 	}
 	return s.exports[seat], nil
+}
+
+// beforePost is seat's draft hook: tamper, if any, then the leaves of the
+// seat whose When holds of the public view the seat posts from. A state
+// such as "its own turn" may last shorter than a tick of the selfplay's
+// loop; seen from the seat's own post it cannot be missed. The seat is cut
+// off before the envelope reaches anyone, and stops.
+func (s *TheGameSelfplay) beforePost(seat int, p *TheGamePeer, tamper func(d *draft)) func(d *draft) {
+	return func(d *draft) {
+		if tamper != nil {
+			tamper(d)
+		}
+		for i, l := range s.cfg.Leaves {
+			if l.Seat != seat || l.When == nil {
+				continue
+			}
+			s.mu.Lock()
+			done := s.leftBefore[i] || s.gone[seat]
+			s.mu.Unlock()
+			if done || p.game.Genesis() == nil || !l.When(p.game.View(0)) {
+				continue
+			}
+			s.net.Disconnect(s.ids[seat])
+			s.mu.Lock()
+			if s.leftBefore == nil {
+				s.leftBefore = map[int]bool{}
+			}
+			s.leftBefore[i], s.gone[seat] = true, true
+			stop := s.stops[seat]
+			s.mu.Unlock()
+			stop()
+		}
+	}
 }
