@@ -57,8 +57,9 @@ func TestTheGameThreeDevices(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for tables[i] == nil && ctx.Err() == nil {
-				// Device 1 asks for a Njet bot, device 2 for a person's
-				// seat: coop plays both.
+				// Device 1 asks for the Njet random bot, which plays as
+				// The Game's greedy one; device 2 for a person's seat,
+				// which coop plays without a front end.
 				kind := "random"
 				if i == 2 {
 					kind = ""
@@ -95,8 +96,12 @@ func TestTheGameThreeDevices(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			outs[i], errs[i] = devices[i].Play(ctx, tables[i], PlayConfig{Linger: 10 * time.Second}, func(e Event) {
-				if p, ok := e.(Playing); ok && p.Bot != "coop" {
-					t.Errorf("device %d: seat %d played by %q", i, p.Seat, p.Bot)
+				want := "coop"
+				if i == 1 {
+					want = "greedy"
+				}
+				if p, ok := e.(Playing); ok && p.Bot != want {
+					t.Errorf("device %d: seat %d played by %q, want %q", i, p.Seat, p.Bot, want)
 				}
 			})
 		}()

@@ -239,6 +239,8 @@ type Peer struct {
 	// Deal (Results and Voided counted) whose secrets this device lost.
 	caughtUp bool
 	lost     *lostDeal
+	// probedAt is when probeFork last asked the members.
+	probedAt time.Time
 
 	// tamper, in tests, rewrites and re-signs an envelope before it is
 	// posted, to play a cheater.

@@ -62,11 +62,66 @@ func (p *Peer) DeclineVoid() error {
 }
 
 // poll is the peer's periodic look at the clock, the votes and the seat
-// claims.
+// claims, and once the game is over at the others' logs (probeFork).
 func (p *Peer) poll(ctx context.Context) error {
 	p.claim(ctx)
 	p.approve(ctx)
+	p.probeFork(ctx)
 	return p.silence(ctx, true)
+}
+
+// probeEvery is how often a peer whose game is over asks the members for
+// the end of their logs (probeFork), and probeWait how long it waits for
+// one answer.
+const (
+	probeEvery = time.Second
+	probeWait  = 2 * time.Second
+)
+
+// probeFork, once the game is over, asks each member for its envelopes
+// at the last seqs of this peer's log. A device that finished the game
+// alone while cut off from the others holds a branch they never saw, and
+// hears of no envelope it would refuse: the others, finished too, post
+// nothing more. A member that holds another envelope at one of those seqs
+// is compared with this peer as after a refusal (checkDiverged), and the
+// lighter branch gives way.
+func (p *Peer) probeFork(ctx context.Context) {
+	game, log, _ := p.state()
+	if !game.Over() {
+		return
+	}
+	p.mu.Lock()
+	due := time.Since(p.probedAt) >= probeEvery
+	if due {
+		p.probedAt = time.Now()
+	}
+	p.mu.Unlock()
+	next := log.Next()
+	if !due || next < 2 {
+		return
+	}
+	lo := next - min(next-1, MaxRange)
+	for _, from := range p.cfg.Peers {
+		fctx, cancel := context.WithTimeout(ctx, probeWait)
+		data, err := p.cfg.Transport.Fetch(fctx, from, lo, next)
+		cancel()
+		if err != nil {
+			continue
+		}
+		for _, b := range data {
+			env, err := ParseEnvelope(b)
+			if err != nil {
+				break
+			}
+			if ours, ok := log.Get(env.Seq); ok && ours.Hash() != env.Hash() {
+				p.mu.Lock()
+				p.diverged = &divergence{from: from, seq: env.Seq}
+				p.mu.Unlock()
+				p.signal()
+				return
+			}
+		}
+	}
 }
 
 // silence votes when the seat entitled next has been silent long enough
@@ -533,6 +588,27 @@ func (p *Peer) checkDiverged(ctx context.Context, d *divergence, stop func(error
 		game.allowBranch(env)
 		if err := replica.appendAndPersist(env); err != nil {
 			return true, err
+		}
+	}
+	// And what follows it, while the member answers: a device that comes
+	// back as the others finish may not reach them again once they have
+	// left, and its own branch is gone. What does not come now comes by
+	// the usual catching up.
+	for range maxBranchAsks {
+		next, _ := replica.head()
+		data, err := p.cfg.Transport.Fetch(ctx, d.from, next, next+MaxRange)
+		if err != nil || len(data) == 0 {
+			break
+		}
+		taken := 0
+		for _, b := range data {
+			if _, err := replica.receive(d.from, b); err != nil {
+				break
+			}
+			taken++
+		}
+		if n, _ := replica.head(); n == next || taken < len(data) {
+			break
 		}
 	}
 	p.emit(nil)
