@@ -71,6 +71,10 @@ type TheGamePeer struct {
 	// tamper, when not nil, changes every draft before it is signed
 	// (tests play cheats with it).
 	tamper func(d *draft)
+	// withhold, when not nil, is asked before the peer posts a kind for
+	// one of its seats: true keeps the peer silent (tests leave a table
+	// at a chosen step with it).
+	withhold func(k Kind) bool
 
 	mu      sync.Mutex
 	bots    map[int]tgbot.Player // the players of the bot seats this peer hosts
@@ -221,6 +225,9 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	}
 	turn, err := p.game.Entitled(next)
 	if err != nil || !p.hosts(int(turn.Seat)) {
+		return nil, nil
+	}
+	if p.withhold != nil && len(turn.Kinds) > 0 && p.withhold(turn.Kinds[0]) {
 		return nil, nil
 	}
 	seat := int(turn.Seat)

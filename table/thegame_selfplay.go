@@ -49,10 +49,14 @@ type TheGameSelfplayConfig struct {
 // as a device switched off, once the longest log of the peers still there
 // has reached AtSeq, or once When, given the public view of the game from
 // that log, says so (When wins when set).
+//
+// AtReveal makes the device leave instead of posting its reveal after the
+// game (a withheld reveal); AtSeq and When are then not used.
 type TheGameLeave struct {
-	Seat  int
-	AtSeq uint64
-	When  func(v thegame.View) bool
+	Seat     int
+	AtSeq    uint64
+	When     func(v thegame.View) bool
+	AtReveal bool
 }
 
 // TheGameSelfplay is a table of The Game where every seat is a
@@ -69,6 +73,7 @@ type TheGameSelfplay struct {
 	peers   []*TheGamePeer
 	stops   []context.CancelFunc
 	gone    map[int]bool
+	held    map[int]bool // seats whose device withheld its reveal
 	ended   int
 	clock   time.Time
 	exports [][]byte
@@ -96,7 +101,7 @@ func NewTheGameSelfplay(cfg TheGameSelfplayConfig) (*TheGameSelfplay, error) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x74686567))
-	s := &TheGameSelfplay{cfg: cfg, gone: map[int]bool{}, clock: time.Unix(1_700_000_000, 0)}
+	s := &TheGameSelfplay{cfg: cfg, gone: map[int]bool{}, held: map[int]bool{}, clock: time.Unix(1_700_000_000, 0)}
 	gen := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme}
 	if cfg.Extreme {
 		gen.Commands = thegame.AssignmentVersion
@@ -186,6 +191,17 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 			return errors.Join(err, ep.Close())
 		}
 		p.tamper = s.tamper[seat]
+		if s.leavesAtReveal(seat) {
+			p.withhold = func(k Kind) bool {
+				if k != KindReveal {
+					return false
+				}
+				s.mu.Lock()
+				s.held[seat] = true
+				s.mu.Unlock()
+				return true
+			}
+		}
 		pctx, stop := context.WithCancel(ctx)
 		s.mu.Lock()
 		s.peers = append(s.peers, p)
@@ -324,6 +340,11 @@ func (s *TheGameSelfplay) leave(pending []TheGameLeave) []TheGameLeave {
 		if l.When != nil {
 			due = at != nil && at.game.Genesis() != nil && l.When(at.game.View(0))
 		}
+		if l.AtReveal {
+			s.mu.Lock()
+			due = s.held[l.Seat]
+			s.mu.Unlock()
+		}
 		if !due {
 			rest = append(rest, l)
 			continue
@@ -336,6 +357,16 @@ func (s *TheGameSelfplay) leave(pending []TheGameLeave) []TheGameLeave {
 		stop()
 	}
 	return rest
+}
+
+// leavesAtReveal reports whether seat's device withholds its reveal.
+func (s *TheGameSelfplay) leavesAtReveal(seat int) bool {
+	for _, l := range s.cfg.Leaves {
+		if l.Seat == seat && l.AtReveal {
+			return true
+		}
+	}
+	return false
 }
 
 // Export returns the export file of seat's log as it was when Run ended.
