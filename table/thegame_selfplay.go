@@ -210,9 +210,18 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := p.Run(pctx)
+			err := errors.Join(p.Run(pctx), ep.Close())
 			ticker.Stop()
-			errc <- errors.Join(err, ep.Close())
+			if s.left(seat) || errors.Is(err, ErrClosed) && ctx.Err() != nil {
+				// A device that left, or every device once the run
+				// ends, may find its transport closed (the endpoints
+				// watch the run's ctx) before its own ctx ends.
+				err = nil
+			}
+			if err != nil {
+				err = fmt.Errorf("seat %d: %w", seat, err)
+			}
+			errc <- err
 		}()
 	}
 	err := s.wait(ctx, watch, errc)
@@ -349,11 +358,11 @@ func (s *TheGameSelfplay) leave(pending []TheGameLeave) []TheGameLeave {
 			rest = append(rest, l)
 			continue
 		}
-		s.net.Disconnect(s.ids[l.Seat])
 		s.mu.Lock()
 		s.gone[l.Seat] = true
 		stop := s.stops[l.Seat]
 		s.mu.Unlock()
+		s.net.Disconnect(s.ids[l.Seat])
 		stop()
 	}
 	return rest
