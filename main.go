@@ -459,6 +459,9 @@ func (c *cli) verify(args []string) int {
 	if v.Over {
 		state = "the game is over"
 	}
+	if v.Unverified != nil {
+		state += fmt.Sprintf(", its result not verified (%v)", v.Unverified)
+	}
 	if v.TheGame != nil || v.Genesis != nil && v.Genesis.Game == ntable.GameTheGame {
 		fmt.Fprintf(c.stdout, "%s: table %v of The Game, %d envelopes, %s\n", fs.Arg(0), v.Table, v.Envelopes, state)
 		return exitOK

@@ -730,12 +730,32 @@ func (p *Peer) catchUp(ctx context.Context) error {
 	if done {
 		return nil
 	}
-	for _, m := range p.cfg.Peers {
+	if err := fetchFollowing(ctx, p.cfg.Transport, p.cfg.Peers, func() (*Log, *Replica) {
+		_, log, replica := p.state()
+		return log, replica
+	}); err != nil || ctx.Err() != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.caughtUp = true
+	p.mu.Unlock()
+	game, _, _ := p.state()
+	game.setGuard(p.guardKey())
+	p.emit(nil)
+	return nil
+}
+
+// fetchFollowing asks each member in turn for what follows the log that
+// state returns, until the member has nothing more or stays unreachable
+// for catchUpTries requests; it returns early, with no error, when ctx
+// ends. Both kinds of peer catch up with it before they post.
+func fetchFollowing(ctx context.Context, tr Transport, members []Identity, state func() (*Log, *Replica)) error {
+	for _, m := range members {
 		fails := 0
 		for range maxCatchUpAsks {
-			_, log, replica := p.state()
+			log, replica := state()
 			next := log.Next()
-			data, err := p.cfg.Transport.Fetch(ctx, m, next, next+MaxRange)
+			data, err := tr.Fetch(ctx, m, next, next+MaxRange)
 			if ctx.Err() != nil {
 				return nil
 			}
@@ -759,12 +779,6 @@ func (p *Peer) catchUp(ctx context.Context) error {
 			}
 		}
 	}
-	p.mu.Lock()
-	p.caughtUp = true
-	p.mu.Unlock()
-	game, _, _ := p.state()
-	game.setGuard(p.guardKey())
-	p.emit(nil)
 	return nil
 }
 

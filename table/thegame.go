@@ -82,6 +82,7 @@ type TheGame struct {
 	resume   *thegame.Public // the public position the round resumes; nil for the first deal
 	voids    []*Violation    // the seats taken over, one per takeover
 	fence    *fence          // this peer's standing vote
+	withheld *Violation      // the seat silent at its reveal, the game ended unaudited
 }
 
 // tgAction is one public step of the game, kept for the replay after the
@@ -937,6 +938,12 @@ func verifiedTheGame(v *Verification, tg *TheGame) error {
 	v.Voided = tg.Takeovers()
 	if r, ok := tg.Result(); ok {
 		v.TheGame = &r
+	}
+	if w := tg.Unverified(); w != nil {
+		v.Unverified = w
+		if r, ok := tg.Claimed(); ok {
+			v.Claimed = &r
+		}
 	}
 	if viol := tg.Violation(); viol != nil {
 		return viol

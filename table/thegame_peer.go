@@ -71,10 +71,17 @@ type TheGamePeer struct {
 	// tamper, when not nil, changes every draft before it is signed
 	// (tests play cheats with it).
 	tamper func(d *draft)
+	// withhold, when not nil, is asked before the peer posts a kind for
+	// one of its seats: true keeps the peer silent (tests leave a table
+	// at a chosen step with it).
+	withhold func(k Kind) bool
 
-	mu      sync.Mutex
-	bots    map[int]tgbot.Player // the players of the bot seats this peer hosts
-	silence silenceState
+	mu   sync.Mutex
+	bots map[int]tgbot.Player // the players of the bot seats this peer hosts
+	// caughtUp is set once the peer may post: at once for an empty store,
+	// after catchUp for a store that holds the table's log.
+	caughtUp bool
+	silence  silenceState
 }
 
 // NewTheGamePeer replays the peer's store and returns the peer.
@@ -116,6 +123,7 @@ func NewTheGamePeer(cfg TheGamePeerConfig) (*TheGamePeer, error) {
 		return nil, err
 	}
 	p.replica = replica
+	p.caughtUp = log.Next() == 0
 	p.restoreVote()
 	if cfg.Person {
 		p.person = newTGPerson()
@@ -155,6 +163,9 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 		}
 		return err
 	}
+	if err := p.catchUp(ctx); err != nil {
+		return stop(err)
+	}
 	for {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
@@ -176,6 +187,36 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 		case <-p.wakeC():
 		}
 	}
+}
+
+// catchUp fetches what follows the log from the other members before a
+// peer restarted from its store posts anything, as a Njet Peer does
+// (Peer.catchUp): a store that lost envelopes the seat had posted would
+// otherwise make it sign a second, different envelope at a seq the others
+// already hold.
+func (p *TheGamePeer) catchUp(ctx context.Context) error {
+	p.mu.Lock()
+	done := p.caughtUp
+	p.mu.Unlock()
+	if done {
+		return nil
+	}
+	err := fetchFollowing(ctx, p.cfg.Transport, p.cfg.Peers, func() (*Log, *Replica) { return p.log, p.replica })
+	if err != nil || ctx.Err() != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.caughtUp = true
+	p.mu.Unlock()
+	return nil
+}
+
+// CatchingUp reports whether the peer, restarted from its store, is still
+// fetching what the others hold before it posts.
+func (p *TheGamePeer) CatchingUp() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.caughtUp
 }
 
 // maxTheGamePosts bounds the envelopes a peer posts in a row before it
@@ -221,6 +262,9 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	}
 	turn, err := p.game.Entitled(next)
 	if err != nil || !p.hosts(int(turn.Seat)) {
+		return nil, nil
+	}
+	if p.withhold != nil && len(turn.Kinds) > 0 && p.withhold(turn.Kinds[0]) {
 		return nil, nil
 	}
 	seat := int(turn.Seat)

@@ -49,10 +49,14 @@ type TheGameSelfplayConfig struct {
 // has reached AtSeq, or once When, given the public view of the game from
 // that log or from the seat's own log as it is about to post, says so
 // (When wins when set).
+//
+// AtReveal makes the device leave instead of posting its reveal after the
+// game (a withheld reveal); AtSeq and When are then not used.
 type TheGameLeave struct {
-	Seat  int
-	AtSeq uint64
-	When  func(v thegame.View) bool
+	Seat     int
+	AtSeq    uint64
+	When     func(v thegame.View) bool
+	AtReveal bool
 }
 
 // TheGameSelfplay is a table of The Game where every seat is a
@@ -69,6 +73,7 @@ type TheGameSelfplay struct {
 	peers   []*TheGamePeer
 	stops   []context.CancelFunc
 	gone    map[int]bool
+	held    map[int]bool // seats whose device withheld its reveal
 	ended   int
 	clock   time.Time
 	exports [][]byte
@@ -99,7 +104,7 @@ func NewTheGameSelfplay(cfg TheGameSelfplayConfig) (*TheGameSelfplay, error) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x74686567))
-	s := &TheGameSelfplay{cfg: cfg, gone: map[int]bool{}, clock: time.Unix(1_700_000_000, 0)}
+	s := &TheGameSelfplay{cfg: cfg, gone: map[int]bool{}, held: map[int]bool{}, clock: time.Unix(1_700_000_000, 0)}
 	gen := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme}
 	if cfg.Extreme {
 		gen.Commands = thegame.AssignmentVersion
@@ -189,6 +194,17 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 			return errors.Join(err, ep.Close())
 		}
 		p.tamper = s.beforePost(seat, p, s.tamper[seat])
+		if s.leavesAtReveal(seat) {
+			p.withhold = func(k Kind) bool {
+				if k != KindReveal {
+					return false
+				}
+				s.mu.Lock()
+				s.held[seat] = true
+				s.mu.Unlock()
+				return true
+			}
+		}
 		pctx, stop := context.WithCancel(ctx)
 		s.mu.Lock()
 		s.peers = append(s.peers, p)
@@ -197,9 +213,18 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := p.Run(pctx)
+			err := errors.Join(p.Run(pctx), ep.Close())
 			ticker.Stop()
-			errc <- errors.Join(err, ep.Close())
+			if s.left(seat) || errors.Is(err, ErrClosed) && ctx.Err() != nil {
+				// A device that left, or every device once the run
+				// ends, may find its transport closed (the endpoints
+				// watch the run's ctx) before its own ctx ends.
+				err = nil
+			}
+			if err != nil {
+				err = fmt.Errorf("seat %d: %w", seat, err)
+			}
+			errc <- err
 		}()
 	}
 	err := s.wait(ctx, watch, errc)
@@ -337,18 +362,33 @@ func (s *TheGameSelfplay) leave(pending []int) []int {
 		if l.When != nil {
 			due = at != nil && at.game.Genesis() != nil && l.When(at.game.View(0))
 		}
+		if l.AtReveal {
+			s.mu.Lock()
+			due = s.held[l.Seat]
+			s.mu.Unlock()
+		}
 		if !due {
 			rest = append(rest, i)
 			continue
 		}
-		s.net.Disconnect(s.ids[l.Seat])
 		s.mu.Lock()
 		s.gone[l.Seat] = true
 		stop := s.stops[l.Seat]
 		s.mu.Unlock()
+		s.net.Disconnect(s.ids[l.Seat])
 		stop()
 	}
 	return rest
+}
+
+// leavesAtReveal reports whether seat's device withholds its reveal.
+func (s *TheGameSelfplay) leavesAtReveal(seat int) bool {
+	for _, l := range s.cfg.Leaves {
+		if l.Seat == seat && l.AtReveal {
+			return true
+		}
+	}
+	return false
 }
 
 // Export returns the export file of seat's log as it was when Run ended.
@@ -372,7 +412,7 @@ func (s *TheGameSelfplay) beforePost(seat int, p *TheGamePeer, tamper func(d *dr
 			tamper(d)
 		}
 		for i, l := range s.cfg.Leaves {
-			if l.Seat != seat || l.When == nil {
+			if l.Seat != seat || l.When == nil || l.AtReveal {
 				continue
 			}
 			s.mu.Lock()
@@ -381,7 +421,6 @@ func (s *TheGameSelfplay) beforePost(seat int, p *TheGamePeer, tamper func(d *dr
 			if done || p.game.Genesis() == nil || !l.When(p.game.View(0)) {
 				continue
 			}
-			s.net.Disconnect(s.ids[seat])
 			s.mu.Lock()
 			if s.leftBefore == nil {
 				s.leftBefore = map[int]bool{}
@@ -389,6 +428,7 @@ func (s *TheGameSelfplay) beforePost(seat int, p *TheGamePeer, tamper func(d *dr
 			s.leftBefore[i], s.gone[seat] = true, true
 			stop := s.stops[seat]
 			s.mu.Unlock()
+			s.net.Disconnect(s.ids[seat])
 			stop()
 		}
 	}

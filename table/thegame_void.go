@@ -63,11 +63,17 @@ func (g *TheGame) startRound() {
 // voidable reports whether the seat entitled now may be taken over for
 // staying silent: with more than one seat and no violation, from the
 // acknowledgements to the end of the play, while at least two cards are
-// left to deal again (crypto.MinCards). The reveals after the game are
-// not: the game's result is public by then, and the reveals are what the
-// audit needs from every seat.
+// left to deal again (crypto.MinCards), and during the reveals after the
+// game, where a takeover ends the table with the result not verified
+// (applyWithheld).
 func (g *TheGame) voidable() bool {
-	if g.gen == nil || g.halt != nil || g.n < 2 || thegame.DeckSize-g.playedC.Len() < crypto.MinCards {
+	if g.gen == nil || g.halt != nil || g.n < 2 {
+		return false
+	}
+	if g.st == stReveal {
+		return true
+	}
+	if thegame.DeckSize-g.playedC.Len() < crypto.MinCards {
 		return false
 	}
 	return g.st >= stAcks && g.st <= stPlay
@@ -196,11 +202,16 @@ func (g *TheGame) applyVoidSilent(env *Envelope) error {
 	if !slices.Contains(vs.voters(), int(env.Author)) {
 		return fmt.Errorf("%w: seat %d posts a void it did not vote for", ErrVote, env.Author)
 	}
-	g.voids = append(g.voids, &Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent})
+	v := &Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent}
+	g.voids = append(g.voids, v)
 	host := g.peerOf(int(env.Author))
 	for _, t := range vs.taken {
 		g.seatKeys[t.seat] = t.bot
 		g.botHost[t.seat] = host
+	}
+	if g.st == stReveal {
+		g.applyWithheld(v)
+		return nil
 	}
 	if g.st == stPlay {
 		g.resume = g.publicLocked()

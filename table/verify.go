@@ -26,6 +26,12 @@ type Verification struct {
 	// TheGame is the audited result of a table of The Game (see
 	// TheGame), nil for Njet or before the reveals.
 	TheGame *TheGameResult
+	// Unverified, at a table of The Game that ended without its audit
+	// because a seat stayed silent at its reveal, names that seat (see
+	// TheGame.Unverified); Claimed is then the public result, not
+	// audited, and TheGame is nil.
+	Unverified *Violation
+	Claimed    *TheGameResult
 }
 
 // Verify re-checks an exported log offline, as an observer: the file's
