@@ -537,10 +537,13 @@ func TestJoinWatchTakesALobbyBotSeat(t *testing.T) {
 	defer cancel()
 	hostOut, hostErr := newSyncBuffer(), newSyncBuffer()
 	hostCode := make(chan int, 1)
+	// Nine rounds, the whole game of three: bots play one in a fraction
+	// of a second, and the watcher, refused one seat first, must still
+	// find a round to come.
 	go func() {
 		c := newCLI(strings.NewReader(""), hostOut, hostErr)
 		hostCode <- c.run([]string{"host", "--name", "W", "--edition", "modern", "--players", "3", "--bots", "2",
-			"--bot", "random", "--rounds", "3", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0",
+			"--bot", "random", "--rounds", "9", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0",
 			"--linger", "10s", "--wait", "1m"})
 	}()
 	addr, err := hostOut.waitFor(ctx, regexp.MustCompile(`address (/ip4/127\.0\.0\.1/tcp/\d+/p2p/\w+)`))
@@ -579,7 +582,7 @@ func TestJoinWatchTakesALobbyBotSeat(t *testing.T) {
 		t.Fatalf("the former watcher's log differs from the host's:\n%s\n%s", hostOut, out.String())
 	}
 	var vout, verr bytes.Buffer
-	if code := run([]string{"verify", w[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "3 rounds verified") ||
+	if code := run([]string{"verify", w[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "9 rounds verified") ||
 		!strings.Contains(vout.String(), "seat 1 was handed from its bot to device") {
 		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
 	}
