@@ -106,6 +106,8 @@ game() {
 		sleep "$down"
 		if grep -q "the game is over" "$dir/d$victim/out.txt"; then
 			events="device $victim killed at +${pause}s after its game was over"
+			# Not restarted: nothing of it is waited for.
+			gone+=("$victim")
 		elif [ "$victim" = 0 ]; then
 			start 0 "$dir/d0" host --name "g$g" --players "$players" --edition "$edition" --bot random \
 				--rounds "$ROUNDS" --linger "$LINGER" --wait 60s
