@@ -68,6 +68,11 @@ func (w *Watcher) TakeSeat(ctx context.Context, seat int, kind string) (*Table, 
 	tick := time.NewTicker(claimTick)
 	defer tick.Stop()
 	refused := 0
+	// The first answer of Watch holds at most one range of the log: catch
+	// up before the seat is judged, or a takeover beyond that range is
+	// not seen and the seat looks played by its own device.
+	for w.follow(ctx) {
+	}
 	for !w.handedTo(seat, me) {
 		if err := w.claimable(seat, me); err != nil {
 			return nil, err
