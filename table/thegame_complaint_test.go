@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/thegame"
+	tgbot "github.com/njetlan/njet/thegame/bot"
 )
 
 // spoiledToken is what a sender's draft hook did: the seq of the
@@ -322,5 +324,107 @@ func TestTheGameFalseComplaintNamesTheComplainer(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A person's seat complains as a bot's does: the Complaint takes its turn
+// whatever move the person handed in, and the table counts the turn as
+// one the seat owes without its person. Until then the seat's game
+// follows the table without the hand the token was part of.
+func TestTheGameComplaintTakesAPersonsTurn(t *testing.T) {
+	const sender, victim = 2, 0
+	dir := t.TempDir()
+	s, err := NewTheGameSelfplay(TheGameSelfplayConfig{Players: 3, Seed: 180, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spoiled spoiledToken
+	s.tamper = map[int]func(*draft){sender: spoilToken(t, s, sender, victim, false, "ciphertext", &spoiled)}
+	exports := runTheGameUntilHalt(t, s)
+	v := expectNamedByComplaint(t, s, exports, victim, sender, "ciphertext")
+	_, envs, err := ReadExport(bytes.NewReader(exports[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The victim's device again, as it was just before its complaint.
+	store, err := OpenStore(filepath.Join(dir, fmt.Sprintf("thegame-seat-%d.db", victim)), &StoreOptions{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	g := NewTheGame(GameConfig{Table: s.Table(), Creator: s.ids[0], Vault: StoreVault{Store: store, Table: s.Table()}})
+	log, err := NewLog(LogConfig{Table: s.Table(), Protocol: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range envs[:v.Seq] {
+		if _, err := log.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	view := g.View(victim)
+	if view.Phase != thegame.PhasePlay || view.Turn != victim || len(view.Hand) != 0 || view.HandSizes[victim] != thegame.HandSize(3) {
+		t.Fatalf("the victim's view: phase %v, turn %d, hand %v, hand sizes %v", view.Phase, view.Turn, view.Hand, view.HandSizes)
+	}
+	if !g.seatOwes(v.Seq, victim) {
+		t.Error("the complaint is not a step the seat owes without its person")
+	}
+	pl, err := tgbot.New("greedy", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := []struct {
+		name string
+		a    *thegame.Action
+	}{
+		{"no move yet", nil},
+		{"a card handed in", &thegame.Action{Kind: thegame.ActPlay, Seat: victim, Card: 50, Pile: 0}},
+		{"a signal handed in", &thegame.Action{Kind: thegame.ActSignal, Seat: victim, Pile: 1, Signal: thegame.SignalMine}},
+	}
+	for _, m := range moves {
+		t.Run(m.name, func(t *testing.T) {
+			d, err := g.draftPerson(v.Seq, victim, rand.NewChaCha8([32]byte{1}), m.a, pl)
+			if err != nil || d == nil || d.kind != KindComplaint || !bytes.Equal(d.body, envs[v.Seq].Body) {
+				t.Fatalf("draft %+v, %v; want the complaint the log holds", d, err)
+			}
+		})
+	}
+}
+
+// A Complaint may take the place of a reveal after the game (a seat whose
+// draw failed may find the game over before its next turn): there too it
+// is re-checked, here with secrets that open the token, so the
+// complainer is named.
+func TestTheGameComplaintAtTheReveal(t *testing.T) {
+	const players, liar, from = 2, 1, 0
+	s, exports := playTheGame(t, players, false, 190, nil)
+	_, envs, err := ReadExport(bytes.NewReader(exports[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := slices.IndexFunc(envs, func(e *Envelope) bool { return e.Kind == KindReveal && int(e.Author) == liar })
+	if r < 0 {
+		t.Fatal("no reveal of the liar")
+	}
+	var reveal crypto.Reveal
+	if err := parseCrypto(KindReveal, envs[r].Body, &reveal); err != nil {
+		t.Fatal(err)
+	}
+	obs := replayTheGame(t, s.Table(), s.ids[0], envs[:r])
+	i := slices.IndexFunc(obs.sealed, func(m crypto.Sealed) bool { return m.From == from && m.To == liar })
+	m := obs.sealed[i]
+	body, err := complaintBody(&complaint{kind: m.Kind, from: m.From, pos: m.Position, reveal: &reveal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]*Envelope, r+1)
+	for j := range out {
+		out[j] = envs[j].Clone()
+	}
+	out[r].Kind, out[r].Body = KindComplaint, body
+	_, err = Verify(bytes.NewReader(reseal(t, out, s.keys)))
+	var v *Violation
+	if !errors.As(err, &v) || v.Seat != liar || v.Check != CheckComplaint || v.Seq != uint64(r) || !errors.Is(err, ErrFalseComplaint) {
+		t.Fatalf("Verify: %v, want seat %d's false complaint at seq %d", err, liar, r)
 	}
 }
