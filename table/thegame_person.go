@@ -183,9 +183,9 @@ func (p *TheGamePeer) draftSeat(next uint64, prev Hash, seat int, rnd io.Reader,
 }
 
 // draftPerson drafts a person's seat at seq: the protocol's steps (and a
-// Complaint) as for a bot; in play, Stuck and the end of a turn where nothing more fits as
-// the rules decide, else the person's move a (nil: the seat waits, and
-// draftPerson returns nil).
+// Complaint) as for a bot; in play, Stuck and the end of a turn where
+// nothing more fits as the rules decide, else the person's move a (nil:
+// the seat waits, and draftPerson returns nil).
 func (g *TheGame) draftPerson(seq uint64, seat int, rnd io.Reader, a *thegame.Action, pl tgbot.Player) (*draft, error) {
 	g.mu.Lock()
 	_, complains := g.complaint(seat)
