@@ -53,12 +53,7 @@ func (g *Game) draftLocked(seq uint64, seat int, rnd io.Reader, choose Chooser, 
 		if err != nil {
 			return nil, err
 		}
-		m := &rd.sealed[i]
-		d.kind = KindComplaint
-		if d.body, err = complaintBody(&complaint{kind: m.Kind, from: m.From, pos: m.Position, reveal: sec.Reveal()}); err != nil {
-			return nil, err
-		}
-		return d, nil
+		return draftComplaint(seq, sec, &rd.sealed[i])
 	}
 	switch d.kind {
 	case KindAck:

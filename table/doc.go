@@ -50,7 +50,10 @@
 //     thegame), which a genesis of version 2 names: one mental-poker deal
 //     of 98 cards, hands opened to their seats, draws opened to the drawer
 //     one position at a time, plays opened to all, and after the reveals
-//     the whole game replayed through the engine. TheGamePeer plays a
+//     the whole game replayed through the engine. A deal or draw token
+//     that does not open is answered by the same Complaint
+//     (thegame_complaint.go, complaint.go), which halts the table naming
+//     the sender or the complainer. TheGamePeer plays a
 //     seat with a bot; TheGameSelfplay runs a whole table over a
 //     MemNetwork.
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with

@@ -1382,35 +1382,7 @@ func (g *Game) applyComplaint(seat int, body []byte) (*Violation, error) {
 	if !g.complainable() {
 		return nil, fmt.Errorf("%w: a complaint outside a deal", ErrMalformed)
 	}
-	rd := g.rd
-	i := slices.IndexFunc(rd.sealed, func(m crypto.Sealed) bool {
-		return m.Kind == c.kind && m.From == c.from && m.To == seat && m.Position == c.pos
-	})
-	if i < 0 {
-		return nil, fmt.Errorf("%w: seat %d complains of no sealed message it received (kind %d from seat %d, position %d)",
-			ErrMalformed, seat, c.kind, c.from, c.pos)
-	}
-	if c.reveal.Seat != seat {
-		return violation(seat, CheckStructure, "a complaint with the secrets of seat %d", c.reveal.Seat), nil
-	}
-	sec, err := rd.cr.Secrets(c.reveal)
-	if err != nil {
-		return cryptoViolation(seat, err), nil
-	}
-	m := &rd.sealed[i]
-	switch m.Kind {
-	case crypto.SealDeal:
-		_, err = rd.cr.OpenDeal(sec, rd.deck, m)
-	default:
-		_, _, err = rd.cr.OpenForward(sec, rd.deck, m, rd.sealed[:i])
-	}
-	if err != nil {
-		v := cryptoViolation(m.From, err)
-		v.Err = fmt.Errorf("on the complaint of seat %d: %w", seat, v.Err)
-		return v, nil
-	}
-	return violation(seat, CheckComplaint, "%w: the sealed message from seat %d for position %d",
-		ErrFalseComplaint, m.From, m.Position), nil
+	return judgeComplaint(g.rd.cr, g.rd.deck, g.rd.sealed, seat, c)
 }
 
 // applyBotSeat voids the halted deal: the engine goes back to where the

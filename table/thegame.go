@@ -56,6 +56,7 @@ type TheGame struct {
 	known    map[int]thegame.Card     // the cards this peer knows: hosted hands and played cards
 	holder   []int                    // per position: the seat it was dealt or drawn to, or -1
 	played   []bool                   // per position: played
+	bad      map[int]int              // a hosted seat → index in sealed of the first token to it that did not open (thegame_complaint.go)
 
 	// The public state of the game.
 	pos     thegame.Position // the piles and the turn in progress; Hand stays empty
@@ -122,6 +123,9 @@ func (g *TheGame) Entitled(seq uint64) (Turn, error) {
 	}
 	key := g.cfg.Creator
 	t := Turn{Seat: uint8(seat), Key: key, Kinds: kinds}
+	if g.complainable() {
+		t.Kinds = append(slices.Clone(kinds), KindComplaint)
+	}
 	if g.gen != nil {
 		t.Key = g.seatKeys[seat]
 		if g.voidable() {
@@ -210,6 +214,8 @@ func (g *TheGame) Apply(env *Envelope) error {
 		v, err = g.applyReveal(seat, env.Body)
 	case KindVoidSilent:
 		err = g.applyVoidSilent(env)
+	case KindComplaint:
+		v, err = g.applyComplaint(seat, env.Body)
 	default:
 		err = fmt.Errorf("%w: %v is not part of The Game's protocol", ErrUnknownKind, env.Kind)
 	}
@@ -401,16 +407,16 @@ func (g *TheGame) applyTokens(seat int, body []byte) (*Violation, error) {
 	opened := map[int]crypto.Opening{}
 	for i := range sealed {
 		m := &sealed[i]
-		s, hosted := g.secrets[m.To]
-		if !hosted {
+		s, ok := g.opensFor(m.To)
+		if !ok {
 			continue
 		}
 		o, err := g.cr.OpenDeal(s, g.deck, m)
 		if err != nil {
-			// Only the recipient sees this; it halts its own table.
-			v := cryptoViolation(seat, err)
-			v.Private = true
-			return v, nil
+			// Only the recipient sees this: it complains at its next
+			// entitled moment (thegame_complaint.go).
+			g.noteBad(m.To, len(g.sealed)+i)
+			continue
 		}
 		opened[m.Position] = o
 	}
@@ -461,7 +467,7 @@ func (g *TheGame) startPlay() *Violation {
 func (g *TheGame) take(s, first, count int) *Violation {
 	for p := first; p < first+count; p++ {
 		g.holder[p] = s
-		if sec, ok := g.secrets[s]; ok {
+		if sec, ok := g.opensFor(s); ok {
 			i, err := g.cr.Card(sec, g.deck, p, g.openings[p])
 			if err != nil {
 				v := violation(s, CheckTokens, "position %d: %v", p, err)

@@ -25,6 +25,11 @@ func (g *TheGame) draft(seq uint64, seat int, rnd io.Reader, pl tgbot.Player) (*
 	if who != seat {
 		return nil, fmt.Errorf("table: seat %d is not entitled at seq %d", seat, seq)
 	}
+	// A token to the seat did not open: its turn is taken by the
+	// complaint, whatever it was to post.
+	if d, err := g.draftComplaintLocked(seq, seat); d != nil || err != nil {
+		return d, err
+	}
 	d := &draft{seq: seq, kind: kinds[0], secrets: map[string][]byte{}}
 	switch d.kind {
 	case KindAck:

@@ -182,13 +182,14 @@ func (p *TheGamePeer) draftSeat(next uint64, prev Hash, seat int, rnd io.Reader,
 	return d, err
 }
 
-// draftPerson drafts a person's seat at seq: the protocol's steps as for
-// a bot; in play, Stuck and the end of a turn where nothing more fits as
-// the rules decide, else the person's move a (nil: the seat waits, and
-// draftPerson returns nil).
+// draftPerson drafts a person's seat at seq: the protocol's steps (and a
+// Complaint) as for a bot; in play, Stuck and the end of a turn where
+// nothing more fits as the rules decide, else the person's move a (nil:
+// the seat waits, and draftPerson returns nil).
 func (g *TheGame) draftPerson(seq uint64, seat int, rnd io.Reader, a *thegame.Action, pl tgbot.Player) (*draft, error) {
 	g.mu.Lock()
-	inPlay := g.st == stPlay && g.phase == thegame.PhasePlay && g.halt == nil
+	_, complains := g.complaint(seat)
+	inPlay := g.st == stPlay && g.phase == thegame.PhasePlay && g.halt == nil && !complains
 	g.mu.Unlock()
 	if !inPlay {
 		return g.draft(seq, seat, rnd, pl)
@@ -228,13 +229,16 @@ func (g *TheGame) draftPerson(seq uint64, seat int, rnd io.Reader, a *thegame.Ac
 }
 
 // seatOwes reports whether the seat on turn at seq owes an envelope the
-// rules decide without its player: a Stuck, or the end of a turn where
-// nothing more fits.
+// rules decide without its player: a Stuck, the end of a turn where
+// nothing more fits, or a Complaint about a token that did not open.
 func (g *TheGame) seatOwes(seq uint64, seat int) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if seq != g.next || g.st != stPlay || g.phase != thegame.PhasePlay || g.turn != seat {
 		return false
+	}
+	if _, complains := g.complaint(seat); complains {
+		return true
 	}
 	q := g.pos
 	q.Hand = g.handOf(seat)

@@ -89,6 +89,9 @@ func TestTheGameTable(t *testing.T) {
 			if r := v.TheGame.Result; r.Won != (kinds[KindStuck] == 0) || r.Won && r.CardsLeft != 0 {
 				t.Errorf("result %+v after %d Stuck", r, kinds[KindStuck])
 			}
+			if kinds[KindComplaint] != 0 {
+				t.Errorf("%d complaints in an honest game", kinds[KindComplaint])
+			}
 			if kinds[KindReveal] != c.players || kinds[KindShuffle] != c.players || kinds[KindRoundKey] != c.players {
 				t.Errorf("kinds in the log: %v", kinds)
 			}

@@ -54,6 +54,7 @@ func (g *TheGame) startRound() {
 	g.dealt, g.drawn, g.due, g.givers = 0, 0, 0, 0
 	g.secrets = map[int]*crypto.Secrets{}
 	g.openings = map[int][]crypto.Opening{}
+	g.bad = map[int]int{}
 	g.known = map[int]thegame.Card{}
 	g.holder = slices.Repeat([]int{-1}, m)
 	g.played = make([]bool, m)
