@@ -51,8 +51,10 @@
 //     of 98 cards, hands opened to their seats, draws opened to the drawer
 //     one position at a time, plays opened to all, and after the reveals
 //     the whole game replayed through the engine. TheGamePeer plays a
-//     seat with a bot; TheGameSelfplay runs a whole table over a
-//     MemNetwork.
+//     seat with a bot, takes over devices gone as Peer does and, like it,
+//     follows the heavier branch after a partition (fork.go: the branch
+//     comparison both kinds of peer share); TheGameSelfplay runs a whole
+//     table over a MemNetwork.
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
 //     crashes on demand; Verify (verify.go): the offline check of an export.
 //
