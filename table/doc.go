@@ -53,8 +53,10 @@
 //     the whole game replayed through the engine. A deal or draw token
 //     that does not open is answered by the same Complaint
 //     (thegame_complaint.go, complaint.go), which halts the table naming
-//     the sender or the complainer. TheGamePeer plays a
-//     seat with a bot; TheGameSelfplay runs a whole table over a
+//     the sender or the complainer. TheGamePeer plays a seat with a bot,
+//     takes over devices gone as Peer does and, like it, follows the
+//     heavier branch after a partition (fork.go: the branch comparison
+//     both kinds of peer share); TheGameSelfplay runs a whole table over a
 //     MemNetwork.
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
 //     crashes on demand; Verify (verify.go): the offline check of an export.

@@ -223,11 +223,9 @@ type Peer struct {
 	// excluded is a takeover of this peer's seats that its guard refused
 	// at the head of its log: the seq and the number of votes it carried.
 	excluded *exclusion
-	diverged *divergence
-	// checkedAt is the head of the log where the branches were last
-	// compared, and refusals counts the refused envelopes since.
-	checkedAt uint64
-	refusals  int
+	// forks is what the peer has heard of a member whose log went
+	// another way (checkDiverged).
+	forks forkWatch
 	// Seat claims heard of (the latest per seat), and the approvals held
 	// per claimed seat and approver, for the deal they name.
 	claims    map[uint8]*SeatClaimRequest
@@ -239,8 +237,6 @@ type Peer struct {
 	// Deal (Results and Voided counted) whose secrets this device lost.
 	caughtUp bool
 	lost     *lostDeal
-	// probedAt is when probeFork last asked the members.
-	probedAt time.Time
 
 	// tamper, in tests, rewrites and re-signs an envelope before it is
 	// posted, to play a cheater.
@@ -306,7 +302,7 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 		return nil, err
 	}
 	p := &Peer{cfg: cfg, id: id, events: make(chan Event, cfg.Events), wake: make(chan struct{}, 1),
-		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now(), checkedAt: ^uint64(0)}
+		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now()}
 	if err := p.open(); err != nil {
 		return nil, err
 	}
@@ -474,8 +470,8 @@ func (p *Peer) Run(ctx context.Context) error {
 	}
 }
 
-func (p *Peer) run(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
+func (p *Peer) run(outer context.Context) error {
+	ctx, cancel := context.WithCancel(outer)
 	defer cancel()
 	_, _, replica := p.state()
 	errc := make(chan error, 1)
@@ -492,8 +488,8 @@ func (p *Peer) run(ctx context.Context) error {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
 		}
-		if d, ok := p.takeDiverged(); ok {
-			rewound, err := p.checkDiverged(ctx, d, stop)
+		if d, ok := p.forks.take(); ok {
+			rewound, err := p.checkDiverged(ctx, outer, d, stop)
 			if err != nil || rewound {
 				return err
 			}

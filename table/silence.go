@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 )
 
@@ -70,57 +69,19 @@ func (p *Peer) poll(ctx context.Context) error {
 	return p.silence(ctx, true)
 }
 
-// probeEvery is how often a peer whose game is over asks the members for
-// the end of their logs (probeFork), and probeWait how long it waits for
-// one answer.
-const (
-	probeEvery = time.Second
-	probeWait  = 2 * time.Second
-)
-
 // probeFork, once the game is over, asks each member for its envelopes
-// at the last seqs of this peer's log. A device that finished the game
-// alone while cut off from the others holds a branch they never saw, and
-// hears of no envelope it would refuse: the others, finished too, post
-// nothing more. A member that holds another envelope at one of those seqs
-// is compared with this peer as after a refusal (checkDiverged), and the
+// at the last seqs of this peer's log (branches.probe), at most every
+// probeEvery. A member that holds another envelope at one of those seqs is
+// compared with this peer as after a refusal (checkDiverged), and the
 // lighter branch gives way.
 func (p *Peer) probeFork(ctx context.Context) {
 	game, log, _ := p.state()
-	if !game.Over() {
+	if !game.Over() || !p.forks.probeDue() {
 		return
 	}
-	p.mu.Lock()
-	due := time.Since(p.probedAt) >= probeEvery
-	if due {
-		p.probedAt = time.Now()
-	}
-	p.mu.Unlock()
-	next := log.Next()
-	if !due || next < 2 {
-		return
-	}
-	lo := next - min(next-1, MaxRange)
-	for _, from := range p.cfg.Peers {
-		fctx, cancel := context.WithTimeout(ctx, probeWait)
-		data, err := p.cfg.Transport.Fetch(fctx, from, lo, next)
-		cancel()
-		if err != nil {
-			continue
-		}
-		for _, b := range data {
-			env, err := ParseEnvelope(b)
-			if err != nil {
-				break
-			}
-			if ours, ok := log.Get(env.Seq); ok && ours.Hash() != env.Hash() {
-				p.mu.Lock()
-				p.diverged = &divergence{from: from, seq: env.Seq}
-				p.mu.Unlock()
-				p.signal()
-				return
-			}
-		}
+	if d, ok := p.branches(game).probe(ctx, log); ok {
+		p.forks.found(d.from, d.seq)
+		p.signal()
 	}
 }
 
@@ -468,13 +429,9 @@ func (p *Peer) askDecider(ctx context.Context, game *Game, replica *Replica, seq
 	return nil
 }
 
-// rejected hears of an envelope the log refused (the replica's goroutine).
-// One from another seat suggests that the member's log and this peer's
-// went different ways at some seq (a takeover decided while this device
-// was cut off, or two takeovers at once): Run then compares the two
-// branches (checkDiverged). Once compared at a head of the log, they are
-// compared again after recheckAfter more refusals (the member's branch
-// grows), or at once when the refused envelope is a takeover.
+// rejected hears of an envelope the log refused (the replica's goroutine):
+// see forkWatch.refused. A takeover of this peer's seats that its guard
+// refused at the head of its log is remembered (decider).
 func (p *Peer) rejected(from Identity, env *Envelope, err error) {
 	game, log, _ := p.state()
 	next := log.Next()
@@ -488,85 +445,38 @@ func (p *Peer) rejected(from Identity, env *Envelope, err error) {
 			p.mu.Unlock()
 		}
 	}
-	p.mu.Lock()
-	p.refusals++
-	if p.checkedAt != next || p.refusals >= recheckAfter || env.Kind == KindVoidSilent || env.Kind == KindAbandon {
-		p.diverged = &divergence{from: from, seq: env.Seq}
-	}
-	p.mu.Unlock()
+	p.forks.refused(next, from, env)
 	p.signal()
 }
 
-// recheckAfter is how many more refused envelopes make the peer compare
-// the branches again at the same head.
-const recheckAfter = 32
-
-// divergence is a member whose log seems to differ from this peer's, and
-// the seq of the envelope of its that this peer's log refused.
-type divergence struct {
-	from Identity
-	seq  uint64
+// branches returns the peer's comparison of branches.
+func (p *Peer) branches(game *Game) branches {
+	n := 0
+	if gen := game.Genesis(); gen != nil {
+		n = gen.Players()
+	}
+	return branches{table: p.cfg.Table, store: p.cfg.Store, transport: p.cfg.Transport, members: p.cfg.Peers,
+		players: n, observer: func() Protocol { return NewGame(GameConfig{Table: p.cfg.Table, Creator: p.cfg.Creator}) }}
 }
 
-func (p *Peer) takeDiverged() (*divergence, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	d := p.diverged
-	p.diverged = nil
-	return d, d != nil
-}
-
-// maxBranchAsks bounds the requests for a member's branch while looking
-// for its first takeover.
-const maxBranchAsks = 16
-
-// checkDiverged compares this peer's log with member d.from's. If they
-// differ from some seq k on, each branch is weighed by its first takeover
-// (VoidSilent) at or after k: the number of seats that voted in it, the
-// seats still played on that branch. The peer yields, and follows the
-// member's branch, when the member's takeover outweighs its own
-// (compareVoids: more voters, then the lower voters), or when its own
-// branch has no takeover since k and the member's was voted by a majority
-// of the seats (no branch without those seats can ever outweigh it). At a
-// table of two, an Abandon at k is followed as before. To yield, the peer
-// checks the member's branch against its own stored log up to k, stops
-// its replica with stop, drops its envelopes from k on (the one place
-// where stored envelopes are removed), takes the member's branch and
-// reports true.
-func (p *Peer) checkDiverged(ctx context.Context, d *divergence, stop func(error) error) (bool, error) {
+// checkDiverged compares this peer's log with member d.from's
+// (branches.compare: the first difference k, each branch weighed by its
+// first takeover at or after k). To yield, the peer stops its replica with
+// stop, drops its envelopes from k on (the one place where stored
+// envelopes are removed), takes the member's branch, lets it through its
+// own fence and guard, takes what follows it while the member answers
+// (with outer, the context of Run: stop cancels the one of the replica)
+// and reports true.
+func (p *Peer) checkDiverged(ctx, outer context.Context, d *divergence, stop func(error) error) (bool, error) {
 	game, log, _ := p.state()
 	next := log.Next()
-	done := func() (bool, error) {
-		p.mu.Lock()
-		p.checkedAt, p.refusals = next, 0
-		p.mu.Unlock()
-		return false, nil
-	}
-	k, ok, err := p.firstDifference(ctx, d.from, log, min(next, d.seq+1))
+	k, theirs, ok, err := p.branches(game).compare(ctx, d, log)
 	if err != nil {
 		return false, nil // the member did not answer: the next refusal asks again
 	}
-	if !ok && d.seq >= next {
-		// The member's log goes on from this peer's head with something
-		// this peer refused there: a takeover of a seat it plays.
-		k, ok = next, true
-	}
 	if !ok {
-		return done()
-	}
-	theirs := p.branch(ctx, d.from, k)
-	if len(theirs) == 0 {
-		return done()
-	}
-	ours := log.Range(k, next)
-	if !p.yields(game, ours, theirs) {
-		return done()
-	}
-	if i := firstTakeover(theirs); i >= 0 {
-		theirs = theirs[:i+1]
-	}
-	if !p.follows(k, theirs) {
-		return done()
+		p.forks.checked(next)
+		return false, nil
 	}
 	if err := stop(nil); err != nil {
 		return true, err
@@ -590,154 +500,7 @@ func (p *Peer) checkDiverged(ctx context.Context, d *divergence, stop func(error
 			return true, err
 		}
 	}
-	// And what follows it, while the member answers: a device that comes
-	// back as the others finish may not reach them again once they have
-	// left, and its own branch is gone. What does not come now comes by
-	// the usual catching up.
-	for range maxBranchAsks {
-		next, _ := replica.head()
-		data, err := p.cfg.Transport.Fetch(ctx, d.from, next, next+MaxRange)
-		if err != nil || len(data) == 0 {
-			break
-		}
-		taken := 0
-		for _, b := range data {
-			if _, err := replica.receive(d.from, b); err != nil {
-				break
-			}
-			taken++
-		}
-		if n, _ := replica.head(); n == next || taken < len(data) {
-			break
-		}
-	}
+	takeRest(outer, p.cfg.Transport, d.from, replica)
 	p.emit(nil)
 	return true, errRewound
-}
-
-// errNoAnswer: a member did not answer a request while the branches were
-// compared.
-var errNoAnswer = errors.New("table: the member did not answer")
-
-// firstDifference finds, by halving, the first seq below hi at which
-// member from holds another envelope than this peer's log (the genesis is
-// the same for both). It reports false when they agree below hi, and
-// errNoAnswer when the member does not answer.
-func (p *Peer) firstDifference(ctx context.Context, from Identity, log *Log, hi uint64) (uint64, bool, error) {
-	same := func(seq uint64) (bool, error) {
-		data, err := p.cfg.Transport.Fetch(ctx, from, seq, seq+1)
-		if err != nil || len(data) == 0 {
-			return false, errNoAnswer
-		}
-		env, err := ParseEnvelope(data[0])
-		ours, ok := log.Get(seq)
-		if err != nil || !ok || env.Seq != seq {
-			return false, errNoAnswer
-		}
-		return env.Hash() == ours.Hash(), nil
-	}
-	if hi < 2 {
-		return 0, false, nil
-	}
-	b := hi - 1
-	if eq, err := same(b); err != nil || eq {
-		return 0, false, err
-	}
-	a := uint64(0)
-	for b-a > 1 {
-		mid := a + (b-a)/2
-		eq, err := same(mid)
-		if err != nil {
-			return 0, false, err
-		}
-		if eq {
-			a = mid
-		} else {
-			b = mid
-		}
-	}
-	return b, true, nil
-}
-
-// branch fetches member from's envelopes from seq k on, until its first
-// takeover or the end of what it holds (bounded).
-func (p *Peer) branch(ctx context.Context, from Identity, k uint64) []*Envelope {
-	var out []*Envelope
-	for range maxBranchAsks {
-		seq := k + uint64(len(out))
-		data, err := p.cfg.Transport.Fetch(ctx, from, seq, seq+MaxRange)
-		if err != nil || len(data) == 0 {
-			return out
-		}
-		for _, b := range data {
-			env, err := ParseEnvelope(b)
-			if err != nil || env.Seq != k+uint64(len(out)) {
-				return out
-			}
-			out = append(out, env)
-			if env.Kind == KindVoidSilent || env.Kind == KindAbandon {
-				return out
-			}
-		}
-	}
-	return out
-}
-
-// firstTakeover returns the index of the first VoidSilent or Abandon in
-// envs, or -1.
-func firstTakeover(envs []*Envelope) int {
-	for i, env := range envs {
-		if env.Kind == KindVoidSilent || env.Kind == KindAbandon {
-			return i
-		}
-	}
-	return -1
-}
-
-// yields reports whether this peer's branch (ours, from the first seq that
-// differs) gives way to the member's (theirs, from the same seq): see
-// checkDiverged.
-func (p *Peer) yields(game *Game, ours, theirs []*Envelope) bool {
-	ti := firstTakeover(theirs)
-	if ti < 0 {
-		return false
-	}
-	if theirs[ti].Kind == KindAbandon {
-		// Two seats: the only other seat ended the game at this seq.
-		return ti == 0 && (len(ours) == 0 || ours[0].Kind != KindAbandon)
-	}
-	tv, err := parseVoidSilent(theirs[ti].Body)
-	if err != nil {
-		return false
-	}
-	oi := firstTakeover(ours)
-	if oi < 0 || ours[oi].Kind != KindVoidSilent {
-		n := 0
-		if gen := game.Genesis(); gen != nil {
-			n = gen.Players()
-		}
-		return 2*len(tv.votes) > n
-	}
-	ov, err := parseVoidSilent(ours[oi].Body)
-	return err == nil && compareVoids(tv, ov) < 0
-}
-
-// follows replays the stored log before seq k, then branch, into an
-// observer and reports whether every envelope is accepted.
-func (p *Peer) follows(k uint64, branch []*Envelope) bool {
-	envs, err := p.cfg.Store.Envelopes(p.cfg.Table, 0, k)
-	if err != nil || uint64(len(envs)) != k {
-		return false
-	}
-	obs := NewGame(GameConfig{Table: p.cfg.Table, Creator: p.cfg.Creator})
-	l, err := NewLog(LogConfig{Table: p.cfg.Table, Protocol: obs})
-	if err != nil {
-		return false
-	}
-	for _, e := range slices.Concat(envs, branch) {
-		if _, err := l.Append(e); err != nil {
-			return false
-		}
-	}
-	return true
 }

@@ -93,11 +93,11 @@ func get(values map[string][]storedValue, name string) ([]byte, bool) {
 
 // branchBound reports whether a stored value belongs to the branch of the
 // log under which the peer wrote it: its secrets for a deal (round keys,
-// hidden choices), the signing keys of the bots it took over, and its
-// standing silence vote. A rewind drops such values written at or after
-// the first dropped seq.
+// hidden choices; at a table of The Game the round secrets), the signing
+// keys of the bots it took over, and its standing silence vote. A rewind
+// drops such values written at or after the first dropped seq.
 func branchBound(name string) bool {
-	for _, prefix := range []string{"round-keys/", "choice/", "bot-key/", metaVote} {
+	for _, prefix := range []string{"round-keys/", "choice/", "thegame-keys/", "bot-key/", metaVote} {
 		if strings.HasPrefix(name, prefix) {
 			return true
 		}

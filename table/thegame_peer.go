@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tgbot "github.com/njetlan/njet/thegame/bot"
@@ -62,12 +63,12 @@ type TheGamePeerConfig struct {
 // (acknowledgement, round key, shuffle, tokens, plays, signals, turn ends,
 // reveal) as soon as the log reaches it.
 type TheGamePeer struct {
-	cfg     TheGamePeerConfig
-	game    *TheGame
-	log     *Log
-	replica *Replica
-	player  tgbot.Player
-	person  *tgPerson // nil at a bot's seat
+	cfg TheGamePeerConfig
+	// cur holds the game, log and replica: a rewind to another branch
+	// replaces them (checkDiverged).
+	cur    atomic.Pointer[tgState]
+	rand   *rand.Rand // seeds the replicas after a rewind; Run's goroutine only
+	person *tgPerson  // nil at a bot's seat
 	// tamper, when not nil, changes every draft before it is signed
 	// (tests play cheats with it).
 	tamper func(d *draft)
@@ -75,13 +76,26 @@ type TheGamePeer struct {
 	// one of its seats: true keeps the peer silent (tests leave a table
 	// at a chosen step with it).
 	withhold func(k Kind) bool
+	// forks is what the peer has heard of a member whose log went
+	// another way; diverged wakes Run when the replica hears of one.
+	forks    forkWatch
+	diverged chan struct{}
 
-	mu   sync.Mutex
-	bots map[int]tgbot.Player // the players of the bot seats this peer hosts
+	mu     sync.Mutex
+	player tgbot.Player         // the player of the peer's own seat
+	bots   map[int]tgbot.Player // the players of the bot seats this peer hosts
 	// caughtUp is set once the peer may post: at once for an empty store,
 	// after catchUp for a store that holds the table's log.
 	caughtUp bool
 	silence  silenceState
+	rewinds  int // the times the peer gave way to another branch
+}
+
+// tgState is a TheGamePeer's replay of its stored log.
+type tgState struct {
+	game    *TheGame
+	log     *Log
+	replica *Replica
 }
 
 // NewTheGamePeer replays the peer's store and returns the peer.
@@ -105,57 +119,102 @@ func NewTheGamePeer(cfg TheGamePeerConfig) (*TheGamePeer, error) {
 	if err != nil {
 		return nil, err
 	}
-	game := NewTheGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{Store: cfg.Store, Table: cfg.Table}})
-	log, err := NewLog(LogConfig{Table: cfg.Table, Protocol: game})
-	if err != nil {
-		return nil, err
-	}
 	var seed [32]byte
 	if cfg.Seed != nil {
 		seed = *cfg.Seed
 	} else if _, err := crand.Read(seed[:]); err != nil {
 		return nil, err
 	}
-	p := &TheGamePeer{cfg: cfg, game: game, log: log, player: pl, bots: map[int]tgbot.Player{}}
-	replica, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
-		Rand: rand.New(rand.NewChaCha8(seed)), Tick: cfg.Tick, Logf: cfg.Logf, Vote: p.receiveVote})
-	if err != nil {
+	p := &TheGamePeer{cfg: cfg, player: pl, bots: map[int]tgbot.Player{}, rand: rand.New(rand.NewChaCha8(seed)),
+		diverged: make(chan struct{}, 1)}
+	if err := p.open(seed); err != nil {
 		return nil, err
 	}
-	p.replica = replica
-	p.caughtUp = log.Next() == 0
-	p.restoreVote()
+	p.caughtUp = p.Log().Next() == 0
 	if cfg.Person {
 		p.person = newTGPerson()
 	}
 	return p, nil
 }
 
+// open builds the game, log and replica from the store (replaying it), its
+// replica's randomness seeded with seed, and restores the peer's standing
+// vote.
+func (p *TheGamePeer) open(seed [32]byte) error {
+	cfg := p.cfg
+	game := NewTheGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{Store: cfg.Store, Table: cfg.Table}})
+	log, err := NewLog(LogConfig{Table: cfg.Table, Protocol: game})
+	if err != nil {
+		return err
+	}
+	replica, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
+		Rand: rand.New(rand.NewChaCha8(seed)), Tick: cfg.Tick, Logf: cfg.Logf, Vote: p.receiveVote, Rejected: p.rejected})
+	if err != nil {
+		return err
+	}
+	p.cur.Store(&tgState{game: game, log: log, replica: replica})
+	p.restoreVote()
+	return nil
+}
+
 // Bot returns the kind of the bot that plays the seat.
-func (p *TheGamePeer) Bot() string { return p.player.Name() }
+func (p *TheGamePeer) Bot() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.player.Name()
+}
 
-// Game returns the peer's protocol state.
-func (p *TheGamePeer) Game() *TheGame { return p.game }
+// Game returns the peer's protocol state. After the peer gave way to
+// another branch it is a new one.
+func (p *TheGamePeer) Game() *TheGame { return p.cur.Load().game }
 
-// Log returns the peer's log.
-func (p *TheGamePeer) Log() *Log { return p.log }
+// Log returns the peer's log. After the peer gave way to another branch
+// it is a new one.
+func (p *TheGamePeer) Log() *Log { return p.cur.Load().log }
+
+// rep returns the peer's replica.
+func (p *TheGamePeer) rep() *Replica { return p.cur.Load().replica }
+
+// Rewinds returns how many times the peer gave way to another branch of
+// the table's log, dropping its own from the first seq that differed.
+func (p *TheGamePeer) Rewinds() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rewinds
+}
 
 // Done reports whether the game is over and audited, or halted.
-func (p *TheGamePeer) Done() bool { return p.game.Over() || p.game.Violation() != nil }
+func (p *TheGamePeer) Done() bool {
+	g := p.Game()
+	return g.Over() || g.Violation() != nil
+}
 
 // Run keeps the replica up to date and posts the seat's envelopes until
 // ctx ends (then it returns nil) or something fails. It keeps serving the
-// log after the game ends, for members still catching up.
+// log after the game ends, for members still catching up, and compares
+// its log with the members' (see checkDiverged).
 func (p *TheGamePeer) Run(ctx context.Context) error {
+	for {
+		err := p.run(ctx)
+		if errors.Is(err, errRewound) {
+			continue
+		}
+		return err
+	}
+}
+
+// run is one run of the peer's replica: until ctx ends, something fails,
+// or the peer rewinds its log to another branch (errRewound).
+func (p *TheGamePeer) run(outer context.Context) error {
 	// A transport that watches the caller's ctx may close its channel as
 	// soon as that ctx is done, before the cancellation reaches the
 	// contexts derived from it: the caller's ctx tells whether an
 	// ErrClosed is the end it asked for.
-	outer := ctx
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(outer)
 	defer cancel()
+	replica := p.rep()
 	errc := make(chan error, 1)
-	go func() { errc <- p.replica.Run(ctx) }()
+	go func() { errc <- replica.Run(ctx) }()
 	stop := func(err error) error {
 		cancel()
 		if rerr := <-errc; err == nil && rerr != nil && !errors.Is(rerr, ErrClosed) {
@@ -173,6 +232,12 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 		if err := p.watchSilence(ctx); err != nil {
 			return stop(err)
 		}
+		p.probeFork(ctx)
+		if d, ok := p.forks.take(); ok {
+			if rewound, err := p.checkDiverged(ctx, outer, d, stop); err != nil || rewound {
+				return err
+			}
+		}
 		p.looked()
 		select {
 		case <-ctx.Done():
@@ -182,9 +247,10 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 				err = nil
 			}
 			return err
-		case <-p.replica.Changed():
+		case <-replica.Changed():
 		case <-p.cfg.Tick:
 		case <-p.wakeC():
+		case <-p.diverged:
 		}
 	}
 }
@@ -201,7 +267,7 @@ func (p *TheGamePeer) catchUp(ctx context.Context) error {
 	if done {
 		return nil
 	}
-	err := fetchFollowing(ctx, p.cfg.Transport, p.cfg.Peers, func() (*Log, *Replica) { return p.log, p.replica })
+	err := fetchFollowing(ctx, p.cfg.Transport, p.cfg.Peers, func() (*Log, *Replica) { return p.Log(), p.rep() })
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
@@ -226,12 +292,12 @@ const maxTheGamePosts = 64
 // act posts the envelopes the seat owes now.
 func (p *TheGamePeer) act(ctx context.Context) error {
 	for range maxTheGamePosts {
-		next, prev := p.replica.head()
+		next, prev := p.rep().head()
 		env, err := p.nextEnvelope(next, prev)
 		if err != nil || env == nil {
 			return err
 		}
-		err = p.replica.Post(ctx, env)
+		err = p.rep().Post(ctx, env)
 		switch {
 		case err == nil:
 		case errors.Is(err, ErrClosed) || ctx.Err() != nil:
@@ -260,7 +326,7 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	if p.Done() {
 		return nil, nil
 	}
-	turn, err := p.game.Entitled(next)
+	turn, err := p.Game().Entitled(next)
 	if err != nil || !p.hosts(int(turn.Seat)) {
 		return nil, nil
 	}
@@ -303,7 +369,7 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 // hosts reports whether this peer posts for seat: its own seat while no
 // bot plays it, or a bot seat its device hosts.
 func (p *TheGamePeer) hosts(seat int) bool {
-	return p.game.Genesis() != nil && p.game.PeerOf(seat) == p.cfg.Seat && p.game.PeerOf(p.cfg.Seat) == p.cfg.Seat
+	return p.Game().Genesis() != nil && p.Game().PeerOf(seat) == p.cfg.Seat && p.Game().PeerOf(p.cfg.Seat) == p.cfg.Seat
 }
 
 // keyOf returns the signing key of a seat the peer posts for.
@@ -325,11 +391,11 @@ func (p *TheGamePeer) keyOf(seat int) (ed25519.PrivateKey, error) {
 // playerOf returns the player of a seat the peer posts for: its own bot,
 // or the bot of the same kind that plays a seat taken over.
 func (p *TheGamePeer) playerOf(seat int) (tgbot.Player, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if seat == p.cfg.Seat {
 		return p.player, nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if pl, ok := p.bots[seat]; ok {
 		return pl, nil
 	}

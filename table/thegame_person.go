@@ -89,8 +89,8 @@ func (p *TheGamePeer) Submit(a thegame.Action) error {
 	if a.Seat != seat {
 		return fmt.Errorf("%w: a move for seat %d submitted by seat %d", thegame.ErrNotYourTurn, a.Seat, seat)
 	}
-	next, prev := p.replica.head()
-	turn, err := p.game.Entitled(next)
+	next, prev := p.rep().head()
+	turn, err := p.Game().Entitled(next)
 	if err != nil || int(turn.Seat) != seat || !slices.Contains(turn.Kinds, KindPlay) {
 		return fmt.Errorf("%w: seat %d is not on turn", thegame.ErrNotYourTurn, seat)
 	}
@@ -99,7 +99,7 @@ func (p *TheGamePeer) Submit(a thegame.Action) error {
 	if s := p.person.pending; s != nil && s.seq == next && s.prev == prev {
 		return fmt.Errorf("%w: %v", ErrMovePending, s.action)
 	}
-	if err := p.game.checkPersonMove(next, seat, a); err != nil {
+	if err := p.Game().checkPersonMove(next, seat, a); err != nil {
 		return err
 	}
 	p.person.pending = &tgSubmission{seq: next, prev: prev, action: a}
@@ -116,8 +116,8 @@ func (p *TheGamePeer) YourTurn() bool {
 	if p.person == nil {
 		return false
 	}
-	next, prev := p.replica.head()
-	turn, err := p.game.Entitled(next)
+	next, prev := p.rep().head()
+	turn, err := p.Game().Entitled(next)
 	if err != nil || int(turn.Seat) != p.cfg.Seat || !slices.Contains(turn.Kinds, KindPlay) {
 		return false
 	}
@@ -127,15 +127,15 @@ func (p *TheGamePeer) YourTurn() bool {
 	if s != nil && s.seq == next && s.prev == prev {
 		return false
 	}
-	return !p.game.seatOwes(next, p.cfg.Seat)
+	return !p.Game().seatOwes(next, p.cfg.Seat)
 }
 
 // Waiting returns the seat the table waits for now, and false when it
 // waits for nobody (before the genesis, or once the game is over or
 // halted).
 func (p *TheGamePeer) Waiting() (int, bool) {
-	next, _ := p.replica.head()
-	turn, err := p.game.Entitled(next)
+	next, _ := p.rep().head()
+	turn, err := p.Game().Entitled(next)
 	if err != nil || next == 0 {
 		return 0, false
 	}
@@ -145,7 +145,7 @@ func (p *TheGamePeer) Waiting() (int, bool) {
 // Warning reports whether the play a would end the game as lost, and the
 // command that could not be kept (as thegame.Game.Warning does).
 func (p *TheGamePeer) Warning(a thegame.Action) (thegame.Command, bool) {
-	return p.game.warning(a)
+	return p.Game().warning(a)
 }
 
 // draftSeat drafts the seat's envelope at seq next: a person's move when a
@@ -154,7 +154,7 @@ func (p *TheGamePeer) Warning(a thegame.Action) (thegame.Command, bool) {
 func (p *TheGamePeer) draftSeat(next uint64, prev Hash, seat int, rnd io.Reader, pl tgbot.Player) (*draft, error) {
 	if p.person == nil || seat != p.cfg.Seat {
 		// A bot: the peer's own seat, or one it hosts for a device gone.
-		return p.game.draft(next, seat, rnd, pl)
+		return p.Game().draft(next, seat, rnd, pl)
 	}
 	p.person.mu.Lock()
 	s := p.person.pending
@@ -168,7 +168,7 @@ func (p *TheGamePeer) draftSeat(next uint64, prev Hash, seat int, rnd io.Reader,
 	if s != nil {
 		a = &s.action
 	}
-	d, err := p.game.draftPerson(next, p.cfg.Seat, rnd, a, p.player)
+	d, err := p.Game().draftPerson(next, p.cfg.Seat, rnd, a, pl)
 	if err != nil && s != nil {
 		// The move no longer fits: drop it, and the seat is asked again.
 		p.person.mu.Lock()

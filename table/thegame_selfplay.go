@@ -275,7 +275,7 @@ func (s *TheGameSelfplay) wait(ctx context.Context, watch func(int, *TheGamePeer
 			if s.left(seat) {
 				continue
 			}
-			if next, _ := p.replica.head(); watch != nil && next != seen[seat] {
+			if next, _ := p.rep().head(); watch != nil && next != seen[seat] {
 				seen[seat] = next
 				if err := watch(seat, p); err != nil {
 					return err
@@ -336,11 +336,11 @@ func (s *TheGameSelfplay) leave(pending []int) []int {
 		if s.left(seat) {
 			continue
 		}
-		next, _ := p.replica.head()
+		next, _ := p.rep().head()
 		if at == nil || next > head {
 			head, at = next, p
 		}
-		if turn, err := p.game.Entitled(next); err == nil && s.left(p.game.PeerOf(int(turn.Seat))) {
+		if turn, err := p.Game().Entitled(next); err == nil && s.left(p.Game().PeerOf(int(turn.Seat))) {
 			waiting = true
 		}
 	}
@@ -360,7 +360,7 @@ func (s *TheGameSelfplay) leave(pending []int) []int {
 		}
 		due := head >= l.AtSeq
 		if l.When != nil {
-			due = at != nil && at.game.Genesis() != nil && l.When(at.game.View(0))
+			due = at != nil && at.Game().Genesis() != nil && l.When(at.Game().View(0))
 		}
 		if l.AtReveal {
 			s.mu.Lock()
@@ -418,7 +418,7 @@ func (s *TheGameSelfplay) beforePost(seat int, p *TheGamePeer, tamper func(d *dr
 			s.mu.Lock()
 			done := s.leftBefore[i] || s.gone[seat]
 			s.mu.Unlock()
-			if done || p.game.Genesis() == nil || !l.When(p.game.View(0)) {
+			if done || p.Game().Genesis() == nil || !l.When(p.Game().View(0)) {
 				continue
 			}
 			s.mu.Lock()

@@ -35,7 +35,7 @@ func (p *TheGamePeer) restoreVote() {
 		return
 	}
 	seq := binary.BigEndian.Uint64(b)
-	if p.game.setFence(seq, int(b[8])) {
+	if p.Game().setFence(seq, int(b[8])) {
 		p.mu.Lock()
 		p.silence.mine, p.silence.votedAt = seq, p.cfg.Now().UnixNano()
 		p.mu.Unlock()
@@ -52,8 +52,8 @@ func (p *TheGamePeer) receiveVote(m Received) {
 	if err != nil {
 		return
 	}
-	next, prev := p.log.Head()
-	if v.Seq != next || p.game.CheckVote(v, prev) != nil {
+	next, prev := p.Log().Head()
+	if v.Seq != next || p.Game().CheckVote(v, prev) != nil {
 		return
 	}
 	p.mu.Lock()
@@ -70,7 +70,7 @@ func (p *TheGamePeer) receiveVote(m Received) {
 // A voter that does not decide is fenced: it takes the silent seat's
 // envelope at that seq only from the decider's log.
 func (p *TheGamePeer) watchSilence(ctx context.Context) error {
-	next, prev := p.replica.head()
+	next, prev := p.rep().head()
 	now := p.cfg.Now().UnixNano()
 	p.mu.Lock()
 	if p.silence.head != next || p.silence.since == 0 {
@@ -81,7 +81,7 @@ func (p *TheGamePeer) watchSilence(ctx context.Context) error {
 	if p.Done() || p.cfg.VoidAfter <= 0 {
 		return nil
 	}
-	turn, err := p.game.Entitled(next)
+	turn, err := p.Game().Entitled(next)
 	if err != nil || len(turn.Instead) == 0 || p.hosts(int(turn.Seat)) || !p.hosts(p.cfg.Seat) {
 		return nil
 	}
@@ -118,7 +118,7 @@ func (p *TheGamePeer) watchSilence(ctx context.Context) error {
 // vote and fences its game against the silent seat at seq, and only then
 // publishes the votes. It reports false when the log moved on first.
 func (p *TheGamePeer) vote(ctx context.Context, seq uint64, prev Hash, silent int) (bool, error) {
-	gen := p.game.Genesis()
+	gen := p.Game().Genesis()
 	var votes []*SilenceVote
 	for seat := range gen.Players() {
 		if seat == silent || !p.hosts(seat) {
@@ -140,7 +140,7 @@ func (p *TheGamePeer) vote(ctx context.Context, seq uint64, prev Hash, silent in
 	if err := p.cfg.Store.PutMeta(p.cfg.Table, metaTheGameVote, append(rec, byte(silent))); err != nil {
 		return false, err
 	}
-	if !p.game.setFence(seq, silent) {
+	if !p.Game().setFence(seq, silent) {
 		return false, nil
 	}
 	now := p.cfg.Now().UnixNano()
@@ -215,15 +215,15 @@ func (p *TheGamePeer) decide(ctx context.Context, seq uint64, prev Hash, silent,
 	}
 	waited := p.silence.mine == seq && p.cfg.Now().UnixNano()-p.silence.votedAt >= int64(p.cfg.Grace)
 	p.mu.Unlock()
-	if len(votes) < p.game.Genesis().Players()-1 && !waited {
+	if len(votes) < p.Game().Genesis().Players()-1 && !waited {
 		return nil
 	}
-	votes = p.game.presentVotes(votes)
+	votes = p.Game().presentVotes(votes)
 	rnd, err := p.randomness(seq)
 	if err != nil {
 		return err
 	}
-	d, err := p.game.draftVoidSilent(seq, prev, votes, rnd)
+	d, err := p.Game().draftVoidSilent(seq, prev, votes, rnd)
 	if err != nil {
 		if p.cfg.Logf != nil {
 			p.cfg.Logf("table: seat %d: no takeover at seq %d: %v", p.cfg.Seat, seq, err)
@@ -247,7 +247,7 @@ func (p *TheGamePeer) decide(ctx context.Context, seq uint64, prev Hash, silent,
 	if p.cfg.Logf != nil {
 		p.cfg.Logf("table: seat %d takes over for seat %d, silent at seq %d, with %d votes", dec, silent, seq, len(votes))
 	}
-	if err := p.replica.Post(ctx, env); err != nil && ctx.Err() == nil && p.cfg.Logf != nil {
+	if err := p.rep().Post(ctx, env); err != nil && ctx.Err() == nil && p.cfg.Logf != nil {
 		p.cfg.Logf("table: seat %d: post the takeover at seq %d: %v", p.cfg.Seat, seq, err)
 	}
 	return nil
@@ -257,20 +257,20 @@ func (p *TheGamePeer) decide(ctx context.Context, seq uint64, prev Hash, silent,
 // voter takes the silent seat's envelope only if the decider's log holds
 // it, and takes the decider's takeover as soon as it can.
 func (p *TheGamePeer) askDecider(ctx context.Context, seq uint64, silent, dec int) error {
-	if s, seat, ok := p.game.fenced(); !ok || s != seq || seat != silent {
+	if s, seat, ok := p.Game().fenced(); !ok || s != seq || seat != silent {
 		return nil
 	}
-	gen := p.game.Genesis()
-	from := gen.Keys[p.game.PeerOf(dec)]
+	gen := p.Game().Genesis()
+	from := gen.Keys[p.Game().PeerOf(dec)]
 	data, err := p.cfg.Transport.Fetch(ctx, from, seq, seq+MaxRange)
 	if err != nil || len(data) == 0 {
 		return nil // ask again later
 	}
 	if env, err := ParseEnvelope(data[0]); err == nil && env.Seq == seq && int(env.Author) == silent {
-		p.game.allowFenced(seq, env.Hash())
+		p.Game().allowFenced(seq, env.Hash())
 	}
 	for _, b := range data {
-		if _, err := p.replica.receive(from, b); err != nil {
+		if _, err := p.rep().receive(from, b); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,339 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+)
+
+// The comparison of branches after a partition (docs/protocol.md, "A true
+// partition"), shared by both kinds of peer: a Njet Peer and a
+// TheGamePeer find a member whose log went another way, weigh the two
+// branches by their first takeovers and, on the lighter one, rewind and
+// take the member's. What differs between them (how the peer stops its
+// replica, rebuilds its state from the store and lets the member's branch
+// through its own fences) stays with each peer.
+
+// forkWatch is what a peer has heard of a member whose log seems to differ
+// from its own: the member to compare with, where the branches were last
+// compared, and when the peer last asked the members at the end of its
+// game. The zero value is ready: no head of a log with a genesis and a
+// first envelope is 0.
+type forkWatch struct {
+	mu       sync.Mutex
+	diverged *divergence
+	// checkedAt is the head of the log where the branches were last
+	// compared, and refusals counts the refused envelopes since.
+	checkedAt uint64
+	refusals  int
+	// probedAt is when the peer last asked the members for the end of
+	// their logs (probe).
+	probedAt time.Time
+}
+
+// divergence is a member whose log seems to differ from this peer's, and
+// the seq of the envelope of its that this peer's log refused.
+type divergence struct {
+	from Identity
+	seq  uint64
+}
+
+// refused hears of env, from member from, refused by a log whose next seq
+// is next: one from another seat suggests that the member's log and this
+// peer's went different ways at some seq (a takeover decided while this
+// device was cut off, or two takeovers at once). Once compared at a head
+// of the log, they are compared again after recheckAfter more refusals
+// (the member's branch grows), or at once when the refused envelope is a
+// takeover.
+func (w *forkWatch) refused(next uint64, from Identity, env *Envelope) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.refusals++
+	if w.checkedAt != next || w.refusals >= recheckAfter || env.Kind == KindVoidSilent || env.Kind == KindAbandon {
+		w.diverged = &divergence{from: from, seq: env.Seq}
+	}
+}
+
+// recheckAfter is how many more refused envelopes make the peer compare
+// the branches again at the same head.
+const recheckAfter = 32
+
+// found records a member that holds another envelope at seq.
+func (w *forkWatch) found(from Identity, seq uint64) {
+	w.mu.Lock()
+	w.diverged = &divergence{from: from, seq: seq}
+	w.mu.Unlock()
+}
+
+// take returns the member to compare with, if any, and forgets it.
+func (w *forkWatch) take() (*divergence, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d := w.diverged
+	w.diverged = nil
+	return d, d != nil
+}
+
+// checked records that the branches were compared with the log at next
+// and this peer keeps its own.
+func (w *forkWatch) checked(next uint64) {
+	w.mu.Lock()
+	w.checkedAt, w.refusals = next, 0
+	w.mu.Unlock()
+}
+
+// probeDue reports whether probeEvery has passed since the last probe,
+// and if so starts the next period.
+func (w *forkWatch) probeDue() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if time.Since(w.probedAt) < probeEvery {
+		return false
+	}
+	w.probedAt = time.Now()
+	return true
+}
+
+// probeEvery is how often a peer whose game is over asks the members for
+// the end of their logs (branches.probe), and probeWait how long it waits
+// for one answer.
+const (
+	probeEvery = time.Second
+	probeWait  = 2 * time.Second
+)
+
+// branches compares a peer's log with the members' and weighs branches.
+type branches struct {
+	table     TableID
+	store     *Store
+	transport Transport
+	members   []Identity
+	// players is the number of seats at the table (the genesis's).
+	players int
+	// observer returns a fresh protocol of the table's game without a
+	// vault, to replay a branch (follows).
+	observer func() Protocol
+}
+
+// probe asks each member for its envelopes at the last seqs of log. A
+// device that finished the game alone while cut off from the others holds
+// a branch they never saw, and hears of no envelope it would refuse: the
+// others, finished too, post nothing more. It returns the first member
+// that holds another envelope at one of those seqs, to compare with as
+// after a refusal.
+func (b branches) probe(ctx context.Context, log *Log) (*divergence, bool) {
+	next := log.Next()
+	if next < 2 {
+		return nil, false
+	}
+	lo := next - min(next-1, MaxRange)
+	for _, from := range b.members {
+		fctx, cancel := context.WithTimeout(ctx, probeWait)
+		data, err := b.transport.Fetch(fctx, from, lo, next)
+		cancel()
+		if err != nil {
+			continue
+		}
+		for _, raw := range data {
+			env, err := ParseEnvelope(raw)
+			if err != nil {
+				break
+			}
+			if ours, ok := log.Get(env.Seq); ok && ours.Hash() != env.Hash() {
+				return &divergence{from: from, seq: env.Seq}, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// compare compares log with member d.from's. If they differ from some seq
+// k on, each branch is weighed by its first takeover (VoidSilent) at or
+// after k (yields). When this peer's branch gives way, compare checks the
+// member's branch up to its first takeover against the stored log up to k
+// (follows) and returns k and that branch. It reports false when the peer
+// keeps its own branch, and errNoAnswer when the member did not answer
+// (the next refusal asks again).
+func (b branches) compare(ctx context.Context, d *divergence, log *Log) (uint64, []*Envelope, bool, error) {
+	next := log.Next()
+	k, ok, err := b.firstDifference(ctx, d.from, log, min(next, d.seq+1))
+	if err != nil {
+		return 0, nil, false, err
+	}
+	if !ok && d.seq >= next {
+		// The member's log goes on from this peer's head with something
+		// this peer refused there: a takeover of a seat it plays.
+		k, ok = next, true
+	}
+	if !ok {
+		return 0, nil, false, nil
+	}
+	theirs := b.branch(ctx, d.from, k)
+	if len(theirs) == 0 || !b.yields(log.Range(k, next), theirs) {
+		return 0, nil, false, nil
+	}
+	if i := firstTakeover(theirs); i >= 0 {
+		theirs = theirs[:i+1]
+	}
+	if !b.follows(k, theirs) {
+		return 0, nil, false, nil
+	}
+	return k, theirs, true, nil
+}
+
+// errNoAnswer: a member did not answer a request while the branches were
+// compared.
+var errNoAnswer = errors.New("table: the member did not answer")
+
+// firstDifference finds, by halving, the first seq below hi at which
+// member from holds another envelope than log (the genesis is the same for
+// both). It reports false when they agree below hi, and errNoAnswer when
+// the member does not answer.
+func (b branches) firstDifference(ctx context.Context, from Identity, log *Log, hi uint64) (uint64, bool, error) {
+	same := func(seq uint64) (bool, error) {
+		data, err := b.transport.Fetch(ctx, from, seq, seq+1)
+		if err != nil || len(data) == 0 {
+			return false, errNoAnswer
+		}
+		env, err := ParseEnvelope(data[0])
+		ours, ok := log.Get(seq)
+		if err != nil || !ok || env.Seq != seq {
+			return false, errNoAnswer
+		}
+		return env.Hash() == ours.Hash(), nil
+	}
+	if hi < 2 {
+		return 0, false, nil
+	}
+	hiSeq := hi - 1
+	if eq, err := same(hiSeq); err != nil || eq {
+		return 0, false, err
+	}
+	lo := uint64(0)
+	for hiSeq-lo > 1 {
+		mid := lo + (hiSeq-lo)/2
+		eq, err := same(mid)
+		if err != nil {
+			return 0, false, err
+		}
+		if eq {
+			lo = mid
+		} else {
+			hiSeq = mid
+		}
+	}
+	return hiSeq, true, nil
+}
+
+// maxBranchAsks bounds the requests for a member's branch while looking
+// for its first takeover, and for the rest of it once taken (takeRest).
+const maxBranchAsks = 16
+
+// branch fetches member from's envelopes from seq k on, until its first
+// takeover or the end of what it holds (bounded).
+func (b branches) branch(ctx context.Context, from Identity, k uint64) []*Envelope {
+	var out []*Envelope
+	for range maxBranchAsks {
+		seq := k + uint64(len(out))
+		data, err := b.transport.Fetch(ctx, from, seq, seq+MaxRange)
+		if err != nil || len(data) == 0 {
+			return out
+		}
+		for _, raw := range data {
+			env, err := ParseEnvelope(raw)
+			if err != nil || env.Seq != k+uint64(len(out)) {
+				return out
+			}
+			out = append(out, env)
+			if env.Kind == KindVoidSilent || env.Kind == KindAbandon {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// firstTakeover returns the index of the first VoidSilent or Abandon in
+// envs, or -1.
+func firstTakeover(envs []*Envelope) int {
+	for i, env := range envs {
+		if env.Kind == KindVoidSilent || env.Kind == KindAbandon {
+			return i
+		}
+	}
+	return -1
+}
+
+// yields reports whether this peer's branch (ours, from the first seq that
+// differs) gives way to the member's (theirs, from the same seq): when the
+// member's first takeover outweighs its own (compareVoids: more voters,
+// then the lower voters), or when its own branch has no takeover since
+// the difference and the member's was voted by a strict majority of the
+// seats (no branch without those seats can ever outweigh it). At a table
+// of two, an Abandon at the difference is followed.
+func (b branches) yields(ours, theirs []*Envelope) bool {
+	ti := firstTakeover(theirs)
+	if ti < 0 {
+		return false
+	}
+	if theirs[ti].Kind == KindAbandon {
+		// Two seats: the only other seat ended the game at this seq.
+		return ti == 0 && (len(ours) == 0 || ours[0].Kind != KindAbandon)
+	}
+	tv, err := parseVoidSilent(theirs[ti].Body)
+	if err != nil {
+		return false
+	}
+	oi := firstTakeover(ours)
+	if oi < 0 || ours[oi].Kind != KindVoidSilent {
+		return 2*len(tv.votes) > b.players
+	}
+	ov, err := parseVoidSilent(ours[oi].Body)
+	return err == nil && compareVoids(tv, ov) < 0
+}
+
+// follows replays the stored log before seq k, then branch, into an
+// observer and reports whether every envelope is accepted.
+func (b branches) follows(k uint64, branch []*Envelope) bool {
+	envs, err := b.store.Envelopes(b.table, 0, k)
+	if err != nil || uint64(len(envs)) != k {
+		return false
+	}
+	l, err := NewLog(LogConfig{Table: b.table, Protocol: b.observer()})
+	if err != nil {
+		return false
+	}
+	for _, e := range slices.Concat(envs, branch) {
+		if _, err := l.Append(e); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// takeRest takes what follows the replica's log from member from while it
+// answers (bounded), after the peer took the member's branch: a device
+// that comes back as the others finish may not reach them again once they
+// have left, and its own branch is gone. What does not come now comes by
+// the usual catching up.
+func takeRest(ctx context.Context, tr Transport, from Identity, replica *Replica) {
+	for range maxBranchAsks {
+		next, _ := replica.head()
+		data, err := tr.Fetch(ctx, from, next, next+MaxRange)
+		if err != nil || len(data) == 0 {
+			return
+		}
+		taken := 0
+		for _, b := range data {
+			if _, err := replica.receive(from, b); err != nil {
+				break
+			}
+			taken++
+		}
+		if n, _ := replica.head(); n == next || taken < len(data) {
+			return
+		}
+	}
+}
