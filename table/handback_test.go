@@ -288,8 +288,17 @@ func TestWatcherTakesASeatAtTheNextDeal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v.HandedBack) != 1 || v.HandedBack[0].Seat != gone || v.HandedBack[0].Key != id {
-		t.Errorf("handed back %+v", v.HandedBack)
+	// The seat goes to the watcher at the next deal. On a loaded machine
+	// the new member may be silent long enough to be taken over once
+	// more and claim the seat again at a later deal: every hand-over is
+	// still the watcher's.
+	if len(v.HandedBack) == 0 {
+		t.Errorf("the seat was never handed to the watcher")
+	}
+	for _, h := range v.HandedBack {
+		if h.Seat != gone || h.Key != id {
+			t.Errorf("handed back %+v, want seat %d to the watcher", h, gone)
+		}
 	}
 }
 
