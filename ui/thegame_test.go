@@ -470,13 +470,29 @@ func TestTheGameLanguages(t *testing.T) {
 	}
 }
 
+// tgSizes are the window sizes The Game's screens are checked at: a
+// desktop, a phone held upright, a phone on its side and the mobile
+// simulation's small window. The table is too tall for the last two
+// (short) and must scroll there.
+var tgSizes = []struct {
+	name  string
+	size  fyne.Size
+	short bool
+}{
+	{"desktop", fyne.NewSize(1280, 800), false},
+	{"phone", fyne.NewSize(360, 740), false},
+	{"landscape-short", fyne.NewSize(740, 360), true},
+	{"short", fyne.NewSize(300, 400), true},
+}
+
 // TestTheGameScreens renders home with both games, the setup, a game in
 // progress with Extreme commands in force and a signal, the warning and
-// the game-over view at desktop and phone sizes: the parts must fit the
-// window, the cards and piles must be big enough for a finger and must
-// not overlap. -shots writes docs/screenshots/thegame-*.png.
+// the game-over view at desktop and phone sizes and at the short ones:
+// the parts must fit the window or be reached by scrolling, the cards and
+// piles must be big enough for a finger and must not overlap.
+// -shots writes docs/screenshots/thegame-*.png.
 func TestTheGameScreens(t *testing.T) {
-	for _, sz := range sizes[:2] {
+	for _, sz := range tgSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			u := newTestApp(t, "en")
 			w := u.Window()
@@ -500,11 +516,13 @@ func TestTheGameScreens(t *testing.T) {
 			if cfg, err := setup.Config(); err != nil || cfg.Players != 1 {
 				t.Fatalf("one player gives %+v, %v", cfg, err)
 			}
-			setup.Bots.SetSelected(tgw("thegame.bot.easy"))
+			easy, _ := tgChoiceParts(tgw("thegame.bot.easy"))
+			strong, _ := tgChoiceParts(tgw("thegame.bot.strong"))
+			setup.Bots.SetSelected(easy)
 			if cfg, _ := setup.Config(); cfg.Bot != "greedy" {
 				t.Fatalf("easy bots are %q", cfg.Bot)
 			}
-			setup.Bots.SetSelected(tgw("thegame.bot.strong"))
+			setup.Bots.SetSelected(strong)
 			setup.Extreme.SetChecked(true)
 			setup.Players.SetSelected("4")
 			if !setup.botsField.Visible() {
@@ -538,7 +556,7 @@ func TestTheGameScreens(t *testing.T) {
 						if a, ok := legalPlay(v); ok {
 							test.Tap(tt.card(a.Card)) // a card picked, its piles marked
 						}
-						checkTGFits(t, tt)
+						checkTGSize(t, tt, sz.short)
 						screenshot(t, "thegame-table-"+sz.name, tt.app.Window())
 						shot = true
 						break
@@ -560,7 +578,8 @@ func TestTheGameScreens(t *testing.T) {
 			if tt.scr.warning == nil {
 				t.Fatal("no warning")
 			}
-			checkTGFits(t, tt)
+			checkTGSize(t, tt, sz.short)
+			checkAskFits(t, tt.app.Window(), tt.scr.warning)
 			screenshot(t, "thegame-warning-"+sz.name, tt.app.Window())
 			tt.scr.answerWarning(false)
 			tt.scr.Stop()
@@ -577,6 +596,29 @@ func TestTheGameScreens(t *testing.T) {
 	}
 }
 
+// checkAskFits checks that a question's answers lie inside the window,
+// whole, big enough for a finger, and apart.
+func checkAskFits(t *testing.T, w fyne.Window, q *tgAsk) {
+	t.Helper()
+	size := w.Canvas().Size()
+	d := fyne.CurrentApp().Driver()
+	var boxes [][4]float32
+	for _, b := range []*widget.Button{q.Yes, q.No} {
+		p, sz := d.AbsolutePositionForObject(b), b.Size()
+		if p.X < 0 || p.Y < 0 || p.X+sz.Width > size.Width+0.5 || p.Y+sz.Height > size.Height+0.5 {
+			t.Errorf("%q at %v size %v lies outside the window %v", b.Text, p, sz, size)
+		}
+		if sz.Width < b.MinSize().Width-0.5 || sz.Height < minTouch {
+			t.Errorf("%q is %v, it needs %v", b.Text, sz, b.MinSize())
+		}
+		boxes = append(boxes, [4]float32{p.X, p.Y, p.X + sz.Width, p.Y + sz.Height})
+	}
+	a, b := boxes[0], boxes[1]
+	if a[0] < b[2]-1 && b[0] < a[2]-1 && a[1] < b[3]-1 && b[1] < a[3]-1 {
+		t.Errorf("the answers overlap at %v and %v", a, b)
+	}
+}
+
 func hasSignal(v thegame.View) bool {
 	for _, s := range v.Signals {
 		for _, k := range s {
@@ -588,6 +630,82 @@ func hasSignal(v thegame.View) bool {
 	return false
 }
 
+// checkTGSize checks the table with checkTGReach on a short window, else
+// with checkTGFits.
+func checkTGSize(t *testing.T, tt *tgTest, short bool) {
+	t.Helper()
+	if short {
+		checkTGReach(t, tt)
+		return
+	}
+	checkTGFits(t, tt)
+}
+
+// checkTGReach checks a table too tall for its window: it lies in a scroll
+// that scrolls, no wider than the window; End turn and the other buttons
+// lie inside the window whatever the scroll, big enough for a finger; and
+// every pile and card, scrolled to, lies inside the window clear of the
+// buttons, big enough for a finger.
+func checkTGReach(t *testing.T, tt *tgTest) {
+	t.Helper()
+	w := tt.app.Window()
+	checkFits(t, w)
+	size := w.Canvas().Size()
+	d := fyne.CurrentApp().Driver()
+	sc := tt.scr.scroll
+	if sc == nil || sc.Content == nil {
+		t.Fatal("the table is not in a scroll")
+	}
+	view, content := sc.Size(), sc.Content.Size()
+	if content.Height <= view.Height {
+		t.Errorf("the table is %v in a view of %v: nothing to scroll", content, view)
+	}
+	if content.Width > view.Width+0.5 {
+		t.Errorf("the table is %.0f wide in a view %.0f wide", content.Width, view.Width)
+	}
+	type box struct{ x0, y0, x1, y1 float32 }
+	inside := func(what string, o fyne.CanvasObject) box {
+		t.Helper()
+		p, sz := d.AbsolutePositionForObject(o), o.Size()
+		if p.X < 0 || p.Y < 0 || p.X+sz.Width > size.Width+0.5 || p.Y+sz.Height > size.Height+0.5 {
+			t.Errorf("%s at %v size %v lies outside the window %v", what, p, sz, size)
+		}
+		if sz.Width < minTarget || sz.Height < minTarget {
+			t.Errorf("%s is %v: too small for a finger", what, sz)
+		}
+		return box{p.X, p.Y, p.X + sz.Width, p.Y + sz.Height}
+	}
+	top := d.AbsolutePositionForObject(sc).Y
+	var buttons []box
+	for _, off := range []float32{0, content.Height} {
+		sc.ScrollToOffset(fyne.NewPos(0, off))
+		for _, b := range []*widget.Button{tt.scr.End, tt.scr.Signal, tt.scr.Rules} {
+			buttons = append(buttons, inside(b.Text, b))
+		}
+	}
+	reach := func(what string, o fyne.CanvasObject) {
+		t.Helper()
+		y := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(sc.Content).Y
+		sc.ScrollToOffset(fyne.NewPos(0, y-tgPad))
+		b := inside(what, o)
+		if b.y0 < top-0.5 {
+			t.Errorf("%s scrolled to lies at %v, above the table's top %.0f", what, b, top)
+		}
+		for _, o := range buttons {
+			if b.x0 < o.x1-1 && o.x0 < b.x1-1 && b.y0 < o.y1-1 && o.y0 < b.y1-1 {
+				t.Errorf("%s scrolled to at %v lies under a button at %v", what, b, o)
+			}
+		}
+	}
+	for i, p := range tt.scr.piles {
+		reach(fmt.Sprintf("pile %d", i+1), p)
+	}
+	for _, c := range tt.scr.cards {
+		reach(fmt.Sprintf("card %d", c.card), c)
+	}
+	sc.ScrollToOffset(fyne.NewPos(0, 0))
+}
+
 // checkTGFits checks that the table fits the window and that every card,
 // pile and button lies inside it, is big enough to tap, and overlaps no
 // other.
@@ -597,6 +715,9 @@ func checkTGFits(t *testing.T, tt *tgTest) {
 	checkFits(t, w)
 	size := w.Canvas().Size()
 	d := fyne.CurrentApp().Driver()
+	if sc := tt.scr.scroll; sc.Content.Size().Height > sc.Size().Height+0.5 {
+		t.Errorf("the table is %v in a view of %v: it scrolls", sc.Content.Size(), sc.Size())
+	}
 	type box struct{ x0, y0, x1, y1 float32 }
 	var boxes []box
 	var objs []fyne.CanvasObject
@@ -752,7 +873,7 @@ func TestTheGameSignals(t *testing.T) {
 // TestTheGameRules: the rules are one tap away from the setup and from the
 // table, in our words, with every command and its cards (G-X1).
 func TestTheGameRules(t *testing.T) {
-	for _, sz := range sizes[:2] {
+	for _, sz := range tgSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 1}, sz.size)
 			tt.settle()

@@ -212,7 +212,8 @@ func (p *tgPileView) MinSize() fyne.Size {
 	case p.big:
 		return fyne.NewSize(180, 250)
 	case p.mini:
-		return fyne.NewSize(140, 104)
+		// Two side by side on the narrowest screen, 300 wide.
+		return fyne.NewSize(120, 104)
 	}
 	return fyne.NewSize(150, 150)
 }
@@ -281,6 +282,31 @@ func (r *tgPileRender) Layout(size fyne.Size) {
 }
 
 func (r *tgPileRender) MinSize() fyne.Size { return r.p.MinSize() }
+
+// needHeight is the height the pile needs at width w to show all it holds:
+// its band, its number, its command, its trick card and every line of its
+// signals; 0 before it is first drawn.
+func (p *tgPileView) needHeight(w float32) float32 {
+	if p.dir == nil {
+		return 0
+	}
+	const pad = 6
+	h := p.dir.MinSize().Height + 8 + p.num.MinSize().Height - 4
+	for _, o := range []*canvas.Text{p.cmd, p.trick} {
+		if o.Text != "" {
+			h += o.MinSize().Height + 2
+		}
+	}
+	for i, o := range p.sigs.Objects {
+		if t, ok := o.(*tgText); ok {
+			h += float32(len(t.wrap(w-2*pad))) * t.lineHeight()
+		}
+		if i > 0 {
+			h += theme.Padding()
+		}
+	}
+	return h + pad
+}
 
 func (r *tgPileRender) Refresh() {
 	p := r.p
@@ -413,21 +439,42 @@ func fitText(t *canvas.Text, width float32) {
 }
 
 // tgBar lays buttons out in a row, each as wide as its weight's share: the
-// first, "End turn", gets the most room for its longer words.
+// first, "End turn", gets the most room for its longer words. Upright (a
+// phone on its side, at the right of the table) they stand one above the
+// other at the bottom, the first lowest, nearest the thumb.
 type tgBar struct {
 	weights []float32
 	gap     float32
+	upright bool
 }
+
+// tgUprightH is the height of a button in an upright bar.
+const tgUprightH = 52
 
 func (b *tgBar) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var h float32
 	for _, o := range objs {
 		h = max(h, o.MinSize().Height)
 	}
+	if b.upright {
+		n := float32(len(objs))
+		return fyne.NewSize(120, n*max(h, tgUprightH)+(n-1)*b.gap)
+	}
 	return fyne.NewSize(float32(len(objs))*60, h)
 }
 
 func (b *tgBar) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if b.upright {
+		y := size.Height
+		for _, o := range objs {
+			h := max(o.MinSize().Height, tgUprightH)
+			y -= h
+			o.Move(fyne.NewPos(0, y))
+			o.Resize(fyne.NewSize(size.Width, h))
+			y -= b.gap
+		}
+		return
+	}
 	var total float32
 	for i := range objs {
 		total += b.weight(i)
