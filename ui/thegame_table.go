@@ -176,7 +176,8 @@ func (t *TheGameScreen) build() {
 	// in reach.
 	t.scroll = container.NewVScroll(container.New(t.lay, t.turn, pileBox, side, t.note, t.hand))
 	t.table = container.NewStack(canvas.NewRectangle(feltColour),
-		container.New(&tgFrame{lay: t.lay}, t.scroll, canvas.NewRectangle(feltColour), bar))
+		container.New(&tgFrame{lay: t.lay}, t.scroll, canvas.NewRectangle(feltColour),
+			container.NewThemeOverride(bar, tgFeltTheme{})))
 	t.root = container.NewStack(t.table)
 	if t.app != nil {
 		t.root = container.NewStack(t.app.pageBack(tgw("thegame.title"), t.withBanner(t.table), t.leave))

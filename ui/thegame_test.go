@@ -440,33 +440,44 @@ func TestTheGameWholeGames(t *testing.T) {
 }
 
 // TestTheGameLanguages: the table and the game-over view in German and
-// French speak those languages, with no English left.
+// French speak those languages, with no English left, at a phone's size
+// and at the short ones; there the setup and the rules fit the width too,
+// with their longer words.
 func TestTheGameLanguages(t *testing.T) {
 	cases := []struct{ code, end, pile, left string }{
 		{"de", "Zug beenden", "Stapel 1: auf", "Übrige Karten"},
 		{"fr", "Finir le tour", "Pile 1 : monte", "Cartes restantes"},
 	}
 	for _, c := range cases {
-		t.Run(c.code, func(t *testing.T) {
-			tt := newTGTest(t, c.code, TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 2}, fyne.NewSize(360, 740))
-			tt.settle()
-			if tt.scr.End.Text != c.end || tt.scr.piles[0].dir.Text != c.pile {
-				t.Fatalf("End says %q, pile 1 %q", tt.scr.End.Text, tt.scr.piles[0].dir.Text)
-			}
-			for _, en := range []string{"Draw pile", "Your turn", "Cards in hand"} {
-				if strings.Contains(tt.scr.turn.Text()+tt.scr.seats.Text(), en) {
-					t.Errorf("English %q left in %q", en, tt.scr.turn.Text())
+		for _, sz := range tgSizes[1:] {
+			t.Run(c.code+"/"+sz.name, func(t *testing.T) {
+				tt := newTGTest(t, c.code, TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 2}, sz.size)
+				tt.settle()
+				if tt.scr.End.Text != c.end || tt.scr.piles[0].dir.Text != c.pile {
+					t.Fatalf("End says %q, pile 1 %q", tt.scr.End.Text, tt.scr.piles[0].dir.Text)
 				}
-			}
-			checkTGFits(t, tt)
-			screenshot(t, "thegame-table-phone-"+c.code, tt.app.Window())
-			tt.play(tgbot.Greedy{}, nil)
-			if !strings.Contains(tt.scr.gameOver.Left.Text, c.left) {
-				t.Fatalf("game over says %q", tt.scr.gameOver.Left.Text)
-			}
-			checkFits(t, tt.app.Window())
-			screenshot(t, "thegame-gameover-phone-"+c.code, tt.app.Window())
-		})
+				for _, en := range []string{"Draw pile", "Your turn", "Cards in hand"} {
+					if strings.Contains(tt.scr.turn.Text()+tt.scr.seats.Text(), en) {
+						t.Errorf("English %q left in %q", en, tt.scr.turn.Text())
+					}
+				}
+				checkTGSize(t, tt, sz.short)
+				screenshot(t, "thegame-table-"+sz.name+"-"+c.code, tt.app.Window())
+				tt.play(tgbot.Greedy{}, nil)
+				if !strings.Contains(tt.scr.gameOver.Left.Text, c.left) {
+					t.Fatalf("game over says %q", tt.scr.gameOver.Left.Text)
+				}
+				checkFits(t, tt.app.Window())
+				screenshot(t, "thegame-gameover-"+sz.name+"-"+c.code, tt.app.Window())
+				if !sz.short {
+					return
+				}
+				tt.app.Push(NewTheGameSetup(tt.app))
+				checkFits(t, tt.app.Window())
+				tt.app.Push(NewTheGameRules(tt.app))
+				checkFits(t, tt.app.Window())
+			})
+		}
 	}
 }
 

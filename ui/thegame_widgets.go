@@ -463,6 +463,10 @@ func (b *tgBar) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(float32(len(objs))*60, h)
 }
 
+// Layout gives each button its least width and shares what is left by
+// weight, so that the longest words ("Zug beenden") are not cut on the
+// narrowest phones; where even the least widths do not fit, the room is
+// shared in their proportion.
 func (b *tgBar) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if b.upright {
 		y := size.Height
@@ -475,14 +479,18 @@ func (b *tgBar) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		}
 		return
 	}
-	var total float32
-	for i := range objs {
+	var total, least float32
+	for i, o := range objs {
 		total += b.weight(i)
+		least += o.MinSize().Width
 	}
 	room := size.Width - float32(max(len(objs)-1, 0))*b.gap
 	x := float32(0)
 	for i, o := range objs {
-		w := room * b.weight(i) / total
+		w := o.MinSize().Width + (room-least)*b.weight(i)/total
+		if room < least {
+			w = room * o.MinSize().Width / least
+		}
 		o.Move(fyne.NewPos(x, 0))
 		o.Resize(fyne.NewSize(w, size.Height))
 		x += w + b.gap
@@ -495,3 +503,36 @@ func (b *tgBar) weight(i int) float32 {
 	}
 	return 1
 }
+
+// tgFeltTheme is the app's theme with a greyed-out button that reads on the
+// table's felt: the default grey is too dark there for its words to be
+// seen ("End turn" before the minimum is down).
+type tgFeltTheme struct{}
+
+var (
+	tgFeltDisabledButton = color.NRGBA{R: 0x35, G: 0x6b, B: 0x4c, A: 0xff}
+	tgFeltDisabledText   = color.NRGBA{R: 0xc4, G: 0xd6, B: 0xcb, A: 0xff}
+)
+
+func (tgFeltTheme) base() fyne.Theme {
+	if a := fyne.CurrentApp(); a != nil && a.Settings().Theme() != nil {
+		return a.Settings().Theme()
+	}
+	return theme.DefaultTheme()
+}
+
+func (f tgFeltTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	switch n {
+	case theme.ColorNameDisabledButton:
+		return tgFeltDisabledButton
+	case theme.ColorNameDisabled:
+		return tgFeltDisabledText
+	}
+	return f.base().Color(n, v)
+}
+
+func (f tgFeltTheme) Font(s fyne.TextStyle) fyne.Resource { return f.base().Font(s) }
+
+func (f tgFeltTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return f.base().Icon(n) }
+
+func (f tgFeltTheme) Size(n fyne.ThemeSizeName) float32 { return f.base().Size(n) }
