@@ -520,31 +520,35 @@ func (t *TheGameScreen) openSignal() {
 	for i := range thegame.NumPiles {
 		piles = append(piles, tgw("thegame.signal.pile", "N", i+1))
 	}
-	pile := widget.NewRadioGroup(piles, nil)
-	pile.Required = true
-	// The piles side by side where the dialog holds them, else one under
-	// the other.
-	pile.Horizontal = true
-	if pile.MinSize().Width > tgAskWidth(t.app.Window())-4*theme.Padding() {
-		pile.Horizontal = false
+	// The piles side by side where the dialog holds them, else in a list
+	// to open: one under the other they would make the dialog higher
+	// than a short window.
+	radio := widget.NewRadioGroup(piles, nil)
+	radio.Required = true
+	radio.Horizontal = true
+	radio.SetSelected(piles[0])
+	var pileBox fyne.CanvasObject = radio
+	picked := func() string { return radio.Selected }
+	if radio.MinSize().Width > tgAskWidth(t.app.Window())-4*theme.Padding() {
+		list := widget.NewSelect(piles, nil)
+		list.SetSelected(piles[0])
+		pileBox, picked = list, func() string { return list.Selected }
 	}
-	pile.SetSelected(piles[0])
 	kinds := []thegame.Signal{thegame.SignalMine, thegame.SignalGood, thegame.SignalNone}
 	var opts []string
 	for _, k := range kinds {
 		opts = append(opts, tgSignalText(k))
 	}
-	kind := widget.NewRadioGroup(opts, nil)
-	kind.Required = true
+	kind := newTgChoice(opts)
 	kind.SetSelected(opts[0])
-	form := container.NewVBox(pile, kind)
+	form := container.NewVBox(pileBox, kind)
 	t.signalDlg = newTgAsk(t.app.Window(), tgw("thegame.signal.title"), tgw("thegame.signal.give"),
 		tgw("thegame.signal.cancel"), form, func(ok bool) {
 			t.signalDlg = nil
 			if !ok {
 				return
 			}
-			p := max(0, indexOf(piles, pile.Selected))
+			p := max(0, indexOf(piles, picked()))
 			k := kinds[max(0, indexOf(opts, kind.Selected))]
 			t.giveSignal(p, k)
 		})
@@ -1238,9 +1242,10 @@ type tgAsk struct {
 	Yes, No *widget.Button
 }
 
-// tgAskWidth is the width of a question's dialog in window w.
+// tgAskWidth is the width of a question's dialog in window w: at most
+// 420, with a margin of 8 at each side of a narrower window.
 func tgAskWidth(w fyne.Window) float32 {
-	return min(420, w.Canvas().Size().Width-24)
+	return min(420, w.Canvas().Size().Width-16)
 }
 
 // newTgAsk makes the question title about content; answer hears true for
@@ -1255,10 +1260,18 @@ func newTgAsk(w fyne.Window, title, yes, no string, content fyne.CanvasObject, a
 	q.Yes.Importance = widget.HighImportance
 	q.No = widget.NewButtonWithIcon(no, theme.CancelIcon(), func() { reply(false) })
 	width := tgAskWidth(w)
-	buttons := container.NewGridWithColumns(2, q.No, q.Yes)
-	// Two equal columns, each as wide as the wider button, within the
-	// dialog's own padding and the gap between them.
-	if 2*max(q.No.MinSize().Width, q.Yes.MinSize().Width) > width-8*theme.Padding() {
+	// Side by side, each at least as wide as its words, within the
+	// dialog's own padding and the gap between them; else the same
+	// without icons; else one above the other.
+	fits := func() bool {
+		return q.No.MinSize().Width+q.Yes.MinSize().Width <= width-12*theme.Padding()
+	}
+	buttons := container.New(&tgBar{weights: []float32{1, 1}, gap: theme.Padding()}, q.No, q.Yes)
+	if !fits() {
+		q.Yes.SetIcon(nil)
+		q.No.SetIcon(nil)
+	}
+	if !fits() {
 		buttons = container.NewGridWithColumns(1, q.Yes, q.No)
 	}
 	q.Dialog = dialog.NewCustomWithoutButtons(title, container.NewVBox(content, layoutSpacer(4), buttons), w)

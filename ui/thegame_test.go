@@ -607,6 +607,42 @@ func TestTheGameScreens(t *testing.T) {
 	}
 }
 
+// TestTheGameSignalAsk: the question that puts a signal on a pile fits
+// every size, its answers inside the window even on the short ones, and
+// its yes gives the signal chosen, pile 1 and "leave it to me" first
+// (G-S1).
+func TestTheGameSignalAsk(t *testing.T) {
+	for _, code := range []string{"en", "de", "fr"} {
+		for _, sz := range tgSizes {
+			t.Run(code+"/"+sz.name, func(t *testing.T) {
+				testSignalAsk(t, code, sz.name, sz.size)
+			})
+		}
+	}
+}
+
+func testSignalAsk(t *testing.T, code, name string, size fyne.Size) {
+	tt := newTGTest(t, code, TheGameConfig{Players: 3, Bot: "coop", Seed: 9}, size)
+	tt.settle()
+	test.Tap(tt.scr.Signal)
+	q := tt.scr.signalDlg
+	if q == nil {
+		t.Fatal("no signal dialog")
+	}
+	checkAskFits(t, tt.app.Window(), q)
+	checkFits(t, tt.app.Window())
+	if code == "en" {
+		screenshot(t, "thegame-signal-"+name, tt.app.Window())
+	}
+	test.Tap(q.Yes)
+	if tt.scr.signalDlg != nil {
+		t.Fatal("the dialog is still open")
+	}
+	if got := tt.src.View().Signals[0][0]; got != thegame.SignalMine {
+		t.Fatalf("pile 1 holds %v", got)
+	}
+}
+
 // checkAskFits checks that a question's answers lie inside the window,
 // whole, big enough for a finger, and apart.
 func checkAskFits(t *testing.T, w fyne.Window, q *tgAsk) {

@@ -510,8 +510,10 @@ func (b *tgBar) weight(i int) float32 {
 type tgFeltTheme struct{}
 
 var (
-	tgFeltDisabledButton = color.NRGBA{R: 0x35, G: 0x6b, B: 0x4c, A: 0xff}
-	tgFeltDisabledText   = color.NRGBA{R: 0xc4, G: 0xd6, B: 0xcb, A: 0xff}
+	// Darker than the felt, sunk into it, and unlike the light theme's
+	// green of a button that may be tapped; its words still read.
+	tgFeltDisabledButton = color.NRGBA{R: 0x16, G: 0x42, B: 0x29, A: 0xff}
+	tgFeltDisabledText   = color.NRGBA{R: 0xa3, G: 0xbd, B: 0xae, A: 0xff}
 )
 
 func (tgFeltTheme) base() fyne.Theme {
@@ -536,3 +538,72 @@ func (f tgFeltTheme) Font(s fyne.TextStyle) fyne.Resource { return f.base().Font
 func (f tgFeltTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return f.base().Icon(n) }
 
 func (f tgFeltTheme) Size(n fyne.ThemeSizeName) float32 { return f.base().Size(n) }
+
+// tgChoice is a list of options, one of them chosen, one under the other,
+// whose words wrap: a radio group's words do not, and a signal's words in
+// French are wider than the narrowest phones. A tap anywhere on an
+// option's row chooses it.
+type tgChoice struct {
+	widget.BaseWidget
+	Options  []string
+	Selected string
+	icons    []*widget.Icon
+	box      *fyne.Container
+}
+
+func newTgChoice(options []string) *tgChoice {
+	c := &tgChoice{Options: options}
+	c.box = container.NewVBox()
+	for _, o := range options {
+		icon := widget.NewIcon(theme.RadioButtonIcon())
+		text := widget.NewLabel(o)
+		text.Wrapping = fyne.TextWrapWord
+		row := container.NewBorder(nil, nil, container.NewCenter(icon), nil, text)
+		c.icons = append(c.icons, icon)
+		c.box.Add(container.NewStack(row, newTgTap(func() { c.SetSelected(o) })))
+	}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// SetSelected chooses option o; an option not in the list is ignored.
+func (c *tgChoice) SetSelected(o string) {
+	for i, x := range c.Options {
+		if x != o {
+			continue
+		}
+		c.Selected = o
+		for j, icon := range c.icons {
+			res := theme.RadioButtonIcon()
+			if j == i {
+				res = theme.NewPrimaryThemedResource(theme.RadioButtonCheckedIcon())
+			}
+			icon.SetResource(res)
+		}
+	}
+}
+
+func (c *tgChoice) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(c.box)
+}
+
+// tgTap is a clear area that hears taps, laid over a row of a tgChoice.
+type tgTap struct {
+	widget.BaseWidget
+	onTap func()
+}
+
+func newTgTap(onTap func()) *tgTap {
+	t := &tgTap{onTap: onTap}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// Tapped calls the tap's function.
+func (t *tgTap) Tapped(*fyne.PointEvent) { t.onTap() }
+
+func (t *tgTap) MinSize() fyne.Size { return fyne.NewSize(1, 44) }
+
+func (t *tgTap) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
