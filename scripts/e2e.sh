@@ -5,9 +5,10 @@
 # check the totals it printed against the engine's replay of the same seed,
 # bots and choices. Then the same for The Game: a whole game of The Game
 # Extreme with 3 players (--smoke-thegame), the person's seat played by the
-# table's own taps, at both sizes and in the mobile simulation, with
-# screenshots of the game under way and of the game-over view. Needs
-# scripts/deps.sh --e2e.
+# table's own taps, at both sizes, on a phone on its side (740x360) and in
+# a small window (300x400), where the table scrolls and its buttons stay in
+# the window, and in the mobile simulation, with screenshots of the game
+# under way and of the game-over view. Needs scripts/deps.sh --e2e.
 #
 # Output (binary, logs, saves, screenshots) goes to $E2E_OUT (default: a
 # temporary directory).
@@ -138,5 +139,7 @@ run phone 360x740
 mobile
 thegame thegame-desktop 1280x800
 thegame thegame-phone 360x740
+thegame thegame-landscape-short 740x360
+thegame thegame-short 300x400
 thegame thegame-mobile 620x800 mobile
 echo "e2e: screenshots in $out (desktop.png, phone.png, mobile.png, thegame-*.png)"

@@ -3,6 +3,9 @@ package ui
 import (
 	"context"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -51,17 +54,31 @@ func NewTheGameSetup(a *App) *TheGameSetup {
 	s.Players = widget.NewRadioGroup(counts, s.playersChanged)
 	s.Players.Horizontal = true
 	s.Players.Required = true
+	// A choice's name goes beside its box and what it means under the
+	// choices, where it wraps: a box's own text does not, and the whole
+	// phrase is wider than the narrowest phones in German and French.
 	var kinds []string
 	for _, k := range tgBotKinds {
-		kinds = append(kinds, tgw(k.id))
+		name, _ := tgChoiceParts(tgw(k.id))
+		kinds = append(kinds, name)
 	}
-	s.Bots = widget.NewRadioGroup(kinds, nil)
+	botNote := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	botNote.Wrapping = fyne.TextWrapWord
+	s.Bots = widget.NewRadioGroup(kinds, func(sel string) {
+		for _, k := range tgBotKinds {
+			if name, note := tgChoiceParts(tgw(k.id)); name == sel {
+				botNote.SetText(note)
+			}
+		}
+	})
 	s.Bots.Required = true
+	s.Bots.Horizontal = true
 	s.Bots.SetSelected(kinds[1])
 	if pr.String(keyTGBot) == tgBotKinds[0].kind {
 		s.Bots.SetSelected(kinds[0])
 	}
-	s.Extreme = widget.NewCheck(tgw("thegame.setup.extreme"), nil)
+	extremeName, extremeWhat := tgChoiceParts(tgw("thegame.setup.extreme"))
+	s.Extreme = widget.NewCheck(extremeName, nil)
 	s.Extreme.SetChecked(pr.Bool(keyTGExtreme))
 	s.Play = widget.NewButtonWithIcon(tgw("thegame.setup.play"), theme.MediaPlayIcon(), s.start)
 	s.Play.Importance = widget.HighImportance
@@ -75,9 +92,10 @@ func NewTheGameSetup(a *App) *TheGameSetup {
 	}
 	intro := widget.NewLabel(tgw("thegame.setup.intro"))
 	intro.Wrapping = fyne.TextWrapWord
-	extremeNote := widget.NewLabelWithStyle(tgw("thegame.setup.extreme-note"), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	extremeNote := widget.NewLabelWithStyle(strings.TrimSpace(extremeWhat+" "+tgw("thegame.setup.extreme-note")),
+		fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	extremeNote.Wrapping = fyne.TextWrapWord
-	s.botsField = field(tgw("thegame.setup.bots"), s.Bots)
+	s.botsField = field(tgw("thegame.setup.bots"), container.NewVBox(s.Bots, botNote))
 	form := container.NewVBox(
 		intro,
 		field(tgw("thegame.setup.players"), s.Players),
@@ -116,7 +134,7 @@ func (s *TheGameSetup) players() int {
 func (s *TheGameSetup) Config() (TheGameConfig, error) {
 	cfg := TheGameConfig{Players: s.players(), Extreme: s.Extreme.Checked, Bot: tgBotKinds[1].kind}
 	for _, k := range tgBotKinds {
-		if s.Bots.Selected == tgw(k.id) {
+		if name, _ := tgChoiceParts(tgw(k.id)); s.Bots.Selected == name {
 			cfg.Bot = k.kind
 		}
 	}
@@ -202,4 +220,22 @@ func (h *Home) theGameSection() fyne.CanvasObject {
 		h.TheGameSaved.Show()
 	}
 	return container.NewVBox(head, about, h.TheGameSaved, h.TheGameContinue, h.TheGame)
+}
+
+// tgChoiceParts splits a choice's words, "Name: what it means", into the
+// name and the meaning, the meaning capitalised as a sentence; words
+// without a colon are all name.
+func tgChoiceParts(s string) (name, note string) {
+	name, note, ok := strings.Cut(s, ":")
+	if !ok {
+		return strings.TrimSpace(s), ""
+	}
+	note = strings.TrimSpace(note)
+	if r, size := utf8.DecodeRuneInString(note); size > 0 {
+		note = string(unicode.ToUpper(r)) + note[size:]
+		if !strings.HasSuffix(note, ".") {
+			note += "."
+		}
+	}
+	return strings.TrimSpace(name), note
 }

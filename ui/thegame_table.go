@@ -45,6 +45,7 @@ type TheGameScreen struct {
 
 	root     *fyne.Container
 	table    fyne.CanvasObject
+	scroll   *container.Scroll // the table but its buttons
 	lay      *tgLayout
 	turn     *tgText
 	seats    *tgText
@@ -61,16 +62,16 @@ type TheGameScreen struct {
 	Rules    *widget.Button
 	gameOver *tgOver
 
-	warning   dialog.Dialog   // the open warning before a losing play
+	warning   *tgAsk          // the open warning before a losing play
 	warnPlay  *thegame.Action // the play it asks about
-	signalDlg dialog.Dialog
+	signalDlg *tgAsk
 
 	// onMove hears every move told and every action of the person taken
 	// (the app saves the game then); onOver hears the game-over view come
 	// up and onLeave the person leave a game under way. Each may be nil.
 	onMove, onOver, onLeave func()
-	onFail                  func(error)   // hears that the game cannot go on
-	leaveDlg                dialog.Dialog // the open question before leaving
+	onFail                  func(error) // hears that the game cannot go on
+	leaveDlg                *tgAsk      // the open question before leaving
 	// auto, when set, plays the person's seat by the screen's own taps
 	// (the smoke mode); autoDue says a step of it is queued.
 	auto              tgbot.Player
@@ -165,11 +166,18 @@ func (t *TheGameScreen) build() {
 	t.End.Importance = widget.HighImportance
 	t.Signal = widget.NewButton(tgw("thegame.signal"), t.openSignal)
 	t.Rules = widget.NewButton(tgw("thegame.rules"), t.openRules)
-	bar := container.New(&tgBar{weights: []float32{4, 3, 3}, gap: theme.Padding()}, t.End, t.Signal, t.Rules)
+	barLay := &tgBar{weights: []float32{4, 3, 3}, gap: theme.Padding()}
+	bar := container.New(barLay, t.End, t.Signal, t.Rules)
 	side := container.NewVBox(t.seats, t.force, t.log)
-	t.lay = &tgLayout{s: t}
+	t.lay = &tgLayout{s: t, bar: bar, barLay: barLay}
+	// The table scrolls when the window is too short for it (a phone on
+	// its side, a small window); the buttons stay in the window, at its
+	// bottom over a strip of felt or at its right, so End turn is always
+	// in reach.
+	t.scroll = container.NewVScroll(container.New(t.lay, t.turn, pileBox, side, t.note, t.hand))
 	t.table = container.NewStack(canvas.NewRectangle(feltColour),
-		container.New(t.lay, t.turn, pileBox, side, t.note, t.hand, bar))
+		container.New(&tgFrame{lay: t.lay}, t.scroll, canvas.NewRectangle(feltColour),
+			container.NewThemeOverride(bar, tgFeltTheme{})))
 	t.root = container.NewStack(t.table)
 	if t.app != nil {
 		t.root = container.NewStack(t.app.pageBack(tgw("thegame.title"), t.withBanner(t.table), t.leave))
@@ -473,11 +481,9 @@ func (t *TheGameScreen) warn(a thegame.Action, k thegame.Command) {
 	}
 	text := widget.NewLabel(why)
 	text.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustomConfirm(tgw("thegame.warn.title", "Card", int(a.Card), "Pile", a.Pile+1),
-		tgw("thegame.warn.yes"), tgw("thegame.warn.no"), text, t.answerWarning, t.app.Window())
-	d.Resize(fyne.NewSize(min(420, t.app.Window().Canvas().Size().Width-24), 10))
-	t.warning = d
-	d.Show()
+	t.warning = newTgAsk(t.app.Window(), tgw("thegame.warn.title", "Card", int(a.Card), "Pile", a.Pile+1),
+		tgw("thegame.warn.yes"), tgw("thegame.warn.no"), text, t.answerWarning)
+	t.warning.Show()
 }
 
 // answerWarning plays the card the warning asked about (yes) or keeps it
@@ -514,31 +520,39 @@ func (t *TheGameScreen) openSignal() {
 	for i := range thegame.NumPiles {
 		piles = append(piles, tgw("thegame.signal.pile", "N", i+1))
 	}
-	pile := widget.NewRadioGroup(piles, nil)
-	pile.Horizontal = true
-	pile.Required = true
-	pile.SetSelected(piles[0])
+	// The piles side by side where the dialog holds them, else in a list
+	// to open: one under the other they would make the dialog higher
+	// than a short window.
+	radio := widget.NewRadioGroup(piles, nil)
+	radio.Required = true
+	radio.Horizontal = true
+	radio.SetSelected(piles[0])
+	var pileBox fyne.CanvasObject = radio
+	picked := func() string { return radio.Selected }
+	if radio.MinSize().Width > tgAskWidth(t.app.Window())-4*theme.Padding() {
+		list := widget.NewSelect(piles, nil)
+		list.SetSelected(piles[0])
+		pileBox, picked = list, func() string { return list.Selected }
+	}
 	kinds := []thegame.Signal{thegame.SignalMine, thegame.SignalGood, thegame.SignalNone}
 	var opts []string
 	for _, k := range kinds {
 		opts = append(opts, tgSignalText(k))
 	}
-	kind := widget.NewRadioGroup(opts, nil)
-	kind.Required = true
+	kind := newTgChoice(opts)
 	kind.SetSelected(opts[0])
-	form := container.NewVBox(pile, kind)
-	d := dialog.NewCustomConfirm(tgw("thegame.signal.title"), tgw("thegame.signal.give"),
+	form := container.NewVBox(pileBox, kind)
+	t.signalDlg = newTgAsk(t.app.Window(), tgw("thegame.signal.title"), tgw("thegame.signal.give"),
 		tgw("thegame.signal.cancel"), form, func(ok bool) {
 			t.signalDlg = nil
 			if !ok {
 				return
 			}
-			p := max(0, indexOf(piles, pile.Selected))
+			p := max(0, indexOf(piles, picked()))
 			k := kinds[max(0, indexOf(opts, kind.Selected))]
 			t.giveSignal(p, k)
-		}, t.app.Window())
-	t.signalDlg = d
-	d.Show()
+		})
+	t.signalDlg.Show()
 }
 
 // giveSignal puts the person's signal k on pile p (SignalNone clears it).
@@ -688,7 +702,7 @@ func (t *TheGameScreen) render() {
 	}
 	t.force.Refresh()
 	n := 4
-	if t.lay.portrait {
+	if t.lay.column {
 		n = 1
 	}
 	t.log.SetText(strings.Join(t.told[max(0, len(t.told)-n):], "\n"))
@@ -746,7 +760,7 @@ func (t *TheGameScreen) render() {
 		}
 		cv.picked = c == t.picked
 		cv.waiting = !mine
-		cv.big = !t.lay.portrait
+		cv.big = !t.lay.column
 		t.hand.Add(cv)
 		cv.Refresh()
 	}
@@ -836,11 +850,9 @@ func (t *TheGameScreen) leave() {
 	}
 	text := widget.NewLabel(tgw("thegame.leave.text"))
 	text.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustomConfirm(tgw("thegame.leave.title"), tgw("thegame.leave.yes"), tgw("thegame.leave.no"),
-		text, t.answerLeave, t.app.Window())
-	d.Resize(fyne.NewSize(min(420, t.app.Window().Canvas().Size().Width-24), 10))
-	t.leaveDlg = d
-	d.Show()
+	t.leaveDlg = newTgAsk(t.app.Window(), tgw("thegame.leave.title"), tgw("thegame.leave.yes"), tgw("thegame.leave.no"),
+		text, t.answerLeave)
+	t.leaveDlg.Show()
 }
 
 // answerLeave ends the game and goes home (yes) or stays at the table.
@@ -874,95 +886,240 @@ func (t *TheGameScreen) TypedKey(ev *fyne.KeyEvent) bool {
 	return true
 }
 
-// tgLayout places the table: in portrait (a phone held upright) the turn,
-// the piles two by two, the notes, the hand in rows of four and the
-// buttons, one under the other; in landscape the piles in a row with the
-// hand below them and the seats, commands and moves in a column at the
-// right.
+// tgLayout places the table but its buttons, inside the scroll. On a
+// desktop (a window wider than high and at least tgWideHeight high) the
+// piles stand in a row, large, with the note and the hand below them and
+// the seats, commands and moves in a column at the right. Otherwise the
+// pieces are small and go one under the other: the turn, the piles (two by
+// two, or in a row where the width holds four), the seats, commands and
+// moves, the note and the hand (in rows of four, or of eight where the
+// width holds them). When that does not fit the window's height, the
+// words of the side column follow the hand, so that the piles and the hand
+// come first, and the table scrolls. The buttons stand upright at the
+// right of a window wider than high but short (a phone on its side), where
+// height is scarce; else tgFrame places them over the bottom of the
+// table, which is kept free for them.
 type tgLayout struct {
 	s        *TheGameScreen
-	portrait bool
+	bar      fyne.CanvasObject // the buttons, placed by tgFrame
+	barLay   *tgBar
+	view     fyne.Size // the scroll's size, from tgFrame
+	portrait bool      // the window is higher than wide
+	column   bool      // small pieces one under the other
+	aside    bool      // the buttons stand at the right
 	sized    bool
+}
+
+const (
+	tgPad        = 8
+	tgSideW      = 330 // the side column on a desktop
+	tgAsideW     = 150 // the upright buttons
+	tgWideHeight = 480 // below this a landscape window gets the column
+	tgPileRowH   = 110 // the least height of a row of piles in the column
+	tgCardH      = 56  // a row of the hand in the column
+	tgBigCardH   = 112 // a row of the hand on a desktop
+)
+
+// shape decides the layout for a table of size and, when it changed,
+// sizes the piles and cards for it and renders them again. It returns the
+// size of the scroll.
+func (l *tgLayout) shape(size fyne.Size) fyne.Size {
+	if size.Width <= 0 || size.Height <= 0 {
+		return size
+	}
+	portrait := size.Height > size.Width
+	column := portrait || size.Height < tgWideHeight
+	aside := column && !portrait
+	view := size
+	if aside {
+		view.Width -= tgAsideW + tgPad
+	}
+	pcols, hcols := l.cols(column, view.Width)
+	changed := !l.sized || portrait != l.portrait || column != l.column || aside != l.aside ||
+		pcols != l.s.pgrid.cols || hcols != l.s.grid.cols
+	l.view = view
+	l.portrait, l.column, l.aside, l.sized = portrait, column, aside, true
+	l.barLay.upright = aside
+	if changed {
+		l.refreshSizes()
+		l.s.render()
+	}
+	return view
+}
+
+// cols is the number of piles and of cards in a row for a table width.
+func (l *tgLayout) cols(column bool, width float32) (piles, cards int) {
+	piles, cards = 4, 8
+	if column {
+		w := width - 2*tgPad
+		if w < 4*128+3*l.s.pgrid.gap {
+			piles = 2
+		}
+		if w < 8*60+7*l.s.grid.gap {
+			cards = 4
+		}
+	}
+	return piles, cards
 }
 
 // refreshSizes sets the card sizes and columns for the shape last laid out.
 func (l *tgLayout) refreshSizes() {
 	s := l.s
-	if l.portrait {
-		s.pgrid.cols, s.grid.cols = 2, 4
-	} else {
-		s.pgrid.cols, s.grid.cols = 4, 8
-	}
+	s.pgrid.cols, s.grid.cols = l.cols(l.column, l.view.Width)
 	for _, p := range s.piles {
-		if p.big != !l.portrait {
-			p.big = !l.portrait
+		if p.big != !l.column {
+			p.big = !l.column
 			p.Refresh()
 		}
 	}
 	for _, c := range s.cards {
-		if c.big != !l.portrait {
-			c.big = !l.portrait
+		if c.big != !l.column {
+			c.big = !l.column
 			c.Refresh()
 		}
 	}
 }
 
+// tgPlan is the height of each part of the table at one width; natural is
+// the height the whole needs with the piles at their least.
+type tgPlan struct {
+	turn, piles, side, note, hand, bar float32
+	left                               float32 // the width of the piles, note and hand
+	natural                            float32
+	sideLast                           bool // the side column's words follow the hand
+}
+
+// plan measures the parts for a table width wide.
+func (l *tgLayout) plan(objs []fyne.CanvasObject, width float32) tgPlan {
+	turn, side, note := objs[0], objs[2], objs[3]
+	measure := func(o fyne.CanvasObject, w float32) float32 {
+		o.Resize(fyne.NewSize(w, o.Size().Height))
+		return o.MinSize().Height
+	}
+	w := width - 2*tgPad
+	p := tgPlan{left: w}
+	if !l.aside {
+		p.bar = l.bar.MinSize().Height
+	}
+	cardH := float32(tgCardH)
+	if !l.column {
+		p.left = w - tgSideW - tgPad
+		cardH = tgBigCardH
+	}
+	p.turn = measure(turn, w)
+	p.note = measure(note, p.left)
+	rows := (len(l.s.cards) + l.s.grid.cols - 1) / l.s.grid.cols
+	p.hand = float32(max(rows, 1))*cardH + float32(max(rows-1, 0))*l.s.grid.gap
+	top := tgPad + p.turn + tgPad
+	if !l.column {
+		// The piles at least 200 high; the column at the right as high
+		// as its words.
+		p.piles = 200
+		p.side = measure(side, tgSideW)
+		p.natural = max(top+p.piles+p.note+p.hand+p.bar+4*tgPad, top+p.side+tgPad)
+		return p
+	}
+	// A row of piles as high as the fullest pile needs.
+	pcols := max(l.s.pgrid.cols, 1)
+	pileRows := (thegame.NumPiles + pcols - 1) / pcols
+	cellW := (w - float32(pcols-1)*l.s.pgrid.gap) / float32(pcols)
+	rowH := float32(tgPileRowH)
+	for _, pv := range l.s.piles {
+		rowH = max(rowH, pv.needHeight(cellW))
+	}
+	p.piles = float32(pileRows)*rowH + float32(pileRows-1)*l.s.pgrid.gap
+	p.side = measure(side, w)
+	p.natural = top + p.piles + p.side + p.note + p.hand + p.bar + 4*tgPad
+	if !l.aside {
+		p.natural += tgPad
+	}
+	p.sideLast = l.view.Height > 0 && p.natural > l.view.Height
+	return p
+}
+
+// MinSize is the width of the narrowest phone and the height the table
+// needs at the width of the view, so that the scroll around it scrolls
+// just as far as it must.
 func (l *tgLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	return fyne.NewSize(320, 480)
+	if l.view.Width <= 0 {
+		return fyne.NewSize(280, 200)
+	}
+	return fyne.NewSize(280, l.plan(objs, l.view.Width).natural)
 }
 
 func (l *tgLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	portrait := size.Height > size.Width
-	if portrait != l.portrait || !l.sized {
-		l.portrait, l.sized = portrait, true
-		l.refreshSizes()
-		l.s.render()
+	if !l.sized {
+		l.shape(size)
 	}
-	turn, piles, side, note, hand, bar := objs[0], objs[1], objs[2], objs[3], objs[4], objs[5]
-	const pad = 8
-	w := size.Width - 2*pad
-	left := w
-	if !portrait {
-		left = w - 330 - pad
-	}
-	y := float32(pad)
-	place := func(o fyne.CanvasObject, x, width, h float32) {
-		o.Move(fyne.NewPos(x, y))
+	turn, piles, side, note, hand := objs[0], objs[1], objs[2], objs[3], objs[4]
+	p := l.plan(objs, size.Width)
+	w := size.Width - 2*tgPad
+	y := float32(tgPad)
+	place := func(o fyne.CanvasObject, width, h float32) {
+		o.Move(fyne.NewPos(tgPad, y))
 		o.Resize(fyne.NewSize(width, h))
-		y += h + pad
+		y += h + tgPad
 	}
-	measure := func(o fyne.CanvasObject, width float32) float32 {
-		o.Resize(fyne.NewSize(width, o.Size().Height))
-		return o.MinSize().Height
-	}
-	place(turn, pad, w, measure(turn, w))
+	place(turn, w, p.turn)
 	top := y
-	barH := bar.MinSize().Height
-	cardH := float32(112)
-	if portrait {
-		cardH = 56
-	}
-	rows := (len(l.s.cards) + l.s.grid.cols - 1) / l.s.grid.cols
-	handH := float32(max(rows, 1))*cardH + float32(max(rows-1, 0))*6
-	noteH := measure(note, left)
-	if portrait {
-		sideH := measure(side, w)
-		pilesH := size.Height - top - sideH - noteH - handH - barH - 5*pad
-		place(piles, pad, w, max(pilesH, 2*110+8))
-		place(side, pad, w, sideH)
-	} else {
-		// The piles at most 420 high; the hand and the buttons stay at the
-		// bottom.
-		room := size.Height - top - noteH - handH - barH - 4*pad
-		pilesH := min(max(room, 200), 420)
-		place(piles, pad, left, pilesH)
+	if !l.column {
+		// The piles at most 420 high; the note and the hand sit on the
+		// buttons at the bottom.
+		room := size.Height - top - p.note - p.hand - p.bar - 4*tgPad
+		pilesH := min(max(room, p.piles), 420)
+		place(piles, p.left, pilesH)
 		y += max(room-pilesH, 0)
-		side.Move(fyne.NewPos(2*pad+left, top))
-		side.Resize(fyne.NewSize(330, size.Height-top-pad))
+		side.Move(fyne.NewPos(2*tgPad+p.left, top))
+		side.Resize(fyne.NewSize(tgSideW, size.Height-top-tgPad))
+		place(note, p.left, p.note)
+		place(hand, p.left, p.hand)
+		return
 	}
-	place(note, pad, left, noteH)
-	place(hand, pad, left, handH)
-	place(bar, pad, left, barH)
+	// The piles take what the window has to spare.
+	place(piles, w, p.piles+max(size.Height-p.natural, 0))
+	if !p.sideLast {
+		place(side, w, p.side)
+	}
+	place(note, w, p.note)
+	place(hand, w, p.hand)
+	if p.sideLast {
+		place(side, w, p.side)
+	}
+}
+
+// tgFrame places the scrolling table and the buttons: the buttons along
+// the bottom, on a strip of felt that hides the table scrolled under them
+// (under the piles and hand on a desktop, across the width in the
+// column), or upright at the right of a phone on its side.
+type tgFrame struct{ lay *tgLayout }
+
+func (f *tgFrame) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(280, 200)
+}
+
+func (f *tgFrame) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	scroll, strip, bar := objs[0], objs[1], objs[2]
+	view := f.lay.shape(size)
+	scroll.Move(fyne.NewPos(0, 0))
+	scroll.Resize(view)
+	if f.lay.aside {
+		strip.Hide()
+		x := view.Width
+		bar.Move(fyne.NewPos(x, tgPad))
+		bar.Resize(fyne.NewSize(size.Width-x-tgPad, size.Height-2*tgPad))
+		return
+	}
+	strip.Show()
+	w := size.Width - 2*tgPad
+	if !f.lay.column {
+		w -= tgSideW + tgPad
+	}
+	barH := bar.MinSize().Height
+	y := size.Height - tgPad - barH
+	bar.Move(fyne.NewPos(tgPad, y))
+	bar.Resize(fyne.NewSize(w, barH))
+	strip.Move(fyne.NewPos(0, y-tgPad))
+	strip.Resize(fyne.NewSize(w+2*tgPad, size.Height-y+tgPad))
 }
 
 // tgText is text that wraps to its width, in a colour of its own (the
@@ -1075,3 +1232,49 @@ func (r *tgTextRender) Refresh() {
 func (r *tgTextRender) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.t.lines} }
 
 func (r *tgTextRender) Destroy() {}
+
+// tgAsk is a question in a dialog with two answers. Its buttons stand side
+// by side where the dialog is wide enough for both and one above the other
+// where not (the narrowest phones, and German or French words), so that
+// neither is cut at the window's edge.
+type tgAsk struct {
+	dialog.Dialog
+	Yes, No *widget.Button
+}
+
+// tgAskWidth is the width of a question's dialog in window w: at most
+// 420, with a margin of 8 at each side of a narrower window.
+func tgAskWidth(w fyne.Window) float32 {
+	return min(420, w.Canvas().Size().Width-16)
+}
+
+// newTgAsk makes the question title about content; answer hears true for
+// yes and false for no, once, after the dialog is hidden.
+func newTgAsk(w fyne.Window, title, yes, no string, content fyne.CanvasObject, answer func(bool)) *tgAsk {
+	q := &tgAsk{}
+	reply := func(ok bool) {
+		q.Hide()
+		answer(ok)
+	}
+	q.Yes = widget.NewButtonWithIcon(yes, theme.ConfirmIcon(), func() { reply(true) })
+	q.Yes.Importance = widget.HighImportance
+	q.No = widget.NewButtonWithIcon(no, theme.CancelIcon(), func() { reply(false) })
+	width := tgAskWidth(w)
+	// Side by side, each at least as wide as its words, within the
+	// dialog's own padding and the gap between them; else the same
+	// without icons; else one above the other.
+	fits := func() bool {
+		return q.No.MinSize().Width+q.Yes.MinSize().Width <= width-12*theme.Padding()
+	}
+	buttons := container.New(&tgBar{weights: []float32{1, 1}, gap: theme.Padding()}, q.No, q.Yes)
+	if !fits() {
+		q.Yes.SetIcon(nil)
+		q.No.SetIcon(nil)
+	}
+	if !fits() {
+		buttons = container.NewGridWithColumns(1, q.Yes, q.No)
+	}
+	q.Dialog = dialog.NewCustomWithoutButtons(title, container.NewVBox(content, layoutSpacer(4), buttons), w)
+	q.Resize(fyne.NewSize(width, 10))
+	return q
+}

@@ -440,43 +440,70 @@ func TestTheGameWholeGames(t *testing.T) {
 }
 
 // TestTheGameLanguages: the table and the game-over view in German and
-// French speak those languages, with no English left.
+// French speak those languages, with no English left, at a phone's size
+// and at the short ones; there the setup and the rules fit the width too,
+// with their longer words.
 func TestTheGameLanguages(t *testing.T) {
 	cases := []struct{ code, end, pile, left string }{
 		{"de", "Zug beenden", "Stapel 1: auf", "Übrige Karten"},
 		{"fr", "Finir le tour", "Pile 1 : monte", "Cartes restantes"},
 	}
 	for _, c := range cases {
-		t.Run(c.code, func(t *testing.T) {
-			tt := newTGTest(t, c.code, TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 2}, fyne.NewSize(360, 740))
-			tt.settle()
-			if tt.scr.End.Text != c.end || tt.scr.piles[0].dir.Text != c.pile {
-				t.Fatalf("End says %q, pile 1 %q", tt.scr.End.Text, tt.scr.piles[0].dir.Text)
-			}
-			for _, en := range []string{"Draw pile", "Your turn", "Cards in hand"} {
-				if strings.Contains(tt.scr.turn.Text()+tt.scr.seats.Text(), en) {
-					t.Errorf("English %q left in %q", en, tt.scr.turn.Text())
+		for _, sz := range tgSizes[1:] {
+			t.Run(c.code+"/"+sz.name, func(t *testing.T) {
+				tt := newTGTest(t, c.code, TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 2}, sz.size)
+				tt.settle()
+				if tt.scr.End.Text != c.end || tt.scr.piles[0].dir.Text != c.pile {
+					t.Fatalf("End says %q, pile 1 %q", tt.scr.End.Text, tt.scr.piles[0].dir.Text)
 				}
-			}
-			checkTGFits(t, tt)
-			screenshot(t, "thegame-table-phone-"+c.code, tt.app.Window())
-			tt.play(tgbot.Greedy{}, nil)
-			if !strings.Contains(tt.scr.gameOver.Left.Text, c.left) {
-				t.Fatalf("game over says %q", tt.scr.gameOver.Left.Text)
-			}
-			checkFits(t, tt.app.Window())
-			screenshot(t, "thegame-gameover-phone-"+c.code, tt.app.Window())
-		})
+				for _, en := range []string{"Draw pile", "Your turn", "Cards in hand"} {
+					if strings.Contains(tt.scr.turn.Text()+tt.scr.seats.Text(), en) {
+						t.Errorf("English %q left in %q", en, tt.scr.turn.Text())
+					}
+				}
+				checkTGSize(t, tt, sz.short)
+				screenshot(t, "thegame-table-"+sz.name+"-"+c.code, tt.app.Window())
+				tt.play(tgbot.Greedy{}, nil)
+				if !strings.Contains(tt.scr.gameOver.Left.Text, c.left) {
+					t.Fatalf("game over says %q", tt.scr.gameOver.Left.Text)
+				}
+				checkFits(t, tt.app.Window())
+				screenshot(t, "thegame-gameover-"+sz.name+"-"+c.code, tt.app.Window())
+				if !sz.short {
+					return
+				}
+				tt.app.Push(NewTheGameSetup(tt.app))
+				checkFits(t, tt.app.Window())
+				tt.app.Push(NewTheGameRules(tt.app))
+				checkFits(t, tt.app.Window())
+			})
+		}
 	}
+}
+
+// tgSizes are the window sizes The Game's screens are checked at: a
+// desktop, a phone held upright, a phone on its side and the mobile
+// simulation's small window. The table is too tall for the last two
+// (short) and must scroll there.
+var tgSizes = []struct {
+	name  string
+	size  fyne.Size
+	short bool
+}{
+	{"desktop", fyne.NewSize(1280, 800), false},
+	{"phone", fyne.NewSize(360, 740), false},
+	{"landscape-short", fyne.NewSize(740, 360), true},
+	{"short", fyne.NewSize(300, 400), true},
 }
 
 // TestTheGameScreens renders home with both games, the setup, a game in
 // progress with Extreme commands in force and a signal, the warning and
-// the game-over view at desktop and phone sizes: the parts must fit the
-// window, the cards and piles must be big enough for a finger and must
-// not overlap. -shots writes docs/screenshots/thegame-*.png.
+// the game-over view at desktop and phone sizes and at the short ones:
+// the parts must fit the window or be reached by scrolling, the cards and
+// piles must be big enough for a finger and must not overlap.
+// -shots writes docs/screenshots/thegame-*.png.
 func TestTheGameScreens(t *testing.T) {
-	for _, sz := range sizes[:2] {
+	for _, sz := range tgSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			u := newTestApp(t, "en")
 			w := u.Window()
@@ -500,11 +527,13 @@ func TestTheGameScreens(t *testing.T) {
 			if cfg, err := setup.Config(); err != nil || cfg.Players != 1 {
 				t.Fatalf("one player gives %+v, %v", cfg, err)
 			}
-			setup.Bots.SetSelected(tgw("thegame.bot.easy"))
+			easy, _ := tgChoiceParts(tgw("thegame.bot.easy"))
+			strong, _ := tgChoiceParts(tgw("thegame.bot.strong"))
+			setup.Bots.SetSelected(easy)
 			if cfg, _ := setup.Config(); cfg.Bot != "greedy" {
 				t.Fatalf("easy bots are %q", cfg.Bot)
 			}
-			setup.Bots.SetSelected(tgw("thegame.bot.strong"))
+			setup.Bots.SetSelected(strong)
 			setup.Extreme.SetChecked(true)
 			setup.Players.SetSelected("4")
 			if !setup.botsField.Visible() {
@@ -538,7 +567,7 @@ func TestTheGameScreens(t *testing.T) {
 						if a, ok := legalPlay(v); ok {
 							test.Tap(tt.card(a.Card)) // a card picked, its piles marked
 						}
-						checkTGFits(t, tt)
+						checkTGSize(t, tt, sz.short)
 						screenshot(t, "thegame-table-"+sz.name, tt.app.Window())
 						shot = true
 						break
@@ -560,7 +589,8 @@ func TestTheGameScreens(t *testing.T) {
 			if tt.scr.warning == nil {
 				t.Fatal("no warning")
 			}
-			checkTGFits(t, tt)
+			checkTGSize(t, tt, sz.short)
+			checkAskFits(t, tt.app.Window(), tt.scr.warning)
 			screenshot(t, "thegame-warning-"+sz.name, tt.app.Window())
 			tt.scr.answerWarning(false)
 			tt.scr.Stop()
@@ -577,6 +607,107 @@ func TestTheGameScreens(t *testing.T) {
 	}
 }
 
+// TestTheGameTableShort renders the table at 300x400 (the mobile
+// simulation's window), where it scrolls, and 740x360 (a phone on its
+// side): every pile and card can be scrolled to, End turn stays in the
+// window whatever the scroll, and a whole turn is played there, two cards
+// then End turn, after which the hand is drawn up again.
+func TestTheGameTableShort(t *testing.T) {
+	for _, sz := range tgSizes {
+		if !sz.short {
+			continue
+		}
+		t.Run(sz.name, func(t *testing.T) {
+			tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 3}, sz.size)
+			tt.settle()
+			if !tt.scr.lay.column {
+				t.Fatal("a short window gets the desktop's layout")
+			}
+			checkTGReach(t, tt)
+			if sc := tt.scr.scroll; sz.size.Width < 400 && sc.Content.Size().Height <= sc.Size().Height {
+				t.Errorf("the table is %v in a view of %v: nothing to scroll", sc.Content.Size(), sc.Size())
+			}
+			full := len(tt.src.View().Hand)
+			for range 2 {
+				a, ok := legalPlay(tt.src.View())
+				if !ok {
+					t.Fatal("no card to lay")
+				}
+				tt.do(a)
+			}
+			sc := tt.scr.scroll
+			sc.ScrollToOffset(fyne.NewPos(0, sc.Content.Size().Height))
+			checkTGReach(t, tt)
+			if tt.scr.End.Disabled() {
+				t.Fatal("End turn is greyed out after two cards")
+			}
+			test.Tap(tt.scr.End)
+			if n := len(tt.src.View().Hand); tt.scr.bad || n != full {
+				t.Fatalf("after End turn the hand holds %d cards, not %d again: %s", n, full, tt.scr.status)
+			}
+		})
+	}
+}
+
+// TestTheGameSignalAsk: the question that puts a signal on a pile fits
+// every size, its answers inside the window even on the short ones, and
+// its yes gives the signal chosen, pile 1 and "leave it to me" first
+// (G-S1).
+func TestTheGameSignalAsk(t *testing.T) {
+	for _, code := range []string{"en", "de", "fr"} {
+		for _, sz := range tgSizes {
+			t.Run(code+"/"+sz.name, func(t *testing.T) {
+				testSignalAsk(t, code, sz.name, sz.size)
+			})
+		}
+	}
+}
+
+func testSignalAsk(t *testing.T, code, name string, size fyne.Size) {
+	tt := newTGTest(t, code, TheGameConfig{Players: 3, Bot: "coop", Seed: 9}, size)
+	tt.settle()
+	test.Tap(tt.scr.Signal)
+	q := tt.scr.signalDlg
+	if q == nil {
+		t.Fatal("no signal dialog")
+	}
+	checkAskFits(t, tt.app.Window(), q)
+	checkFits(t, tt.app.Window())
+	if code == "en" {
+		screenshot(t, "thegame-signal-"+name, tt.app.Window())
+	}
+	test.Tap(q.Yes)
+	if tt.scr.signalDlg != nil {
+		t.Fatal("the dialog is still open")
+	}
+	if got := tt.src.View().Signals[0][0]; got != thegame.SignalMine {
+		t.Fatalf("pile 1 holds %v", got)
+	}
+}
+
+// checkAskFits checks that a question's answers lie inside the window,
+// whole, big enough for a finger, and apart.
+func checkAskFits(t *testing.T, w fyne.Window, q *tgAsk) {
+	t.Helper()
+	size := w.Canvas().Size()
+	d := fyne.CurrentApp().Driver()
+	var boxes [][4]float32
+	for _, b := range []*widget.Button{q.Yes, q.No} {
+		p, sz := d.AbsolutePositionForObject(b), b.Size()
+		if p.X < 0 || p.Y < 0 || p.X+sz.Width > size.Width+0.5 || p.Y+sz.Height > size.Height+0.5 {
+			t.Errorf("%q at %v size %v lies outside the window %v", b.Text, p, sz, size)
+		}
+		if sz.Width < b.MinSize().Width-0.5 || sz.Height < minTouch {
+			t.Errorf("%q is %v, it needs %v", b.Text, sz, b.MinSize())
+		}
+		boxes = append(boxes, [4]float32{p.X, p.Y, p.X + sz.Width, p.Y + sz.Height})
+	}
+	a, b := boxes[0], boxes[1]
+	if a[0] < b[2]-1 && b[0] < a[2]-1 && a[1] < b[3]-1 && b[1] < a[3]-1 {
+		t.Errorf("the answers overlap at %v and %v", a, b)
+	}
+}
+
 func hasSignal(v thegame.View) bool {
 	for _, s := range v.Signals {
 		for _, k := range s {
@@ -588,6 +719,79 @@ func hasSignal(v thegame.View) bool {
 	return false
 }
 
+// checkTGSize checks the table with checkTGReach on a short window, else
+// with checkTGFits.
+func checkTGSize(t *testing.T, tt *tgTest, short bool) {
+	t.Helper()
+	if short {
+		checkTGReach(t, tt)
+		return
+	}
+	checkTGFits(t, tt)
+}
+
+// checkTGReach checks a table on a short window: it lies in a scroll, no
+// wider than the window; End turn and the other buttons
+// lie inside the window whatever the scroll, big enough for a finger; and
+// every pile and card, scrolled to, lies inside the window clear of the
+// buttons, big enough for a finger.
+func checkTGReach(t *testing.T, tt *tgTest) {
+	t.Helper()
+	w := tt.app.Window()
+	checkFits(t, w)
+	size := w.Canvas().Size()
+	d := fyne.CurrentApp().Driver()
+	sc := tt.scr.scroll
+	if sc == nil || sc.Content == nil {
+		t.Fatal("the table is not in a scroll")
+	}
+	view, content := sc.Size(), sc.Content.Size()
+	if content.Width > view.Width+0.5 {
+		t.Errorf("the table is %.0f wide in a view %.0f wide", content.Width, view.Width)
+	}
+	type box struct{ x0, y0, x1, y1 float32 }
+	inside := func(what string, o fyne.CanvasObject) box {
+		t.Helper()
+		p, sz := d.AbsolutePositionForObject(o), o.Size()
+		if p.X < 0 || p.Y < 0 || p.X+sz.Width > size.Width+0.5 || p.Y+sz.Height > size.Height+0.5 {
+			t.Errorf("%s at %v size %v lies outside the window %v", what, p, sz, size)
+		}
+		if sz.Width < minTarget || sz.Height < minTarget {
+			t.Errorf("%s is %v: too small for a finger", what, sz)
+		}
+		return box{p.X, p.Y, p.X + sz.Width, p.Y + sz.Height}
+	}
+	top := d.AbsolutePositionForObject(sc).Y
+	var buttons []box
+	for _, off := range []float32{0, content.Height} {
+		sc.ScrollToOffset(fyne.NewPos(0, off))
+		for _, b := range []*widget.Button{tt.scr.End, tt.scr.Signal, tt.scr.Rules} {
+			buttons = append(buttons, inside(b.Text, b))
+		}
+	}
+	reach := func(what string, o fyne.CanvasObject) {
+		t.Helper()
+		y := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(sc.Content).Y
+		sc.ScrollToOffset(fyne.NewPos(0, y-tgPad))
+		b := inside(what, o)
+		if b.y0 < top-0.5 {
+			t.Errorf("%s scrolled to lies at %v, above the table's top %.0f", what, b, top)
+		}
+		for _, o := range buttons {
+			if b.x0 < o.x1-1 && o.x0 < b.x1-1 && b.y0 < o.y1-1 && o.y0 < b.y1-1 {
+				t.Errorf("%s scrolled to at %v lies under a button at %v", what, b, o)
+			}
+		}
+	}
+	for i, p := range tt.scr.piles {
+		reach(fmt.Sprintf("pile %d", i+1), p)
+	}
+	for _, c := range tt.scr.cards {
+		reach(fmt.Sprintf("card %d", c.card), c)
+	}
+	sc.ScrollToOffset(fyne.NewPos(0, 0))
+}
+
 // checkTGFits checks that the table fits the window and that every card,
 // pile and button lies inside it, is big enough to tap, and overlaps no
 // other.
@@ -597,6 +801,9 @@ func checkTGFits(t *testing.T, tt *tgTest) {
 	checkFits(t, w)
 	size := w.Canvas().Size()
 	d := fyne.CurrentApp().Driver()
+	if sc := tt.scr.scroll; sc.Content.Size().Height > sc.Size().Height+0.5 {
+		t.Errorf("the table is %v in a view of %v: it scrolls", sc.Content.Size(), sc.Size())
+	}
 	type box struct{ x0, y0, x1, y1 float32 }
 	var boxes []box
 	var objs []fyne.CanvasObject
@@ -752,7 +959,7 @@ func TestTheGameSignals(t *testing.T) {
 // TestTheGameRules: the rules are one tap away from the setup and from the
 // table, in our words, with every command and its cards (G-X1).
 func TestTheGameRules(t *testing.T) {
-	for _, sz := range sizes[:2] {
+	for _, sz := range tgSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 1}, sz.size)
 			tt.settle()

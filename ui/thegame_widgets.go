@@ -212,7 +212,8 @@ func (p *tgPileView) MinSize() fyne.Size {
 	case p.big:
 		return fyne.NewSize(180, 250)
 	case p.mini:
-		return fyne.NewSize(140, 104)
+		// Two side by side on the narrowest screen, 300 wide.
+		return fyne.NewSize(120, 104)
 	}
 	return fyne.NewSize(150, 150)
 }
@@ -281,6 +282,31 @@ func (r *tgPileRender) Layout(size fyne.Size) {
 }
 
 func (r *tgPileRender) MinSize() fyne.Size { return r.p.MinSize() }
+
+// needHeight is the height the pile needs at width w to show all it holds:
+// its band, its number, its command, its trick card and every line of its
+// signals; 0 before it is first drawn.
+func (p *tgPileView) needHeight(w float32) float32 {
+	if p.dir == nil {
+		return 0
+	}
+	const pad = 6
+	h := p.dir.MinSize().Height + 8 + p.num.MinSize().Height - 4
+	for _, o := range []*canvas.Text{p.cmd, p.trick} {
+		if o.Text != "" {
+			h += o.MinSize().Height + 2
+		}
+	}
+	for i, o := range p.sigs.Objects {
+		if t, ok := o.(*tgText); ok {
+			h += float32(len(t.wrap(w-2*pad))) * t.lineHeight()
+		}
+		if i > 0 {
+			h += theme.Padding()
+		}
+	}
+	return h + pad
+}
 
 func (r *tgPileRender) Refresh() {
 	p := r.p
@@ -413,29 +439,58 @@ func fitText(t *canvas.Text, width float32) {
 }
 
 // tgBar lays buttons out in a row, each as wide as its weight's share: the
-// first, "End turn", gets the most room for its longer words.
+// first, "End turn", gets the most room for its longer words. Upright (a
+// phone on its side, at the right of the table) they stand one above the
+// other at the bottom, the first lowest, nearest the thumb.
 type tgBar struct {
 	weights []float32
 	gap     float32
+	upright bool
 }
+
+// tgUprightH is the height of a button in an upright bar.
+const tgUprightH = 52
 
 func (b *tgBar) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var h float32
 	for _, o := range objs {
 		h = max(h, o.MinSize().Height)
 	}
+	if b.upright {
+		n := float32(len(objs))
+		return fyne.NewSize(120, n*max(h, tgUprightH)+(n-1)*b.gap)
+	}
 	return fyne.NewSize(float32(len(objs))*60, h)
 }
 
+// Layout gives each button its least width and shares what is left by
+// weight, so that the longest words ("Zug beenden") are not cut on the
+// narrowest phones; where even the least widths do not fit, the room is
+// shared in their proportion.
 func (b *tgBar) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	var total float32
-	for i := range objs {
+	if b.upright {
+		y := size.Height
+		for _, o := range objs {
+			h := max(o.MinSize().Height, tgUprightH)
+			y -= h
+			o.Move(fyne.NewPos(0, y))
+			o.Resize(fyne.NewSize(size.Width, h))
+			y -= b.gap
+		}
+		return
+	}
+	var total, least float32
+	for i, o := range objs {
 		total += b.weight(i)
+		least += o.MinSize().Width
 	}
 	room := size.Width - float32(max(len(objs)-1, 0))*b.gap
 	x := float32(0)
 	for i, o := range objs {
-		w := room * b.weight(i) / total
+		w := o.MinSize().Width + (room-least)*b.weight(i)/total
+		if room < least {
+			w = room * o.MinSize().Width / least
+		}
 		o.Move(fyne.NewPos(x, 0))
 		o.Resize(fyne.NewSize(w, size.Height))
 		x += w + b.gap
@@ -447,4 +502,108 @@ func (b *tgBar) weight(i int) float32 {
 		return b.weights[i]
 	}
 	return 1
+}
+
+// tgFeltTheme is the app's theme with a greyed-out button that reads on the
+// table's felt: the default grey is too dark there for its words to be
+// seen ("End turn" before the minimum is down).
+type tgFeltTheme struct{}
+
+var (
+	// Darker than the felt, sunk into it, and unlike the light theme's
+	// green of a button that may be tapped; its words still read.
+	tgFeltDisabledButton = color.NRGBA{R: 0x16, G: 0x42, B: 0x29, A: 0xff}
+	tgFeltDisabledText   = color.NRGBA{R: 0xa3, G: 0xbd, B: 0xae, A: 0xff}
+)
+
+func (tgFeltTheme) base() fyne.Theme {
+	if a := fyne.CurrentApp(); a != nil && a.Settings().Theme() != nil {
+		return a.Settings().Theme()
+	}
+	return theme.DefaultTheme()
+}
+
+func (f tgFeltTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	switch n {
+	case theme.ColorNameDisabledButton:
+		return tgFeltDisabledButton
+	case theme.ColorNameDisabled:
+		return tgFeltDisabledText
+	}
+	return f.base().Color(n, v)
+}
+
+func (f tgFeltTheme) Font(s fyne.TextStyle) fyne.Resource { return f.base().Font(s) }
+
+func (f tgFeltTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return f.base().Icon(n) }
+
+func (f tgFeltTheme) Size(n fyne.ThemeSizeName) float32 { return f.base().Size(n) }
+
+// tgChoice is a list of options, one of them chosen, one under the other,
+// whose words wrap: a radio group's words do not, and a signal's words in
+// French are wider than the narrowest phones. A tap anywhere on an
+// option's row chooses it.
+type tgChoice struct {
+	widget.BaseWidget
+	Options  []string
+	Selected string
+	icons    []*widget.Icon
+	box      *fyne.Container
+}
+
+func newTgChoice(options []string) *tgChoice {
+	c := &tgChoice{Options: options}
+	c.box = container.NewVBox()
+	for _, o := range options {
+		icon := widget.NewIcon(theme.RadioButtonIcon())
+		text := widget.NewLabel(o)
+		text.Wrapping = fyne.TextWrapWord
+		row := container.NewBorder(nil, nil, container.NewCenter(icon), nil, text)
+		c.icons = append(c.icons, icon)
+		c.box.Add(container.NewStack(row, newTgTap(func() { c.SetSelected(o) })))
+	}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// SetSelected chooses option o; an option not in the list is ignored.
+func (c *tgChoice) SetSelected(o string) {
+	for i, x := range c.Options {
+		if x != o {
+			continue
+		}
+		c.Selected = o
+		for j, icon := range c.icons {
+			res := theme.RadioButtonIcon()
+			if j == i {
+				res = theme.NewPrimaryThemedResource(theme.RadioButtonCheckedIcon())
+			}
+			icon.SetResource(res)
+		}
+	}
+}
+
+func (c *tgChoice) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(c.box)
+}
+
+// tgTap is a clear area that hears taps, laid over a row of a tgChoice.
+type tgTap struct {
+	widget.BaseWidget
+	onTap func()
+}
+
+func newTgTap(onTap func()) *tgTap {
+	t := &tgTap{onTap: onTap}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// Tapped calls the tap's function.
+func (t *tgTap) Tapped(*fyne.PointEvent) { t.onTap() }
+
+func (t *tgTap) MinSize() fyne.Size { return fyne.NewSize(1, 44) }
+
+func (t *tgTap) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
 }
