@@ -83,6 +83,11 @@ type TheGame struct {
 	voids    []*Violation    // the seats taken over, one per takeover
 	fence    *fence          // this peer's standing vote
 	withheld *Violation      // the seat silent at its reveal, the game ended unaudited
+
+	// Seats handed back (thegame_handback.go), and the turn count at which
+	// each seat last changed hands so.
+	handedBack []HandBack
+	claimedAt  map[int]int
 }
 
 // tgAction is one public step of the game, kept for the replay after the
@@ -124,6 +129,9 @@ func (g *TheGame) Entitled(seq uint64) (Turn, error) {
 	t := Turn{Seat: uint8(seat), Key: key, Kinds: kinds}
 	if g.gen != nil {
 		t.Key = g.seatKeys[seat]
+		if g.handBackable(seat) {
+			t.Kinds = append(slices.Clone(kinds), KindSeatClaim)
+		}
 		if g.voidable() {
 			for s := range g.n {
 				if s != seat {
@@ -210,6 +218,8 @@ func (g *TheGame) Apply(env *Envelope) error {
 		v, err = g.applyReveal(seat, env.Body)
 	case KindVoidSilent:
 		err = g.applyVoidSilent(env)
+	case KindSeatClaim:
+		err = g.applySeatClaim(env)
 	default:
 		err = fmt.Errorf("%w: %v is not part of The Game's protocol", ErrUnknownKind, env.Kind)
 	}
@@ -936,6 +946,7 @@ func (g *TheGame) handOf(s int) thegame.Cards {
 func verifiedTheGame(v *Verification, tg *TheGame) error {
 	v.Over = tg.Over()
 	v.Voided = tg.Takeovers()
+	v.HandedBack = tg.HandedBack()
 	if r, ok := tg.Result(); ok {
 		v.TheGame = &r
 	}

@@ -78,6 +78,9 @@ type TheGamePeer struct {
 
 	mu   sync.Mutex
 	bots map[int]tgbot.Player // the players of the bot seats this peer hosts
+	// book holds the seat claims heard of and their approvals
+	// (thegame_handback.go).
+	book claimBook
 	// caughtUp is set once the peer may post: at once for an empty store,
 	// after catchUp for a store that holds the table's log.
 	caughtUp bool
@@ -118,7 +121,7 @@ func NewTheGamePeer(cfg TheGamePeerConfig) (*TheGamePeer, error) {
 	}
 	p := &TheGamePeer{cfg: cfg, game: game, log: log, player: pl, bots: map[int]tgbot.Player{}}
 	replica, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
-		Rand: rand.New(rand.NewChaCha8(seed)), Tick: cfg.Tick, Logf: cfg.Logf, Vote: p.receiveVote})
+		Rand: rand.New(rand.NewChaCha8(seed)), Tick: cfg.Tick, Logf: cfg.Logf, Vote: p.receiveSide})
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +169,9 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 	if err := p.catchUp(ctx); err != nil {
 		return stop(err)
 	}
+	// Seat claims and approvals go out on the first look and on every
+	// tick (thegame_handback.go).
+	ticked := true
 	for {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
@@ -173,7 +179,12 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 		if err := p.watchSilence(ctx); err != nil {
 			return stop(err)
 		}
+		if ticked {
+			p.sideMessages(ctx)
+		}
+		p.dropBots()
 		p.looked()
+		ticked = false
 		select {
 		case <-ctx.Done():
 			return stop(nil)
@@ -184,6 +195,7 @@ func (p *TheGamePeer) Run(ctx context.Context) error {
 			return err
 		case <-p.replica.Changed():
 		case <-p.cfg.Tick:
+			ticked = true
 		case <-p.wakeC():
 		}
 	}
@@ -201,7 +213,12 @@ func (p *TheGamePeer) catchUp(ctx context.Context) error {
 	if done {
 		return nil
 	}
-	err := fetchFollowing(ctx, p.cfg.Transport, p.cfg.Peers, func() (*Log, *Replica) { return p.log, p.replica })
+	// Before each request, the peer asks for its seat back if a bot plays
+	// it (thegame_handback.go).
+	err := fetchFollowing(ctx, p.cfg.Transport, p.cfg.Peers, func() (*Log, *Replica) {
+		p.sideMessages(ctx)
+		return p.log, p.replica
+	})
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
@@ -272,17 +289,19 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl, err := p.playerOf(seat)
-	if err != nil {
-		return nil, err
-	}
-	rnd, err := p.randomness(next)
-	if err != nil {
-		return nil, err
-	}
-	d, err := p.draftSeat(next, prev, seat, rnd, pl)
-	if err != nil || d == nil {
-		return nil, err
+	d := p.handBack(next, turn)
+	if d == nil {
+		pl, err := p.playerOf(seat)
+		if err != nil {
+			return nil, err
+		}
+		rnd, err := p.randomness(next)
+		if err != nil {
+			return nil, err
+		}
+		if d, err = p.draftSeat(next, prev, seat, rnd, pl); err != nil || d == nil {
+			return nil, err
+		}
 	}
 	if p.tamper != nil {
 		p.tamper(d)
