@@ -192,8 +192,12 @@ func (p *TheGamePeer) receiveSide(m Received) {
 	case IsVote(m.Data):
 		p.receiveVote(m)
 	case IsClaim(m.Data):
+		// Only the seat's own genesis key may claim it: a request by any
+		// other key would replace the device's own in the book.
 		req, err := ParseClaim(m.Data)
-		if err != nil || req.Table != p.cfg.Table || req.Verify() != nil || p.game.Claimable(int(req.Seat)) != nil {
+		gen := p.game.Genesis()
+		if err != nil || gen == nil || req.Table != p.cfg.Table || int(req.Seat) >= gen.Players() ||
+			req.Key != gen.Keys[req.Seat] || req.Verify() != nil || p.game.Claimable(int(req.Seat)) != nil {
 			return
 		}
 		p.book.keep(req)
