@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 	"time"
@@ -291,6 +292,15 @@ func TestTheGameHandBackRefused(t *testing.T) {
 			}
 		})
 	}
+	// A person's device back at the seat is not asked for a move while the
+	// bot plays it, and a move it submits is refused.
+	person := personAt(t, s, envs[:k])
+	if person.YourTurn() {
+		t.Error("a person's seat that a bot plays is asked for a move")
+	}
+	if err := person.Submit(thegame.Action{Kind: thegame.ActEnd, Seat: handBackSeat}); !errors.Is(err, thegame.ErrNotYourTurn) {
+		t.Errorf("Submit while a bot plays the seat: %v, want %v", err, thegame.ErrNotYourTurn)
+	}
 	if err := obs.Claimable(host); !errors.Is(err, ErrNotClaimable) {
 		t.Errorf("Claimable of the host's own seat: %v, want %v", err, ErrNotClaimable)
 	}
@@ -309,6 +319,39 @@ func TestTheGameHandBackRefused(t *testing.T) {
 	if err := obs.Claimable(handBackSeat); !errors.Is(err, ErrOver) {
 		t.Errorf("Claimable once the game is over: %v, want %v", err, ErrOver)
 	}
+}
+
+// personAt returns a person's peer at the hand-back seat whose log holds
+// envs.
+func personAt(t *testing.T, s *TheGameSelfplay, envs []*Envelope) *TheGamePeer {
+	t.Helper()
+	st, err := OpenStore(filepath.Join(t.TempDir(), "person.db"), &StoreOptions{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	net, err := NewMemNetwork(s.Table(), rand.New(rand.NewPCG(3, 3)), NetConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ep, err := net.Join(ctx, s.ids[handBackSeat], st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ep.Close() })
+	p, err := NewTheGamePeer(TheGamePeerConfig{Table: s.Table(), Creator: s.ids[0], Seat: handBackSeat,
+		Key: s.keys[handBackSeat], Store: st, Transport: ep, Person: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range envs {
+		if _, err := p.Log().Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
 }
 
 // TestTheGameSeatChangesHandsOncePerTurn: a seat handed back, and taken
