@@ -16,7 +16,8 @@ import (
 // reveals replays the whole game through package thegame.
 //
 // The game is one crypto round, and one more after each takeover of a
-// device gone (thegame_void.go). The 98 cards are shuffled by every seat;
+// device gone (thegame_void.go) and each seat handed back to its device
+// (thegame_handback.go). The 98 cards are shuffled by every seat;
 // the starting hands are the first positions of the deck, seat 0's first,
 // each opened to its seat alone by the tokens of every other seat; the draw
 // pile is the rest, in its shuffled order, and each draw opens the next
@@ -76,7 +77,7 @@ type TheGame struct {
 	// Takeovers (thegame_void.go).
 	seatKeys []Identity      // the key of each seat: its genesis key, or its bot's
 	botHost  map[int]int     // a seat played by a bot: the seat whose device hosts it
-	round    int             // the crypto round: 1, then one more per takeover
+	round    int             // the crypto round: 1, then one more per takeover or hand-back
 	cards    []thegame.Card  // the round's deck: crypto card i is cards[i]
 	sizes    []int           // the cards the round deals to each seat
 	resume   *thegame.Public // the public position the round resumes; nil for the first deal
