@@ -107,6 +107,14 @@ func (b *claimBook) keepApproval(a *SeatApproval) {
 	b.approvals[a.Seat][a.Approver] = a
 }
 
+// forget drops the request held for seat and its approvals.
+func (b *claimBook) forget(seat uint8) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.claims, seat)
+	delete(b.approvals, seat)
+}
+
 // all returns the requests held, in seat order.
 func (b *claimBook) all() []*SeatClaimRequest {
 	b.mu.Lock()

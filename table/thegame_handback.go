@@ -242,7 +242,10 @@ func (p *TheGamePeer) sideMessages(ctx context.Context) {
 	round := p.game.ClaimRound()
 	for _, c := range p.book.all() {
 		if p.game.Claimable(int(c.Seat)) != nil {
-			continue // handed back, or no longer a bot's
+			// Handed back, or the game is over: a seat taken over again
+			// later goes back only on a new request of its device.
+			p.book.forget(c.Seat)
+			continue
 		}
 		for _, s := range p.game.Approvers(int(c.Seat)) {
 			if !p.hosts(s) {

@@ -86,7 +86,6 @@ func TestTheGameSeatHandedBack(t *testing.T) {
 	}{
 		{"base, back at once", false, 2101, 1},
 		{"Extreme, back at once", true, 2102, 1},
-		{"base, back later", false, 2103, 50},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -57,8 +57,9 @@ type TheGameSelfplayConfig struct {
 // ReturnAt, when not 0, brings the device back once the longest log has
 // reached ReturnAt and the table has taken its seat over: its peer is
 // restarted from its store, with fresh randomness, and connected again.
-// Such a device leaves, when its When holds, before it drafts its next
-// envelope, so that its store holds nothing the others never received.
+// Such a device leaves when it is about to draft an envelope and its When
+// holds (or without When, its own log has reached AtSeq): its store then
+// holds nothing the others never received.
 type TheGameLeave struct {
 	Seat     int
 	AtSeq    uint64
@@ -446,6 +447,12 @@ func (s *TheGameSelfplay) leave(pending []int) ([]int, error) {
 		if before {
 			continue // the seat's own post found it due
 		}
+		if l.ReturnAt > 0 {
+			// A device that comes back leaves only before a draft of
+			// its own (beforeDraft).
+			rest = append(rest, i)
+			continue
+		}
 		due := head >= l.AtSeq
 		if l.When != nil {
 			due = at != nil && at.game.Genesis() != nil && l.When(at.game.View(0))
@@ -463,13 +470,6 @@ func (s *TheGameSelfplay) leave(pending []int) ([]int, error) {
 		s.gone[l.Seat] = true
 		s.departed++
 		stop := s.stops[l.Seat]
-		if l.ReturnAt > 0 {
-			if s.leftBefore == nil {
-				s.leftBefore = map[int]bool{}
-			}
-			s.leftBefore[i] = true
-			rest = append(rest, i)
-		}
 		s.mu.Unlock()
 		s.net.Disconnect(s.ids[l.Seat])
 		stop()
@@ -510,13 +510,16 @@ func (s *TheGameSelfplay) beforeDraft(seat int, p *TheGamePeer) func(k Kind) boo
 			return true
 		}
 		for i, l := range s.cfg.Leaves {
-			if l.Seat != seat || l.ReturnAt == 0 || l.When == nil || l.AtReveal {
+			if l.Seat != seat || l.ReturnAt == 0 || l.AtReveal {
 				continue
 			}
 			s.mu.Lock()
 			done := s.leftBefore[i] || s.gone[seat] || s.back[i]
 			s.mu.Unlock()
-			if done || p.game.Genesis() == nil || !l.When(p.game.View(0)) {
+			if done || p.game.Genesis() == nil {
+				continue
+			}
+			if due := p.log.Next() >= l.AtSeq; l.When != nil && !l.When(p.game.View(0)) || l.When == nil && !due {
 				continue
 			}
 			s.mu.Lock()
