@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // SeatClaimRequest is a device's request, outside the log, to play a seat
@@ -196,6 +197,33 @@ func parseSeatClaim(table TableID, deal uint64, body []byte) (*seatClaim, error)
 		return nil, err
 	}
 	return c, nil
+}
+
+// check checks a decoded claim against the keys that play the seats now
+// and the seats whose approval it needs, in seat order (want): the
+// request is signed by the key it names, a key no seat holds, and it
+// carries exactly one approval per seat of want, in that order, each
+// valid under that seat's key. Njet's and The Game's logs share it.
+func (c *seatClaim) check(keys []Identity, want []int) error {
+	seat := int(c.req.Seat)
+	if err := c.req.Verify(); err != nil {
+		return fmt.Errorf("%w: %w", ErrVote, err)
+	}
+	if slices.Contains(keys, c.req.Key) {
+		return fmt.Errorf("%w: a claim of seat %d with a key already seated", ErrMalformed, seat)
+	}
+	if len(c.approvals) != len(want) {
+		return fmt.Errorf("%w: %d approvals, want one from each of the %d seats still played", ErrVote, len(c.approvals), len(want))
+	}
+	for i, a := range c.approvals {
+		if int(a.Approver) != want[i] {
+			return fmt.Errorf("%w: approval %d is seat %d's, want seat %d's", ErrVote, i, a.Approver, want[i])
+		}
+		if err := a.Verify(keys[a.Approver]); err != nil {
+			return fmt.Errorf("%w: %w", ErrVote, err)
+		}
+	}
+	return nil
 }
 
 // ClaimOf returns the seat a SeatClaim envelope hands over and the

@@ -57,7 +57,10 @@
 //     takes over devices gone as Peer does and, like it, follows the
 //     heavier branch after a partition (fork.go: the branch comparison
 //     both kinds of peer share); TheGameSelfplay runs a whole table over a
-//     MemNetwork.
+//     MemNetwork. A device gone is taken over and the cards not yet played
+//     are dealt again (thegame_void.go); when it comes back, its seat is
+//     handed back at the start of the seat's next turn with the same
+//     SeatClaim and a redeal (thegame_handback.go).
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
 //     crashes on demand; Verify (verify.go): the offline check of an export.
 //

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // ErrNotClaimable: a claimant asked for a seat no bot plays that may be
@@ -52,7 +53,7 @@ func (p *Peer) claim(ctx context.Context) {
 	if req.Sign(p.cfg.Key) != nil {
 		return
 	}
-	p.keepClaim(req)
+	p.book.keep(req)
 	b, err := req.MarshalBinary()
 	if err != nil {
 		return
@@ -62,15 +63,88 @@ func (p *Peer) claim(ctx context.Context) {
 	}
 }
 
-// keepClaim keeps a valid request for a bot-played seat (the latest one
-// per seat).
-func (p *Peer) keepClaim(req *SeatClaimRequest) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if cur := p.claims[req.Seat]; cur == nil || cur.Key != req.Key {
-		p.claims[req.Seat] = req
-		delete(p.approvals, req.Seat)
+// claimBook is what a peer holds of the seat claims outside the log: the
+// latest request heard of per seat, and the approvals per claimed seat and
+// approver. A Njet Peer and a TheGamePeer keep one each; it has its own
+// lock.
+type claimBook struct {
+	mu        sync.Mutex
+	claims    map[uint8]*SeatClaimRequest
+	approvals map[uint8]map[uint8]*SeatApproval
+}
+
+// reset forgets every claim and approval (a peer that rebuilt its log).
+func (b *claimBook) reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.claims, b.approvals = map[uint8]*SeatClaimRequest{}, map[uint8]map[uint8]*SeatApproval{}
+}
+
+// keep keeps a valid request for a bot-played seat (the latest one per
+// seat); the approvals of another claimant's request are dropped.
+func (b *claimBook) keep(req *SeatClaimRequest) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.claims == nil {
+		b.claims, b.approvals = map[uint8]*SeatClaimRequest{}, map[uint8]map[uint8]*SeatApproval{}
 	}
+	if cur := b.claims[req.Seat]; cur == nil || cur.Key != req.Key {
+		b.claims[req.Seat] = req
+		delete(b.approvals, req.Seat)
+	}
+}
+
+// keepApproval keeps an approval of the claim the book holds for its seat.
+func (b *claimBook) keepApproval(a *SeatApproval) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if c := b.claims[a.Seat]; c == nil || c.Key != a.Key {
+		return
+	}
+	if b.approvals[a.Seat] == nil {
+		b.approvals[a.Seat] = map[uint8]*SeatApproval{}
+	}
+	b.approvals[a.Seat][a.Approver] = a
+}
+
+// forget drops the request held for seat and its approvals.
+func (b *claimBook) forget(seat uint8) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.claims, seat)
+	delete(b.approvals, seat)
+}
+
+// all returns the requests held, in seat order.
+func (b *claimBook) all() []*SeatClaimRequest {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]*SeatClaimRequest, 0, len(b.claims))
+	for _, c := range b.claims {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(x, y *SeatClaimRequest) int { return int(x.Seat) - int(y.Seat) })
+	return out
+}
+
+// approved returns the request held for seat and its approvals for deal by
+// the seats of want, in that order, once the book holds every one of
+// them; nil otherwise.
+func (b *claimBook) approved(seat uint8, want []int, deal uint64) (*SeatClaimRequest, []*SeatApproval) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	req := b.claims[seat]
+	held := b.approvals[seat]
+	var approvals []*SeatApproval
+	for _, s := range want {
+		if a := held[uint8(s)]; a != nil && a.Deal == deal {
+			approvals = append(approvals, a)
+		}
+	}
+	if req == nil || len(approvals) != len(want) {
+		return nil, nil
+	}
+	return req, approvals
 }
 
 func (p *Peer) receiveClaim(m Received) {
@@ -82,7 +156,7 @@ func (p *Peer) receiveClaim(m Received) {
 	if game.Claimable(int(req.Seat)) != nil {
 		return
 	}
-	p.keepClaim(req)
+	p.book.keep(req)
 	p.signal()
 }
 
@@ -95,21 +169,8 @@ func (p *Peer) receiveApproval(m Received) {
 	if game.CheckApproval(a, claimDeal(game)) != nil {
 		return
 	}
-	p.keepApproval(a)
+	p.book.keepApproval(a)
 	p.signal()
-}
-
-// keepApproval keeps an approval of the claim this peer holds for its seat.
-func (p *Peer) keepApproval(a *SeatApproval) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if c := p.claims[a.Seat]; c == nil || c.Key != a.Key {
-		return
-	}
-	if p.approvals[a.Seat] == nil {
-		p.approvals[a.Seat] = map[uint8]*SeatApproval{}
-	}
-	p.approvals[a.Seat][a.Approver] = a
 }
 
 // approve signs, keeps and publishes this peer's approvals of the claims
@@ -122,13 +183,7 @@ func (p *Peer) approve(ctx context.Context) {
 		return
 	}
 	deal := claimDeal(game)
-	p.mu.Lock()
-	claims := make([]*SeatClaimRequest, 0, len(p.claims))
-	for _, c := range p.claims {
-		claims = append(claims, c)
-	}
-	p.mu.Unlock()
-	for _, c := range claims {
+	for _, c := range p.book.all() {
 		if game.Claimable(int(c.Seat)) != nil || game.KeyOf(int(c.Seat)) == c.Key {
 			continue // the seat went to this claim, or cannot go to any now
 		}
@@ -144,7 +199,7 @@ func (p *Peer) approve(ctx context.Context) {
 			if a.Sign(key) != nil || game.CheckApproval(a, deal) != nil {
 				continue
 			}
-			p.keepApproval(a)
+			p.book.keepApproval(a)
 			if b, err := a.MarshalBinary(); err == nil {
 				if err := p.cfg.Transport.Publish(ctx, b); err != nil && p.cfg.Logf != nil {
 					p.cfg.Logf("table: seat %d: publish an approval: %v", p.cfg.Seat, err)
@@ -163,18 +218,8 @@ func (p *Peer) handBack(game *Game, seq uint64, turn Turn) *draft {
 	}
 	seat := turn.Seat
 	deal := game.Deal()
-	want := game.Approvers(int(seat))
-	p.mu.Lock()
-	req := p.claims[seat]
-	held := p.approvals[seat]
-	var approvals []*SeatApproval
-	for _, s := range want {
-		if a := held[uint8(s)]; a != nil && a.Deal == deal {
-			approvals = append(approvals, a)
-		}
-	}
-	p.mu.Unlock()
-	if req == nil || len(approvals) != len(want) {
+	req, approvals := p.book.approved(seat, game.Approvers(int(seat)), deal)
+	if req == nil {
 		return nil
 	}
 	if p.cfg.Logf != nil {

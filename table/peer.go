@@ -226,10 +226,8 @@ type Peer struct {
 	// forks is what the peer has heard of a member whose log went
 	// another way (checkDiverged).
 	forks forkWatch
-	// Seat claims heard of (the latest per seat), and the approvals held
-	// per claimed seat and approver, for the deal they name.
-	claims    map[uint8]*SeatClaimRequest
-	approvals map[uint8]map[uint8]*SeatApproval
+	// book holds the seat claims heard of and their approvals.
+	book claimBook
 	// The human seat's pending choice and the prompt that asked for it.
 	choice *submission
 	prompt *Prompt
@@ -333,8 +331,8 @@ func (p *Peer) open() error {
 	p.mu.Lock()
 	p.game, p.log, p.replica = game, log, rep
 	p.mine, p.votes = nil, nil
-	p.claims, p.approvals = map[uint8]*SeatClaimRequest{}, map[uint8]map[uint8]*SeatApproval{}
 	p.mu.Unlock()
+	p.book.reset()
 	// The vote was stored before it was sent: a restarted peer stands by
 	// it (and its fence) as long as the log has not passed its seq.
 	if b, err := cfg.Store.Meta(cfg.Table, metaVote); err == nil && len(b) == 9 {

@@ -402,23 +402,8 @@ func (g *Game) applySeatClaim(env *Envelope) error {
 	if seat != int(env.Author) || !g.claimable(seat) {
 		return fmt.Errorf("%w: a claim of seat %d at seat %d's turn", ErrVote, seat, env.Author)
 	}
-	if err := c.req.Verify(); err != nil {
-		return fmt.Errorf("%w: %w", ErrVote, err)
-	}
-	if slices.Contains(g.keys, c.req.Key) {
-		return fmt.Errorf("%w: a claim of seat %d with a key already seated", ErrMalformed, seat)
-	}
-	want := g.approvers(seat)
-	if len(c.approvals) != len(want) {
-		return fmt.Errorf("%w: %d approvals, want one from each of the %d seats still played", ErrVote, len(c.approvals), len(want))
-	}
-	for i, a := range c.approvals {
-		if int(a.Approver) != want[i] {
-			return fmt.Errorf("%w: approval %d is seat %d's, want seat %d's", ErrVote, i, a.Approver, want[i])
-		}
-		if err := a.Verify(g.keys[a.Approver]); err != nil {
-			return fmt.Errorf("%w: %w", ErrVote, err)
-		}
+	if err := c.check(g.keys, g.approvers(seat)); err != nil {
+		return err
 	}
 	g.keys[seat] = c.req.Key
 	delete(g.botHost, seat)

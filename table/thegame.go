@@ -16,7 +16,8 @@ import (
 // reveals replays the whole game through package thegame.
 //
 // The game is one crypto round, and one more after each takeover of a
-// device gone (thegame_void.go). The 98 cards are shuffled by every seat;
+// device gone (thegame_void.go) and each seat handed back to its device
+// (thegame_handback.go). The 98 cards are shuffled by every seat;
 // the starting hands are the first positions of the deck, seat 0's first,
 // each opened to its seat alone by the tokens of every other seat; the draw
 // pile is the rest, in its shuffled order, and each draw opens the next
@@ -77,13 +78,18 @@ type TheGame struct {
 	// Takeovers (thegame_void.go).
 	seatKeys []Identity      // the key of each seat: its genesis key, or its bot's
 	botHost  map[int]int     // a seat played by a bot: the seat whose device hosts it
-	round    int             // the crypto round: 1, then one more per takeover
+	round    int             // the crypto round: 1, then one more per takeover or hand-back
 	cards    []thegame.Card  // the round's deck: crypto card i is cards[i]
 	sizes    []int           // the cards the round deals to each seat
 	resume   *thegame.Public // the public position the round resumes; nil for the first deal
 	voids    []*Violation    // the seats taken over, one per takeover
 	fence    *fence          // this peer's standing vote
 	withheld *Violation      // the seat silent at its reveal, the game ended unaudited
+
+	// Seats handed back (thegame_handback.go), and the turn count at which
+	// each seat last changed hands so.
+	handedBack []HandBack
+	claimedAt  map[int]int
 }
 
 // tgAction is one public step of the game, kept for the replay after the
@@ -128,6 +134,9 @@ func (g *TheGame) Entitled(seq uint64) (Turn, error) {
 	}
 	if g.gen != nil {
 		t.Key = g.seatKeys[seat]
+		if g.handBackable(seat) {
+			t.Kinds = append(slices.Clone(kinds), KindSeatClaim)
+		}
 		if g.voidable() {
 			for s := range g.n {
 				if s != seat {
@@ -216,6 +225,8 @@ func (g *TheGame) Apply(env *Envelope) error {
 		err = g.applyVoidSilent(env)
 	case KindComplaint:
 		v, err = g.applyComplaint(seat, env.Body)
+	case KindSeatClaim:
+		err = g.applySeatClaim(env)
 	default:
 		err = fmt.Errorf("%w: %v is not part of The Game's protocol", ErrUnknownKind, env.Kind)
 	}
@@ -942,6 +953,7 @@ func (g *TheGame) handOf(s int) thegame.Cards {
 func verifiedTheGame(v *Verification, tg *TheGame) error {
 	v.Over = tg.Over()
 	v.Voided = tg.Takeovers()
+	v.HandedBack = tg.HandedBack()
 	if r, ok := tg.Result(); ok {
 		v.TheGame = &r
 	}

@@ -84,6 +84,9 @@ type TheGamePeer struct {
 	mu     sync.Mutex
 	player tgbot.Player         // the player of the peer's own seat
 	bots   map[int]tgbot.Player // the players of the bot seats this peer hosts
+	// book holds the seat claims heard of and their approvals
+	// (thegame_handback.go).
+	book claimBook
 	// caughtUp is set once the peer may post: at once for an empty store,
 	// after catchUp for a store that holds the table's log.
 	caughtUp bool
@@ -148,7 +151,7 @@ func (p *TheGamePeer) open(seed [32]byte) error {
 		return err
 	}
 	replica, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
-		Rand: rand.New(rand.NewChaCha8(seed)), Tick: cfg.Tick, Logf: cfg.Logf, Vote: p.receiveVote, Rejected: p.rejected})
+		Rand: rand.New(rand.NewChaCha8(seed)), Tick: cfg.Tick, Logf: cfg.Logf, Vote: p.receiveSide, Rejected: p.rejected})
 	if err != nil {
 		return err
 	}
@@ -225,6 +228,9 @@ func (p *TheGamePeer) run(outer context.Context) error {
 	if err := p.catchUp(ctx); err != nil {
 		return stop(err)
 	}
+	// Seat claims and approvals go out on the first look and on every
+	// tick (thegame_handback.go).
+	ticked := true
 	for {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
@@ -238,7 +244,12 @@ func (p *TheGamePeer) run(outer context.Context) error {
 				return err
 			}
 		}
+		if ticked {
+			p.sideMessages(ctx)
+		}
+		p.dropBots()
 		p.looked()
+		ticked = false
 		select {
 		case <-ctx.Done():
 			return stop(nil)
@@ -249,6 +260,7 @@ func (p *TheGamePeer) run(outer context.Context) error {
 			return err
 		case <-replica.Changed():
 		case <-p.cfg.Tick:
+			ticked = true
 		case <-p.wakeC():
 		case <-p.diverged:
 		}
@@ -267,7 +279,12 @@ func (p *TheGamePeer) catchUp(ctx context.Context) error {
 	if done {
 		return nil
 	}
-	err := fetchFollowing(ctx, p.cfg.Transport, p.cfg.Peers, func() (*Log, *Replica) { return p.Log(), p.rep() })
+	// Before each request, the peer asks for its seat back if a bot plays
+	// it (thegame_handback.go).
+	err := fetchFollowing(ctx, p.cfg.Transport, p.cfg.Peers, func() (*Log, *Replica) {
+		p.sideMessages(ctx)
+		return p.Log(), p.rep()
+	})
 	if err != nil || ctx.Err() != nil {
 		return err
 	}
@@ -338,17 +355,19 @@ func (p *TheGamePeer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl, err := p.playerOf(seat)
-	if err != nil {
-		return nil, err
-	}
-	rnd, err := p.randomness(next)
-	if err != nil {
-		return nil, err
-	}
-	d, err := p.draftSeat(next, prev, seat, rnd, pl)
-	if err != nil || d == nil {
-		return nil, err
+	d := p.handBack(next, turn)
+	if d == nil {
+		pl, err := p.playerOf(seat)
+		if err != nil {
+			return nil, err
+		}
+		rnd, err := p.randomness(next)
+		if err != nil {
+			return nil, err
+		}
+		if d, err = p.draftSeat(next, prev, seat, rnd, pl); err != nil || d == nil {
+			return nil, err
+		}
 	}
 	if p.tamper != nil {
 		p.tamper(d)

@@ -94,6 +94,9 @@ func (p *TheGamePeer) Submit(a thegame.Action) error {
 	if err != nil || int(turn.Seat) != seat || !slices.Contains(turn.Kinds, KindPlay) {
 		return fmt.Errorf("%w: seat %d is not on turn", thegame.ErrNotYourTurn, seat)
 	}
+	if !p.hosts(seat) {
+		return fmt.Errorf("%w: a bot plays seat %d until the table hands it back", thegame.ErrNotYourTurn, seat)
+	}
 	p.person.mu.Lock()
 	defer p.person.mu.Unlock()
 	if s := p.person.pending; s != nil && s.seq == next && s.prev == prev {
@@ -118,7 +121,9 @@ func (p *TheGamePeer) YourTurn() bool {
 	}
 	next, prev := p.rep().head()
 	turn, err := p.Game().Entitled(next)
-	if err != nil || int(turn.Seat) != p.cfg.Seat || !slices.Contains(turn.Kinds, KindPlay) {
+	if err != nil || int(turn.Seat) != p.cfg.Seat || !slices.Contains(turn.Kinds, KindPlay) || !p.hosts(p.cfg.Seat) {
+		// Not the seat's turn, or a bot plays the seat until it is
+		// handed back.
 		return false
 	}
 	p.person.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -52,11 +53,19 @@ type TheGameSelfplayConfig struct {
 //
 // AtReveal makes the device leave instead of posting its reveal after the
 // game (a withheld reveal); AtSeq and When are then not used.
+//
+// ReturnAt, when not 0, brings the device back once the longest log has
+// reached ReturnAt and the table has taken its seat over: its peer is
+// restarted from its store, with fresh randomness, and connected again.
+// Such a device leaves when it is about to draft an envelope and its When
+// holds (or without When, its own log has reached AtSeq): its store then
+// holds nothing the others never received.
 type TheGameLeave struct {
 	Seat     int
 	AtSeq    uint64
 	When     func(v thegame.View) bool
 	AtReveal bool
+	ReturnAt uint64
 }
 
 // TheGameSelfplay is a table of The Game where every seat is a
@@ -82,6 +91,17 @@ type TheGameSelfplay struct {
 	// leftBefore are the leaves (by index in cfg.Leaves) that a peer's
 	// own post triggered (see beforePost).
 	leftBefore map[int]bool
+	// departed counts the devices stopped by a leave, and returns those
+	// restarted (TheGameLeave.ReturnAt).
+	departed, returns int
+	back              map[int]bool // the leaves whose device came back
+
+	// What Run starts a seat's peer with, kept for a device that returns.
+	runCtx    context.Context
+	stores    []*Store
+	wg        sync.WaitGroup
+	errc      chan error
+	peerEnded []chan struct{} // per seat: closed when its current peer has stopped
 }
 
 // NewTheGameSelfplay derives the seats' keys and the genesis from the seed.
@@ -151,6 +171,14 @@ func (s *TheGameSelfplay) Peer(seat int) *TheGamePeer {
 	return s.peers[seat]
 }
 
+// peerList returns the seats' peers as they are now (a device that returns
+// gets a new one).
+func (s *TheGameSelfplay) peerList() []*TheGamePeer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.peers)
+}
+
 // Run plays the game until every seat's peer is done (the game over and
 // audited, or halted by a violation) or ctx ends, then stops the peers.
 // watch, when not nil, is called with every peer whenever a log grows and
@@ -159,74 +187,25 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	n := s.cfg.Players
-	var stores []*Store
 	defer func() {
-		for _, st := range stores {
+		for _, st := range s.stores {
 			st.Close()
 		}
 	}()
-	errc := make(chan error, n)
-	var wg sync.WaitGroup
+	s.runCtx = ctx
+	s.errc = make(chan error, n+len(s.cfg.Leaves))
+	s.peerEnded = make([]chan struct{}, n)
 	for seat := range n {
 		store, err := OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("thegame-seat-%d.db", seat)), &StoreOptions{NoSync: true})
 		if err != nil {
 			return err
 		}
-		stores = append(stores, store)
-		ep, err := s.net.Join(ctx, s.ids[seat], store)
-		if err != nil {
+		s.stores = append(s.stores, store)
+		if err := s.start(seat, false); err != nil {
 			return err
 		}
-		var others []Identity
-		for i, id := range s.ids {
-			if i != seat {
-				others = append(others, id)
-			}
-		}
-		seed := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("njet/table/v1/thegame-selfplay-seat"), s.cfg.Seed^uint64(seat)<<56))
-		ticker := time.NewTicker(s.cfg.Tick)
-		p, err := NewTheGamePeer(TheGamePeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat,
-			Key: s.keys[seat], Store: store, Transport: ep, Peers: others, Bot: s.cfg.Bot, Silent: s.cfg.Silent,
-			Seed: &seed, Tick: ticker.C, Logf: s.cfg.Logf,
-			Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter, Now: s.now})
-		if err != nil {
-			ticker.Stop()
-			return errors.Join(err, ep.Close())
-		}
-		p.tamper = s.beforePost(seat, p, s.tamper[seat])
-		if s.leavesAtReveal(seat) {
-			p.withhold = func(k Kind) bool {
-				if k != KindReveal {
-					return false
-				}
-				s.mu.Lock()
-				s.held[seat] = true
-				s.mu.Unlock()
-				return true
-			}
-		}
-		pctx, stop := context.WithCancel(ctx)
-		s.mu.Lock()
-		s.peers = append(s.peers, p)
-		s.stops = append(s.stops, stop)
-		s.mu.Unlock()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := errors.Join(p.Run(pctx), ep.Close())
-			ticker.Stop()
-			if s.left(seat) || errors.Is(err, ErrClosed) && ctx.Err() != nil {
-				// A device that left, or every device once the run
-				// ends, may find its transport closed (the endpoints
-				// watch the run's ctx) before its own ctx ends.
-				err = nil
-			}
-			if err != nil {
-				err = fmt.Errorf("seat %d: %w", seat, err)
-			}
-			errc <- err
-		}()
 	}
+	errc, stores, wg := s.errc, s.stores, &s.wg
 	err := s.wait(ctx, watch, errc)
 	cancel()
 	wg.Wait()
@@ -251,6 +230,94 @@ func (s *TheGameSelfplay) Run(ctx context.Context, watch func(seat int, p *TheGa
 	return err
 }
 
+// start runs seat's peer over its store: at the beginning of Run, or
+// again for a device that returns (fresh randomness, a new endpoint).
+func (s *TheGameSelfplay) start(seat int, again bool) error {
+	ctx := s.runCtx
+	store := s.stores[seat]
+	ep, err := s.net.Join(ctx, s.ids[seat], store)
+	if err != nil {
+		return err
+	}
+	var others []Identity
+	for i, id := range s.ids {
+		if i != seat {
+			others = append(others, id)
+		}
+	}
+	label := "njet/table/v1/thegame-selfplay-seat"
+	if again {
+		label = "njet/table/v1/thegame-selfplay-seat-back"
+	}
+	seed := sha256.Sum256(binary.BigEndian.AppendUint64([]byte(label), s.cfg.Seed^uint64(seat)<<56))
+	ticker := time.NewTicker(s.cfg.Tick)
+	p, err := NewTheGamePeer(TheGamePeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat,
+		Key: s.keys[seat], Store: store, Transport: ep, Peers: others, Bot: s.cfg.Bot, Silent: s.cfg.Silent,
+		Seed: &seed, Tick: ticker.C, Logf: s.cfg.Logf,
+		Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter, Now: s.now})
+	if err != nil {
+		ticker.Stop()
+		return errors.Join(err, ep.Close())
+	}
+	p.tamper = s.beforePost(seat, p, s.tamper[seat])
+	p.withhold = s.beforeDraft(seat, p)
+	pctx, stop := context.WithCancel(ctx)
+	ended := make(chan struct{})
+	s.mu.Lock()
+	if again {
+		s.peers[seat], s.stops[seat] = p, stop
+	} else {
+		s.peers = append(s.peers, p)
+		s.stops = append(s.stops, stop)
+	}
+	s.peerEnded[seat] = ended
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer close(ended)
+		err := errors.Join(p.Run(pctx), ep.Close())
+		ticker.Stop()
+		if s.left(seat) || pctx.Err() != nil && ctx.Err() == nil || errors.Is(err, ErrClosed) && ctx.Err() != nil {
+			// A device that left, or every device once the run
+			// ends, may find its transport closed (the endpoints
+			// watch the run's ctx) before its own ctx ends.
+			err = nil
+		}
+		if err != nil {
+			err = fmt.Errorf("seat %d: %w", seat, err)
+		}
+		s.errc <- err
+	}()
+	return nil
+}
+
+// comeBack restarts the device of seat, which left, from its store once
+// its peer has stopped.
+func (s *TheGameSelfplay) comeBack(seat int) error {
+	s.mu.Lock()
+	ended := s.peerEnded[seat]
+	s.mu.Unlock()
+	select {
+	case <-ended:
+	case <-s.runCtx.Done():
+		return s.runCtx.Err()
+	}
+	s.net.Reconnect(s.ids[seat])
+	s.mu.Lock()
+	s.gone[seat] = false
+	s.returns++
+	s.mu.Unlock()
+	return s.start(seat, true)
+}
+
+// Returns counts the devices restarted after they left.
+func (s *TheGameSelfplay) Returns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.returns
+}
+
 // storeExport returns the export file of the table's log in store.
 func storeExport(store *Store, table TableID) ([]byte, error) {
 	var b bytes.Buffer
@@ -271,7 +338,7 @@ func (s *TheGameSelfplay) wait(ctx context.Context, watch func(int, *TheGamePeer
 	}
 	for {
 		done := true
-		for seat, p := range s.peers {
+		for seat, p := range s.peerList() {
 			if s.left(seat) {
 				continue
 			}
@@ -286,7 +353,10 @@ func (s *TheGameSelfplay) wait(ctx context.Context, watch func(int, *TheGamePeer
 		if done {
 			return nil
 		}
-		leaves = s.leave(leaves)
+		var err error
+		if leaves, err = s.leave(leaves); err != nil {
+			return err
+		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("table: The Game's selfplay did not finish: %w", ctx.Err())
@@ -322,17 +392,17 @@ func (s *TheGameSelfplay) leftAll(errc <-chan error) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ended++
-	return s.ended <= len(s.gone)
+	return s.ended <= s.departed
 }
 
 // leave stops the seats whose time to leave has come, and moves the clock
 // on while a peer still there waits for a seat whose device has left. It
-// returns the leaves still to come.
-func (s *TheGameSelfplay) leave(pending []int) []int {
+// returns the leaves still to come, a device's return included.
+func (s *TheGameSelfplay) leave(pending []int) ([]int, error) {
 	var head uint64
 	var at *TheGamePeer
 	waiting := false
-	for seat, p := range s.peers {
+	for seat, p := range s.peerList() {
 		if s.left(seat) {
 			continue
 		}
@@ -355,8 +425,33 @@ func (s *TheGameSelfplay) leave(pending []int) []int {
 		s.mu.Lock()
 		before := s.leftBefore[i]
 		s.mu.Unlock()
+		if before && l.ReturnAt > 0 {
+			// Gone, and to come back once the table has taken the seat
+			// over and the log has gone on.
+			if at == nil || head < l.ReturnAt || at.Game().Genesis() == nil || at.Game().PeerOf(l.Seat) == l.Seat {
+				rest = append(rest, i)
+				continue
+			}
+			s.mu.Lock()
+			delete(s.leftBefore, i)
+			if s.back == nil {
+				s.back = map[int]bool{}
+			}
+			s.back[i] = true
+			s.mu.Unlock()
+			if err := s.comeBack(l.Seat); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if before {
 			continue // the seat's own post found it due
+		}
+		if l.ReturnAt > 0 {
+			// A device that comes back leaves only before a draft of
+			// its own (beforeDraft).
+			rest = append(rest, i)
+			continue
 		}
 		due := head >= l.AtSeq
 		if l.When != nil {
@@ -373,12 +468,13 @@ func (s *TheGameSelfplay) leave(pending []int) []int {
 		}
 		s.mu.Lock()
 		s.gone[l.Seat] = true
+		s.departed++
 		stop := s.stops[l.Seat]
 		s.mu.Unlock()
 		s.net.Disconnect(s.ids[l.Seat])
 		stop()
 	}
-	return rest
+	return rest, nil
 }
 
 // leavesAtReveal reports whether seat's device withholds its reveal.
@@ -401,6 +497,47 @@ func (s *TheGameSelfplay) Export(seat int) ([]byte, error) {
 	return s.exports[seat], nil
 }
 
+// beforeDraft is seat's hook before it drafts an envelope: a device that
+// withholds its reveal stays silent there, and a device that is to come
+// back (TheGameLeave.ReturnAt) leaves when its When holds, before it
+// drafts anything: its store then holds only what it sent.
+func (s *TheGameSelfplay) beforeDraft(seat int, p *TheGamePeer) func(k Kind) bool {
+	return func(k Kind) bool {
+		if k == KindReveal && s.leavesAtReveal(seat) {
+			s.mu.Lock()
+			s.held[seat] = true
+			s.mu.Unlock()
+			return true
+		}
+		for i, l := range s.cfg.Leaves {
+			if l.Seat != seat || l.ReturnAt == 0 || l.AtReveal {
+				continue
+			}
+			s.mu.Lock()
+			done := s.leftBefore[i] || s.gone[seat] || s.back[i]
+			s.mu.Unlock()
+			if done || p.Game().Genesis() == nil {
+				continue
+			}
+			if due := p.Log().Next() >= l.AtSeq; l.When != nil && !l.When(p.Game().View(0)) || l.When == nil && !due {
+				continue
+			}
+			s.mu.Lock()
+			if s.leftBefore == nil {
+				s.leftBefore = map[int]bool{}
+			}
+			s.leftBefore[i], s.gone[seat] = true, true
+			s.departed++
+			stop := s.stops[seat]
+			s.mu.Unlock()
+			s.net.Disconnect(s.ids[seat])
+			stop()
+			return true
+		}
+		return false
+	}
+}
+
 // beforePost is seat's draft hook: tamper, if any, then the leaves of the
 // seat whose When holds of the public view the seat posts from. A state
 // such as "its own turn" may last shorter than a tick of the selfplay's
@@ -412,11 +549,11 @@ func (s *TheGameSelfplay) beforePost(seat int, p *TheGamePeer, tamper func(d *dr
 			tamper(d)
 		}
 		for i, l := range s.cfg.Leaves {
-			if l.Seat != seat || l.When == nil || l.AtReveal {
+			if l.Seat != seat || l.When == nil || l.AtReveal || l.ReturnAt > 0 {
 				continue
 			}
 			s.mu.Lock()
-			done := s.leftBefore[i] || s.gone[seat]
+			done := s.leftBefore[i] || s.gone[seat] || s.back[i]
 			s.mu.Unlock()
 			if done || p.Game().Genesis() == nil || !l.When(p.Game().View(0)) {
 				continue
@@ -426,6 +563,7 @@ func (s *TheGameSelfplay) beforePost(seat int, p *TheGamePeer, tamper func(d *dr
 				s.leftBefore = map[int]bool{}
 			}
 			s.leftBefore[i], s.gone[seat] = true, true
+			s.departed++
 			stop := s.stops[seat]
 			s.mu.Unlock()
 			s.net.Disconnect(s.ids[seat])

@@ -214,14 +214,9 @@ func (g *TheGame) applyVoidSilent(env *Envelope) error {
 		g.applyWithheld(v)
 		return nil
 	}
-	if g.st == stPlay {
-		g.resume = g.publicLocked()
-	}
 	// A takeover before the play of the round deals the round again from
 	// the same position (the first deal, or the last takeover's).
-	g.round++
-	g.startRound()
-	g.st = stKeys
+	g.redeal()
 	return nil
 }
 

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	ntable "github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/thegame"
+)
+
+// TestVerifyTheGameHandBack: njet verify of a log of The Game in which seat
+// 1's device left, was taken over and came back prints the takeover and
+// the hand-over, as it does for Njet, and the verified result.
+func TestVerifyTheGameHandBack(t *testing.T) {
+	dir := t.TempDir()
+	back := ntable.TheGameLeave{Seat: 1, ReturnAt: 1, When: func(v thegame.View) bool {
+		return v.Phase == thegame.PhasePlay && v.Turns >= 3 && v.Turn == 1
+	}}
+	s, err := ntable.NewTheGameSelfplay(ntable.TheGameSelfplayConfig{Players: 3, Extreme: true, Seed: 2102, Dir: dir,
+		Leaves: []ntable.TheGameLeave{back}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := s.Run(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.Export(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "back.njetlog")
+	if err := os.WriteFile(path, x, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, stderr bytes.Buffer
+	if code := run([]string{"verify", path}, &out, &stderr); code != exitOK {
+		t.Fatalf("verify: exit %d: %s%s", code, out.String(), stderr.String())
+	}
+	for _, want := range []string{"a round was voided", "seat 1 was handed from its bot to device", "The Game (Extreme), 3 players"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("verify prints no %q:\n%s", want, out.String())
+		}
+	}
+}
