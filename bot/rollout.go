@@ -261,23 +261,63 @@ func abs(x float64) float64 {
 	return x
 }
 
-// team picks partners at random, but a strong Classic 3-player start player
-// plays alone under positive points.
+// team forms the teams that promise the start player s the most points,
+// reading every hand: each team's share of the tricks is taken as its share
+// of the table's trick-taking power (power), times the points value and the
+// seat's doubling. Under -2 points that means the weakest team.
 func (ro *rollout) team(g *engine.Game, s int) engine.Action {
-	if ro.n == 3 {
-		alone := ro.stats(g.Held(s)).margin > 2 && ro.r.Points > 0
-		for _, a := range ro.legal {
-			if (a.Partners == 0) == alone {
-				if alone {
-					return a
-				}
-				if ro.rng.IntN(2) == 0 {
-					return a
-				}
-			}
+	var pw [8]float64
+	total := 0.0
+	for o := 0; o < ro.n; o++ {
+		pw[o] = ro.power(g.Held(o))
+		total += pw[o]
+	}
+	if total <= 0 {
+		return ro.legal[ro.rng.IntN(len(ro.legal))]
+	}
+	pts := float64(ro.r.Points)
+	best, bestScore := 0, math.Inf(-1)
+	for i, a := range ro.legal {
+		team := pw[s]
+		for x := a.Partners; x != 0; x &= x - 1 {
+			team += pw[bits.TrailingZeros8(x)]
+		}
+		mult := 1.0
+		switch {
+		case ro.n == 3 && a.Partners == 0:
+			mult = 2 // the solo player doubles (R-SCORE-2)
+		case ro.n == 5 && a.Bonus == s:
+			mult = 2
+		}
+		sc := pts * mult * team / total
+		if sc > bestScore {
+			best, bestScore = i, sc
 		}
 	}
-	return ro.legal[ro.rng.IntN(len(ro.legal))]
+	return ro.legal[best]
+}
+
+// power rates how many tricks a hand may take under the round's rules:
+// supertrumps most, then trumps by value, then the high side cards.
+func (ro *rollout) power(h engine.Hand) float64 {
+	r := ro.r
+	mv := float64(ro.maxVal)
+	var p float64
+	for x := uint64(h); x != 0; x &= x - 1 {
+		c := engine.CardOf(ro.e, bits.TrailingZeros64(x))
+		v := float64(ro.value(c))
+		switch {
+		case r.Super != engine.NoColour && v == 1 && c.Colour() == r.Super:
+			p += 3
+		case ro.suit[r.Trump].Has(c):
+			p += 1 + v/mv
+		case v >= mv-2:
+			p += 0.8
+		default:
+			p += 0.3 * v / mv
+		}
+	}
+	return p
 }
 
 // keep rates how much a card is worth keeping for trick play.

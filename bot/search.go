@@ -19,12 +19,12 @@ var searchLevels = []struct {
 	Playouts int
 }{
 	{"quick", 960},
-	{"normal", 3840},
+	{"normal", 7680},
 	{"deep", 15360},
 }
 
 // DefaultPlayouts is the budget of the "search" kind without a level.
-const DefaultPlayouts = 3840
+const DefaultPlayouts = 7680
 
 // SearchLevels lists the level names New accepts after "search:", weakest
 // first, with their playout budgets.

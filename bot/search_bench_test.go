@@ -3,6 +3,7 @@ package bot_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -61,7 +62,9 @@ func decisions(tb testing.TB, e engine.Edition, n, games int, seed uint64) []dec
 // BenchmarkSearchDecision measures one search decision at each level over
 // the decisions of whole games (Classic 4, Modern 2, 4 and 5 players), every
 // phase mixed as it comes in play: time per decision (mean, median and the
-// slowest), decisions per second, and memory per decision (B/op).
+// slowest), decisions per second, and memory per decision (B/op); on Linux
+// also the processor time of a decision (median and the slowest), which a
+// loaded machine does not inflate.
 func BenchmarkSearchDecision(b *testing.B) {
 	for _, tc := range []struct {
 		e engine.Edition
@@ -75,13 +78,20 @@ func BenchmarkSearchDecision(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
 				i := 0
-				var times []time.Duration
+				var times, cpu []time.Duration
 				for b.Loop() {
 					d := &ds[i%len(ds)]
 					start := time.Now()
+					c0, ok0 := threadCPU()
 					p.Act(&d.view, d.legal)
+					c1, ok1 := threadCPU()
 					times = append(times, time.Since(start))
+					if ok0 && ok1 {
+						cpu = append(cpu, c1-c0)
+					}
 					i++
 				}
 				sec := b.Elapsed().Seconds()
@@ -90,6 +100,13 @@ func BenchmarkSearchDecision(b *testing.B) {
 				b.ReportMetric(float64(times[len(times)/2].Microseconds())/1e3, "ms-median")
 				b.ReportMetric(float64(times[len(times)-1].Microseconds())/1e3, "ms-max")
 				b.ReportMetric(float64(i)/sec, "decisions/s")
+				// The processor time of a decision does not count the time
+				// it waited for a core on a loaded machine.
+				if len(cpu) == i {
+					slices.Sort(cpu)
+					b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds())/1e3, "cpu-ms-median")
+					b.ReportMetric(float64(cpu[len(cpu)-1].Microseconds())/1e3, "cpu-ms-max")
+				}
 			})
 		}
 	}
