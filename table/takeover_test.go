@@ -214,8 +214,13 @@ func TestDeviceGoneAtEveryStep(t *testing.T) {
 			}
 			c.Silences = []Silence{{Seat: seat, AtSeq: arm, BeforePublish: true, Kind: ref[seq].Kind}}
 			v := lossGame(t, c, []int{seat})
-			if tc.name == "reveal" && v.Voided[0].Check != CheckWithheld {
-				t.Errorf("silent at the reveal: %v", v.Voided[0])
+			// A loaded machine may make another seat slow enough to be
+			// taken over too; the takeover at the reveal is still named
+			// a withheld reveal.
+			if tc.name == "reveal" && !slices.ContainsFunc(v.Voided, func(x *Violation) bool {
+				return x.Check == CheckWithheld && x.Seat == seat
+			}) {
+				t.Errorf("silent at the reveal: %v", v.Voided)
 			}
 		})
 	}
