@@ -20,9 +20,11 @@
 //     rollout.go plays each candidate action out with a fast greedy policy
 //     for all seats; search.go weighs the deals by how well they explain the
 //     other seats' blocks and departs from the heuristic's choice only where
-//     the playouts are surer than one standard error. Its strength is set by
-//     a playout budget ("search:quick", "search", "search:deep",
-//     "search:N"); given a seed and a budget it is deterministic.
+//     the playouts are surer than one standard error, spending its budget
+//     on the candidates that stay in contest (sequential halving). Its
+//     strength is set by a playout budget ("search:quick", "search",
+//     "search:deep", "search:N"); given a seed and a budget it is
+//     deterministic.
 //
 // New builds a player by kind name. Every player takes a *rand.Rand and
 // draws from nothing else, so a game with seeded players is reproducible

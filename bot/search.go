@@ -18,13 +18,13 @@ var searchLevels = []struct {
 	Name     string
 	Playouts int
 }{
-	{"quick", 960},
-	{"normal", 7680},
-	{"deep", 15360},
+	{"quick", 1920},
+	{"normal", 15360},
+	{"deep", 30720},
 }
 
 // DefaultPlayouts is the budget of the "search" kind without a level.
-const DefaultPlayouts = 7680
+const DefaultPlayouts = 15360
 
 // SearchLevels lists the level names New accepts after "search:", weakest
 // first, with their playout budgets.
@@ -92,7 +92,9 @@ type Search struct {
 	world, trial engine.Game
 	ro           *rollout
 	cands        []engine.Action
-	vals         []float64 // per deal, per candidate: the seat's points
+	alive        []int     // the candidates still searched, by index
+	means        []float64 // per candidate: paired mean against the prior
+	vals         []float64 // per deal, per candidate: the seat's points (NaN: not played)
 	weights      []float64 // per deal: the weight of the blocks' evidence
 	stats        SearchStats
 }
@@ -163,9 +165,20 @@ func (p *Search) Act(v *engine.View, legal []engine.Action) engine.Action {
 	p.cands = p.candidates(v, legal, prior)
 	h := slices.Index(p.cands, prior)
 	nc := len(p.cands)
-	rounds := max(1, (p.playouts+nc-1)/nc)
-	if cap(p.vals) < rounds*nc {
-		p.vals = make([]float64, rounds*nc)
+	// Sequential halving: the budget is spent in stages, and after each
+	// stage the lower half of the candidates, by their paired mean against
+	// the prior, is dropped (the prior stays). The comparison that decides,
+	// the best candidate against the prior, so gets most of the deals.
+	stages := 1
+	for alive := nc; alive > 2; alive = (alive + 1) / 2 {
+		stages++
+	}
+	if nc <= 2 {
+		stages = 1
+	}
+	p.alive = p.alive[:0]
+	for i := range p.cands {
+		p.alive = append(p.alive, i)
 	}
 	p.vals = p.vals[:0]
 	p.weights = p.weights[:0]
@@ -173,30 +186,44 @@ func (p *Search) Act(v *engine.View, legal []engine.Action) engine.Action {
 	if p.limit > 0 {
 		start = p.now()
 	}
-	for it := 0; it < rounds; it++ {
-		if it > 0 && p.limit > 0 && p.now().Sub(start) >= p.limit {
-			break
+	it := 0
+	timeUp := func() bool { return it > 0 && p.limit > 0 && p.now().Sub(start) >= p.limit }
+stages:
+	for st := 0; st < stages; st++ {
+		if st > 0 {
+			p.halve(h, nc)
 		}
-		logw, err := w.build(&p.world, p.rng, p.ro.blockEvidence)
-		if err != nil {
-			continue
-		}
-		p.stats.Worlds++
-		// Deals that fit the other seats' blocks count more (soft
-		// evidence), tempered and bounded so that a few deals cannot
-		// outweigh all the others.
-		p.weights = append(p.weights, math.Exp(max(-3, min(3, evidenceWeight*logw))))
-		seed := p.rng.Uint64()
-		for _, a := range p.cands {
-			p.trial = p.world
-			x := math.Inf(-1)
-			if p.trial.Apply(a) == nil {
-				// Every candidate meets the same luck in its rollout.
-				p.ro.pcg.Seed(seed, uint64(it))
-				x = float64(p.ro.run(&p.trial, v.Seat))
-				p.stats.Playouts++
+		deals := max(1, p.playouts/stages/len(p.alive))
+		for range deals {
+			if timeUp() {
+				break stages
 			}
-			p.vals = append(p.vals, x)
+			logw, err := w.build(&p.world, p.rng, p.ro.blockEvidence)
+			it++
+			if err != nil {
+				continue
+			}
+			p.stats.Worlds++
+			// Deals that fit the other seats' blocks count more (soft
+			// evidence), tempered and bounded so that a few deals cannot
+			// outweigh all the others.
+			p.weights = append(p.weights, math.Exp(max(-3, min(3, evidenceWeight*logw))))
+			seed := p.rng.Uint64()
+			base := len(p.vals)
+			for range p.cands {
+				p.vals = append(p.vals, math.NaN()) // not played in this deal
+			}
+			for _, i := range p.alive {
+				p.trial = p.world
+				x := math.Inf(-1)
+				if p.trial.Apply(p.cands[i]) == nil {
+					// Every candidate meets the same luck in its rollout.
+					p.ro.pcg.Seed(seed, uint64(it))
+					x = float64(p.ro.run(&p.trial, v.Seat))
+					p.stats.Playouts++
+				}
+				p.vals[base+i] = x
+			}
 		}
 	}
 	if len(p.weights) == 0 {
@@ -204,7 +231,7 @@ func (p *Search) Act(v *engine.View, legal []engine.Action) engine.Action {
 		return prior
 	}
 	best, bestMean := h, math.Inf(-1)
-	for i := range p.cands {
+	for _, i := range p.alive {
 		if m, _ := p.paired(i, h, nc); i != h && m > bestMean {
 			best, bestMean = i, m
 		}
@@ -223,23 +250,57 @@ func (p *Search) Act(v *engine.View, legal []engine.Action) engine.Action {
 // heuristic's choice for the search to prefer it.
 const confidence = 1.0
 
-// paired returns the weighted mean over the deals of candidate i's score
-// minus candidate j's, and the standard error of that mean.
+// halve keeps the prior h and the better half of the other candidates
+// still searched, by their paired mean against h, best first.
+func (p *Search) halve(h, nc int) {
+	keep := max(1, (len(p.alive)+1)/2-1)
+	others := slices.DeleteFunc(p.alive, func(i int) bool { return i == h })
+	if cap(p.means) < nc {
+		p.means = make([]float64, nc)
+	}
+	means := p.means[:nc]
+	for _, i := range others {
+		means[i], _ = p.paired(i, h, nc)
+	}
+	slices.SortStableFunc(others, func(a, b int) int {
+		switch ma, mb := means[a], means[b]; {
+		case ma > mb:
+			return -1
+		case ma < mb:
+			return 1
+		}
+		return 0
+	})
+	p.alive = append(others[:min(keep, len(others))], h)
+}
+
+// paired returns the weighted mean, over the deals where both were played
+// out, of candidate i's score minus candidate j's, and the standard error of
+// that mean.
 func (p *Search) paired(i, j, nc int) (mean, se float64) {
 	var sw, sw2, sum float64
 	for k, w := range p.weights {
 		d := p.vals[k*nc+i] - p.vals[k*nc+j]
-		if math.IsNaN(d) || math.IsInf(d, 0) {
+		if math.IsNaN(d) {
+			continue // one of them was dropped before this deal
+		}
+		if math.IsInf(d, 0) {
 			return math.Inf(-1), 0
 		}
 		sw += w
 		sw2 += w * w
 		sum += w * d
 	}
+	if sw == 0 {
+		return math.Inf(-1), 0
+	}
 	mean = sum / sw
 	var ss float64
 	for k, w := range p.weights {
 		d := p.vals[k*nc+i] - p.vals[k*nc+j] - mean
+		if math.IsNaN(d) {
+			continue
+		}
 		ss += w * d * d
 	}
 	neff := sw * sw / sw2

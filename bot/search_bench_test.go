@@ -60,7 +60,7 @@ func decisions(tb testing.TB, e engine.Edition, n, games int, seed uint64) []dec
 }
 
 // BenchmarkSearchDecision measures one search decision at each level over
-// the decisions of whole games (Classic 4, Modern 2, 4 and 5 players), every
+// the decisions of whole games (Classic 3 and 4, Modern 2 to 5 players), every
 // phase mixed as it comes in play: time per decision (mean, median and the
 // slowest), decisions per second, and memory per decision (B/op); on Linux
 // also the processor time of a decision (median and the slowest), which a
@@ -69,7 +69,7 @@ func BenchmarkSearchDecision(b *testing.B) {
 	for _, tc := range []struct {
 		e engine.Edition
 		n int
-	}{{engine.Classic, 4}, {engine.Modern, 2}, {engine.Modern, 4}, {engine.Modern, 5}} {
+	}{{engine.Classic, 3}, {engine.Classic, 4}, {engine.Modern, 2}, {engine.Modern, 3}, {engine.Modern, 4}, {engine.Modern, 5}} {
 		ds := decisions(b, tc.e, tc.n, 1, 7)
 		for _, level := range []string{"quick", "normal", "deep"} {
 			b.Run(fmt.Sprintf("%s%d/%s", tc.e, tc.n, level), func(b *testing.B) {

@@ -126,10 +126,10 @@ func TestNewSearchLevels(t *testing.T) {
 		{"search:deep", "search:deep", true},
 		{"search:normal", "search", true},
 		{"search:500", "search:500", true},
-		{"search:960", "search:quick", true},
-		{"search:7680", "search", true},
-		{"search:3840", "search:3840", true},
-		{"search:15360", "search:deep", true},
+		{"search:1920", "search:quick", true},
+		{"search:15360", "search", true},
+		{"search:7680", "search:7680", true},
+		{"search:30720", "search:deep", true},
 		{"search:0", "", false},
 		{"search:-3", "", false},
 		{"search:fast", "", false},
@@ -180,4 +180,35 @@ func TestSearchTimeLimit(t *testing.T) {
 	if st := p.Stats(); st.Decisions != 1 || st.Worlds < 1 || st.Worlds > 6 {
 		t.Fatalf("stats %+v: want one decision over 1 to 6 deals", st)
 	}
+}
+
+// TestSearchHalving checks that a decision with many candidates spends its
+// budget unevenly: the search drops the weaker half of the candidates stage
+// by stage, so it plays out more deals than an even split would give and no
+// more playouts than its budget.
+func TestSearchHalving(t *testing.T) {
+	const budget = 900
+	p := bot.NewSearch(rand.New(rand.NewPCG(5, 5)), budget)
+	rec := &recorder{Player: p, t: t, phases: map[engine.Phase]int{}}
+	g, err := engine.NewGame(engine.Config{Edition: engine.Classic, Players: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.DealDeck(engine.Classic.Deck(4)); err != nil {
+		t.Fatal(err)
+	}
+	s := g.Waiting()[0]
+	v := g.View(s)
+	legal := g.Legal(s)
+	if len(legal) < 9 {
+		t.Fatalf("%d blocks, want a decision with at least 9", len(legal))
+	}
+	rec.Act(&v, legal)
+	st := p.Stats()
+	// Nine candidates: an even split gives each 100 deals; halving
+	// (9, 5, 3, 2 candidates over four stages of 225 playouts) gives 256.
+	if st.Playouts > budget || st.Worlds <= budget/9 {
+		t.Fatalf("stats %+v: want at most %d playouts over more than %d deals", st, budget, budget/9)
+	}
+	t.Logf("%+v", st)
 }
