@@ -64,8 +64,9 @@ func (ro *rollout) value(c engine.Card) int { return int(ro.val[c.Index()]) }
 // maxRolloutSteps bounds one rollout; a round has well under 200 actions.
 const maxRolloutSteps = 400
 
-// run plays g to the end of its round and returns seat's points in it.
-func (ro *rollout) run(g *engine.Game, seat int) int {
+// run plays g to the end of its round and returns seat's margin in it
+// (margin).
+func (ro *rollout) run(g *engine.Game, seat int) float64 {
 	ro.rulesSet = false
 	for range maxRolloutSteps {
 		ph := g.Phase()
@@ -86,7 +87,22 @@ func (ro *rollout) run(g *engine.Game, seat int) int {
 			break
 		}
 	}
-	return g.RoundPoints(seat)
+	return ro.margin(g, seat)
+}
+
+// margin is seat's points in g's round minus the mean of the other seats'
+// points. The search plays for this lead and not for its points alone: the
+// game is won by the most points, and a choice that raises every seat's
+// score (a higher points value that all the table shares, say) gains it
+// nothing over the others.
+func (ro *rollout) margin(g *engine.Game, seat int) float64 {
+	var others float64
+	for o := 0; o < ro.n; o++ {
+		if o != seat {
+			others += float64(g.RoundPoints(o))
+		}
+	}
+	return float64(g.RoundPoints(seat)) - others/float64(ro.n-1)
 }
 
 // choose picks the policy's action for seat s among ro.legal.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -248,6 +249,68 @@ func TestRolloutLegalAndDeterministic(t *testing.T) {
 				if !slices.Equal(points[0], points[1]) {
 					t.Fatalf("deal %d: points %v, then %v with the same seed", deal, points[0], points[1])
 				}
+			}
+		})
+	}
+}
+
+// TestRolloutMargin checks the score of a playout: the seat's points in the
+// round minus the mean of the other seats' points, so that a round in which
+// every seat scores alike is worth nothing to the search. With two teams of
+// two it is two thirds of the seat's team's lead.
+func TestRolloutMargin(t *testing.T) {
+	for _, tc := range []struct {
+		e engine.Edition
+		n int
+	}{{engine.Classic, 3}, {engine.Classic, 4}, {engine.Modern, 2}, {engine.Modern, 5}} {
+		t.Run(fmt.Sprintf("%s%d", tc.e, tc.n), func(t *testing.T) {
+			deals := rand.New(rand.NewPCG(13, uint64(tc.n)))
+			nonzero := 0
+			for deal := range 50 {
+				deck := tc.e.Deck(tc.n)
+				deals.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+				g, err := engine.NewGame(engine.Config{Edition: tc.e, Players: tc.n, FirstDealer: deal % tc.n})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := g.DealDeck(deck); err != nil {
+					t.Fatal(err)
+				}
+				seat := deal % tc.n
+				ro := newRollout(tc.e, tc.e.Characters()[:tc.n])
+				ro.pcg.Seed(uint64(deal), 5)
+				got := ro.run(g, seat)
+				if g.Phase() != engine.PhaseRoundOver && g.Phase() != engine.PhaseGameOver {
+					t.Fatalf("deal %d: the playout stopped in phase %s", deal, g.Phase())
+				}
+				own, sum := 0, 0
+				for s := range tc.n {
+					sum += g.RoundPoints(s)
+				}
+				own = g.RoundPoints(seat)
+				want := float64(own) - float64(sum-own)/float64(tc.n-1)
+				if math.Abs(got-want) > 1e-9 {
+					t.Fatalf("deal %d: margin %v, want %v (points %d of %d)", deal, got, want, own, sum)
+				}
+				if tc.n == 4 {
+					var team, opp int
+					for s := range tc.n {
+						if g.TeamOf(s) == g.TeamOf(seat) {
+							team += g.RoundPoints(s)
+						} else {
+							opp += g.RoundPoints(s)
+						}
+					}
+					if lead := float64(team-opp) / 3; math.Abs(got-lead) > 1e-9 {
+						t.Fatalf("deal %d: margin %v, want a third of the lead of the team's %d points over %d", deal, got, team, opp)
+					}
+				}
+				if got != 0 {
+					nonzero++
+				}
+			}
+			if nonzero == 0 {
+				t.Fatal("every round gave a margin of 0")
 			}
 		})
 	}

@@ -76,8 +76,9 @@ func parseSearch(spec string) (int, error) {
 // Monte Carlo): for each of many deals of the hidden cards that agree with
 // everything its seat has seen, it replays the round, tries every candidate
 // action and plays the round out with a fast greedy policy for all seats;
-// it takes the action with the best average score for its own seat, which
-// is its team's score, doubled when it holds the bonus. The playout budget
+// it takes the action with the best average margin for its own seat: its
+// points (its team's, doubled when it holds the bonus) minus the mean of
+// the other seats' points. The playout budget
 // fixes its strength and its cost; given a seed and a budget it is
 // deterministic. With a time limit (SetTimeLimit) it stops early when the
 // clock says so, and then it is not.
@@ -219,7 +220,7 @@ stages:
 				if p.trial.Apply(p.cands[i]) == nil {
 					// Every candidate meets the same luck in its rollout.
 					p.ro.pcg.Seed(seed, uint64(it))
-					x = float64(p.ro.run(&p.trial, v.Seat))
+					x = p.ro.run(&p.trial, v.Seat)
 					p.stats.Playouts++
 				}
 				p.vals[base+i] = x
