@@ -241,6 +241,11 @@ func (s *Session) Run(ctx context.Context, onEvent func(seat int, e table.Event)
 			return wait(ctx.Err())
 		case err := <-errc:
 			running--
+			if err == nil && ctx.Err() != nil {
+				// A seat that saw ctx end first returns nil: the caller
+				// stopped the session, no seat failed.
+				err = ctx.Err()
+			}
 			if err == nil {
 				err = fmt.Errorf("p2p: a seat stopped")
 			}
