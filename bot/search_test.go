@@ -167,16 +167,8 @@ func TestSearchTimeLimit(t *testing.T) {
 	p := bot.NewSearch(rand.New(rand.NewPCG(4, 4)), 100000)
 	p.SetTimeLimit(5*time.Millisecond, now)
 	rec := &recorder{Player: p, t: t, phases: map[engine.Phase]int{}}
-	g, err := engine.NewGame(engine.Config{Edition: engine.Classic, Players: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.DealDeck(engine.Classic.Deck(4)); err != nil {
-		t.Fatal(err)
-	}
-	s := g.Waiting()[0]
-	v := g.View(s)
-	rec.Act(&v, g.Legal(s))
+	v, legal := openingBlock(t)
+	rec.Act(&v, legal)
 	if st := p.Stats(); st.Decisions != 1 || st.Worlds < 1 || st.Worlds > 6 {
 		t.Fatalf("stats %+v: want one decision over 1 to 6 deals", st)
 	}
@@ -190,16 +182,7 @@ func TestSearchHalving(t *testing.T) {
 	const budget = 900
 	p := bot.NewSearch(rand.New(rand.NewPCG(5, 5)), budget)
 	rec := &recorder{Player: p, t: t, phases: map[engine.Phase]int{}}
-	g, err := engine.NewGame(engine.Config{Edition: engine.Classic, Players: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.DealDeck(engine.Classic.Deck(4)); err != nil {
-		t.Fatal(err)
-	}
-	s := g.Waiting()[0]
-	v := g.View(s)
-	legal := g.Legal(s)
+	v, legal := openingBlock(t)
 	if len(legal) < 9 {
 		t.Fatalf("%d blocks, want a decision with at least 9", len(legal))
 	}
@@ -211,4 +194,19 @@ func TestSearchHalving(t *testing.T) {
 		t.Fatalf("stats %+v: want at most %d playouts over more than %d deals", st, budget, budget/9)
 	}
 	t.Logf("%+v", st)
+}
+
+// openingBlock is the first decision of a Classic 4 round dealt from the
+// unshuffled deck: a block, as its seat sees it, and the legal blocks.
+func openingBlock(t *testing.T) (engine.View, []engine.Action) {
+	t.Helper()
+	g, err := engine.NewGame(engine.Config{Edition: engine.Classic, Players: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.DealDeck(engine.Classic.Deck(4)); err != nil {
+		t.Fatal(err)
+	}
+	s := g.Waiting()[0]
+	return g.View(s), g.Legal(s)
 }
