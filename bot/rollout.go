@@ -64,8 +64,7 @@ func (ro *rollout) value(c engine.Card) int { return int(ro.val[c.Index()]) }
 // maxRolloutSteps bounds one rollout; a round has well under 200 actions.
 const maxRolloutSteps = 400
 
-// run plays g to the end of its round and returns seat's margin in it
-// (margin).
+// run plays g to the end of its round and returns seat's margin in it.
 func (ro *rollout) run(g *engine.Game, seat int) float64 {
 	ro.rulesSet = false
 	for range maxRolloutSteps {

@@ -95,7 +95,7 @@ type Search struct {
 	cands        []engine.Action
 	alive        []int     // the candidates still searched, by index
 	means        []float64 // per candidate: paired mean against the prior
-	vals         []float64 // per deal, per candidate: the seat's points (NaN: not played)
+	vals         []float64 // per deal, per candidate: the seat's margin (NaN: not played)
 	weights      []float64 // per deal: the weight of the blocks' evidence
 	stats        SearchStats
 }
@@ -173,9 +173,6 @@ func (p *Search) Act(v *engine.View, legal []engine.Action) engine.Action {
 	stages := 1
 	for alive := nc; alive > 2; alive = (alive + 1) / 2 {
 		stages++
-	}
-	if nc <= 2 {
-		stages = 1
 	}
 	p.alive = p.alive[:0]
 	for i := range p.cands {
