@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -517,15 +518,7 @@ func continues(t *testing.T, before, after []byte) {
 		t.Fatal(err)
 	}
 	prefix := func(x, y []json.RawMessage) bool {
-		if len(x) > len(y) {
-			return false
-		}
-		for i := range x {
-			if string(x[i]) != string(y[i]) {
-				return false
-			}
-		}
-		return true
+		return len(x) <= len(y) && slices.EqualFunc(x, y[:len(x)], func(p, q json.RawMessage) bool { return bytes.Equal(p, q) })
 	}
 	if string(a.Config) != string(b.Config) || !prefix(b.Decks, a.Decks) || !prefix(b.Actions, a.Actions) {
 		t.Fatalf("the resumed Njet game is another game: %d decks and %d moves saved, %d and %d after resuming",
