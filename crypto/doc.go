@@ -19,6 +19,9 @@
 //     be a canonical X25519 key not of small order, so that others can
 //     seal to it. NewRound checks all key messages and adds the shares
 //     into the joint key H.
+//     At three seats or more each seat then splits its ElGamal secret
+//     into shares for the other seats, committed to in public and sealed
+//     to their holders (Escrow, OpenEscrow); see escrow.go.
 //  2. Shuffle. The deck starts as encryptions of the cards in order
 //     (InitialDeck). Each seat in turn re-randomises every ciphertext,
 //     permutes the deck and proves it did so with Neff's shuffle proof
@@ -65,10 +68,13 @@
 // seat has not given its token for (the positions dealt to them, and each
 // position once it is played); after the round the reveals open them all.
 // The scheme cannot stop a seat from leaving: with n-of-n
-// decryption a seat that is gone for good takes its share with it and the
-// rest of the deck can no longer be opened. That is why a seat stores its
-// Secrets (MarshalBinary) before it sends anything and resumes with them
-// after a crash. Sealed messages use the standard library's HPKE, whose
+// decryption alone a seat that is gone for good takes its share with it and
+// the rest of the deck can no longer be opened. That is why a seat stores
+// its Secrets (MarshalBinary) before it sends anything and resumes with them
+// after a crash, and why, at three seats or more, it escrows its secret with
+// the other seats: all of them together, and only all of them, can then
+// open the positions it held for whoever plays its seat next (Recover,
+// RecoveredPlay) and rebuild its secret for the audit (RecoveredSecrets). Sealed messages use the standard library's HPKE, whose
 // ephemeral keys come from crypto/rand rather than from the io.Reader
 // given; they do not affect any proof. Hiding is computational: it rests on
 // the hardness of discrete logarithms in ristretto255. Message envelopes,

@@ -22,6 +22,7 @@ const (
 	CheckMissing                     // a message that should be there is missing or misplaced
 	CheckHPKEKey                     // an HPKE public key nobody can seal to
 	CheckDeck                        // the final deck is not the edition's cards, once each
+	CheckEscrow                      // an escrow whose shares do not add up to the key, or a share that does not match its commitment
 )
 
 var checkNames = [...]string{
@@ -36,6 +37,7 @@ var checkNames = [...]string{
 	CheckMissing:    "missing message",
 	CheckHPKEKey:    "HPKE key",
 	CheckDeck:       "deck",
+	CheckEscrow:     "escrow",
 }
 
 // String returns the check's name.
@@ -60,9 +62,16 @@ var (
 	ErrMissing    = errors.New("crypto: missing or misplaced message")
 	ErrHPKEKey    = errors.New("crypto: unusable HPKE key")
 	ErrDeck       = errors.New("crypto: deck is not the edition's cards")
+	ErrEscrow     = errors.New("crypto: escrow does not match the key")
 
 	// ErrCheat matches every *CheatError with errors.Is.
 	ErrCheat = errors.New("crypto: cheat detected")
+
+	// ErrSoftware is wrapped by a failure of the checking software itself,
+	// not of any seat's message: a proof library whose transcript is not
+	// laid out as this package expects (see shufflelink.go). A table halts
+	// on it, naming the software, and blames no seat.
+	ErrSoftware = errors.New("crypto: a failure of the checking software, not of any seat")
 )
 
 func (c Check) sentinel() error {
@@ -87,6 +96,8 @@ func (c Check) sentinel() error {
 		return ErrHPKEKey
 	case CheckDeck:
 		return ErrDeck
+	case CheckEscrow:
+		return ErrEscrow
 	default:
 		return ErrMissing
 	}

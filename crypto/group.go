@@ -67,14 +67,17 @@ func randomScalar(rand io.Reader) (*ristretto255.Scalar, error) {
 	return wideScalar(&b), nil
 }
 
-// nonce derives a proof nonce from fresh randomness and the secret, so that
-// a weak random source alone does not leak the secret (hedged nonces).
-func nonce(rand io.Reader, secret *ristretto255.Scalar, domain string, parts ...[]byte) (*ristretto255.Scalar, error) {
+// nonce derives a proof nonce from fresh randomness, the secret and the
+// digest of the round's parameters, so that a weak random source alone does
+// not leak the secret (hedged nonces), and a source that repeats itself
+// still gives different nonces in different rounds, tables and decks even
+// if a secret were ever used in more than one.
+func nonce(rand io.Reader, secret *ristretto255.Scalar, digest [32]byte, domain string, parts ...[]byte) (*ristretto255.Scalar, error) {
 	var fresh [32]byte
 	if _, err := io.ReadFull(rand, fresh[:]); err != nil {
 		return nil, fmt.Errorf("crypto: random source: %w", err)
 	}
-	all := append([][]byte{fresh[:], secret.Bytes()}, parts...)
+	all := append([][]byte{fresh[:], secret.Bytes(), digest[:]}, parts...)
 	return hashToScalar("njet/crypto/v1/nonce/"+domain, all...), nil
 }
 

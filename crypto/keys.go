@@ -135,7 +135,7 @@ func (s *Secrets) KeyMessage(p Params, rand io.Reader) (*KeyMessage, error) {
 	m := &KeyMessage{Seat: s.seat}
 	copy(m.HPKE[:], priv.PublicKey().Bytes())
 	m.Key = s.public()
-	k, err := nonce(rand, &s.key, "key", m.Key[:])
+	k, err := nonce(rand, &s.key, p.digest(), "key", m.Key[:])
 	if err != nil {
 		return nil, err
 	}

@@ -106,7 +106,7 @@ func (r *Round) checkSealedHeader(m *Sealed) error {
 		return cheat(m.From, CheckParams, "recipient seat %d", m.To)
 	case m.Position < 0 || m.Position >= r.params.Cards:
 		return cheat(m.From, CheckParams, "position %d", m.Position)
-	case m.Kind != SealDeal && m.Kind != SealForward:
+	case m.Kind < SealDeal || m.Kind > SealRecovery:
 		return cheat(m.From, CheckParams, "unknown seal kind %d", m.Kind)
 	}
 	return nil
@@ -450,7 +450,7 @@ func (m *Sealed) UnmarshalBinary(b []byte) error {
 	var q Sealed
 	q.From = d.readSeat()
 	q.To = d.bounded("recipient", 0, MaxParties-1)
-	q.Kind = SealKind(d.bounded("seal kind", int(SealDeal), int(SealForward)))
+	q.Kind = SealKind(d.bounded("seal kind", int(SealDeal), int(SealRecovery)))
 	q.Position = d.bounded("position", 0, MaxCards-1)
 	q.Commitment = d.hash()
 	q.Ciphertext = d.blob16(sealedCTMax)

@@ -64,7 +64,7 @@ func (v *recordingVerifier) PubRand(ms ...any) error {
 // errTranscriptLayout reports a kyber whose proof messages are not laid out
 // as this file expects: a local failure (the dependency changed), never a
 // seat's fault.
-var errTranscriptLayout = errors.New("crypto: unexpected layout of kyber's shuffle transcript")
+var errTranscriptLayout = fmt.Errorf("%w: unexpected layout of kyber's shuffle transcript", ErrSoftware)
 
 // pairTranscript holds what the link check needs from a verified proof.
 type pairTranscript struct {

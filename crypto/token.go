@@ -53,7 +53,7 @@ func (r *Round) Token(s *Secrets, deck Deck, pos int, rand io.Reader) (Token, er
 	D.ScalarMult(&s.key, c1)
 	t := Token{Seat: s.seat, Position: pos, Share: pointOf(&D)}
 	C1 := deck[pos].C1
-	k, err := nonce(rand, &s.key, "token", C1[:], t.Share[:])
+	k, err := nonce(rand, &s.key, r.digest, "token", C1[:], t.Share[:])
 	if err != nil {
 		return Token{}, err
 	}

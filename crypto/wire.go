@@ -12,15 +12,18 @@ const WireVersion = 2
 
 // Message kinds: the second byte of every encoded message. Append-only.
 const (
-	kindParams     = 1
-	kindSecrets    = 2
-	kindKey        = 3
-	kindShuffle    = 4
-	kindToken      = 5
-	kindSealed     = 6
-	kindPlay       = 7
-	kindReveal     = 8
-	kindTranscript = 9
+	kindParams        = 1
+	kindSecrets       = 2
+	kindKey           = 3
+	kindShuffle       = 4
+	kindToken         = 5
+	kindSealed        = 6
+	kindPlay          = 7
+	kindReveal        = 8
+	kindTranscript    = 9
+	kindEscrow        = 10
+	kindEscrowShare   = 11
+	kindRecoveredPlay = 12
 )
 
 // encoder appends fixed-layout fields to a buffer.
