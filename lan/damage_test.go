@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
 )
@@ -88,7 +87,7 @@ func TestDamagedStoreRejoinsAndCatchesUp(t *testing.T) {
 	}
 	hosted := make(chan *Table, 1)
 	go func() {
-		tbl, err := host.Host(ctx, HostConfig{Name: "T", Edition: engine.Modern, Players: 3, Bots: 1, Rounds: 1,
+		tbl, err := host.Host(ctx, HostConfig{Name: "T", Variant: "modern", Players: 3, Bots: 1, Rounds: 1,
 			Bot: "random"}, nil)
 		if err != nil {
 			t.Error(err)

@@ -98,8 +98,8 @@ func (d *Device) JoinAddrs() []JoinAddr {
 }
 
 // LogPath is where a table's log goes by default: DIR/<table>.njetlog in
-// the data directory.
-func (d *Device) LogPath(id table.TableID) string {
+// the data directory, named by the id people see (Table.Lobby).
+func (d *Device) LogPath(id p2p.LobbyID) string {
 	return filepath.Join(d.dir, id.String()+".njetlog")
 }
 

@@ -3,6 +3,7 @@ package lan
 import (
 	"context"
 	"errors"
+	"github.com/njetlan/njet/games"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
 )
@@ -36,7 +36,7 @@ func fakeBrowse(lists ...[]p2p.TableAd) browseFunc {
 func ad(id byte, name string, free int) p2p.TableAd {
 	var a p2p.TableAd
 	a.ID[0] = id
-	a.Name, a.Free, a.Players, a.Edition = name, free, 4, engine.Classic
+	a.Name, a.Free, a.Players, a.Variant = name, free, 4, "classic"
 	return a
 }
 
@@ -127,7 +127,7 @@ func TestOpenDevice(t *testing.T) {
 	if tbl, err := d.Resume(""); tbl != nil || err != nil {
 		t.Errorf("a new store resumes %v, %v", tbl, err)
 	}
-	var tid table.TableID
+	var tid p2p.LobbyID
 	if got, want := d.LogPath(tid), filepath.Join(dir, tid.String()+".njetlog"); got != want {
 		t.Errorf("LogPath %s, want %s", got, want)
 	}
@@ -152,7 +152,7 @@ func TestOpenDevice(t *testing.T) {
 func hostAlone(t *testing.T, ctx context.Context, d *Device, bot string) (*Table, []Progress) {
 	t.Helper()
 	var seen []Progress
-	tbl, err := d.Host(ctx, HostConfig{Name: "T", Edition: engine.Modern, Players: 3, Bots: 2, Rounds: 1,
+	tbl, err := d.Host(ctx, HostConfig{Name: "T", Variant: "modern", Players: 3, Bots: 2, Rounds: 1,
 		Wait: 10 * time.Second, Bot: bot}, func(p Progress) { seen = append(seen, p) })
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +283,7 @@ func TestJoinByAddress(t *testing.T) {
 	}
 	hosted := make(chan *Table, 1)
 	go func() {
-		tbl, err := host.Host(ctx, HostConfig{Name: "T", Edition: engine.Modern, Players: 3, Bots: 1, Rounds: 1,
+		tbl, err := host.Host(ctx, HostConfig{Name: "T", Variant: "modern", Players: 3, Bots: 1, Rounds: 1,
 			Bot: "random"}, nil)
 		if err != nil {
 			t.Error(err)
@@ -329,5 +329,113 @@ func TestJoinByAddress(t *testing.T) {
 	}
 	if hout := <-done; !hout.Over || hout.Head != out.Head {
 		t.Fatalf("host %+v, joiner %+v", hout, out)
+	}
+}
+
+// TestResumeEveryBotKind: a device that hosted a table of any game with
+// bots of any kind of that game (and Njet's search at a level) resumes
+// it after a restart: its saved seat list reads back with the kinds.
+func TestResumeEveryBotKind(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, g := range games.All() {
+		kinds := slices.Clone(g.Kinds)
+		if g.Name == table.GameNjet {
+			kinds = append(kinds, "search:quick")
+		}
+		for _, kind := range kinds {
+			t.Run(g.ID+"/"+kind, func(t *testing.T) {
+				dir := t.TempDir()
+				d, err := OpenDevice(dir, loopback)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := g.Variants[len(g.Variants)-1]
+				// A lobby lists its bots by plain kinds; the device's own
+				// seat takes any kind, a search level too.
+				lobbyKind, _, _ := strings.Cut(kind, ":")
+				tbl, err := d.Host(ctx, HostConfig{Name: "R", Game: g.Name, Variant: v.ID, Players: 3,
+					BotKinds: []string{lobbyKind, lobbyKind}, Bot: kind, Rounds: 1, Wait: 10 * time.Second}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				id := tbl.ID()
+				if err := errors.Join(tbl.Close(), d.Close()); err != nil {
+					t.Fatal(err)
+				}
+				d, err = OpenDevice(dir, loopback)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer d.Close()
+				again, err := d.Resume(kind)
+				if err != nil || again == nil || again.ID() != id {
+					t.Fatalf("resume: %v, %v", again, err)
+				}
+				defer again.Close()
+				for i, s := range again.seats {
+					if want := map[bool]string{true: kind, false: lobbyKind}[i == 0]; s.Bot != want {
+						t.Errorf("seat %d resumes with bot %q, want %q", s.Seat, s.Bot, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestTheGameCoopResumes hosts a table of The Game with coop bots, plays
+// until the first deal, stops the device and resumes the table from its
+// store: the bots play it to the end, and the log verifies.
+func TestTheGameCoopResumes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	d, err := OpenDevice(dir, loopback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := d.Host(ctx, HostConfig{Name: "G", Game: table.GameTheGame, Variant: "extreme", Players: 3,
+		BotKinds: []string{"coop", "coop"}, Bot: "coop", Wait: 10 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tbl.ID()
+	pctx, stop := context.WithCancel(ctx)
+	if _, err := d.Play(pctx, tbl, PlayConfig{Linger: time.Second}, func(e Event) {
+		if _, ok := e.(Shuffling); ok {
+			stop()
+		}
+	}); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatalf("the first play: %v", err)
+	}
+	stop()
+	if err := errors.Join(tbl.Close(), d.Close()); err != nil {
+		t.Fatal(err)
+	}
+	d, err = OpenDevice(dir, loopback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	again, err := d.Resume("coop")
+	if err != nil || again == nil || again.ID() != id {
+		t.Fatalf("resume: %v, %v", again, err)
+	}
+	defer again.Close()
+	out, err := d.Play(ctx, again, PlayConfig{Linger: time.Second}, nil)
+	if err != nil || !out.Over || out.TheGame == nil {
+		t.Fatalf("the resumed play: %+v, %v", out, err)
+	}
+	path := filepath.Join(t.TempDir(), "g.njetlog")
+	if err := d.Export(id, path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if v, err := table.Verify(f); err != nil || !v.Over || v.TheGame == nil {
+		t.Fatalf("verify: %+v, %v", v, err)
 	}
 }

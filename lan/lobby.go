@@ -7,57 +7,28 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/njetlan/njet/bot"
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/p2p"
+	"github.com/njetlan/njet/table"
 )
 
-// Strength is how well a bot plays, as a person chooses it in a lobby.
-type Strength uint8
+// Strength is how well a bot plays, as a person chooses it in a lobby:
+// each game names the bot kind of each strength (games.Game.Bots).
+type Strength = games.Strength
 
 // The strengths a person chooses from.
 const (
-	Easy Strength = iota + 1
-	Normal
-	Strong
+	Easy   = games.Easy
+	Normal = games.Normal
+	Strong = games.Strong
 )
 
-// strengthKinds is the bot kind that plays at each strength: the one table
-// to change when the bots change.
-var strengthKinds = [...]string{Easy: "random", Normal: "heuristic", Strong: "search"}
+// Strengths returns the strengths a person chooses from, weakest first.
+func Strengths() []Strength { return games.Strengths() }
 
-// Kind returns the bot kind that plays at s, or "" for no strength.
-func (s Strength) Kind() string {
-	if int(s) >= len(strengthKinds) {
-		return ""
-	}
-	return strengthKinds[s]
-}
-
-// Strengths returns the strengths this device's bots can play, weakest
-// first: those whose kind package bot knows.
-func Strengths() []Strength {
-	var out []Strength
-	for s := Easy; s <= Strong; s++ {
-		if slices.Contains(bot.Kinds(), s.Kind()) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// StrengthOf returns the strength a bot kind plays at, or 0 when no
-// strength uses the kind.
-func StrengthOf(kind string) Strength {
-	for s := Easy; s <= Strong; s++ {
-		if s.Kind() == kind {
-			return s
-		}
-	}
-	return 0
-}
-
-// defaultBot is the kind of the bots a host seats without saying which.
-const defaultBot = "heuristic"
+// StrengthOf returns the strength at which a bot kind of any game plays,
+// or 0 when no strength uses the kind.
+func StrengthOf(kind string) Strength { return games.StrengthOf(kind) }
 
 // HostLobby is a table this device hosts, before it starts: players sit
 // down as they join, the host adds and removes bots, and Start writes the
@@ -82,42 +53,49 @@ func (d *Device) OpenLobby(cfg HostConfig, progress func(Progress)) (*HostLobby,
 	if progress == nil {
 		progress = func(Progress) {}
 	}
+	g, err := games.ByName(cfg.Game)
+	if err != nil {
+		return nil, fmt.Errorf("lan: %w", err)
+	}
 	kinds := cfg.BotKinds
 	if kinds == nil {
 		kinds = make([]string, cfg.Bots)
 		for i := range kinds {
-			kinds[i] = defaultBot
+			kinds[i] = g.Bots[games.Normal]
 		}
 	}
-	if err := checkBots(kinds); err != nil {
+	if err := checkBots(g, kinds); err != nil {
 		return nil, err
 	}
 	cfg.Bots, cfg.BotKinds = len(kinds), slices.Clone(kinds)
-	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: cfg.Name, Edition: cfg.Edition, Game: cfg.Game, Extreme: cfg.Extreme,
+	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: cfg.Name, Game: cfg.Game, Variant: cfg.Variant,
 		Players: cfg.Players, Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds, Player: cfg.Player})
 	if err != nil {
 		return nil, err
 	}
+	cfg.Variant = lobby.Config().Variant
 	if err := lobby.SetBots(kinds); err != nil {
 		return nil, errors.Join(err, lobby.Close())
 	}
 	h := &HostLobby{d: d, cfg: cfg, lobby: lobby}
-	ad := p2p.TableAd{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Game: cfg.Game, Extreme: cfg.Extreme,
+	ad := p2p.TableAd{ID: lobby.ID(), Name: cfg.Name, Game: cfg.Game, Variant: cfg.Variant,
 		Players: cfg.Players, Free: lobby.Free(), Host: lobby.Config().Player}
 	if h.advert, err = d.node.Advertise(ad); err != nil {
 		progress(NotAdvertised{Err: err})
 		h.advert = nil
 	}
-	progress(Hosting{ID: lobby.ID(), Name: cfg.Name, Edition: cfg.Edition, Game: cfg.Game, Extreme: cfg.Extreme,
+	progress(Hosting{ID: lobby.ID(), Name: cfg.Name, Game: cfg.Game, Variant: cfg.Variant,
 		Players: cfg.Players, Bots: cfg.Bots, Addrs: d.JoinAddrs()})
 	return h, nil
 }
 
-// checkBots says why a lobby cannot seat bots of kinds, or nil.
-func checkBots(kinds []string) error {
+// checkBots says why a lobby of game g cannot seat bots of kinds, or nil.
+// A kind of another game is seated too: the table's game plays it at its
+// strength (games.Game.Bot).
+func checkBots(g *games.Game, kinds []string) error {
 	for _, k := range kinds {
-		if !slices.Contains(bot.Kinds(), k) {
-			return fmt.Errorf("lan: no bot of kind %q here (kinds: %v)", k, bot.Kinds())
+		if g.CheckBot(k) != nil && games.StrengthOf(k) == 0 {
+			return fmt.Errorf("lan: no bot of kind %q here (kinds: %v)", k, g.Kinds)
 		}
 	}
 	return nil
@@ -127,11 +105,18 @@ func checkBots(kinds []string) error {
 // far: adding a bot takes a free seat, removing one frees a seat for a
 // joiner (p2p.ErrSeatsTaken when the people leave too few).
 func (h *HostLobby) SetBots(kinds []string) error {
-	if err := checkBots(kinds); err != nil {
+	g, err := games.ByName(h.cfg.Game)
+	if err != nil {
+		return err
+	}
+	if err := checkBots(g, kinds); err != nil {
 		return err
 	}
 	return h.lobby.SetBots(kinds)
 }
+
+// Game returns the game the lobby's table plays.
+func (h *HostLobby) Game() table.GameName { return h.cfg.Game }
 
 // Seats returns the lobby's seats as they are now.
 func (h *HostLobby) Seats() Waiting { return waitingOf(h.lobby.Seats()) }

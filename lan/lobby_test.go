@@ -7,34 +7,34 @@ import (
 	"testing"
 	"time"
 
-	"github.com/njetlan/njet/bot"
-	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
 )
 
-// TestStrengths: each strength maps to one bot kind and back; only the
-// strengths whose kind this build's bots play are offered.
+// TestStrengths: each strength maps to one bot kind of each game and
+// back, and every strength is offered.
 func TestStrengths(t *testing.T) {
+	for _, g := range games.All() {
+		for _, s := range Strengths() {
+			if kind := g.Bots[s]; g.CheckBot(kind) != nil || StrengthOf(kind) == 0 {
+				t.Errorf("%s: strength %d has kind %q, of strength %d", g.ID, s, kind, StrengthOf(kind))
+			}
+		}
+	}
 	for _, c := range []struct {
 		s    Strength
 		kind string
-	}{{Easy, "random"}, {Normal, "heuristic"}, {Strong, "search"}} {
-		if c.s.Kind() != c.kind || StrengthOf(c.kind) != c.s {
-			t.Errorf("strength %d: kind %q, back %d; want %q", c.s, c.s.Kind(), StrengthOf(c.kind), c.kind)
+	}{{Easy, "random"}, {Normal, "heuristic"}, {Strong, "search"}, {Easy, "greedy"}, {Normal, "coop"}} {
+		if StrengthOf(c.kind) != c.s {
+			t.Errorf("kind %q: strength %d, want %d", c.kind, StrengthOf(c.kind), c.s)
 		}
 	}
-	if Strength(0).Kind() != "" || Strength(9).Kind() != "" || StrengthOf("nobody") != 0 {
-		t.Error("a strength out of range has a kind")
+	if StrengthOf("nobody") != 0 {
+		t.Error("a kind of no game has a strength")
 	}
-	offered := Strengths()
-	for s := Easy; s <= Strong; s++ {
-		if got, want := slices.Contains(offered, s), slices.Contains(bot.Kinds(), s.Kind()); got != want {
-			t.Errorf("strength %d (%s) offered %v, bot kinds %v", s, s.Kind(), got, bot.Kinds())
-		}
-	}
-	if !slices.Contains(offered, Easy) || !slices.Contains(offered, Normal) {
-		t.Errorf("offered %v, want easy and normal at least", offered)
+	if got := Strengths(); !slices.Equal(got, []Strength{Easy, Normal, Strong}) {
+		t.Errorf("offered %v, want easy, normal and strong", got)
 	}
 }
 
@@ -92,10 +92,10 @@ func TestHostLobbyNamesAndBots(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer joiner.Close()
-	if _, err := host.OpenLobby(HostConfig{Name: "T", Edition: engine.Modern, Players: 3, BotKinds: []string{"nobody"}}, nil); err == nil {
+	if _, err := host.OpenLobby(HostConfig{Name: "T", Variant: "modern", Players: 3, BotKinds: []string{"nobody"}}, nil); err == nil {
 		t.Fatal("a lobby opened with a bot nobody plays")
 	}
-	h, err := host.OpenLobby(HostConfig{Name: "T", Edition: engine.Modern, Players: 3, Rounds: 1, Bot: "random", Player: "Anna"}, nil)
+	h, err := host.OpenLobby(HostConfig{Name: "T", Variant: "modern", Players: 3, Rounds: 1, Bot: "random", Player: "Anna"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
 )
@@ -34,7 +33,7 @@ func hostWithLobbyBot(t *testing.T, ctx context.Context, rounds int) ([]*Device,
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tables[0], errs[0] = devs[0].Host(ctx, HostConfig{Name: "Lobby bot", Edition: engine.Classic, Players: 3,
+		tables[0], errs[0] = devs[0].Host(ctx, HostConfig{Name: "Lobby bot", Variant: "classic", Players: 3,
 			Rounds: rounds, BotKinds: []string{"random"}, Wait: 30 * time.Second, Bot: "random"}, nil)
 	}()
 	target, err := AddrTarget(devs[0].JoinAddrs()[0].Addr.String())
@@ -101,7 +100,7 @@ func TestWatcherTakesALobbyBotSeat(t *testing.T) {
 			runErrs[i] = s.Run(ctx, nil)
 		}()
 	}
-	for len(host.Game().Results()) < 1 {
+	for len(host.Game().Njet().Results()) < 1 {
 		select {
 		case <-ctx.Done():
 			t.Fatal("the first round did not end")

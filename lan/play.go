@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
@@ -160,18 +161,24 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 	if err != nil {
 		return Outcome{}, err
 	}
-	if p := s.TheGamePeer(own.Seat); p != nil {
-		bot := p.Bot()
-		if p.Person() {
-			bot = ""
-		}
-		onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: bot})
-		return playTheGame(ctx, s, p, cfg.TheGamePerson, t.Names(), onEvent)
+	p := s.Peer(own.Seat)
+	bot := p.Bot()
+	if p.Human() {
+		bot = ""
 	}
-	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: t.Bot()})
+	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: bot})
 	var left bool
-	if own.Human {
-		ps := PersonSeat{Seat: own.Seat, Peer: s.Peer(own.Seat)}
+	switch {
+	case own.Human && theGame:
+		left, err = playPerson(ctx, s, own.Seat, func(ctx context.Context, changed <-chan struct{}) error {
+			ts, err := seat.NewTheGameSeat(p, t.Names(), changed)
+			if err != nil {
+				return err
+			}
+			return cfg.TheGamePerson(ctx, ts)
+		}, onEvent)
+	case own.Human:
+		ps := PersonSeat{Seat: own.Seat, Peer: p}
 		if gen, err := t.setup.Check(); err == nil {
 			ps.Rounds = gen.Rounds
 			if gen.Names != nil {
@@ -179,12 +186,20 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 			}
 			ps.Seats = seatsOf(gen, t.setup, t.seats)
 		}
-		left, err = playPerson(ctx, s, ps, cfg.Person, onEvent)
-	} else {
+		left, err = playPerson(ctx, s, own.Seat, func(ctx context.Context, changed <-chan struct{}) error {
+			ps.Changed = changed
+			return cfg.Person(ctx, ps)
+		}, onEvent)
+	default:
 		err = runBot(ctx, s, own.Seat, onEvent)
 	}
-	p := s.Peer(own.Seat)
 	out := Outcome{Left: left, Over: p.Game().Over()}
+	if r, ok := p.Game().TheGame().Result(); ok {
+		out.TheGame = &r
+	}
+	if v := p.Game().Violation(); v != nil && p.Game().Stopped() && err == nil {
+		err = v
+	}
 	out.CloseErr = s.Close()
 	out.Envelopes, out.Head = p.Log().Head()
 	if !out.Over {
@@ -200,7 +215,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) error {
 	reported, shuffling, lost := 0, -1, -1
 	report := func() {
-		results := s.Peer(own).Game().Results()
+		results := s.Peer(own).Game().Njet().Results()
 		for _, r := range results[min(reported, len(results)):] {
 			onEvent(RoundOver{Result: r})
 		}
@@ -231,35 +246,42 @@ func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) e
 // end after the session stopped.
 const overGrace = 5 * time.Second
 
-// playPerson runs the session while person plays the device's own seat.
-// It reports whether the person left before the end (the session is then
+// playPerson runs the session while person plays the device's own seat
+// own, whatever the game: person reads the seat and hands it the person's
+// moves, and hears on changed whenever the table may have moved on. It
+// reports whether the person left before the end (the session is then
 // stopped; the store keeps the seat). Once the game is over it waits for
 // the session, which lingers for the others.
-func playPerson(ctx context.Context, s *p2p.Session, seat PersonSeat, person Person, onEvent func(Event)) (left bool, err error) {
-	own := seat.Seat
+func playPerson(ctx context.Context, s *p2p.Session, own int, person func(ctx context.Context, changed <-chan struct{}) error, onEvent func(Event)) (left bool, err error) {
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	pctx, endPerson := context.WithCancel(ctx)
 	defer endPerson()
 	changed := make(chan struct{}, 1)
+	tell := func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
+	// The peer says whenever it looked at the log again.
+	go func() {
+		for {
+			select {
+			case <-sctx.Done():
+				return
+			case <-s.Peer(own).Changed():
+				tell()
+			}
+		}
+	}()
 	ran := make(chan error, 1)
 	go func() {
-		ran <- s.Run(sctx, func(seat int, _ table.Event) {
-			if seat != own {
-				return
-			}
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		})
+		ran <- s.Run(sctx, nil)
 		if s.Peer(own).Game().Over() {
 			// The others caught up before the person saw the end: a last
 			// look, and a moment to tell it (the peer's view stays).
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
+			tell()
 			t := time.NewTimer(overGrace)
 			select {
 			case <-pctx.Done():
@@ -269,8 +291,7 @@ func playPerson(ctx context.Context, s *p2p.Session, seat PersonSeat, person Per
 		}
 		endPerson() // the person has nothing more to see
 	}()
-	seat.Changed = changed
-	perr := person(pctx, seat)
+	perr := person(pctx, changed)
 	switch {
 	case perr == nil:
 		onEvent(CatchingUp{})
@@ -298,8 +319,12 @@ func playPerson(ctx context.Context, s *p2p.Session, seat PersonSeat, person Per
 // the host.
 func seatsOf(gen *table.Genesis, setup *p2p.Setup, local []p2p.LocalSeat) []seat.SeatInfo {
 	out := make([]seat.SeatInfo, gen.Players())
+	normal := ""
+	if g, err := games.ByName(gen.Game); err == nil {
+		normal = g.Bots[games.Normal]
+	}
 	for s := range out {
-		si := seat.SeatInfo{Name: gen.Name(s), Who: seat.Bot, Bot: defaultBot, Host: 0}
+		si := seat.SeatInfo{Name: gen.Name(s), Who: seat.Bot, Bot: normal, Host: 0}
 		for _, ls := range local {
 			if ls.Seat == s && !ls.Human && ls.Bot != "" {
 				si.Bot = ls.Bot

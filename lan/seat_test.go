@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
 )
 
@@ -22,7 +21,7 @@ func TestPersonPlaysThroughASeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	tbl, err := d.Host(ctx, HostConfig{Name: "Küche & Co", Edition: engine.Classic, Players: 3, Bots: 2, Rounds: 1,
+	tbl, err := d.Host(ctx, HostConfig{Name: "Küche & Co", Variant: "classic", Players: 3, Bots: 2, Rounds: 1,
 		Wait: 10 * time.Second, Player: " Анна "}, nil)
 	if err != nil {
 		t.Fatal(err)

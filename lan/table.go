@@ -6,26 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/multiformats/go-multiaddr"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
-)
-
-// Errors of Host and Join, wrapped with their cause; their texts read as
-// the start of a message ("cannot reach the host: …").
-var (
-	// ErrNotFilled: the lobby did not fill before the wait ended.
-	ErrNotFilled = errors.New("no table")
-	// ErrNotFound: no table with a free seat (and the id prefix asked
-	// for) appeared on the LAN.
-	ErrNotFound = errors.New("no table found")
-	// ErrUnreachable: the host at the address or join code did not answer.
-	ErrUnreachable = errors.New("cannot reach the host")
 )
 
 // dialTimeout bounds reaching a host whose peer id is not known yet.
@@ -46,6 +34,17 @@ type Table struct {
 
 // ID returns the table's id.
 func (t *Table) ID() table.TableID { return t.setup.Table() }
+
+// Lobby returns the id people see for the table: the one it was
+// advertised and joined under, which its genesis keeps (its Nonce). The
+// table id proper (ID), a hash of the genesis, is for the software.
+func (t *Table) Lobby() p2p.LobbyID {
+	gen, err := t.setup.Check()
+	if err != nil {
+		return p2p.LobbyID{}
+	}
+	return p2p.LobbyID(gen.Nonce)
+}
 
 // Setup returns the table's setup: its genesis and member devices.
 func (t *Table) Setup() *p2p.Setup { return t.setup }
@@ -121,11 +120,11 @@ type NotAdvertised struct{ Err error }
 
 // Hosting: the lobby is open, and players reach it at Addrs.
 type Hosting struct {
-	ID      p2p.LobbyID
-	Name    string
-	Edition engine.Edition
+	ID   p2p.LobbyID
+	Name string
+	// Game and Variant are the game and its variant (games.Variant.ID).
 	Game    table.GameName
-	Extreme bool
+	Variant string
 	Players int
 	Bots    int
 	Addrs   []JoinAddr
@@ -160,21 +159,20 @@ func (Found) progress()         {}
 
 // HostConfig describes the table Host offers.
 type HostConfig struct {
-	Name    string
-	Edition engine.Edition
-	// Game is the game the table plays (table.GameNjet if zero); at a
-	// table of The Game, Extreme plays with the command cards, and Edition
-	// and the game's length are not used.
+	Name string
+	// Game is the game the table plays (table.GameNjet if zero) and
+	// Variant its variant (games.Variant.ID: Njet's edition, The Game's
+	// base or Extreme; "" for the default).
 	Game    table.GameName
-	Extreme bool
+	Variant string
 	Players int
 	// Bots is the number of seats this device fills with bots; the others
 	// wait for players.
 	Bots int
 	// BotKinds, when not nil, are the kinds of the bots instead (Bots is
-	// then its length); nil gives the Bots the default kind, heuristic.
+	// then its length); nil gives the Bots the game's normal bot.
 	BotKinds []string
-	// Short, Target and Rounds set the game's length (p2p.LobbyConfig).
+	// Short, Target and Rounds set a Njet game's length (p2p.LobbyConfig).
 	Short  bool
 	Target int
 	Rounds int
@@ -211,6 +209,9 @@ func (d *Device) Host(ctx context.Context, cfg HostConfig, progress func(Progres
 	err = h.Watch(wctx, true, progress)
 	cancel()
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return nil, fmt.Errorf("%w: the free seats were not taken within %v", ErrNotFilled, cfg.Wait)
+		}
 		return nil, fmt.Errorf("%w: %w", ErrNotFilled, err)
 	}
 	return h.Start()
@@ -267,7 +268,15 @@ type JoinConfig struct {
 	// Player is the player's name (table.CheckName), which travels with
 	// the claim and is fixed in the table's genesis; "" for none.
 	Player string
+	// Find, when positive, bounds finding the table and getting a seat at
+	// it. Once seated, the device waits for the host to start, however
+	// long the host takes, until ctx ends or the host closes the table.
+	Find time.Duration
 }
+
+// ErrNoSeat is wrapped by JoinAs when no seat was had within
+// JoinConfig.Find.
+var ErrNoSeat = errors.New("no seat at the table")
 
 // JoinAs is Join for the player cfg names.
 func (d *Device) JoinAs(ctx context.Context, target JoinTarget, cfg JoinConfig, progress func(Progress)) (*Table, error) {
@@ -278,6 +287,20 @@ func (d *Device) JoinAs(ctx context.Context, target JoinTarget, cfg JoinConfig, 
 	if progress == nil {
 		progress = func(Progress) {}
 	}
+	// Until a seat is had, the search is bounded by cfg.Find; after that
+	// only ctx bounds the wait for the start.
+	seatedCtx, stopSeated := context.WithCancelCause(ctx)
+	defer stopSeated(nil)
+	var seated atomic.Bool
+	if cfg.Find > 0 {
+		t := time.AfterFunc(cfg.Find, func() {
+			if !seated.Load() {
+				stopSeated(errFindTime)
+			}
+		})
+		defer t.Stop()
+	}
+	ctx = seatedCtx
 	var info peer.AddrInfo
 	var lobbyID p2p.LobbyID
 	switch {
@@ -293,22 +316,26 @@ func (d *Device) JoinAs(ctx context.Context, target JoinTarget, cfg JoinConfig, 
 		hostID, err := d.node.DialUnknown(dctx, target.addr, accept)
 		cancel()
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
+			return nil, late(ctx, ErrUnreachable, cfg.Find, err)
 		}
 		info = peer.AddrInfo{ID: hostID, Addrs: []multiaddr.Multiaddr{target.addr}}
 	default:
 		progress(Looking{})
 		ad, err := FindTable(ctx, target.table)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrNotFound, err)
+			return nil, late(ctx, ErrNotFound, cfg.Find, err)
 		}
 		progress(Found{Ad: ad})
 		info, lobbyID = ad.AddrInfo(), ad.ID
 	}
 	setup, seat, err := d.node.JoinLobby(ctx, info, lobbyID, cfg.Player, func(s p2p.LobbySeats) {
+		seated.Store(true)
 		progress(waitingOf(s))
 	})
 	if err != nil {
+		if errors.Is(context.Cause(ctx), errFindTime) {
+			return nil, fmt.Errorf("%w within %v", ErrNoSeat, cfg.Find)
+		}
 		return nil, err
 	}
 	seats := []p2p.LocalSeat{ownSeat(seat, d.node.Key(), bot)}
@@ -383,4 +410,16 @@ func watchTables(ctx context.Context, found func(TableList), browse browseFunc) 
 		return nil
 	}
 	return err
+}
+
+// errFindTime ends a Join's search when JoinConfig.Find has passed.
+var errFindTime = errors.New("lan: the time to find the table is up")
+
+// late wraps err in sentinel, saying "within FIND" instead of a bare
+// "context canceled" when the time to find the table ran out.
+func late(ctx context.Context, sentinel error, find time.Duration, err error) error {
+	if errors.Is(context.Cause(ctx), errFindTime) {
+		return fmt.Errorf("%w within %v", sentinel, find)
+	}
+	return fmt.Errorf("%w: %w", sentinel, err)
 }

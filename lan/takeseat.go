@@ -8,23 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/njetlan/njet/bot"
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
-)
-
-// Errors of Watcher.TakeSeat, wrapped with their cause; their texts read
-// as the start of a message.
-var (
-	// ErrNotBotSeat: the seat asked for is played by no bot that may be
-	// handed over: a person's or a device's own seat, or a cheater's
-	// seat, which stays with its bot.
-	ErrNotBotSeat = errors.New("that seat cannot be taken")
-	// ErrSeatRefused: the table's devices refused the claim, or the log
-	// handed the seat to another device.
-	ErrSeatRefused = errors.New("the table refuses the seat")
-	// ErrGameOver: the game ended before the seat changed hands.
-	ErrGameOver = errors.New("the game is over")
 )
 
 // claimTick is how often a watcher that claims a seat sends its claim
@@ -53,8 +39,14 @@ const claimRefusals = 3
 // when the table refuses or gives the seat to another device, ErrGameOver
 // when the game ends first, and ctx's error when ctx ends.
 func (w *Watcher) TakeSeat(ctx context.Context, seat int, kind string) (*Table, error) {
-	if kind != "" && !slices.Contains(bot.Kinds(), strings.ToLower(kind)) {
-		return nil, fmt.Errorf("lan: unknown bot kind %q (%s)", kind, strings.Join(bot.Kinds(), ", "))
+	g, err := games.ByName(w.gen.Game)
+	if err != nil {
+		return nil, fmt.Errorf("lan: %w", err)
+	}
+	if kind != "" {
+		if err := g.CheckBot(kind); err != nil {
+			return nil, fmt.Errorf("lan: unknown bot kind %q (%s)", kind, strings.Join(g.Kinds, ", "))
+		}
 	}
 	if seat < 0 || seat >= w.gen.Players() {
 		return nil, fmt.Errorf("%w: the table has seats 0 to %d", ErrNotBotSeat, w.gen.Players()-1)

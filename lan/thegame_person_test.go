@@ -37,7 +37,7 @@ func theGameTable(ctx context.Context, t *testing.T, n int, extreme bool, hostBo
 	}
 	hosted := make(chan *Table, 1)
 	go func() {
-		tbl, err := devices[0].Host(ctx, HostConfig{Name: "G", Game: table.GameTheGame, Extreme: extreme, Players: n,
+		tbl, err := devices[0].Host(ctx, HostConfig{Name: "G", Game: table.GameTheGame, Variant: variantOf(extreme), Players: n,
 			Bot: hostBot, Player: "Ada"}, nil)
 		if err != nil {
 			t.Error(err)
@@ -223,4 +223,12 @@ func TestTheGamePersonSeat(t *testing.T) {
 		t.Errorf("the person played %d cards, the log tells %d", played, mine)
 	}
 	t.Logf("%d envelopes, %d cards left, the person laid %d", v.Envelopes, v.TheGame.Result.CardsLeft, played)
+}
+
+// variantOf is The Game's variant: Extreme or the base game.
+func variantOf(extreme bool) string {
+	if extreme {
+		return "extreme"
+	}
+	return "base"
 }

@@ -39,7 +39,7 @@ func TestTheGameThreeDevices(t *testing.T) {
 	hosted := make(chan *Table, 1)
 	var hosting Hosting
 	go func() {
-		tbl, err := devices[0].Host(ctx, HostConfig{Name: "G", Game: table.GameTheGame, Extreme: true, Players: 3,
+		tbl, err := devices[0].Host(ctx, HostConfig{Name: "G", Game: table.GameTheGame, Variant: "extreme", Players: 3,
 			Bot: "coop"}, func(p Progress) {
 			if h, ok := p.(Hosting); ok {
 				hosting = h
@@ -86,7 +86,7 @@ func TestTheGameThreeDevices(t *testing.T) {
 		}
 		defer tbl.Close()
 	}
-	if hosting.Game != table.GameTheGame || !hosting.Extreme || hosting.Players != 3 {
+	if hosting.Game != table.GameTheGame || hosting.Variant != "extreme" || hosting.Players != 3 {
 		t.Errorf("hosting %+v", hosting)
 	}
 	outs := make([]Outcome, 3)

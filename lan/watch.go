@@ -142,6 +142,9 @@ func (w *Watcher) ID() table.TableID { return w.id }
 // Genesis returns the table's genesis: edition, players, names, length.
 func (w *Watcher) Genesis() *table.Genesis { return w.gen }
 
+// Lobby returns the id people see for the table (Table.Lobby).
+func (w *Watcher) Lobby() p2p.LobbyID { return p2p.LobbyID(w.gen.Nonce) }
+
 // Names returns the players' names by seat ("" for a seat without one).
 func (w *Watcher) Names() []string {
 	names := make([]string, w.gen.Players())
@@ -177,7 +180,7 @@ func (w *Watcher) Export(path string) error {
 // no Prompt, and BotHost -1.
 func (w *Watcher) View() table.PeerView {
 	next := w.log.Next()
-	v := table.PeerView{Game: w.game.PublicView(), Turn: -1, Results: w.game.Results(), Voided: w.game.Voided(),
+	v := table.PeerView{Game: w.game.Njet().PublicView(), Turn: -1, Results: w.game.Njet().Results(), Voided: w.game.Voided(),
 		Abandoned: w.game.Abandoned(), Over: w.game.Over(), Seq: next, BotHost: -1}
 	if viol := w.game.Violation(); viol != nil {
 		v.Violation = viol

@@ -44,7 +44,7 @@ func TestWatchMidGame(t *testing.T) {
 		t.Errorf("watching a table on the LAN: %v, want ErrWatchTarget", err)
 	}
 
-	tbl, err := host.Host(ctx, HostConfig{Name: "W", Edition: engine.Modern, Players: 3, Bots: 2, Rounds: 2,
+	tbl, err := host.Host(ctx, HostConfig{Name: "W", Variant: "modern", Players: 3, Bots: 2, Rounds: 2,
 		Wait: 10 * time.Second, Bot: "random"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestWatchMidGame(t *testing.T) {
 		if _, err := replay.Append(env); err != nil {
 			t.Fatalf("replay seq %d: %v", env.Seq, err)
 		}
-		checkPublic(t, table.PeerView{Game: game.PublicView(), Seq: env.Seq, BotHost: -1})
+		checkPublic(t, table.PeerView{Game: game.Njet().PublicView(), Seq: env.Seq, BotHost: -1})
 	}
 	t.Logf("%d live views and %d steps checked", views, next)
 }

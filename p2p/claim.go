@@ -79,17 +79,13 @@ func (t *Table) SetClaimCheck(check func(seat int) error) {
 
 // serveClaim answers one claim stream; garbage and overload reset it.
 func (n *Node) serveClaim(s network.Stream) {
-	select {
-	case n.syncs <- struct{}{}:
-		defer func() { <-n.syncs }()
-	default:
-		s.Reset()
+	if !n.slot(s) {
 		return
 	}
+	defer func() { <-n.syncs }()
 	reason, err := n.relayClaim(s)
 	if err != nil {
-		n.logf("p2p: seat claim from %v reset: %v", s.Conn().RemotePeer(), err)
-		s.Reset()
+		n.finish(s, "seat claim", err)
 		return
 	}
 	answer := []byte{0}
@@ -97,11 +93,8 @@ func (n *Node) serveClaim(s network.Stream) {
 		n.logf("p2p: seat claim from %v refused: %s", s.Conn().RemotePeer(), reason)
 		answer = append([]byte{1}, truncateUTF8(reason, maxClaimReason)...)
 	}
-	if _, err := s.Write(answer); err != nil {
-		s.Reset()
-		return
-	}
-	s.Close()
+	_, err = s.Write(answer)
+	n.finish(s, "seat claim answer", err)
 }
 
 // relayClaim reads a claim from s and publishes it on its table's topic.

@@ -18,9 +18,8 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 
-	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
-	"github.com/njetlan/njet/thegame"
 )
 
 // Discovery constants.
@@ -36,15 +35,15 @@ const (
 
 // TableAd is a table as advertised on the LAN.
 type TableAd struct {
-	ID      LobbyID
-	Name    string
-	Edition engine.Edition // Njet's edition; 0 at a table of The Game
-	// Game is the game the table plays; Extreme, at a table of The Game,
-	// plays it with the command cards. A table of The Game advertises
-	// "ed=thegame" or "ed=thegame-extreme" in place of an edition, which
-	// a browser that knows only Njet refuses.
+	ID   LobbyID
+	Name string
+	// Game is the game the table plays and Variant its variant
+	// (games.Variant.ID: Njet's edition, The Game's base or Extreme). The
+	// advert carries the variant's word (games.Variant.Ad, "ed=") alone:
+	// Njet's edition as it always did, "thegame" or "thegame-extreme" for
+	// The Game, which a browser that knows only Njet refuses.
 	Game    table.GameName
-	Extreme bool
+	Variant string
 	Players int
 	Free    int // seats open to joiners when the record was sent
 	// Host is the host's player name (table.CheckName), or "" when the
@@ -86,7 +85,7 @@ func (a TableAd) txt() []string {
 		"v=" + strconv.Itoa(DiscoveryVersion),
 		"id=" + a.ID.String(),
 		"name=" + adName(a.Name),
-		"ed=" + a.edition(),
+		"ed=" + a.ad(),
 		"players=" + strconv.Itoa(a.Players),
 		"free=" + strconv.Itoa(a.Free),
 		"peer=" + a.Peer.String(),
@@ -97,22 +96,18 @@ func (a TableAd) txt() []string {
 	return t
 }
 
-// edition is the advertised "ed" field: Njet's edition, or The Game.
-func (a TableAd) edition() string {
-	switch {
-	case a.Game == table.GameTheGame && a.Extreme:
-		return adTheGameExtreme
-	case a.Game == table.GameTheGame:
-		return adTheGame
+// ad is the advertised "ed" field: the word of the table's variant.
+func (a TableAd) ad() string {
+	g, err := games.ByName(a.Game)
+	if err != nil {
+		return ""
 	}
-	return a.Edition.String()
+	v, err := g.Variant(a.Variant)
+	if err != nil {
+		return ""
+	}
+	return v.Ad
 }
-
-// The "ed" values of a table of The Game.
-const (
-	adTheGame        = "thegame"
-	adTheGameExtreme = "thegame-extreme"
-)
 
 // unescapeTXT turns a TXT string from DNS presentation form, as zeroconf
 // hands it over (github.com/miekg/dns writes every byte outside printable
@@ -207,20 +202,14 @@ func parseAd(text []string, ips []net.IP, port int) (TableAd, error) {
 	if a.Players, err = strconv.Atoi(f["players"]); err != nil {
 		return a, err
 	}
-	switch f["ed"] {
-	case adTheGame, adTheGameExtreme:
-		a.Game, a.Extreme = table.GameTheGame, f["ed"] == adTheGameExtreme
-		if a.Players < thegame.MinPlayers || a.Players > thegame.MaxPlayers {
-			return a, fmt.Errorf("p2p: advert of The Game for %d players", a.Players)
-		}
-	default:
-		if a.Edition, err = engine.ParseEdition(f["ed"]); err != nil {
-			return a, err
-		}
-		if a.Players < a.Edition.MinPlayers() || a.Players > a.Edition.MaxPlayers() {
-			return a, fmt.Errorf("p2p: advert of %d players in the %s edition", a.Players, a.Edition)
-		}
+	g, v, err := games.ByAd(f["ed"])
+	if err != nil {
+		return a, err
 	}
+	if err := v.CheckPlayers(a.Players); err != nil {
+		return a, fmt.Errorf("p2p: advert: %w", err)
+	}
+	a.Game, a.Variant = g.Name, v.ID
 	if a.Free, err = strconv.Atoi(f["free"]); err != nil {
 		return a, err
 	}

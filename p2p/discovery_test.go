@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/njetlan/njet/engine"
 )
 
 // presentTXT writes s as a browser's DNS library hands a TXT string over
@@ -92,7 +90,7 @@ func TestParseEntryShowsNamesAsTyped(t *testing.T) {
 		{"plain", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ad := TableAd{ID: LobbyID{4, 2}, Name: c.name, Host: c.host, Edition: engine.Modern, Players: 4, Free: 3, Peer: n.ID()}
+			ad := TableAd{ID: LobbyID{4, 2}, Name: c.name, Host: c.host, Variant: "modern", Players: 4, Free: 3, Peer: n.ID()}
 			var text []string
 			for _, s := range ad.txt() {
 				text = append(text, presentTXT(s))
@@ -107,7 +105,7 @@ func TestParseEntryShowsNamesAsTyped(t *testing.T) {
 		})
 	}
 	t.Run("malformed escape refused", func(t *testing.T) {
-		ad := TableAd{ID: LobbyID{4, 2}, Name: "x", Edition: engine.Modern, Players: 4, Free: 3, Peer: n.ID()}
+		ad := TableAd{ID: LobbyID{4, 2}, Name: "x", Variant: "modern", Players: 4, Free: 3, Peer: n.ID()}
 		text := ad.txt()
 		text[2] = `name=K\19`
 		if _, err := parseEntry(text, ips, 4001); err == nil {
@@ -115,7 +113,7 @@ func TestParseEntryShowsNamesAsTyped(t *testing.T) {
 		}
 	})
 	t.Run("old advert without host", func(t *testing.T) {
-		ad := TableAd{ID: LobbyID{4, 2}, Name: "x", Edition: engine.Modern, Players: 4, Free: 3, Peer: n.ID()}
+		ad := TableAd{ID: LobbyID{4, 2}, Name: "x", Variant: "modern", Players: 4, Free: 3, Peer: n.ID()}
 		text := ad.txt()
 		if len(text) != 7 {
 			t.Fatalf("an advert without a host name has %d strings", len(text))

@@ -21,6 +21,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
 )
 
@@ -201,7 +202,7 @@ func FuzzLobbyClaim(f *testing.F) {
 	f.Add([]byte{0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l := &Lobby{n: &Node{id: hostID}, changed: make(chan struct{}), bots: []string{"random"},
-			cfg: LobbyConfig{ID: lobbyID, Edition: engine.Classic, Players: 3, Bots: 1}}
+			cfg: LobbyConfig{ID: lobbyID, Variant: "classic", Players: 3, Bots: 1}}
 		s := &claimStream{conn: claimConn{remote: joiner}, in: bytes.NewReader(data)}
 		serr := l.serve(s)
 		if serr == nil {
@@ -436,10 +437,10 @@ func FuzzParseAddr(f *testing.F) {
 func FuzzParseAd(f *testing.F) {
 	n := newTestNode(f)
 	for _, ad := range []TableAd{
-		{ID: LobbyID{1, 2, 3}, Name: "Kitchen table", Edition: engine.Classic, Players: 4, Free: 2},
-		{ID: LobbyID{0xff}, Name: "", Edition: engine.Modern, Players: 5, Free: 0},
-		{ID: LobbyID{7}, Name: strings.Repeat("ß", 40), Edition: engine.Modern, Players: 2, Free: 1},
-		{ID: LobbyID{8}, Name: `Küche & "Co" \o/`, Host: "Zoë", Edition: engine.Classic, Players: 3, Free: 1},
+		{ID: LobbyID{1, 2, 3}, Name: "Kitchen table", Variant: "classic", Players: 4, Free: 2},
+		{ID: LobbyID{0xff}, Name: "", Variant: "modern", Players: 5, Free: 0},
+		{ID: LobbyID{7}, Name: strings.Repeat("ß", 40), Variant: "modern", Players: 2, Free: 1},
+		{ID: LobbyID{8}, Name: `Küche & "Co" \o/`, Host: "Zoë", Variant: "classic", Players: 3, Free: 1},
 	} {
 		ad.Peer = n.ID()
 		f.Add(strings.Join(ad.txt(), "\n"), []byte{192, 168, 1, 20}, 4001)
@@ -500,7 +501,12 @@ func FuzzParseAd(f *testing.F) {
 		if len(a.Name) <= 63 && !sameAd(a, again) {
 			t.Fatalf("decode → encode changed the advert:\n%+v\n%+v", a, again)
 		}
-		if a.Players < a.Edition.MinPlayers() || a.Players > a.Edition.MaxPlayers() || a.Free < 0 || a.Free > a.Players {
+		g, err := games.ByName(a.Game)
+		if err != nil {
+			t.Fatalf("an advert of game %v: %v", a.Game, err)
+		}
+		v, err := g.Variant(a.Variant)
+		if err != nil || v.CheckPlayers(a.Players) != nil || a.Free < 0 || a.Free > a.Players {
 			t.Fatalf("an advert of %d players, %d free", a.Players, a.Free)
 		}
 		for _, r := range a.Name + a.Host {
@@ -512,7 +518,7 @@ func FuzzParseAd(f *testing.F) {
 }
 
 func sameAd(a, b TableAd) bool {
-	if a.ID != b.ID || a.Name != b.Name || a.Host != b.Host || a.Edition != b.Edition || a.Game != b.Game || a.Extreme != b.Extreme || a.Players != b.Players || a.Free != b.Free ||
+	if a.ID != b.ID || a.Name != b.Name || a.Host != b.Host || a.Game != b.Game || a.Variant != b.Variant || a.Players != b.Players || a.Free != b.Free ||
 		a.Peer != b.Peer || len(a.Addrs) != len(b.Addrs) {
 		return false
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
 )
 
@@ -64,7 +63,7 @@ func newTestTable(t *testing.T, ctx context.Context, players, bots, rounds int) 
 		tt.stores = append(tt.stores, openTestStore(t, t.TempDir()))
 	}
 	host := tt.nodes[0]
-	lobby, err := host.OpenLobby(LobbyConfig{Name: "test", Edition: engine.Classic, Players: players, Bots: bots, Rounds: rounds})
+	lobby, err := host.OpenLobby(LobbyConfig{Name: "test", Variant: "classic", Players: players, Bots: bots, Rounds: rounds})
 	if err != nil {
 		t.Fatal(err)
 	}

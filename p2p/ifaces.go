@@ -12,15 +12,9 @@ import (
 // standard library. Builds for Android that link it need
 // -ldflags=-checklinkname=0.
 func interfaceAddrs() ([]net.IP, error) {
-	ifaces, err := anet.Interfaces()
-	if err != nil {
-		return nil, err
-	}
+	ifaces, err := upInterfaces(net.FlagUp)
 	var out []net.IP
 	for _, ifi := range ifaces {
-		if ifi.Flags&net.FlagUp == 0 {
-			continue
-		}
 		addrs, err := anet.InterfaceAddrsByInterface(&ifi)
 		if err != nil {
 			continue
@@ -31,19 +25,24 @@ func interfaceAddrs() ([]net.IP, error) {
 			}
 		}
 	}
-	return out, nil
+	return out, err
 }
 
 // multicastInterfaces returns the interfaces that are up and can multicast,
 // for mDNS.
 func multicastInterfaces() ([]net.Interface, error) {
+	return upInterfaces(net.FlagUp | net.FlagMulticast)
+}
+
+// upInterfaces returns the interfaces that have every one of flags.
+func upInterfaces(flags net.Flags) ([]net.Interface, error) {
 	ifaces, err := anet.Interfaces()
 	if err != nil {
 		return nil, err
 	}
 	var out []net.Interface
 	for _, ifi := range ifaces {
-		if ifi.Flags&net.FlagUp != 0 && ifi.Flags&net.FlagMulticast != 0 {
+		if ifi.Flags&flags == flags {
 			out = append(out, ifi)
 		}
 	}

@@ -16,9 +16,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
 
-	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
-	"github.com/njetlan/njet/thegame"
 )
 
 // LobbyProtocol is the stream protocol by which a device claims a seat at
@@ -71,20 +70,18 @@ var (
 // LobbyConfig describes the table a host offers.
 type LobbyConfig struct {
 	// ID names the lobby (and becomes the genesis Nonce); zero draws one.
-	ID      LobbyID
-	Name    string
-	Edition engine.Edition
-	// Game is the game the table plays (table.GameNjet if zero); at a
-	// table of The Game, Edition and the game's length are not used and
-	// Extreme plays with the command cards.
+	ID   LobbyID
+	Name string
+	// Game is the game the table plays (table.GameNjet if zero) and
+	// Variant its variant (games.Variant.ID; "" for the default).
 	Game    table.GameName
-	Extreme bool
+	Variant string
 	Players int
 	// Bots is the number of seats the host fills with bots it hosts; the
 	// others wait for devices that join. SetBots changes them until the
 	// table starts.
 	Bots int
-	// Short, Target and Rounds set the game's length (table.Genesis).
+	// Short, Target and Rounds set a Njet game's length (table.Genesis).
 	Short  bool
 	Target int
 	Rounds int
@@ -115,17 +112,18 @@ type Lobby struct {
 
 // OpenLobby opens the node's lobby (one at a time).
 func (n *Node) OpenLobby(cfg LobbyConfig) (*Lobby, error) {
-	e := cfg.Edition
-	switch {
-	case cfg.Game == table.GameTheGame:
-		if cfg.Players < thegame.MinPlayers || cfg.Players > thegame.MaxPlayers {
-			return nil, fmt.Errorf("p2p: The Game with %d players", cfg.Players)
-		}
-	case cfg.Game != table.GameNjet:
-		return nil, fmt.Errorf("p2p: unknown game %v", cfg.Game)
-	case cfg.Players < e.MinPlayers() || cfg.Players > e.MaxPlayers():
-		return nil, fmt.Errorf("p2p: %d players in the %s edition", cfg.Players, e)
+	g, err := games.ByName(cfg.Game)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
 	}
+	v, err := g.Variant(cfg.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
+	if err := v.CheckPlayers(cfg.Players); err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
+	cfg.Variant = v.ID
 	if cfg.Bots < 0 || cfg.Bots > cfg.Players-1 {
 		return nil, fmt.Errorf("p2p: %d bots at a table of %d", cfg.Bots, cfg.Players)
 	}
@@ -319,25 +317,18 @@ func (l *Lobby) Start() (*Setup, map[int]ed25519.PrivateKey, error) {
 		bots[len(keys)] = priv
 		keys = append(keys, id)
 	}
-	var gen *table.Genesis
-	if l.cfg.Game == table.GameTheGame {
-		gen = &table.Genesis{Game: table.GameTheGame, Extreme: l.cfg.Extreme, Keys: keys}
-		if l.cfg.Extreme {
-			gen.Commands = thegame.AssignmentVersion
-		}
-	} else {
-		gen = &table.Genesis{Edition: l.cfg.Edition, Characters: l.cfg.Edition.Characters()[:l.cfg.Players], Keys: keys,
-			FirstDealer: rng.IntN(l.cfg.Players), Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds}
-	}
 	names := append([]string{l.cfg.Player}, l.names...)
 	names = append(names, make([]string, l.cfg.Players-len(names))...)
-	for _, name := range names {
-		if name != "" {
-			gen.Names = names
-			break
-		}
+	g, err := games.ByName(l.cfg.Game)
+	if err != nil {
+		return nil, nil, err
 	}
-	copy(gen.Nonce[:], l.cfg.ID[:])
+	setup := games.Setup{Keys: keys, Names: names, Rand: rng, Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds}
+	copy(setup.Nonce[:], l.cfg.ID[:])
+	gen, err := g.Genesis(l.cfg.Variant, setup)
+	if err != nil {
+		return nil, nil, err
+	}
 	body, err := gen.MarshalBinary()
 	if err != nil {
 		return nil, nil, err
@@ -450,12 +441,7 @@ func (n *Node) serveLobby(s network.Stream) {
 		l.streams--
 		l.mu.Unlock()
 	}()
-	if err := l.serve(s); err != nil {
-		n.logf("p2p: lobby: %v: %v", s.Conn().RemotePeer(), err)
-		s.Reset()
-		return
-	}
-	s.Close()
+	n.finish(s, "lobby request", l.serve(s))
 }
 
 func (l *Lobby) serve(s network.Stream) error {

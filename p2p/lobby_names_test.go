@@ -12,7 +12,6 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
 )
 
@@ -35,7 +34,7 @@ func TestLobbyNames(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 			defer cancel()
 			host := newTestNode(t)
-			lobby, err := host.OpenLobby(LobbyConfig{Name: "names", Edition: engine.Classic, Players: 3, Player: c.host})
+			lobby, err := host.OpenLobby(LobbyConfig{Name: "names", Variant: "classic", Players: 3, Player: c.host})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +143,7 @@ func TestLobbyRefusesBadNames(t *testing.T) {
 		for _, c := range bad {
 			t.Run(c.name, func(t *testing.T) {
 				l := &Lobby{n: &Node{id: hostID}, changed: make(chan struct{}),
-					cfg: LobbyConfig{ID: id, Edition: engine.Classic, Players: 3}}
+					cfg: LobbyConfig{ID: id, Variant: "classic", Players: 3}}
 				claim := append(append([]byte{lobbyVersion, msgClaim}, id[:]...), c.player...)
 				s := &claimStream{conn: claimConn{remote: joiner}, in: bytes.NewReader(frame(claim...))}
 				serr := l.serve(s)
@@ -163,7 +162,7 @@ func TestLobbyRefusesBadNames(t *testing.T) {
 	})
 	t.Run("host's own", func(t *testing.T) {
 		n := newTestNode(t)
-		if _, err := n.OpenLobby(LobbyConfig{Edition: engine.Classic, Players: 3, Player: "Anna\x00"}); !errors.Is(err, table.ErrBadName) {
+		if _, err := n.OpenLobby(LobbyConfig{Variant: "classic", Players: 3, Player: "Anna\x00"}); !errors.Is(err, table.ErrBadName) {
 			t.Fatalf("OpenLobby: %v, want ErrBadName", err)
 		}
 	})

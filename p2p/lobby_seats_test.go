@@ -10,7 +10,6 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
 )
 
@@ -48,7 +47,7 @@ func TestLobbySeatsReachJoiners(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 	host := newTestNode(t)
-	lobby, err := host.OpenLobby(LobbyConfig{Name: "seats", Edition: engine.Classic, Players: 4, Player: "Anna"})
+	lobby, err := host.OpenLobby(LobbyConfig{Name: "seats", Variant: "classic", Players: 4, Player: "Anna"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/njetlan/njet/bot"
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
 )
 
@@ -72,7 +72,11 @@ func LoadTable(store *table.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat,
 		if err != nil {
 			return nil, nil, fmt.Errorf("p2p: %s: the seat list of table %v: %w", store.Path(), id, err)
 		}
-		seats, err := parseSeatList(list, len(gen.Keys))
+		g, err := games.ByName(gen.Game)
+		if err != nil {
+			return nil, nil, fmt.Errorf("p2p: %s: the stored setup of table %v: %w", store.Path(), id, err)
+		}
+		seats, err := parseSeatList(list, len(gen.Keys), g)
 		if err != nil {
 			return nil, nil, fmt.Errorf("p2p: %s: the seat list of table %v: %w", store.Path(), id, err)
 		}
@@ -106,8 +110,10 @@ func LoadTable(store *table.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat,
 
 // parseSeatList reads a stored seat list, one "seat bot-kind" line per
 // seat this device hosts, its own first: seats in [0, players), each once,
-// written as SaveTable writes them, with a known bot kind.
-func parseSeatList(list []byte, players int) ([]LocalSeat, error) {
+// written as SaveTable writes them, with a bot kind of the table's game
+// (or, as a device that joined before it knew the game wrote it, of
+// another game: the table's game then plays it at its strength).
+func parseSeatList(list []byte, players int, g *games.Game) ([]LocalSeat, error) {
 	lines := strings.Split(string(list), "\n")
 	if len(lines) > players {
 		return nil, fmt.Errorf("%w: %d seats at a table of %d", table.ErrCorrupt, len(lines), players)
@@ -127,12 +133,25 @@ func parseSeatList(list []byte, players int) ([]LocalSeat, error) {
 			return nil, fmt.Errorf("%w: line %d: seat %d is listed twice", table.ErrCorrupt, i+1, seat)
 		}
 		seen[seat] = true
-		if !slices.Contains(bot.Kinds(), f[1]) {
+		if !knownBot(g, f[1]) {
 			return nil, fmt.Errorf("%w: line %d: unknown bot kind %q", table.ErrCorrupt, i+1, f[1])
 		}
 		seats = append(seats, LocalSeat{Seat: seat, Bot: f[1]})
 	}
 	return seats, nil
+}
+
+// knownBot reports whether kind is a bot kind of g, or of any game.
+func knownBot(g *games.Game, kind string) bool {
+	if g.CheckBot(kind) == nil {
+		return true
+	}
+	for _, other := range games.All() {
+		if other.CheckBot(kind) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // claimedKeys returns, per seat, the keys the stored log handed the seat to

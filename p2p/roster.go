@@ -323,50 +323,31 @@ func (r *roster) admit(seat int, key table.Identity) (bool, error) {
 }
 
 // signedBy reports whether env verifies under a key of its author seat
-// that device dev holds.
+// that device dev holds (any device if dev < 0).
 func (r *roster) signedBy(env *table.Envelope, dev int) bool {
-	if int(env.Author) >= r.players {
-		return false
-	}
-	r.mu.Lock()
-	keys := slices.Clone(r.seats[env.Author])
-	r.mu.Unlock()
-	for _, k := range keys {
-		if (dev < 0 || k.device == dev) && env.Verify(k.key) == nil {
-			return true
-		}
-	}
-	return false
+	return int(env.Author) < r.players && r.heldBy(int(env.Author), dev, env.Verify)
 }
 
 // voteSignedBy reports whether v verifies under a key of its voter seat
 // that device dev holds.
 func (r *roster) voteSignedBy(v *table.SilenceVote, dev int) bool {
-	if int(v.Voter) >= r.players || int(v.Silent) >= r.players {
-		return false
-	}
-	r.mu.Lock()
-	keys := slices.Clone(r.seats[v.Voter])
-	r.mu.Unlock()
-	for _, k := range keys {
-		if k.device == dev && v.Verify(k.key) == nil {
-			return true
-		}
-	}
-	return false
+	return dev >= 0 && int(v.Voter) < r.players && int(v.Silent) < r.players && r.heldBy(int(v.Voter), dev, v.Verify)
 }
 
 // approvalSignedBy reports whether a verifies under a key of its approving
 // seat that device dev holds.
 func (r *roster) approvalSignedBy(a *table.SeatApproval, dev int) bool {
-	if int(a.Approver) >= r.players || int(a.Seat) >= r.players {
-		return false
-	}
+	return dev >= 0 && int(a.Approver) < r.players && int(a.Seat) < r.players && r.heldBy(int(a.Approver), dev, a.Verify)
+}
+
+// heldBy reports whether verify accepts a key seat has had that device
+// dev holds (any device if dev < 0).
+func (r *roster) heldBy(seat, dev int, verify func(table.Identity) error) bool {
 	r.mu.Lock()
-	keys := slices.Clone(r.seats[a.Approver])
+	keys := slices.Clone(r.seats[seat])
 	r.mu.Unlock()
 	for _, k := range keys {
-		if k.device == dev && a.Verify(k.key) == nil {
+		if (dev < 0 || k.device == dev) && verify(k.key) == nil {
 			return true
 		}
 	}

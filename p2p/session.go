@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
 )
 
@@ -17,10 +18,13 @@ import (
 type LocalSeat struct {
 	Seat int
 	Key  ed25519.PrivateKey
-	// Bot is the bot kind that chooses the seat's actions, and those of a
-	// bot the table seats for a silent seat with this one as its host.
+	// Bot is the bot kind that chooses the seat's moves, and those of a
+	// bot the table seats for a silent seat with this one as its host. A
+	// kind of another game than the table's (a device that joined before
+	// it knew the game chose it) plays as the table's game's bot of the
+	// same strength (games.Game.Bot).
 	Bot string
-	// Human makes the seat a person's: its choices come from
+	// Human makes the seat a person's: its moves come from
 	// table.Peer.Submit (PeerConfig.Human), not from Bot.
 	Human bool
 }
@@ -60,15 +64,13 @@ type SessionConfig struct {
 	Logf Logf
 }
 
-// Session plays a device's seats at a table: a table.Peer per local seat,
-// each over its own Endpoint of one Table, all sharing the device's Store.
+// Session plays a device's seats at a table of any game: a table.Peer per
+// local seat, each over its own Endpoint of one Table, all sharing the
+// device's Store.
 type Session struct {
 	cfg   SessionConfig
 	tbl   *Table
 	peers map[int]*table.Peer
-	// games are the local seats at a table of The Game (thegame.go), in
-	// place of peers.
-	games map[int]*table.TheGamePeer
 	eps   []*Endpoint
 	ticks []*time.Ticker
 }
@@ -106,12 +108,10 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{cfg: cfg, tbl: tbl, peers: make(map[int]*table.Peer), games: make(map[int]*table.TheGamePeer)}
-	if gen.Game == table.GameTheGame {
-		if err := s.addTheGame(gen); err != nil {
-			return nil, errors.Join(err, s.Close())
-		}
-		return s, nil
+	s := &Session{cfg: cfg, tbl: tbl, peers: make(map[int]*table.Peer)}
+	g, err := games.ByName(gen.Game)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("p2p: %w", err), s.Close())
 	}
 	lobbyBots := cfg.Setup.LobbyBots()
 	for _, ls := range cfg.Seats {
@@ -137,8 +137,8 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 			voidAfter = cfg.PersonVoidAfter
 		}
 		p, err := table.NewPeer(table.PeerConfig{Table: tbl.id, Creator: gen.Keys[0], Genesis: genesis, Seat: ls.Seat,
-			Key: ls.Key, Store: cfg.Store, Transport: ep, Peers: tbl.Members(ls.Seat), Bot: ls.Bot, Human: ls.Human,
-			Lend: lend, LobbyBots: lobbyBots,
+			Key: ls.Key, Store: cfg.Store, Transport: ep, Peers: tbl.Members(ls.Seat), Bot: g.Bot(ls.Bot),
+			NewPlayer: g.NewPlayer, Human: ls.Human, Lend: lend, LobbyBots: lobbyBots,
 			Tick: tick.C, Poll: poll.C, Now: cfg.Now, Patience: cfg.Patience, VoidAfter: voidAfter, Grace: cfg.Grace,
 			Logf: cfg.Logf})
 		if err != nil {
@@ -173,11 +173,6 @@ func (s *Session) done() bool {
 			return false
 		}
 	}
-	for _, p := range s.games {
-		if !p.Done() {
-			return false
-		}
-	}
 	return true
 }
 
@@ -188,14 +183,11 @@ func (s *Session) done() bool {
 func (s *Session) Run(ctx context.Context, onEvent func(seat int, e table.Event)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errc := make(chan error, len(s.peers)+len(s.games))
+	errc := make(chan error, len(s.peers))
 	for _, p := range s.peers {
 		go func() { errc <- p.Run(ctx) }()
 	}
-	for _, p := range s.games {
-		go func() { errc <- p.Run(ctx) }()
-	}
-	running := len(s.peers) + len(s.games)
+	running := len(s.peers)
 	wait := func(err error) error {
 		cancel()
 		for ; running > 0; running-- {
@@ -227,9 +219,6 @@ func (s *Session) Run(ctx context.Context, onEvent func(seat int, e table.Event)
 			}
 			var next uint64
 			for _, p := range s.peers {
-				next = max(next, p.Log().Next())
-			}
-			for _, p := range s.games {
 				next = max(next, p.Log().Next())
 			}
 			if s.tbl.CaughtUp(next) || time.Since(finished) > s.cfg.Linger {

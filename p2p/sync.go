@@ -26,28 +26,46 @@ const (
 	maxSyncResponse = 1 + 4 + table.MaxRange*4 + table.MaxRangeBytes + table.MaxEnvelopeSize
 )
 
+// slot takes one of the bounded places for serving a stream (sync, watch
+// and claim requests share them); without a free one it resets the stream.
+// The caller frees a place it took by reading from n.syncs.
+func (n *Node) slot(s network.Stream) bool {
+	select {
+	case n.syncs <- struct{}{}:
+		return true
+	default:
+		s.Reset()
+		return false
+	}
+}
+
 // serveSync answers one sync request from a member device of the table it
 // names; anything else (garbage, a non-member, an unknown table, too many
 // requests at once) resets the stream.
 func (n *Node) serveSync(s network.Stream) {
-	select {
-	case n.syncs <- struct{}{}:
-		defer func() { <-n.syncs }()
-	default:
-		s.Reset()
+	if !n.slot(s) {
 		return
 	}
+	defer func() { <-n.syncs }()
 	t, err := n.answerSync(s)
-	if err != nil {
-		if t != nil {
-			t.Stats.SyncRefused.Add(1)
-		}
-		n.logf("p2p: sync request from %v refused: %v", s.Conn().RemotePeer(), err)
-		s.Reset()
-		return
+	switch {
+	case n.finish(s, "sync request", err):
+		t.Stats.SyncServed.Add(1)
+	case t != nil:
+		t.Stats.SyncRefused.Add(1)
 	}
-	t.Stats.SyncServed.Add(1)
+}
+
+// finish closes a stream served, or resets it after err, which it logs
+// (what names the request). It reports whether the request was served.
+func (n *Node) finish(s network.Stream, what string, err error) bool {
+	if err != nil {
+		n.logf("p2p: %s from %v refused: %v", what, s.Conn().RemotePeer(), err)
+		s.Reset()
+		return false
+	}
 	s.Close()
+	return true
 }
 
 func (n *Node) answerSync(s network.Stream) (*Table, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
 )
@@ -47,7 +48,11 @@ func TestTheGameLoopback(t *testing.T) {
 	if _, err := setup.Check(); err != nil {
 		t.Fatal(err)
 	}
-	peers := make([]*table.TheGamePeer, n)
+	peers := make([]*table.Peer, n)
+	g, err := games.ByName(table.GameTheGame)
+	if err != nil {
+		t.Fatal(err)
+	}
 	stores := make([]*table.Store, n)
 	errs := make([]error, n)
 	runCtx, stop := context.WithCancel(ctx)
@@ -70,8 +75,9 @@ func TestTheGameLoopback(t *testing.T) {
 		if i == 0 {
 			genesis = env
 		}
-		peers[i], err = table.NewTheGamePeer(table.TheGamePeerConfig{Table: setup.Table(), Creator: ids[0], Genesis: genesis,
-			Seat: i, Key: nd.Key(), Store: stores[i], Transport: ep, Peers: tbl.Members(i), Tick: tick.C})
+		peers[i], err = table.NewPeer(table.PeerConfig{Table: setup.Table(), Creator: ids[0], Genesis: genesis,
+			Seat: i, Key: nd.Key(), Store: stores[i], Transport: ep, Peers: tbl.Members(i), Tick: tick.C,
+			Bot: "coop", NewPlayer: g.NewPlayer})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,13 +154,17 @@ func TestTheGameAdvert(t *testing.T) {
 		players int
 		extreme bool
 	}{{1, false}, {3, true}, {5, false}} {
-		a := TableAd{Name: "G", Game: table.GameTheGame, Extreme: c.extreme, Players: c.players, Free: 0, Peer: id}
+		variant := "base"
+		if c.extreme {
+			variant = "extreme"
+		}
+		a := TableAd{Name: "G", Game: table.GameTheGame, Variant: variant, Players: c.players, Free: 0, Peer: id}
 		b, err := parseAd(a.txt(), nil, 4001)
 		if err != nil || !sameAd(a, b) {
 			t.Errorf("%+v reads back as %+v, %v", a, b, err)
 		}
 	}
-	bad := TableAd{Name: "G", Game: table.GameTheGame, Players: 6, Peer: id}
+	bad := TableAd{Name: "G", Game: table.GameTheGame, Variant: "base", Players: 6, Peer: id}
 	if _, err := parseAd(bad.txt(), nil, 4001); err == nil {
 		t.Error("an advert of The Game for 6 players was read")
 	}

@@ -417,10 +417,7 @@ func (t *Table) check(src peer.ID, data []byte) pubsub.ValidationResult {
 // previous hash, silent seat) is the Peer's business.
 func (t *Table) checkVote(dev int, data []byte) pubsub.ValidationResult {
 	v, err := table.ParseVote(data)
-	if err != nil || v.Table != t.id || !t.roster.voteSignedBy(v, dev) {
-		return pubsub.ValidationReject
-	}
-	return pubsub.ValidationAccept
+	return verdict(err == nil && v.Table == t.id && t.roster.voteSignedBy(v, dev))
 }
 
 // checkClaim validates a seat claim request from a member device: it
@@ -429,10 +426,7 @@ func (t *Table) checkVote(dev int, data []byte) pubsub.ValidationResult {
 // bot's is the Peer's business.
 func (t *Table) checkClaim(data []byte) pubsub.ValidationResult {
 	c, err := table.ParseClaim(data)
-	if err != nil || c.Table != t.id || c.Verify() != nil {
-		return pubsub.ValidationReject
-	}
-	return pubsub.ValidationAccept
+	return verdict(err == nil && c.Table == t.id && c.Verify() == nil)
 }
 
 // checkApproval validates a seat approval from member device dev: it must
@@ -440,10 +434,15 @@ func (t *Table) checkClaim(data []byte) pubsub.ValidationResult {
 // seat that dev holds, as for a vote.
 func (t *Table) checkApproval(dev int, data []byte) pubsub.ValidationResult {
 	a, err := table.ParseApproval(data)
-	if err != nil || a.Table != t.id || !t.roster.approvalSignedBy(a, dev) {
-		return pubsub.ValidationReject
+	return verdict(err == nil && a.Table == t.id && t.roster.approvalSignedBy(a, dev))
+}
+
+// verdict accepts a message that passed its checks and rejects any other.
+func verdict(ok bool) pubsub.ValidationResult {
+	if ok {
+		return pubsub.ValidationAccept
 	}
-	return pubsub.ValidationAccept
+	return pubsub.ValidationReject
 }
 
 // learnFetched lets the roster learn BotSeat keys from envelopes that came

@@ -51,19 +51,11 @@ const maxWatchResponse = 4 + maxSetupMessage + maxSyncResponse
 // unknown table, too many requests at once) resets the stream. Watch
 // requests share the sync requests' bound.
 func (n *Node) serveWatch(s network.Stream) {
-	select {
-	case n.syncs <- struct{}{}:
-		defer func() { <-n.syncs }()
-	default:
-		s.Reset()
+	if !n.slot(s) {
 		return
 	}
-	if err := n.answerWatch(s); err != nil {
-		n.logf("p2p: watch request from %v refused: %v", s.Conn().RemotePeer(), err)
-		s.Reset()
-		return
-	}
-	s.Close()
+	defer func() { <-n.syncs }()
+	n.finish(s, "watch request", n.answerWatch(s))
 }
 
 func (n *Node) answerWatch(s network.Stream) error {

@@ -498,7 +498,9 @@ func (s *PeerSeat) Choose(seq uint64, a engine.Action) error {
 		return fmt.Errorf("%w: question %d is not open", ErrWithdrawn, seq)
 	}
 	if err := s.p.Submit(a); err != nil {
-		if now := s.p.View().Prompt; now == nil || now.Seq != seq {
+		// An answer already on its way closes the question as surely as
+		// the table moving on.
+		if now := s.p.View().Prompt; now == nil || now.Seq != seq || errors.Is(err, table.ErrMovePending) {
 			return fmt.Errorf("%w: %w", ErrWithdrawn, err)
 		}
 		return fmt.Errorf("%w: %w", ErrIllegal, err)

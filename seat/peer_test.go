@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"github.com/njetlan/njet/games"
 	"io"
 	"math/rand/v2"
 	"path/filepath"
@@ -104,7 +105,7 @@ func newLANTable(t *testing.T, e engine.Edition, players, rounds, you int, names
 		tick, poll := time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond)
 		seed := [32]byte{byte(seat), 1}
 		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
-			Store: store, Transport: ep, Peers: others, Bot: "random", Seed: &seed, Now: lt.clock.Now,
+			Store: store, Transport: ep, Peers: others, Bot: "random", NewPlayer: njetPlayers(t), Seed: &seed, Now: lt.clock.Now,
 			Human: seat == you, Tick: tick.C, Poll: poll.C, Patience: peerPatience, VoidAfter: peerPatience})
 		if err != nil {
 			tick.Stop()
@@ -174,7 +175,7 @@ func TestPeerSeatContract(t *testing.T) {
 				for !p.Game().Over() && time.Now().Before(deadline) {
 					time.Sleep(10 * time.Millisecond)
 				}
-				results := p.Game().Results()
+				results := p.Game().Njet().Results()
 				if len(results) != c.rounds {
 					t.Fatalf("seat %d: %d rounds audited, want %d", seat, len(results), c.rounds)
 				}
@@ -243,8 +244,8 @@ func TestPeerSeatEvents(t *testing.T) {
 			if err := s.Choose(ev.Prompt.Seq, ev.Prompt.Legal[0]); err != nil {
 				t.Fatal(err)
 			}
-			// A second answer may still find the question open until the
-			// peer posts (it replaces the first); else it is withdrawn.
+			// A second answer finds the first still being posted, or the
+			// question gone: either way it is withdrawn.
 			if err := s.Choose(ev.Prompt.Seq, ev.Prompt.Legal[0]); err != nil && !errors.Is(err, ErrWithdrawn) {
 				t.Fatalf("answering twice: %v", err)
 			}
@@ -430,4 +431,14 @@ func TestPeerSeatVoidedForSilence(t *testing.T) {
 	if err := s.Choose(held, engine.Action{Kind: engine.ActPlay, Seat: you}); !errors.Is(err, ErrWithdrawn) {
 		t.Fatalf("an answer to the withdrawn question: %v", err)
 	}
+}
+
+// njetPlayers is the players' factory of Njet from the registry of games.
+func njetPlayers(t testing.TB) table.NewPlayer {
+	t.Helper()
+	g, err := games.ByName(table.GameNjet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.NewPlayer
 }

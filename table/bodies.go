@@ -5,18 +5,11 @@ import (
 	"fmt"
 
 	"github.com/njetlan/njet/crypto"
-	"github.com/njetlan/njet/engine"
 )
 
 // BodyVersion is the version byte that starts every body of the game
 // protocol. A new layout of any body gets a new number.
 const BodyVersion = 1
-
-// Domain strings of the game protocol's hashes.
-const (
-	genesisDomain = "njet/table/v1/genesis\x00"
-	choiceDomain  = "njet/table/v1/choice\x00"
-)
 
 // maxSealedSize bounds one encoded crypto.Sealed inside a body.
 const maxSealedSize = 1 << 10
@@ -90,6 +83,13 @@ func (r *reader) take(n int) []byte {
 func (r *reader) u8() int     { return int(r.take(1)[0]) }
 func (r *reader) u16() int    { return int(binary.BigEndian.Uint16(r.take(2))) }
 func (r *reader) u64() uint64 { return binary.BigEndian.Uint64(r.take(8)) }
+
+// identity reads an Ed25519 public key.
+func (r *reader) identity() (id Identity) {
+	copy(id[:], r.take(32))
+	return id
+}
+
 func (r *reader) flag() bool {
 	v := r.u8()
 	if v > 1 {
@@ -122,240 +122,6 @@ func (r *reader) finish() error {
 		r.fail("%d trailing bytes", len(r.b))
 	}
 	return r.err
-}
-
-// Genesis is the table's setup, the body of the envelope at seq 0. Seat 0
-// is the creator, who signs it; every other seat acknowledges it.
-type Genesis struct {
-	Edition    engine.Edition
-	Characters []engine.Character // one per seat, distinct; its length is the player count
-	Keys       []Identity         // each seat's Ed25519 key, distinct
-	// FirstDealer deals the first round.
-	FirstDealer int
-	// Short and Target choose the game's length as in engine.Config.
-	Short  bool
-	Target int
-	// Rounds, when positive, ends the game after that many rounds (a
-	// shortened game, e.g. for a demonstration); 0 plays the whole game.
-	Rounds int
-	// Nonce makes the table id unique even for identical setups.
-	Nonce [16]byte
-	// Names are the players' names by seat, each as CheckName returns it;
-	// nil (or all empty) when nobody gave one. They follow the fields
-	// above in an extension of their own (genesisNames), so a genesis
-	// without names is encoded as before names existed and every older
-	// log still reads and verifies.
-	Names []string
-	// Game names the game the table plays: GameNjet, the zero value and
-	// the only game of older logs, or GameTheGame, whose genesis has a
-	// layout of its own (thegame_genesis.go) without the Njet fields
-	// above.
-	Game GameName
-	// Extreme plays The Game with its command cards; Commands is then the
-	// version of the assignment of commands to cards
-	// (thegame.AssignmentVersion), and 0 in the base game.
-	Extreme  bool
-	Commands int
-}
-
-// genesisNames is the version of the genesis extension that carries the
-// players' names: the byte 1, then one length-prefixed name per seat.
-// A genesis whose names are all empty has no extension.
-const genesisNames = 1
-
-// Name returns the name of seat s, or "" when it has none.
-func (g *Genesis) Name(s int) string {
-	if s < 0 || s >= len(g.Names) {
-		return ""
-	}
-	return g.Names[s]
-}
-
-// named reports whether any seat has a name.
-func (g *Genesis) named() bool {
-	for _, n := range g.Names {
-		if n != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// Players is the number of seats.
-func (g *Genesis) Players() int { return len(g.Keys) }
-
-// EngineConfig returns the rules engine's configuration for the game.
-func (g *Genesis) EngineConfig() engine.Config {
-	return engine.Config{Edition: g.Edition, Players: len(g.Keys), Characters: g.Characters,
-		FirstDealer: g.FirstDealer, Short: g.Short, Target: g.Target}
-}
-
-// Validate checks the setup: the engine accepts it, keys are distinct.
-func (g *Genesis) Validate() error {
-	if g.Game != GameNjet {
-		return g.validateTheGame()
-	}
-	if g.Extreme || g.Commands != 0 {
-		return fmt.Errorf("%w: a Njet genesis with The Game's commands", ErrMalformed)
-	}
-	n := len(g.Keys)
-	if n < crypto.MinParties || n > crypto.MaxParties || len(g.Characters) != n {
-		return fmt.Errorf("%w: genesis with %d keys and %d characters", ErrMalformed, n, len(g.Characters))
-	}
-	for i := range g.Keys {
-		for j := range i {
-			if g.Keys[i] == g.Keys[j] {
-				return fmt.Errorf("%w: genesis seats %d and %d share a key", ErrMalformed, j, i)
-			}
-		}
-	}
-	if g.Target < 0 || g.Target > 0xFFFF || g.Rounds < 0 || g.Rounds > 0xFF {
-		return fmt.Errorf("%w: genesis target %d, rounds %d", ErrMalformed, g.Target, g.Rounds)
-	}
-	if _, err := engine.NewGame(g.EngineConfig()); err != nil {
-		return fmt.Errorf("%w: genesis: %w", ErrMalformed, err)
-	}
-	if len(g.Names) != 0 && len(g.Names) != n {
-		return fmt.Errorf("%w: genesis with %d names for %d seats", ErrMalformed, len(g.Names), n)
-	}
-	for s, name := range g.Names {
-		c, err := CheckName(name)
-		if err != nil {
-			return fmt.Errorf("%w: genesis name of seat %d: %w", ErrMalformed, s, err)
-		}
-		if c != name {
-			return fmt.Errorf("%w: genesis name of seat %d has spaces at an end", ErrMalformed, s)
-		}
-	}
-	return nil
-}
-
-// MarshalBinary encodes the genesis body.
-func (g *Genesis) MarshalBinary() ([]byte, error) {
-	if err := g.Validate(); err != nil {
-		return nil, err
-	}
-	if g.Game == GameTheGame {
-		return g.marshalTheGame(), nil
-	}
-	w := newWriter()
-	w.u8(int(g.Edition))
-	w.u8(len(g.Keys))
-	for s := range g.Keys {
-		w.u8(int(g.Characters[s]))
-		w.raw(g.Keys[s][:])
-	}
-	w.u8(g.FirstDealer)
-	w.flag(g.Short)
-	w.u16(g.Target)
-	w.u8(g.Rounds)
-	w.raw(g.Nonce[:])
-	if g.named() {
-		w.u8(genesisNames)
-		for _, name := range g.Names {
-			w.blob([]byte(name))
-		}
-	}
-	return w.bytes(), nil
-}
-
-// ParseGenesis decodes and validates a genesis body.
-func ParseGenesis(body []byte) (*Genesis, error) {
-	if len(body) > 0 && body[0] == genesisTheGameVersion {
-		return parseTheGameGenesis(body)
-	}
-	r := newReader(KindGenesis, body)
-	g := &Genesis{Edition: engine.Edition(r.u8())}
-	n := r.u8()
-	if n > crypto.MaxParties {
-		r.fail("%d seats", n)
-	}
-	for range n {
-		if r.err != nil {
-			break
-		}
-		g.Characters = append(g.Characters, engine.Character(r.u8()))
-		var id Identity
-		copy(id[:], r.take(32))
-		g.Keys = append(g.Keys, id)
-	}
-	g.FirstDealer = r.u8()
-	g.Short = r.flag()
-	g.Target = r.u16()
-	g.Rounds = r.u8()
-	copy(g.Nonce[:], r.take(16))
-	if r.err == nil && len(r.b) > 0 {
-		if v := r.u8(); v != genesisNames {
-			r.fail("genesis extension %d", v)
-		}
-		for range n {
-			if r.err != nil {
-				break
-			}
-			g.Names = append(g.Names, string(r.blob(MaxNameBytes)))
-		}
-		if r.err == nil && !g.named() {
-			r.fail("genesis names all empty")
-		}
-	}
-	if err := r.finish(); err != nil {
-		return nil, err
-	}
-	if err := g.Validate(); err != nil {
-		return nil, err
-	}
-	return g, nil
-}
-
-// TableIDOf returns the table id that a genesis body names: SHA-256 of a
-// domain string and the body. A table id thus commits to its setup, and a
-// log can be checked from its own first envelope.
-func TableIDOf(genesisBody []byte) TableID {
-	return domainHash(genesisDomain, genesisBody)
-}
-
-// choice is a seat's hidden discard or pass: the deck positions it chose
-// and the salt of its commitment.
-type choice struct {
-	Positions []int
-	Salt      [32]byte
-}
-
-// commitment is the hash a DiscardCommit or PassCommit publishes.
-func (c *choice) commitment(table TableID, deal uint64, seat int, kind Kind) [32]byte {
-	positions := []byte{byte(seat), byte(kind), byte(len(c.Positions))}
-	for _, p := range c.Positions {
-		positions = append(positions, byte(p))
-	}
-	return domainHash(choiceDomain, table[:], binary.BigEndian.AppendUint64(nil, deal), positions, c.Salt[:])
-}
-
-func (c *choice) encode(w *writer) {
-	w.u8(len(c.Positions))
-	for _, p := range c.Positions {
-		w.u8(p)
-	}
-	if len(c.Positions) > 0 {
-		w.raw(c.Salt[:])
-	}
-}
-
-func (c *choice) decode(r *reader) {
-	n := r.u8()
-	if n > 2 {
-		r.fail("%d chosen positions", n)
-		return
-	}
-	c.Positions = nil
-	for range n {
-		c.Positions = append(c.Positions, r.u8())
-	}
-	if n == 2 && c.Positions[0] >= c.Positions[1] {
-		r.fail("positions not in increasing order")
-	}
-	if n > 0 {
-		copy(c.Salt[:], r.take(32))
-	}
 }
 
 // Bodies of the other kinds. Each encoder and decoder pair is strict: one
@@ -420,80 +186,6 @@ func parseDeal(body []byte) ([]crypto.Sealed, error) {
 	return out, r.finish()
 }
 
-func blockBody(row engine.Row, field engine.Field) []byte {
-	w := newWriter()
-	w.u8(int(row))
-	w.u8(int(field))
-	return w.bytes()
-}
-
-func parseBlock(body []byte) (engine.Row, engine.Field, error) {
-	r := newReader(KindBlock, body)
-	row, field := engine.Row(r.u8()), engine.Field(r.u8())
-	return row, field, r.finish()
-}
-
-// teamBody encodes a team choice; the bonus seat is 0xFF for none.
-func teamBody(partners uint8, bonus int) []byte {
-	w := newWriter()
-	w.u8(int(partners))
-	if bonus < 0 {
-		bonus = 0xFF
-	}
-	w.u8(bonus)
-	return w.bytes()
-}
-
-func parseTeam(body []byte) (uint8, int, error) {
-	r := newReader(KindTeam, body)
-	partners, bonus := uint8(r.u8()), r.u8()
-	if bonus == 0xFF {
-		bonus = -1
-	}
-	return partners, bonus, r.finish()
-}
-
-func commitBody(c [32]byte, forward *crypto.Sealed) ([]byte, error) {
-	w := newWriter()
-	w.raw(c[:])
-	if forward != nil {
-		if err := w.marshal(forward); err != nil {
-			return nil, err
-		}
-	}
-	return w.bytes(), nil
-}
-
-func parseCommit(kind Kind, body []byte) ([32]byte, *crypto.Sealed, error) {
-	r := newReader(kind, body)
-	var c [32]byte
-	copy(c[:], r.take(32))
-	var fwd *crypto.Sealed
-	if kind == KindPassCommit {
-		fwd = new(crypto.Sealed)
-		r.unmarshal(fwd, maxSealedSize)
-	}
-	return c, fwd, r.finish()
-}
-
-func revealBody(rv *crypto.Reveal, c *choice) ([]byte, error) {
-	w := newWriter()
-	if err := w.marshal(rv); err != nil {
-		return nil, err
-	}
-	c.encode(w)
-	return w.bytes(), nil
-}
-
-func parseReveal(body []byte) (*crypto.Reveal, *choice, error) {
-	r := newReader(KindReveal, body)
-	rv := new(crypto.Reveal)
-	r.unmarshal(rv, 256)
-	c := new(choice)
-	c.decode(r)
-	return rv, c, r.finish()
-}
-
 func voteBody(seq uint64) []byte {
 	w := newWriter()
 	w.u64(seq)
@@ -516,8 +208,7 @@ func botSeatBody(seat int, key Identity) []byte {
 func parseBotSeat(body []byte) (int, Identity, error) {
 	r := newReader(KindBotSeat, body)
 	seat := r.u8()
-	var key Identity
-	copy(key[:], r.take(32))
+	key := r.identity()
 	return seat, key, r.finish()
 }
 

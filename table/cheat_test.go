@@ -124,7 +124,7 @@ func TestCheatCardNotHeld(t *testing.T) {
 	d := newDriver(t, engine.Classic, 4, 1, 16)
 	cheatPlay(t, d, func(seat int, m *crypto.PlayMessage) {
 		// A position of the next seat's hand.
-		m.Position = ((seat+1)%d.n)*d.observer().h + 1
+		m.Position = ((seat+1)%d.n)*d.observer().Njet().h + 1
 	}, CheckPosition)
 }
 
@@ -156,7 +156,8 @@ func TestCheatBadShuffle(t *testing.T) {
 
 // holding lists the cards seat holds now, by the positions its game knows.
 func holding(g *Game, seat int) []engine.Card {
-	rd := g.rd
+	nj := g.rules.(*Njet) // g.mu is held: a player is asked inside a draft
+	rd := nj.d
 	left := (seat + g.n - 1) % g.n
 	var out []engine.Card
 	for p, c := range rd.cardAt {
@@ -166,7 +167,7 @@ func holding(g *Game, seat int) []engine.Card {
 		if own := rd.own[seat]; own != nil && slices.Contains(own.Positions, p) {
 			continue
 		}
-		if o := g.owner(p); o == seat && rd.passPos[seat] != p || o == left && rd.passPos[left] == p {
+		if o := nj.owner(p); o == seat && rd.passPos[seat] != p || o == left && rd.passPos[left] == p {
 			out = append(out, c)
 		}
 	}
@@ -206,8 +207,8 @@ func TestCheatDiscardOneUnderExceptOne(t *testing.T) {
 		d.lenient[cheater] = true
 		steerDiscard(d)
 		d.runUntil(func(_ int, k Kind) bool { return k == KindDiscardCommit || k == KindPassCommit || k == KindPlay })
-		if d.observer().eng.Rules().Discard != engine.Discard1NoOnes {
-			t.Fatalf("seed %d: the steered rule is %v", seed, d.observer().eng.Rules().Discard)
+		if d.observer().Njet().eng.Rules().Discard != engine.Discard1NoOnes {
+			t.Fatalf("seed %d: the steered rule is %v", seed, d.observer().Njet().eng.Rules().Discard)
 		}
 		cards := holding(d.games[cheater], cheater)
 		var one engine.Card = engine.NoCard
@@ -348,18 +349,18 @@ func TestVoidVoteSeatsABot(t *testing.T) {
 		t.Errorf("kinds %v, want %v", kinds, want)
 	}
 	obs := d.observer()
-	if !obs.Over() || len(obs.Results()) != 2 || obs.HostOf(cheater) != 0 {
-		t.Fatalf("over %v, %d rounds, bot host %d", obs.Over(), len(obs.Results()), obs.HostOf(cheater))
+	if !obs.Over() || len(obs.Njet().Results()) != 2 || obs.HostOf(cheater) != 0 {
+		t.Fatalf("over %v, %d rounds, bot host %d", obs.Over(), len(obs.Njet().Results()), obs.HostOf(cheater))
 	}
 	if v := obs.Voided(); len(v) != 1 || v[0].Seat != cheater {
 		t.Errorf("voided %v", v)
 	}
 	for i, g := range d.games {
-		if !reflect.DeepEqual(g.Results(), obs.Results()) || g.Violation() != nil {
-			t.Errorf("game %d: %+v, %v", i, g.Results(), g.Violation())
+		if !reflect.DeepEqual(g.Njet().Results(), obs.Njet().Results()) || g.Violation() != nil {
+			t.Errorf("game %d: %+v, %v", i, g.Njet().Results(), g.Violation())
 		}
 	}
-	if r := obs.Results()[0]; r.Deal != 2 {
+	if r := obs.Njet().Results()[0]; r.Deal != 2 {
 		t.Errorf("the first audited round was deal %d, want 2 (deal 1 was voided)", r.Deal)
 	}
 }
@@ -454,10 +455,10 @@ func TestCheatVoteSurvivesASilentVoter(t *testing.T) {
 			break
 		}
 	}
-	if !obs.Over() || len(obs.Results()) != 2 {
-		t.Fatalf("over %v after %d rounds", obs.Over(), len(obs.Results()))
+	if !obs.Over() || len(obs.Njet().Results()) != 2 {
+		t.Fatalf("over %v after %d rounds", obs.Over(), len(obs.Njet().Results()))
 	}
-	if r := obs.Results()[0]; r.Deal != 2 {
+	if r := obs.Njet().Results()[0]; r.Deal != 2 {
 		t.Errorf("the first audited round was deal %d, want 2", r.Deal)
 	}
 	v, err := verifyLog(t, d.logs[d.n])

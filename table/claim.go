@@ -70,11 +70,7 @@ func (c *SeatClaimRequest) appendSigned(b []byte) []byte {
 
 // Sign signs the request with the claimant's key, which must be c.Key.
 func (c *SeatClaimRequest) Sign(priv ed25519.PrivateKey) error {
-	if len(priv) != ed25519.PrivateKeySize {
-		return fmt.Errorf("%w: private key of %d bytes", ErrMalformed, len(priv))
-	}
-	copy(c.Sig[:], ed25519.Sign(priv, c.appendSigned([]byte(claimDomain))))
-	return nil
+	return signSide(priv, c.appendSigned([]byte(claimDomain)), &c.Sig)
 }
 
 // Verify checks the claimant's signature under c.Key.
@@ -92,14 +88,8 @@ func (c *SeatClaimRequest) MarshalBinary() ([]byte, error) {
 
 // ParseClaim decodes a claim request strictly; Verify checks it.
 func ParseClaim(data []byte) (*SeatClaimRequest, error) {
-	if len(data) != ClaimSize {
-		return nil, fmt.Errorf("%w: claim of %d bytes (want %d)", ErrMalformed, len(data), ClaimSize)
-	}
-	if data[0] != ClaimTag {
-		return nil, fmt.Errorf("%w: not a claim (first byte %#x)", ErrMalformed, data[0])
-	}
-	if data[1] != ClaimVersion {
-		return nil, fmt.Errorf("%w: claim version %d", ErrUnknownVersion, data[1])
+	if err := sideFrame(data, "claim", ClaimSize, ClaimTag, ClaimVersion); err != nil {
+		return nil, err
 	}
 	c := &SeatClaimRequest{Seat: data[34]}
 	copy(c.Table[:], data[2:34])
@@ -119,11 +109,7 @@ func (a *SeatApproval) appendSigned(b []byte) []byte {
 
 // Sign signs the approval with the approving seat's key.
 func (a *SeatApproval) Sign(priv ed25519.PrivateKey) error {
-	if len(priv) != ed25519.PrivateKeySize {
-		return fmt.Errorf("%w: private key of %d bytes", ErrMalformed, len(priv))
-	}
-	copy(a.Sig[:], ed25519.Sign(priv, a.appendSigned([]byte(approvalDomain))))
-	return nil
+	return signSide(priv, a.appendSigned([]byte(approvalDomain)), &a.Sig)
 }
 
 // Verify checks the signature under key, the approving seat's key.
@@ -141,14 +127,8 @@ func (a *SeatApproval) MarshalBinary() ([]byte, error) {
 
 // ParseApproval decodes an approval strictly; Verify checks it.
 func ParseApproval(data []byte) (*SeatApproval, error) {
-	if len(data) != ApprovalSize {
-		return nil, fmt.Errorf("%w: approval of %d bytes (want %d)", ErrMalformed, len(data), ApprovalSize)
-	}
-	if data[0] != ApprovalTag {
-		return nil, fmt.Errorf("%w: not an approval (first byte %#x)", ErrMalformed, data[0])
-	}
-	if data[1] != ClaimVersion {
-		return nil, fmt.Errorf("%w: approval version %d", ErrUnknownVersion, data[1])
+	if err := sideFrame(data, "approval", ApprovalSize, ApprovalTag, ClaimVersion); err != nil {
+		return nil, err
 	}
 	a := &SeatApproval{Deal: binary.BigEndian.Uint64(data[34:42]), Seat: data[42], Approver: data[75]}
 	copy(a.Table[:], data[2:34])
@@ -185,7 +165,7 @@ func seatClaimBody(req *SeatClaimRequest, approvals []*SeatApproval) []byte {
 func parseSeatClaim(table TableID, deal uint64, body []byte) (*seatClaim, error) {
 	r := newReader(KindSeatClaim, body)
 	c := &seatClaim{req: SeatClaimRequest{Table: table, Seat: uint8(r.u8())}}
-	copy(c.req.Key[:], r.take(32))
+	c.req.Key = r.identity()
 	copy(c.req.Sig[:], r.take(SignatureSize))
 	n := r.u8()
 	for i := 0; i < n && r.err == nil; i++ {
@@ -203,7 +183,7 @@ func parseSeatClaim(table TableID, deal uint64, body []byte) (*seatClaim, error)
 // and the seats whose approval it needs, in seat order (want): the
 // request is signed by the key it names, a key no seat holds, and it
 // carries exactly one approval per seat of want, in that order, each
-// valid under that seat's key. Njet's and The Game's logs share it.
+// valid under that seat's key.
 func (c *seatClaim) check(keys []Identity, want []int) error {
 	seat := int(c.req.Seat)
 	if err := c.req.Verify(); err != nil {

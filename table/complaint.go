@@ -7,10 +7,10 @@ import (
 	"github.com/njetlan/njet/crypto"
 )
 
-// The Complaint, shared by both games (docs/protocol.md, "Complaint: a bad
-// sealed message names its sender"). A sealed message (a deal token, a
-// draw token of The Game, a Njet forward) can be checked by its recipient
-// alone. The recipient answers one that does not open with a Complaint at
+// The Complaint, alike at every game's table (docs/protocol.md,
+// "Complaint: a bad sealed message names its sender"). A sealed message (a
+// deal token, a draw token of The Game, a Njet forward) can be checked by
+// its recipient alone. The recipient answers one that does not open with a Complaint at
 // its own next turn, carrying its round secrets, so that every log can
 // re-open the message and name whoever is at fault: the sender if it does
 // not open, the complainer if it does.

@@ -1,7 +1,7 @@
-// Package table is the replicated log under a Njet table: every peer holds
-// the same signed, hash-chained sequence of envelopes, and the game protocol
-// (a layer above this package) replays it into the engine and the mental
-// poker state.
+// Package table is the replicated log under a table of any game this
+// program plays: every peer holds the same signed, hash-chained sequence
+// of envelopes, and one game protocol replays it into the mental-poker
+// state and the rules of the game its genesis names.
 //
 // The parts:
 //
@@ -26,45 +26,48 @@
 //     tests and simulations; the libp2p one lives in package p2p.
 //   - Replica (replica.go): Log + Store + Transport in one loop, with gap
 //     filling by range requests.
-//   - Game (protocol.go, bodies.go, build.go): the game protocol, the
-//     Protocol hook that replays the log into the rules engine and the
-//     mental-poker state, says who posts next, drafts a hosted seat's next
-//     envelope, audits every round and halts on a cheat with a *Violation.
-//   - Peer (peer.go, human.go, silence.go): one seat at a table — Replica +
-//     Game + a bot or a human's Submit — with a view and events for a UI.
-//     When the seat entitled next stays silent, the devices still there sign
-//     SilenceVotes (vote.go) outside the log; a voter (normally the lowest)
-//     posts them as the certificate of a VoidSilent, which voids the round
-//     and seats bots in every seat without a vote (silence at the reveal is
-//     recorded as a cheat); a device that went another way follows the
-//     heavier branch when it comes back. A seat taken over for silence is
-//     handed back at the next deal (claim.go, handback.go: SeatClaim) to
-//     its device, back again, or to a watcher; a bot seated from the lobby
-//     is handed to a watcher the same way, with its own key's consent
-//     (PeerConfig.Lend). At a table of two the other seat posts
-//     an Abandon instead: the game ends, and no seat is ever handed to its
-//     opponent. A sealed message that does not open for its recipient is
-//     answered by the recipient's Complaint, which every log re-checks to
-//     name the sender (or the complainer, if the message opens).
-//   - TheGame (thegame*.go): the protocol of a table of The Game (package
-//     thegame), which a genesis of version 2 names: one mental-poker deal
-//     of 98 cards, hands opened to their seats, draws opened to the drawer
-//     one position at a time, plays opened to all, and after the reveals
-//     the whole game replayed through the engine. A deal or draw token
-//     that does not open is answered by the same Complaint
-//     (thegame_complaint.go, complaint.go), which halts the table naming
-//     the sender or the complainer. TheGamePeer plays a seat with a bot,
-//     takes over devices gone as Peer does and, like it, follows the
-//     heavier branch after a partition (fork.go: the branch comparison
-//     both kinds of peer share); TheGameSelfplay runs a whole table over a
-//     MemNetwork. A device gone is taken over and the cards not yet played
-//     are dealt again (thegame_void.go); when it comes back, its seat is
-//     handed back at the start of the seat's next turn with the same
-//     SeatClaim and a redeal (thegame_handback.go).
+//   - Game (game.go, genesis.go, bodies.go, build.go, round.go,
+//     takeover.go, handback.go, complaint.go): the one game protocol, the
+//     Protocol hook for every game. It reads the genesis (its game, seats
+//     and keys), takes the acknowledgements, and runs each crypto round:
+//     round keys, shuffles, the deal tokens that open each hand to its
+//     seat, the reveals. After a cheat the table votes the round void and
+//     seats a bot (VoidVote, BotSeat), unless the game's cheats end the
+//     table. A seat entitled next that stays silent is taken over: the
+//     devices still there sign SilenceVotes outside the log (vote.go), one
+//     of them posts them as the certificate of a VoidSilent, and every seat
+//     without a vote gets a bot; a device's own log refuses a takeover of
+//     a seat it plays unless a strict majority voted it (its guard). At a
+//     table of two of a competitive game the other seat posts an Abandon
+//     instead. A seat taken over is handed back to its device, or to a
+//     watcher, with a SeatClaim (claim.go). A sealed message that does not
+//     open is answered by its recipient's Complaint, which every log
+//     re-checks to name the sender (or the complainer). A Violation names
+//     the seat that broke a check.
+//   - Rules (rules.go): what a game adds to the Game: the cards of a
+//     deal, whose turn it is in the play, what a move does, what a hosted
+//     seat's player chooses, the audit after the reveals, and what a
+//     takeover or a hand-back does to the round in progress. Njet
+//     (njet.go, njet_bodies.go, njet_draft.go, package engine) deals
+//     every round anew and votes a cheat's round void; The Game
+//     (thegame.go, thegame_draft.go, thegame_audit.go, thegame_view.go,
+//     package thegame) is one crypto round that a takeover or a hand-back
+//     deals again from the cards not yet played, and its cheats end the
+//     table. A third game is a third implementation and an entry in
+//     gameSpecs (docs/architecture.md, "Adding a game").
+//   - Peer (peer.go, person.go, silence.go, handback.go, fork.go): one
+//     device's seat at a table of any game — Replica + Game + the players
+//     of its bots (PeerConfig.NewPlayer: the table imports no player) or a
+//     person's moves (Submit) — with a view and events for a UI. It votes
+//     and decides the takeover of a silent seat, claims its seat back and
+//     approves others' claims, and after a partition compares its branch
+//     with a member's and follows the heavier one.
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
-//     crashes on demand; Verify (verify.go): the offline check of an export.
+//     crashes, silences, leaves and watchers on demand; Verify (verify.go):
+//     the offline check of an export.
 //
-// The log layer imports only the standard library;
-// the game protocol adds engine, crypto and bot, and thegame and its bots.
-// docs/protocol.md is the wire-level description.
+// The log layer imports only the standard library; the game protocol adds
+// crypto and the rules engines (engine, thegame), never a player.
+// docs/protocol.md is the wire-level description, docs/architecture.md
+// the map of the layers.
 package table

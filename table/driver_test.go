@@ -36,6 +36,23 @@ func (v *mapVault) put(name string, b []byte) {
 	v.m[name] = b
 }
 
+// chooseFunc chooses a Njet seat's action; tests steer the choices with
+// it.
+type chooseFunc func(seat int, v *engine.View, legal []engine.Action) engine.Action
+
+// seatPlayer is the Njet player of one seat whose choices a chooseFunc
+// makes.
+type seatPlayer struct {
+	seat   int
+	choose chooseFunc
+}
+
+func (p seatPlayer) Name() string { return "test" }
+
+func (p seatPlayer) Act(v *engine.View, legal []engine.Action) engine.Action {
+	return p.choose(p.seat, v, legal)
+}
+
 // driver plays a table synchronously without a network: one Game and Log
 // per seat (each knowing only its own seat's secrets) plus an observer, and
 // every envelope goes to every log at once. Tests use it to inject cheats.
@@ -47,13 +64,13 @@ type driver struct {
 	games   []*Game // games[n] is the observer
 	logs    []*Log
 	vaults  []*mapVault
-	choose  []Chooser
+	choose  []chooseFunc
 	lenient []bool // seat's chooser may pick illegal actions
 }
 
 func newDriver(t testing.TB, e engine.Edition, players, rounds int, seed uint64) *driver {
 	t.Helper()
-	sp, err := NewSelfplay(SelfplayConfig{Edition: e, Players: players, Rounds: rounds, Seed: seed})
+	sp, err := newTestSelfplay(SelfplayConfig{Edition: e, Players: players, Rounds: rounds, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +123,8 @@ func (d *driver) envelope(seat int) *Envelope {
 	}
 	g := d.games[host]
 	g.mu.Lock()
-	dr, err := g.draftLocked(seq, seat, rand.NewChaCha8(key), d.choose[host], host != seat || !d.lenient[seat])
+	dr, err := g.draftLocked(seq, seat, rand.NewChaCha8(key),
+		chooser{player: seatPlayer{seat: seat, choose: d.choose[host]}, strict: host != seat || !d.lenient[seat]})
 	g.mu.Unlock()
 	if err != nil {
 		d.t.Fatalf("draft seq %d seat %d: %v", seq, seat, err)

@@ -6,7 +6,8 @@ import (
 )
 
 // Sentinel errors. Every rejection from the decoders, Log.Append, the Store
-// and the transports wraps one of them with the reason; test with errors.Is.
+// and the transports wraps one of them with the reason, and so does every
+// refusal of the game protocol (below); test with errors.Is.
 var (
 	// ErrMalformed: bytes or fields that are not a valid encoding.
 	ErrMalformed = errors.New("table: malformed")
@@ -48,6 +49,32 @@ var (
 	// ErrSecretsLost: this device no longer holds a secret it needs to post
 	// for a seat it hosts (its store was damaged): the seat stays silent.
 	ErrSecretsLost = errors.New("table: this device lost its secrets for the round")
+
+	// Errors of the game protocol.
+
+	// ErrCheat is wrapped by every *Violation.
+	ErrCheat = errors.New("table: cheat detected")
+	// ErrHalted: a violation stopped the round; nobody may post.
+	ErrHalted = errors.New("table: the round is halted by a violation")
+	// ErrOver: the game is over; nobody may post.
+	ErrOver = errors.New("table: the game is over")
+	// ErrSilent is the reason of a round voided because a seat stayed
+	// silent (KindVoidSilent): no cheat, only absence.
+	ErrSilent = errors.New("table: the seat stayed silent")
+	// ErrVote: a SilenceVote (or a VoidSilent certificate) that does not
+	// fit the log: wrong table, seq, previous hash or seats, or a bad
+	// signature.
+	ErrVote = errors.New("table: invalid vote")
+	// ErrFenced: this peer voted to void the round of the seat that posted
+	// the envelope at that seq; it takes that seq only from the decider.
+	ErrFenced = errors.New("table: the seat was voted silent at this seq")
+	// ErrWithheld is the reason of a round voided because a seat stayed
+	// silent at its reveal, after the play: a cheat, since the reveal is
+	// what lets the others audit the seat's hand.
+	ErrWithheld = errors.New("table: the seat withheld its reveal")
+	// ErrFalseComplaint: a Complaint about a sealed message that opens
+	// with the complainer's revealed secrets.
+	ErrFalseComplaint = errors.New("table: the sealed message opens")
 )
 
 // GapError reports that an envelope arrived ahead of the log. Envelopes with

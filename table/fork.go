@@ -9,12 +9,11 @@ import (
 )
 
 // The comparison of branches after a partition (docs/protocol.md, "A true
-// partition"), shared by both kinds of peer: a Njet Peer and a
-// TheGamePeer find a member whose log went another way, weigh the two
-// branches by their first takeovers and, on the lighter one, rewind and
-// take the member's. What differs between them (how the peer stops its
-// replica, rebuilds its state from the store and lets the member's branch
-// through its own fences) stays with each peer.
+// partition"): a peer finds a member whose log went another way (an
+// envelope of the member that its log refuses, or once the game is over
+// the end of a member's log that differs), weighs the two branches by
+// their first takeovers and, on the lighter one, rewinds and takes the
+// member's.
 
 // forkWatch is what a peer has heard of a member whose log seems to differ
 // from its own: the member to compare with, where the branches were last
@@ -336,4 +335,103 @@ func takeRest(ctx context.Context, tr Transport, from Identity, replica *Replica
 			return
 		}
 	}
+}
+
+// probeFork, once the game is over, asks each member for its envelopes
+// at the last seqs of this peer's log (branches.probe), at most every
+// probeEvery. A device that finished the game alone while cut off hears
+// of no envelope it would refuse, as the others, finished too, post
+// nothing more. A member that holds another envelope at one of those seqs
+// is compared with this peer as after a refusal (checkDiverged), and the
+// lighter branch gives way.
+func (p *Peer) probeFork(ctx context.Context) {
+	game, log, _ := p.state()
+	if !game.Over() || !p.forks.probeDue() {
+		return
+	}
+	if d, ok := p.branches(game).probe(ctx, log); ok {
+		p.forks.found(d.from, d.seq)
+		p.signal()
+	}
+}
+
+// rejected hears of an envelope the log refused (the replica's goroutine):
+// see forkWatch.refused. A takeover of this peer's seats that its guard
+// refused at the head of its log is remembered (decider).
+func (p *Peer) rejected(from Identity, env *Envelope, err error) {
+	game, log, _ := p.state()
+	next := log.Next()
+	if game.Genesis() == nil || next < 2 {
+		return
+	}
+	if env.Kind == KindVoidSilent && env.Seq == next && errors.Is(err, ErrFenced) {
+		if vs, perr := parseVoidSilent(env.Body); perr == nil {
+			p.mu.Lock()
+			p.excluded = &exclusion{seq: next, votes: len(vs.votes)}
+			p.mu.Unlock()
+		}
+	}
+	p.forks.refused(next, from, env)
+	p.signal()
+}
+
+// branches returns the peer's comparison of branches.
+func (p *Peer) branches(game *Game) branches {
+	n := 0
+	if gen := game.Genesis(); gen != nil {
+		n = gen.Players()
+	}
+	return branches{table: p.cfg.Table, store: p.cfg.Store, transport: p.cfg.Transport, members: p.cfg.Peers,
+		players: n, observer: func() Protocol { return NewGame(GameConfig{Table: p.cfg.Table, Creator: p.cfg.Creator}) }}
+}
+
+// checkDiverged compares this peer's log with member d.from's
+// (branches.compare: the first difference k, each branch weighed by its
+// first takeover at or after k). To yield, the peer stops its replica with
+// stop, drops its envelopes from k on (the one place where stored
+// envelopes are removed), takes the member's branch, lets it through its
+// own fence and guard, takes what follows it while the member answers
+// (with outer, the context of Run: stop cancels the one of the replica)
+// and reports true.
+func (p *Peer) checkDiverged(ctx, outer context.Context, d *divergence, stop func(error) error) (bool, error) {
+	game, log, _ := p.state()
+	next := log.Next()
+	k, theirs, ok, err := p.branches(game).compare(ctx, d, log)
+	if err != nil {
+		return false, nil // the member did not answer: the next refusal asks again
+	}
+	if !ok {
+		p.forks.checked(next)
+		return false, nil
+	}
+	if err := stop(nil); err != nil {
+		return true, err
+	}
+	if p.cfg.Logf != nil {
+		p.cfg.Logf("table: seat %d: the table went on without this device from seq %d; dropping its envelopes [%d, %d)",
+			p.cfg.Seat, k, k, next)
+	}
+	if err := p.cfg.Store.rewind(p.cfg.Table, k); err != nil {
+		return true, err
+	}
+	p.mu.Lock()
+	p.rewinds++
+	p.mu.Unlock()
+	// A new game, log and replica, and fresh players: those of the
+	// dropped branch remember its cards.
+	if err := p.open(); err != nil {
+		return true, err
+	}
+	// Take the member's branch at once, before the peer could post at its
+	// seqs again.
+	game, _, replica := p.state()
+	for _, env := range theirs {
+		game.allowBranch(env)
+		if err := replica.appendAndPersist(env); err != nil {
+			return true, err
+		}
+	}
+	takeRest(outer, p.cfg.Transport, d.from, replica)
+	p.emit(nil)
+	return true, errRewound
 }

@@ -26,7 +26,7 @@ func selfplay(t testing.TB, cfg SelfplayConfig) (*Selfplay, []Outcome) {
 	if cfg.Dir == "" {
 		cfg.Dir = t.TempDir()
 	}
-	sp, err := NewSelfplay(cfg)
+	sp, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestVerifyRejectsAnyChangedByte(t *testing.T) {
 // A silent seat is reported as "waiting for seat X since T", with T from
 // the injected clock.
 func TestWaitingForSilentSeat(t *testing.T) {
-	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Classic, Players: 3, Seed: 4})
+	sp, err := newTestSelfplay(SelfplayConfig{Edition: engine.Classic, Players: 3, Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestWaitingForSilentSeat(t *testing.T) {
 	defer ep.Close()
 	clock := time.Date(2026, 5, 1, 20, 15, 30, 0, time.UTC)
 	p, err := NewPeer(PeerConfig{Table: sp.table, Creator: sp.ids[0], Genesis: sp.genesis, Seat: 0, Key: sp.keys[0],
-		Store: store, Transport: ep, Bot: "random", Seed: &[32]byte{1}, Now: func() time.Time { return clock }})
+		Store: store, Transport: ep, Bot: "random", NewPlayer: testPlayers, Seed: &[32]byte{1}, Now: func() time.Time { return clock }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,38 +298,80 @@ func badFirstShuffle(t *testing.T) func(*Envelope, ed25519.PrivateKey) {
 	}
 }
 
-// A peer that posts a bad shuffle is caught by every other peer; they vote
-// to void the round, seat 0 hosts a bot in the cheater's seat and the game
-// goes on to its end over the network.
-func TestPeersVoidAndHostABot(t *testing.T) {
-	const cheater = 2
-	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Classic, Players: 4, Rounds: 1, Seed: 21, Dir: t.TempDir(), Net: lossy})
-	if err != nil {
-		t.Fatal(err)
+// A device whose seat cheats with its own key — a bad shuffle, or at The
+// Game a turn ended before its minimum — is caught by every other device
+// over the network, at the same seq, and Verify names it the same. At a
+// Njet table the others vote the round void, seat 0 hosts a bot in the
+// cheater's seat and the game goes on to its end with the round dealt
+// again; a cheat ends a table of The Game, and nobody posts after it.
+func TestCheatOverTheNetwork(t *testing.T) {
+	earlyEnd := func(d *draft) {
+		if d.kind == KindPlay {
+			d.kind, d.body = KindTurnEnd, emptyBody()
+		}
 	}
-	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){cheater: badFirstShuffle(t)}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := sp.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	out := sp.Outcomes()
-	agree(t, out, 1)
-	store, err := OpenStore(filepath.Join(sp.cfg.Dir, "seat-0.db"), &StoreOptions{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	var buf bytes.Buffer
-	if err := store.Export(&buf, sp.table); err != nil {
-		t.Fatal(err)
-	}
-	v, err := Verify(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !v.Over || len(v.Results) != 1 || v.Results[0].Deal != 2 || len(v.Voided) != 1 || v.Voided[0].Seat != cheater {
-		t.Errorf("verified %+v", v)
+	for _, c := range []struct {
+		name    string
+		cfg     SelfplayConfig
+		cheater int
+		shuffle bool // the cheat is a bad shuffle; else the draft hook cheats
+		alter   func(*draft)
+		check   string
+	}{
+		{"Njet, a bad shuffle", SelfplayConfig{Edition: engine.Classic, Players: 4, Rounds: 1, Seed: 21, Dir: t.TempDir(), Net: lossy},
+			2, true, nil, crypto.CheckShuffle.String()},
+		{"The Game, a bad shuffle", theGameConfig(t, 3, true, 22), 2, true, nil, crypto.CheckShuffle.String()},
+		{"The Game, a turn ended too soon", theGameConfig(t, 3, false, 21), 1, false, earlyEnd, CheckGameRules},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sp, err := newTestSelfplay(c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.shuffle {
+				sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){c.cheater: badFirstShuffle(t)}
+			} else {
+				sp.alter = map[int]func(*draft){c.cheater: c.alter}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			if err := sp.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			var at uint64
+			for seat, o := range sp.Outcomes() {
+				v := namedBy(o)
+				if seat == c.cheater && c.cfg.Game == GameTheGame {
+					continue // its own table took what it posted
+				}
+				if v == nil || v.Seat != c.cheater || v.Check != c.check || !errors.Is(v, ErrCheat) {
+					t.Fatalf("seat %d's table: %v, want seat %d named for the %q check", seat, v, c.cheater, c.check)
+				}
+				if at != 0 && v.Seq != at {
+					t.Fatalf("seat %d named it at seq %d, another seat at %d", seat, v.Seq, at)
+				}
+				at = v.Seq
+				if c.cfg.Game == GameTheGame && o.Next != at+1 {
+					t.Fatalf("seat %d's log grew to %d after the cheat at %d", seat, o.Next, at)
+				}
+			}
+			v, err := Verify(bytes.NewReader(seatExport(t, sp, 0)))
+			switch c.cfg.Game {
+			case GameNjet:
+				agree(t, sp.Outcomes(), 1)
+				if err != nil || !v.Over || len(v.Results) != 1 || v.Results[0].Deal != 2 || len(v.Voided) != 1 || v.Voided[0].Seat != c.cheater {
+					t.Errorf("verified %+v: %v", v, err)
+				}
+				if h := replayObserver(t, writeTemp(t, seatExport(t, sp, 0))).HostOf(c.cheater); h < 0 {
+					t.Errorf("the cheater's seat is played by its own device")
+				}
+			case GameTheGame:
+				var vv *Violation
+				if !errors.As(err, &vv) || vv.Seat != c.cheater || vv.Seq != at {
+					t.Fatalf("Verify: %v, want the cheat at seq %d", err, at)
+				}
+			}
+		})
 	}
 }
 
@@ -341,7 +383,7 @@ func TestPeersVoteOnACheatWithoutAVanishedVoter(t *testing.T) {
 	// The host cheats in the first shuffle (seq 8); seat 1, the first to
 	// vote, is cut off inside that vote, before anyone receives it.
 	const cheater, gone = 0, 1
-	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 1, Seed: 25, Dir: t.TempDir(), Net: lossy,
+	sp, err := newTestSelfplay(SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 1, Seed: 25, Dir: t.TempDir(), Net: lossy,
 		VoidAfter: 20 * time.Second,
 		// The cheater's device stays halted (its guard refuses the
 		// takeover of its seat by a minority): it is cut off too once

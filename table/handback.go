@@ -13,40 +13,218 @@ import (
 // cheater, which stays with its bot.
 var ErrNotClaimable = errors.New("table: the seat cannot be handed to a claimant")
 
-// A seat a bot plays goes to a device at the start of a deal: a seat the
-// table handed to a bot, to the device that played it, back again, or to
-// a watcher; a bot seated from the lobby, to a watcher. The claimant
+// A seat a bot plays goes to a device (docs/protocol.md, "Handing a seat
+// back, and watchers taking a seat"): a seat the table handed to a bot, to
+// the device that played it, back again, or (where the game allows) to a
+// watcher; a bot seated from the lobby, to a watcher. The claimant
 // publishes a signed SeatClaimRequest; every peer whose own device still
-// plays its seat approves it for the deal about to start (SeatApproval),
-// a lobby bot's own peer included, whose approval is its consent; the peer
-// playing the seat (the bot's host, or the lobby bot's own peer), at the
-// seat's key turn, posts a SeatClaim carrying the request and every
-// approval instead of the round key, and the claimant's device posts the
-// seat's envelopes from then on. Approvals are given automatically: the
-// table has nothing to lose by a seat played by a device rather than a
-// bot. Consent is given only by a peer lending its seat
-// (PeerConfig.Lend): a person's seat never changes hands.
+// plays its seat approves it for the crypto round the claim will open
+// (SeatApproval), a lobby bot's own peer included, whose approval is its
+// consent; the peer playing the seat (the bot's host, or the lobby bot's
+// own peer), when the game's rules let the seat change hands, posts a
+// SeatClaim carrying the request and every approval in the seat's own
+// place, and the claimant's device posts the seat's envelopes from then
+// on. A Njet seat changes hands at its key turn in the key setup of a
+// deal; a seat of The Game at the start of its turn, before its bot plays
+// a card, and the cards not yet played are dealt again. Approvals are
+// given automatically: the table has nothing to lose by a seat played by
+// a device rather than a bot. Consent is given only by a peer lending its
+// seat (PeerConfig.Lend): a person's seat never changes hands.
 
-// claimDeal is the deal whose key setup a claim made now is for: the deal
-// under way while its keys are being posted, otherwise the next one.
-func claimDeal(game *Game) uint64 {
-	game.mu.Lock()
-	defer game.mu.Unlock()
-	if game.st == stKeys {
-		return game.deal
+// claimable reports whether the seat entitled now may be handed to a
+// claimant instead of posting its envelope: the game's rules let it change
+// hands now, no violation is pending, it did not change hands already at
+// this point of the game, and a claim of it can stand (seatClaimable).
+func (g *Game) claimable(seat int) bool {
+	if g.gen == nil || g.halt != nil || !g.rules.claimAt(seat) {
+		return false
 	}
-	return game.deal + 1
+	if m, ok := g.changedAt[seat]; ok && m == g.rules.claimMark() {
+		return false
+	}
+	return g.seatClaimable(seat)
+}
+
+// seatClaimable reports whether a claim of seat can stand in the log: a
+// bot the table seated for silence (not a cheater's), or, where watchers
+// may take seats, a seat played by its own key that hosts no bot. The
+// second needs that key's consent (approvers), which only a device lending
+// its bot gives, so a person's seat never changes hands without its
+// device.
+func (g *Game) seatClaimable(seat int) bool {
+	if seat < 0 || seat >= g.n {
+		return false
+	}
+	if _, bot := g.botHost[seat]; bot {
+		return g.handable[seat]
+	}
+	if g.rules.traits().genesisClaims {
+		return false
+	}
+	for _, h := range g.botHost {
+		if h == seat {
+			return false // the claimant could not run the bots it hosts
+		}
+	}
+	return true
+}
+
+// approvers are the seats whose approval a claim of seat needs: every
+// seat still played by its own device. A bot the table seated is played by
+// its host's device, so for its seat these are the other seats; a seat
+// played by its own key is among them: its approval is its consent.
+func (g *Game) approvers(int) []int {
+	var out []int
+	for s := range g.n {
+		if g.peerOf(s) == s {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// applySeatClaim hands the seat entitled now to the claimant's key: the
+// request is signed by that key, which no seat holds now (at a game where
+// only the genesis may claim, the seat's genesis key), and every seat
+// still played by its own device approved it for the round it opens, in
+// seat order (the claimed seat itself among them when its own key plays
+// it). The game's rules then go on with the seat's new key.
+func (g *Game) applySeatClaim(env *Envelope) error {
+	c, err := parseSeatClaim(g.cfg.Table, g.rules.claimRound(), env.Body)
+	if err != nil {
+		return err
+	}
+	seat := int(c.req.Seat)
+	if seat != int(env.Author) || !g.claimable(seat) {
+		return fmt.Errorf("%w: a claim of seat %d at seat %d's turn", ErrVote, seat, env.Author)
+	}
+	if g.rules.traits().genesisClaims && c.req.Key != g.gen.Keys[seat] {
+		return fmt.Errorf("%w: seat %d claimed by key %v, which the genesis did not give it", ErrVote, seat, c.req.Key)
+	}
+	if err := c.check(g.keys, g.approvers(seat)); err != nil {
+		return err
+	}
+	g.keys[seat] = c.req.Key
+	delete(g.botHost, seat)
+	delete(g.handable, seat)
+	g.changedAt[seat] = g.rules.claimMark()
+	g.handedBack = append(g.handedBack, HandBack{Seq: env.Seq, Seat: seat, Key: c.req.Key})
+	g.rules.claimed(seat)
+	return nil
+}
+
+// CheckApproval checks a SeatApproval for round against the state now: a
+// claim of the seat can stand for the claimant's key, the approver is one
+// whose approval a claim needs, the signature the approver's.
+func (g *Game) CheckApproval(a *SeatApproval, round uint64) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gen == nil || a.Table != g.cfg.Table || int(a.Seat) >= g.n || int(a.Approver) >= g.n || a.Deal != round {
+		return fmt.Errorf("%w: an approval for round %d", ErrVote, a.Deal)
+	}
+	if !g.seatClaimable(int(a.Seat)) || !slices.Contains(g.approvers(int(a.Seat)), int(a.Approver)) ||
+		g.rules.traits().genesisClaims && a.Key != g.gen.Keys[a.Seat] {
+		return fmt.Errorf("%w: seat %d approving a claim of seat %d", ErrVote, a.Approver, a.Seat)
+	}
+	return a.Verify(g.keys[a.Approver])
+}
+
+// Approvers returns the seats whose approval a claim of seat needs now:
+// every seat still played by its own device (the claimed seat's own
+// approval is its consent).
+func (g *Game) Approvers(seat int) []int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gen == nil {
+		return nil
+	}
+	return g.approvers(seat)
+}
+
+// ClaimRound returns the crypto round that a SeatClaim posted next opens:
+// a SeatApproval given now must name it.
+func (g *Game) ClaimRound() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.rules == nil {
+		return 0
+	}
+	return g.rules.claimRound()
+}
+
+// Claimable reports whether a claimant may ask for seat now: nil while a
+// bot the table seated for silence plays it, or (where watchers take
+// seats) a bot seated from the lobby (GameConfig.LobbyBots) still plays it
+// with its genesis key; ErrOver once the game is over (no deal follows);
+// ErrNotClaimable, with the reason, for a seat its own device plays (a
+// person, or a device's own seat played by its bot), a lobby bot's seat
+// already handed to a claimant, a seat hosting bots, a cheater's, or
+// after a violation stopped the table.
+func (g *Game) Claimable(seat int) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.gen == nil || seat < 0 || seat >= g.n:
+		return fmt.Errorf("%w: no seat %d", ErrNotClaimable, seat)
+	case g.st == stOver || g.st == stReveal && g.rules.lastDeal():
+		return ErrOver
+	case g.stopped():
+		return fmt.Errorf("%w: the table is halted: %w", ErrNotClaimable, g.halt)
+	}
+	if _, bot := g.botHost[seat]; bot {
+		if !g.handable[seat] {
+			return fmt.Errorf("%w: seat %d was taken from a cheater and stays with its bot", ErrNotClaimable, seat)
+		}
+		return nil
+	}
+	if g.rules.traits().genesisClaims || !slices.Contains(g.cfg.LobbyBots, seat) || g.keys[seat] != g.gen.Keys[seat] {
+		return fmt.Errorf("%w: seat %d is played by its own device, not by a bot", ErrNotClaimable, seat)
+	}
+	if !g.seatClaimable(seat) {
+		return fmt.Errorf("%w: seat %d hosts bots for seats taken over", ErrNotClaimable, seat)
+	}
+	return nil
+}
+
+// CheckClaim checks a SeatClaimRequest heard of: for this table, signed by
+// the key it names, of a seat a claimant may ask for now (Claimable), and
+// where only the genesis may claim a seat back, by the seat's genesis key
+// (a request by any other key would replace the device's own in a book).
+func (g *Game) CheckClaim(req *SeatClaimRequest) error {
+	gen := g.Genesis()
+	switch {
+	case gen == nil || req.Table != g.cfg.Table || int(req.Seat) >= gen.Players():
+		return fmt.Errorf("%w: a claim of seat %d", ErrNotClaimable, req.Seat)
+	case g.genesisClaims() && req.Key != gen.Keys[req.Seat]:
+		return fmt.Errorf("%w: seat %d claimed by a key the genesis did not give it", ErrNotClaimable, req.Seat)
+	}
+	if err := req.Verify(); err != nil {
+		return err
+	}
+	return g.Claimable(int(req.Seat))
+}
+
+// genesisClaims reports whether only a seat's genesis key may claim it.
+func (g *Game) genesisClaims() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.rules != nil && g.rules.traits().genesisClaims
 }
 
 // claim publishes this peer's request for its own seat while another key
 // plays it and a claim of it may stand (a device back after the table took
-// its seat over, or a watcher configured with the seat it wants).
+// its seat over, or a watcher configured with the seat it wants). While
+// the peer catches up its log cannot tell yet: it asks anyway, and the
+// others keep the request only if their logs say a bot plays the seat.
 func (p *Peer) claim(ctx context.Context) {
 	game, _, _ := p.state()
-	if game.Genesis() == nil || game.Over() || p.cfg.Seat < 0 || p.cfg.Seat >= game.Genesis().Players() {
+	gen := game.Genesis()
+	if gen == nil || p.cfg.Seat < 0 || p.cfg.Seat >= gen.Players() {
 		return
 	}
-	if game.Claimable(p.cfg.Seat) != nil || game.KeyOf(p.cfg.Seat) == p.id {
+	err := game.Claimable(p.cfg.Seat)
+	if catching := p.CatchingUp(); errors.Is(err, ErrOver) || err != nil && !catching ||
+		!catching && game.KeyOf(p.cfg.Seat) == p.id {
 		return
 	}
 	req := &SeatClaimRequest{Table: p.cfg.Table, Seat: uint8(p.cfg.Seat), Key: p.id}
@@ -65,8 +243,7 @@ func (p *Peer) claim(ctx context.Context) {
 
 // claimBook is what a peer holds of the seat claims outside the log: the
 // latest request heard of per seat, and the approvals per claimed seat and
-// approver. A Njet Peer and a TheGamePeer keep one each; it has its own
-// lock.
+// approver. It has its own lock.
 type claimBook struct {
 	mu        sync.Mutex
 	claims    map[uint8]*SeatClaimRequest
@@ -127,17 +304,17 @@ func (b *claimBook) all() []*SeatClaimRequest {
 	return out
 }
 
-// approved returns the request held for seat and its approvals for deal by
-// the seats of want, in that order, once the book holds every one of
+// approved returns the request held for seat and its approvals for round
+// by the seats of want, in that order, once the book holds every one of
 // them; nil otherwise.
-func (b *claimBook) approved(seat uint8, want []int, deal uint64) (*SeatClaimRequest, []*SeatApproval) {
+func (b *claimBook) approved(seat uint8, want []int, round uint64) (*SeatClaimRequest, []*SeatApproval) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	req := b.claims[seat]
 	held := b.approvals[seat]
 	var approvals []*SeatApproval
 	for _, s := range want {
-		if a := held[uint8(s)]; a != nil && a.Deal == deal {
+		if a := held[uint8(s)]; a != nil && a.Deal == round {
 			approvals = append(approvals, a)
 		}
 	}
@@ -149,11 +326,11 @@ func (b *claimBook) approved(seat uint8, want []int, deal uint64) (*SeatClaimReq
 
 func (p *Peer) receiveClaim(m Received) {
 	req, err := ParseClaim(m.Data)
-	if err != nil || req.Table != p.cfg.Table || req.Verify() != nil {
+	if err != nil {
 		return
 	}
 	game, _, _ := p.state()
-	if game.Claimable(int(req.Seat)) != nil {
+	if game.CheckClaim(req) != nil {
 		return
 	}
 	p.book.keep(req)
@@ -166,7 +343,7 @@ func (p *Peer) receiveApproval(m Received) {
 		return
 	}
 	game, _, _ := p.state()
-	if game.CheckApproval(a, claimDeal(game)) != nil {
+	if game.CheckApproval(a, game.ClaimRound()) != nil {
 		return
 	}
 	p.book.keepApproval(a)
@@ -174,18 +351,21 @@ func (p *Peer) receiveApproval(m Received) {
 }
 
 // approve signs, keeps and publishes this peer's approvals of the claims
-// it holds: one per seat it plays with its own device's key, for the deal
-// about to start. Its own seat consents to a claim of itself only when the
-// peer lends it (PeerConfig.Lend).
+// it holds: one per seat it plays with its own device's key, for the round
+// the claim will open. Its own seat consents to a claim of itself only
+// when the peer lends it (PeerConfig.Lend). A claim of a seat that went to
+// its claimant, or cannot go to any now, is forgotten: a seat taken over
+// again later goes back only on a new request.
 func (p *Peer) approve(ctx context.Context) {
 	game, _, _ := p.state()
-	if game.Genesis() == nil || game.Over() {
+	if game.Genesis() == nil || game.Over() || p.CatchingUp() {
 		return
 	}
-	deal := claimDeal(game)
+	round := game.ClaimRound()
 	for _, c := range p.book.all() {
 		if game.Claimable(int(c.Seat)) != nil || game.KeyOf(int(c.Seat)) == c.Key {
-			continue // the seat went to this claim, or cannot go to any now
+			p.book.forget(c.Seat)
+			continue
 		}
 		for _, s := range game.Approvers(int(c.Seat)) {
 			if !p.hosts(game, s) || s == int(c.Seat) && !p.cfg.Lend {
@@ -195,8 +375,8 @@ func (p *Peer) approve(ctx context.Context) {
 			if err != nil {
 				continue
 			}
-			a := &SeatApproval{Table: p.cfg.Table, Deal: deal, Seat: c.Seat, Key: c.Key, Approver: uint8(s)}
-			if a.Sign(key) != nil || game.CheckApproval(a, deal) != nil {
+			a := &SeatApproval{Table: p.cfg.Table, Deal: round, Seat: c.Seat, Key: c.Key, Approver: uint8(s)}
+			if a.Sign(key) != nil || game.CheckApproval(a, round) != nil {
 				continue
 			}
 			p.book.keepApproval(a)
@@ -209,16 +389,15 @@ func (p *Peer) approve(ctx context.Context) {
 	}
 }
 
-// handBack drafts the SeatClaim this peer posts at a hosted bot's key
-// turn when it holds a claim of that seat and the approval of every seat
-// that must approve it for this deal; nil otherwise.
+// handBack drafts the SeatClaim this peer posts for a seat it plays when
+// the seat may change hands and the peer holds a claim of it with the
+// approval of every seat that must approve it; nil otherwise.
 func (p *Peer) handBack(game *Game, seq uint64, turn Turn) *draft {
 	if !slices.Contains(turn.Kinds, KindSeatClaim) {
 		return nil
 	}
 	seat := turn.Seat
-	deal := game.Deal()
-	req, approvals := p.book.approved(seat, game.Approvers(int(seat)), deal)
+	req, approvals := p.book.approved(seat, game.Approvers(int(seat)), game.ClaimRound())
 	if req == nil {
 		return nil
 	}
@@ -226,36 +405,4 @@ func (p *Peer) handBack(game *Game, seq uint64, turn Turn) *draft {
 		p.cfg.Logf("table: seat %d hands seat %d back to its claimant at seq %d", p.cfg.Seat, seat, seq)
 	}
 	return &draft{seq: seq, kind: KindSeatClaim, body: seatClaimBody(req, approvals), secrets: map[string][]byte{}}
-}
-
-// Claimable reports whether a claimant may ask for seat now: nil while a
-// bot the table seated for silence plays it, or a bot seated from the
-// lobby (GameConfig.LobbyBots) still plays it with its genesis key (the
-// claim is then handed over at the key setup of the next deal); ErrOver
-// once the game is over; ErrNotClaimable, with the reason, for a seat its
-// own device plays (a person, or a device's own seat played by its bot),
-// a lobby bot's seat already handed to a claimant, a seat hosting bots,
-// or a cheater's.
-func (g *Game) Claimable(seat int) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	switch {
-	case g.gen == nil || seat < 0 || seat >= g.n:
-		return fmt.Errorf("%w: no seat %d", ErrNotClaimable, seat)
-	case g.st == stOver:
-		return ErrOver
-	}
-	if _, bot := g.botHost[seat]; bot {
-		if !g.handable[seat] {
-			return fmt.Errorf("%w: seat %d was taken from a cheater and stays with its bot", ErrNotClaimable, seat)
-		}
-		return nil
-	}
-	if !slices.Contains(g.cfg.LobbyBots, seat) || g.keys[seat] != g.gen.Keys[seat] {
-		return fmt.Errorf("%w: seat %d is played by its own device, not by a bot", ErrNotClaimable, seat)
-	}
-	if !g.seatClaimable(seat) {
-		return fmt.Errorf("%w: seat %d hosts bots for seats taken over", ErrNotClaimable, seat)
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -188,8 +189,8 @@ func TestSeatClaimChecked(t *testing.T) {
 	}
 	for d.step() {
 	}
-	if !obs.Over() || len(obs.Results()) != 2 {
-		t.Fatalf("over %v after %d rounds", obs.Over(), len(obs.Results()))
+	if !obs.Over() || len(obs.Njet().Results()) != 2 {
+		t.Fatalf("over %v after %d rounds", obs.Over(), len(obs.Njet().Results()))
 	}
 	v, err := verifyLog(t, d.logs[d.n])
 	if err != nil {
@@ -217,7 +218,7 @@ func TestWatcherTakesASeatAtTheNextDeal(t *testing.T) {
 	cfg.Silences = []Silence{{Seat: gone, AtSeq: seq - 1}}
 	cfg.Watchers = []Watcher{{Seat: gone, AtSeq: seq + 30}}
 	cfg.Dir = t.TempDir()
-	sp, err := NewSelfplay(cfg)
+	sp, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,4 +355,89 @@ func TestClaimable(t *testing.T) {
 			t.Errorf("Claimable(cheater) = %v, want ErrNotClaimable", err)
 		}
 	})
+}
+
+// A device silent until the table took its seat over comes back from its
+// store, catches up, claims its seat and gets it back where its game lets
+// a seat change hands — a Njet seat at the key setup of the next deal, a
+// seat of The Game at the start of its next turn, the cards not yet
+// played dealt again — and plays it to the end. Every device ends with
+// the same log; Verify accepts it and records the takeover and the
+// hand-over to the seat's own key; after the SeatClaim the seat's
+// envelopes are the device's own, signed with its key.
+func TestSeatHandedBack(t *testing.T) {
+	cases := []struct {
+		name string
+		seat int
+		cfg  func(t *testing.T) SelfplayConfig
+	}{
+		{"Njet, at the next deal", 2, func(t *testing.T) SelfplayConfig {
+			cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: 93, Net: lossy, VoidAfter: 20 * time.Second}
+			ref := referenceLog(t, cfg)
+			seq, _ := stepSeq(t, ref, 0, 2, KindBlock)
+			cfg.Silences = []Silence{{Seat: 2, AtSeq: seq - 1, ReturnAt: seq + 40}}
+			cfg.Dir = t.TempDir()
+			return cfg
+		}},
+		{"The Game, at its next turn", handBackSeat, func(t *testing.T) SelfplayConfig {
+			return handBackConfig(t, false, 2101, 1)
+		}},
+		{"The Game Extreme, at its next turn", handBackSeat, func(t *testing.T) SelfplayConfig {
+			return handBackConfig(t, true, 2102, 1)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg(t)
+			lines := &logLines{}
+			cfg.Logf = lines.logf
+			leaks := 0
+			cfg.Watch = func(seat int, p *Peer) error {
+				leaks += leaveLeaks(t, p.Game(), seat)
+				return nil
+			}
+			s := runTable(t, cfg)
+			if leaks != 0 {
+				t.Fatalf("%d cards in views of hands the device does not play", leaks)
+			}
+			if lines.count(fmt.Sprintf("hands seat %d back", c.seat)) == 0 {
+				t.Error("no hand-back posted")
+			}
+			log := sameLog(t, s, seatsBut(cfg.Players))
+			for _, o := range s.Outcomes() {
+				if o.BotHost != -1 {
+					t.Errorf("seat %d ends played by a bot of seat %d", o.Seat, o.BotHost)
+				}
+			}
+			v, err := Verify(bytes.NewReader(log))
+			if err != nil || !v.Over {
+				t.Fatalf("Verify: %v", err)
+			}
+			if len(v.Voided) == 0 || v.Voided[0].Seat != c.seat {
+				t.Errorf("takeovers %v, want seat %d taken over first", v.Voided, c.seat)
+			}
+			if len(v.HandedBack) != 1 || v.HandedBack[0].Seat != c.seat || v.HandedBack[0].Key != s.ids[c.seat] {
+				t.Fatalf("handed back %+v, want seat %d to its own key", v.HandedBack, c.seat)
+			}
+			// After the SeatClaim the seat posts with its own key: its
+			// round key, then its moves.
+			_, envs, err := ReadExport(bytes.NewReader(log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			kinds := map[Kind]int{}
+			for _, e := range envs[v.HandedBack[0].Seq+1:] {
+				if int(e.Author) != c.seat {
+					continue
+				}
+				if err := e.Verify(s.ids[c.seat]); err != nil {
+					t.Fatalf("seq %d of seat %d after the hand-back: %v", e.Seq, c.seat, err)
+				}
+				kinds[e.Kind]++
+			}
+			if kinds[KindRoundKey] == 0 || kinds[KindShuffle] == 0 || kinds[KindPlay] == 0 {
+				t.Errorf("after the hand-back the seat posted %v, want a round key, a shuffle and plays", kinds)
+			}
+		})
+	}
 }

@@ -16,7 +16,7 @@ import (
 // to its end like a game of bots.
 func TestHumanSeatSubmits(t *testing.T) {
 	const human = 1
-	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Modern, Players: 3, Rounds: 1, Seed: 51, Dir: t.TempDir()})
+	sp, err := newTestSelfplay(SelfplayConfig{Edition: engine.Modern, Players: 3, Rounds: 1, Seed: 51, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	wPriv, wID := watcherKey(t, "lobby")
 	claim := claimOf(t, d.sp.table, lent, wPriv)
 
-	d.runUntil(func(seat int, k Kind) bool { return len(d.observer().Results()) == 1 })
+	d.runUntil(func(seat int, k Kind) bool { return len(d.observer().Njet().Results()) == 1 })
 	for _, tc := range []struct {
 		seat int
 		want error
@@ -155,8 +155,8 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	for d.step() {
 	}
 	obs := d.observer()
-	if !obs.Over() || len(obs.Results()) != 3 || obs.Violation() != nil {
-		t.Fatalf("over %v after %d rounds (%v)", obs.Over(), len(obs.Results()), obs.Violation())
+	if !obs.Over() || len(obs.Njet().Results()) != 3 || obs.Violation() != nil {
+		t.Fatalf("over %v after %d rounds (%v)", obs.Over(), len(obs.Njet().Results()), obs.Violation())
 	}
 	v, err := verifyLog(t, d.logs[d.n])
 	if err != nil {
@@ -180,7 +180,7 @@ func TestWatcherTakesALobbyBotSeat(t *testing.T) {
 		cfg.Logf = t.Logf
 	}
 	cfg.Dir = t.TempDir()
-	sp, err := NewSelfplay(cfg)
+	sp, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

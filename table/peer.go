@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
 )
 
@@ -34,32 +33,37 @@ type PeerConfig struct {
 	// Transport and Peers reach the other members.
 	Transport Transport
 	Peers     []Identity
-	// Bot is the bot kind (bot.New) that plays the peer's own seat.
-	Bot string
+	// Bot is the kind of player that plays the peer's own seat (but for a
+	// person's moves) and every bot the table seats with this peer as its
+	// host; NewPlayer makes them. NewPlayer is required: the table knows
+	// no game's players (a registry of games gives them, package games).
+	Bot       string
+	NewPlayer NewPlayer
 	// Lend makes the peer's own seat a bot seated from the lobby that
 	// gives itself to a watcher who claims it: the peer consents to the
 	// claim (Game.Claimable says which claims may stand), hands the seat
-	// over at the next key setup and posts nothing for it from then on.
-	// A person's seat is never lent.
+	// over when the game's rules let it change hands and posts nothing
+	// for it from then on. A person's seat is never lent.
 	Lend bool
 	// LobbyBots are the seats bots were seated in from the lobby
 	// (GameConfig.LobbyBots): a watcher may claim them.
 	LobbyBots []int
 	// Seed, when not nil, derives all of the peer's randomness (round keys,
-	// shuffles, salts, the bot's choices) from the seed and the seq, so a
-	// simulation replays exactly, even across a restart. Nil uses
+	// shuffles, salts, the players' choices) from the seed and the seq, so
+	// a simulation replays exactly, even across a restart. Nil uses
 	// crypto/rand, as every real game must.
 	Seed *[32]byte
 	// Now is the clock of the "waiting since" report and of the patience
 	// with a silent seat (time.Now if nil).
 	Now func() time.Time
-	// Human makes the peer's own seat a human's: its Njet blocks, team
-	// choice, discard or pass and plays come from Submit (announced by a
-	// Prompt in Events and View), not from Bot. Keys, shuffles, tokens and
-	// reveals stay automatic. Bots the peer hosts still use Bot.
+	// Human makes the peer's own seat a person's: the moves of the play
+	// come from Submit (announced by a Prompt in Events and View, and by
+	// Changed), not from the seat's player. Keys, shuffles, tokens,
+	// reveals and what the rules decide alone stay automatic. Bots the
+	// peer hosts are played by their players.
 	Human bool
 	// Patience is how long the seat entitled next must have been silent
-	// before the peer votes to void the round, automatically or through
+	// before the peer votes to take it over, automatically or through
 	// VoteVoid (DefaultPatience if 0).
 	Patience time.Duration
 	// VoidAfter, when positive, makes the peer vote on its own once the
@@ -73,8 +77,10 @@ type PeerConfig struct {
 	Grace time.Duration
 	// Poll, when not nil, makes the peer look at the clock on every value:
 	// vote once the patience is over, publish its standing votes again
-	// (gossip loses messages), and ask the decider for the voted seq.
-	// Without it the peer does this only when the log or the votes change.
+	// (gossip loses messages), ask the decider for the voted seq, publish
+	// its seat claims and approvals, and compare its log with the
+	// members' once the game is over. Without it the peer does this only
+	// when the log or the votes change.
 	Poll <-chan time.Time
 	// Tick, when not nil, makes the replica ask a member for what follows
 	// its log on every tick (see ReplicaConfig.Tick).
@@ -98,22 +104,23 @@ const DefaultPatience = 30 * time.Second
 const DefaultGrace = 5 * time.Second
 
 // Event tells a UI that the table moved on: the log grew to Seq envelopes,
-// or the peer's human seat must choose (Prompt).
+// or the peer's person must choose (Prompt).
 type Event struct {
 	Seq       uint64
 	Turn      int   // the seat entitled next, or -1
 	Kind      Kind  // what it must post
-	Round     int   // rounds audited so far
+	Round     int   // rounds audited so far (a Njet table)
 	Over      bool  // the game is over
 	Violation error // the violation that halted the round, if any
-	// Prompt is set when the peer's human seat must choose now (Submit).
+	// Prompt is set when the peer's person must choose now (Submit).
 	Prompt *Prompt
 }
 
-// Prompt asks a human seat for its choice: one of Legal, given View, to be
-// posted as Kind at Seq. Head is the hash of the log's last envelope when
-// it was asked: once a device follows another branch, the same Seq can
-// name another state, and the question is asked again with another Head.
+// Prompt asks a person's seat for its move, to be posted as Kind at Seq.
+// At a Njet table View is the seat's view and the move one of Legal. Head
+// is the hash of the log's last envelope when it was asked: once a device
+// follows another branch, the same Seq can name another state, and the
+// question is asked again with another Head.
 type Prompt struct {
 	Seq   uint64
 	Head  Hash
@@ -123,91 +130,31 @@ type Prompt struct {
 	Legal []engine.Action
 }
 
-// PeerView is what a UI shows of the table.
-type PeerView struct {
-	Game engine.View // the engine's view for the peer's seat
-	// Turn is the seat entitled to post next (-1 when nobody is), Kind
-	// what it must post, and Since when the log last grew: "waiting for
-	// seat Turn since Since".
-	Turn  int
-	Kind  Kind
-	Since time.Time
-	// Silent is how long the log has not grown (by the peer's clock).
-	Silent time.Duration
-	// Results are the audited rounds; Violation what halted the round.
-	Results   []RoundResult
-	Violation error
-	Over      bool
-	// Prompt is set while the peer's human seat must choose (Submit).
-	Prompt *Prompt
-	// CatchingUp is set while the peer, resumed, fetches what the other
-	// members hold past its log before it posts again.
-	CatchingUp bool
-	// SecretsLost is set when this device lost its secrets for the deal
-	// under way (a damaged store): its seat stays silent in that deal, and
-	// the others void the round for the silence.
-	SecretsLost bool
-	// BotHost is -1 while the peer plays its own seat; once the table has
-	// voided a round for it (silent, or caught cheating) and seated a bot
-	// there, it is the seat whose peer hosts that bot, and this peer only
-	// watches.
-	BotHost int
-	// Voided are the rounds the table voided, each with the seat at fault.
-	Voided []*Violation
-	// Abandoned, at a table of two, is why the game ended early (the last
-	// of Voided): nobody wins, and the audited rounds' totals stand.
-	Abandoned *Violation
-	// Seq is the log's length: the seq the table waits for.
-	Seq uint64
-	// Patience is how long a seat may stay silent before a vote to void
-	// the round is open; Voidable says it is open now (VoteVoid), with
-	// Votes seen by this peer of at most Needed (every seat but the silent
-	// one; the devices still there are enough, see docs/protocol.md), and
-	// Voted when this peer's own vote is among them.
-	Patience time.Duration
-	Voidable bool
-	Votes    int
-	Needed   int
-	Voted    bool
-}
-
-// Waiting describes whom the table waits for and how long, e.g.
-// "waiting for seat 2 (Play) since 12:03:04 (45s)".
-func (v PeerView) Waiting() string {
-	switch {
-	case v.Over:
-		return "the game is over"
-	case v.Violation != nil:
-		return "halted: " + v.Violation.Error()
-	case v.CatchingUp:
-		return "catching up with the other devices"
-	case v.Turn < 0:
-		return "waiting for the log"
-	}
-	w := fmt.Sprintf("waiting for seat %d (%v) since %s", v.Turn, v.Kind, v.Since.Format(time.TimeOnly))
-	if v.Silent >= time.Second {
-		w += fmt.Sprintf(" (%v)", v.Silent.Round(time.Second))
-	}
-	if v.SecretsLost {
-		w += "; this device lost its secrets for this round, so its seat stays silent until the table voids the round"
-	}
-	return w
-}
-
-// Peer is one seat at a table: it replays the log through its Game, posts
-// its own envelopes when its seat is entitled (storing secrets and the
-// envelope before sending), and reports to a UI through View and Events.
+// Peer is one seat at a table of any game: it replays the log through its
+// Game, posts its own envelopes when its seat is entitled (storing secrets
+// and the envelope before sending), takes over the seats of devices gone
+// with the others (silence.go), hands seats back (handback.go), gives way
+// to a heavier branch after a partition (fork.go), and reports to a UI
+// through View, Events and Changed. A person plays it through Submit
+// (person.go).
 type Peer struct {
-	cfg    PeerConfig
-	id     Identity // cfg.Key's public half
-	events chan Event
-	wake   chan struct{}
-	rand   *rand.Rand // picks members to ask; Run's goroutine only
+	cfg     PeerConfig
+	id      Identity // cfg.Key's public half
+	events  chan Event
+	wake    chan struct{}
+	changed chan struct{}
+	rand    *rand.Rand // picks members to ask; Run's goroutine only
+	// botRand is what the seats' players draw from, seeded again before
+	// each draft (seqSource): Run's goroutine only.
+	botSrc  *seqSource
+	botRand *rand.Rand
 
 	mu      sync.Mutex
 	game    *Game // game, log and replica are replaced by a rewind
 	log     *Log
 	replica *Replica
+	// players are the players of the seats this peer plays with a bot.
+	players map[int]Player
 	// since is when this peer saw the log's head move to sinceSeq: the
 	// seat entitled there has been silent since then (see waitingSince).
 	since    time.Time
@@ -226,19 +173,27 @@ type Peer struct {
 	// forks is what the peer has heard of a member whose log went
 	// another way (checkDiverged).
 	forks forkWatch
+	// rewinds counts the times the peer gave way to another branch.
+	rewinds int
 	// book holds the seat claims heard of and their approvals.
 	book claimBook
-	// The human seat's pending choice and the prompt that asked for it.
-	choice *submission
-	prompt *Prompt
+	// The person's move waiting to be posted and the prompt that asked
+	// for it.
+	pending *submission
+	prompt  *Prompt
 	// caughtUp is set once the peer may post (see catchUp); lost is the
-	// Deal (Results and Voided counted) whose secrets this device lost.
+	// deal (crypto round and takeovers counted) whose secrets this device
+	// lost.
 	caughtUp bool
 	lost     *lostDeal
 
 	// tamper, in tests, rewrites and re-signs an envelope before it is
-	// posted, to play a cheater.
-	tamper func(env *Envelope, key ed25519.PrivateKey)
+	// posted, to play a cheater; alter changes a draft before it is
+	// signed; withhold, asked before the peer drafts a kind for one of
+	// its seats, keeps it silent when it says so.
+	tamper   func(env *Envelope, key ed25519.PrivateKey)
+	alter    func(d *draft)
+	withhold func(k Kind) bool
 }
 
 // standing is this peer's vote: the seq, the silent seat and when it was
@@ -249,28 +204,30 @@ type standing struct {
 	at   time.Time
 }
 
-type submission struct {
-	seq    uint64
-	prev   Hash // the log's head it was chosen at: a seq names no state by itself once a branch can be dropped
-	action engine.Action
+// lostDeal names a deal by its crypto round and the takeovers before it.
+type lostDeal struct {
+	round  uint64
+	voided int
 }
-
-// lostDeal names a deal by the rounds audited and voided before it.
-type lostDeal struct{ results, voided int }
 
 func dealOf(game *Game) lostDeal {
-	return lostDeal{results: len(game.Results()), voided: len(game.Voided())}
+	return lostDeal{round: game.Deal(), voided: len(game.Voided())}
 }
 
-// Names of the peer's metadata in its store.
-const metaVote = "silence-vote" // seq (8) and silent seat (1) of the peer's standing vote
+// Names of the peer's metadata in its store: seq (8) and silent seat (1)
+// of the peer's standing vote. A peer of The Game wrote its vote under
+// metaTheGameVote before both games shared one peer; it is still read.
+const (
+	metaVote        = "silence-vote"
+	metaTheGameVote = metaVote + "/thegame"
+)
 
 // NewPeer builds a peer and replays its stored log.
 func NewPeer(cfg PeerConfig) (*Peer, error) {
-	if cfg.Store == nil || cfg.Transport == nil || len(cfg.Key) != ed25519.PrivateKeySize {
-		return nil, fmt.Errorf("table: NewPeer: Store, Transport and Key are required")
+	if cfg.Store == nil || cfg.Transport == nil || len(cfg.Key) != ed25519.PrivateKeySize || cfg.NewPlayer == nil {
+		return nil, fmt.Errorf("table: NewPeer: Store, Transport, Key and NewPlayer are required")
 	}
-	if _, err := bot.New(cfg.Bot, nil); err != nil {
+	if _, err := cfg.NewPlayer(cfg.Bot, rand.New(rand.NewPCG(0, 0))); err != nil {
 		return nil, fmt.Errorf("table: NewPeer: %w", err)
 	}
 	if cfg.Now == nil {
@@ -299,8 +256,10 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	if err != nil {
 		return nil, err
 	}
+	src := &seqSource{c: rand.NewChaCha8([32]byte{})}
 	p := &Peer{cfg: cfg, id: id, events: make(chan Event, cfg.Events), wake: make(chan struct{}, 1),
-		rand: rand.New(rand.NewChaCha8(seed)), since: cfg.Now()}
+		changed: make(chan struct{}, 1), rand: rand.New(rand.NewChaCha8(seed)), botSrc: src, botRand: rand.New(src),
+		since: cfg.Now()}
 	if err := p.open(); err != nil {
 		return nil, err
 	}
@@ -311,8 +270,17 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	return p, nil
 }
 
+// seqSource is the source the seats' players draw from. The peer seeds it
+// again before each draft from the seq, so that a player chooses the same
+// at a seq whatever it drew before, and whichever peer drafts it.
+type seqSource struct{ c *rand.ChaCha8 }
+
+// Uint64 implements rand.Source.
+func (s *seqSource) Uint64() uint64 { return s.c.Uint64() }
+
 // open builds the game, log and replica from the store (replaying it) and
-// restores the peer's standing vote.
+// restores the peer's standing vote. The players of the seats start
+// afresh: those of a branch the peer dropped remember its cards.
 func (p *Peer) open() error {
 	cfg := p.cfg
 	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table},
@@ -331,17 +299,21 @@ func (p *Peer) open() error {
 	p.mu.Lock()
 	p.game, p.log, p.replica = game, log, rep
 	p.mine, p.votes = nil, nil
+	p.players = map[int]Player{}
 	p.mu.Unlock()
 	p.book.reset()
 	// The vote was stored before it was sent: a restarted peer stands by
 	// it (and its fence) as long as the log has not passed its seq.
-	if b, err := cfg.Store.Meta(cfg.Table, metaVote); err == nil && len(b) == 9 {
-		seq, seat := binary.BigEndian.Uint64(b), int(b[8])
-		if seq == log.Next() {
-			p.stand(seq, seat)
+	for _, name := range []string{metaVote, metaTheGameVote} {
+		b, err := cfg.Store.Meta(cfg.Table, name)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
 		}
-	} else if err != nil && !errors.Is(err, ErrNotFound) {
-		return err
+		if err == nil && len(b) == 9 {
+			if seq, seat := binary.BigEndian.Uint64(b), int(b[8]); seq == log.Next() {
+				p.stand(seq, seat)
+			}
+		}
 	}
 	return nil
 }
@@ -352,14 +324,10 @@ func (p *Peer) guardKey() *Identity {
 	p.mu.Lock()
 	up := p.caughtUp
 	p.mu.Unlock()
-	pub, ok := p.cfg.Key.Public().(ed25519.PublicKey)
-	if !up || !ok {
+	if !up {
 		return nil
 	}
-	id, err := IdentityOf(pub)
-	if err != nil {
-		return nil
-	}
+	id := p.id
 	return &id
 }
 
@@ -372,9 +340,20 @@ func seedFrom(r *rand.Rand) [32]byte {
 	return seed
 }
 
+// Seat returns the peer's own seat.
+func (p *Peer) Seat() int { return p.cfg.Seat }
+
+// Bot returns the kind of player of the peer's own seat.
+func (p *Peer) Bot() string { return p.cfg.Bot }
+
 // Events returns the buffered event channel. A reader that falls behind
 // misses events (View always has the latest state); it is never closed.
 func (p *Peer) Events() <-chan Event { return p.events }
+
+// Changed receives a value whenever the peer has looked at the log again:
+// the table may have moved on, and a person's seat may be asked to move.
+// It is buffered (one value) and never closed.
+func (p *Peer) Changed() <-chan struct{} { return p.changed }
 
 // state returns the current game, log and replica (a rewind replaces them).
 func (p *Peer) state() (*Game, *Log, *Replica) {
@@ -383,24 +362,37 @@ func (p *Peer) state() (*Game, *Log, *Replica) {
 	return p.game, p.log, p.replica
 }
 
-// Game returns the peer's protocol state.
+// Game returns the peer's protocol state. After the peer gave way to
+// another branch it is a new one.
 func (p *Peer) Game() *Game {
 	g, _, _ := p.state()
 	return g
 }
 
-// Log returns the peer's log.
+// Log returns the peer's log. After the peer gave way to another branch
+// it is a new one.
 func (p *Peer) Log() *Log {
 	_, l, _ := p.state()
 	return l
+}
+
+// Rewinds returns how many times the peer gave way to another branch of
+// the table's log, dropping its own from the first seq that differed.
+func (p *Peer) Rewinds() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rewinds
 }
 
 // View returns what a UI shows.
 func (p *Peer) View() PeerView {
 	game, log, _ := p.state()
 	next, prev := log.Head()
-	v := PeerView{Turn: -1, Results: game.Results(), Over: game.Over(), BotHost: game.HostOf(p.cfg.Seat),
+	v := PeerView{Turn: -1, Over: game.Over(), BotHost: game.HostOf(p.cfg.Seat),
 		Voided: game.Voided(), Abandoned: game.Abandoned()}
+	if nj := game.Njet(); nj != nil {
+		v.Game, v.Results = nj.View(p.cfg.Seat), nj.Results()
+	}
 	if viol := game.Violation(); viol != nil {
 		v.Violation = viol
 	}
@@ -413,11 +405,6 @@ func (p *Peer) View() PeerView {
 			v.Needed = game.Genesis().Players() - 1
 		}
 	}
-	game.mu.Lock()
-	if game.eng != nil {
-		v.Game = game.eng.View(p.cfg.Seat)
-	}
-	game.mu.Unlock()
 	p.mu.Lock()
 	v.Since = p.waitingSince(next)
 	v.Silent = p.cfg.Now().Sub(v.Since)
@@ -437,20 +424,34 @@ func (p *Peer) View() PeerView {
 	return v
 }
 
-// Done reports whether the peer has nothing more to do: the game is over
-// or halted by a violation that only this peer saw (after a public one the
-// table votes to void the round).
+// Waiting returns the seat the table waits for now, and false when it
+// waits for nobody (before the genesis, or once the game is over or
+// stopped).
+func (p *Peer) Waiting() (int, bool) {
+	game, log, _ := p.state()
+	next := log.Next()
+	turn, err := game.Entitled(next)
+	if err != nil || next == 0 {
+		return 0, false
+	}
+	return int(turn.Seat), true
+}
+
+// Done reports whether the peer has nothing more to do: the game is over,
+// or the table stopped on a violation (one only this peer saw, or a cheat
+// at a game whose cheats end the table); after any other violation the
+// table votes the round void.
 func (p *Peer) Done() bool {
 	game := p.Game()
-	v := game.Violation()
-	return game.Over() || v != nil && v.Private
+	return game.Over() || game.Stopped()
 }
 
 // errRewound stops one run of the replica after the peer rewound its log.
 var errRewound = errors.New("table: log rewound")
 
-// Run replicates the log and plays the peer's seat until ctx ends (then it
-// returns nil) or the replica fails.
+// Run replicates the log and plays the peer's seats until ctx ends (then
+// it returns nil) or the replica fails. It keeps serving the log after the
+// game ends, for members still catching up.
 func (p *Peer) Run(ctx context.Context) error {
 	for {
 		err := p.run(ctx)
@@ -492,6 +493,8 @@ func (p *Peer) run(outer context.Context) error {
 				return err
 			}
 		}
+		p.dropBots()
+		p.looked()
 		select {
 		case <-ctx.Done():
 			return <-errc
@@ -527,7 +530,7 @@ func (p *Peer) waitingSince(next uint64) time.Time {
 func (p *Peer) emit(prompt *Prompt) {
 	game, log, _ := p.state()
 	next := log.Next()
-	e := Event{Seq: next, Turn: -1, Round: len(game.Results()), Over: game.Over(), Prompt: prompt}
+	e := Event{Seq: next, Turn: -1, Round: len(game.Njet().Results()), Over: game.Over(), Prompt: prompt}
 	if v := game.Violation(); v != nil {
 		e.Violation = v
 	}
@@ -540,6 +543,7 @@ func (p *Peer) emit(prompt *Prompt) {
 	}
 }
 
+// signal wakes Run.
 func (p *Peer) signal() {
 	select {
 	case p.wake <- struct{}{}:
@@ -547,12 +551,21 @@ func (p *Peer) signal() {
 	}
 }
 
-// maxPostsInARow bounds one act call; the peer's seat never posts more
+// looked tells a front end that the peer looked at the log again.
+func (p *Peer) looked() {
+	select {
+	case p.changed <- struct{}{}:
+	default:
+	}
+}
+
+// maxPostsInARow bounds one act call; the peer's seats never post more
 // than a few envelopes in a row.
 const maxPostsInARow = 64
 
 // act posts every envelope the peer's seats are entitled to at the head of
-// the log, then votes and decides a silent seat's void when it is time.
+// the log, then votes and decides a silent seat's takeover when it is
+// time.
 func (p *Peer) act(ctx context.Context) error {
 	p.mu.Lock()
 	ready := p.caughtUp
@@ -610,7 +623,7 @@ func (p *Peer) keyOf(game *Game, seat int) (ed25519.PrivateKey, error) {
 	if seat == p.cfg.Seat && game.HostOf(seat) < 0 {
 		return p.cfg.Key, nil
 	}
-	// A bot this peer hosts: its key was stored before its BotSeat.
+	// A bot this peer hosts: its key was stored before its takeover.
 	b, err := p.cfg.Store.Secret(p.cfg.Table, botKeyName(seat))
 	if errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("%w: the key of hosted bot seat %d", ErrSecretsLost, seat)
@@ -621,9 +634,39 @@ func (p *Peer) keyOf(game *Game, seat int) (ed25519.PrivateKey, error) {
 	return ed25519.NewKeyFromSeed(b), nil
 }
 
+// playerOf returns the player of a seat the peer plays with a bot: the
+// peer's own seat, or a seat taken over with this peer as host.
+func (p *Peer) playerOf(seat int) (Player, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if pl, ok := p.players[seat]; ok {
+		return pl, nil
+	}
+	pl, err := p.cfg.NewPlayer(p.cfg.Bot, p.botRand)
+	if err != nil {
+		return nil, err
+	}
+	p.players[seat] = pl
+	return pl, nil
+}
+
+// dropBots stops the players of the bot seats the peer no longer hosts (a
+// seat handed to a claimant): a seat taken over again later starts a
+// fresh player.
+func (p *Peer) dropBots() {
+	game := p.Game()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for s := range p.players {
+		if s != p.cfg.Seat && game.HostOf(s) != p.cfg.Seat {
+			delete(p.players, s)
+		}
+	}
+}
+
 // nextEnvelope drafts, stores the secrets of, and signs the envelope the
 // peer's seat must post at seq next, or returns nil when it is not its turn
-// (or its human has not chosen yet).
+// (or its person has not chosen yet).
 func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	game, _, _ := p.state()
 	if next == 0 {
@@ -632,12 +675,15 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 		}
 		return p.cfg.Genesis.Clone(), nil
 	}
+	if p.Done() {
+		return nil, nil
+	}
 	turn, err := game.Entitled(next)
 	if err != nil {
 		return nil, nil
 	}
 	seat := int(turn.Seat)
-	if !p.hosts(game, seat) {
+	if !p.hosts(game, seat) || p.withhold != nil && p.withhold(turn.Kinds[0]) {
 		return nil, nil
 	}
 	key, err := p.keyOf(game, seat)
@@ -647,33 +693,30 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 	if d := p.handBack(game, next, turn); d != nil {
 		return p.seal(d, next, prev, seat, key)
 	}
-	rnd, brng, err := p.randomness(next)
+	rnd, err := p.randomness(next)
 	if err != nil {
 		return nil, err
 	}
-	// A seat with a complaint to post posts it at once: there is nothing
-	// for its person to choose.
-	human := p.cfg.Human && seat == p.cfg.Seat && game.HostOf(seat) < 0 && choiceKind(turn.Kinds[0]) &&
-		!game.Complaining(seat)
-	var choose Chooser
-	if human {
-		a, ok := p.submitted(game, next, prev, seat, turn.Kinds[0])
-		if !ok {
-			return nil, nil
-		}
-		choose = func(int, *engine.View, []engine.Action) engine.Action { return a }
-	} else {
-		choose = func(seat int, v *engine.View, legal []engine.Action) engine.Action {
-			b, err := bot.New(p.cfg.Bot, brng)
-			if err != nil {
-				return engine.Action{}
-			}
-			return b.Act(v, legal)
-		}
+	c, ok := p.chooser(game, next, prev, seat, turn.Kinds[0])
+	if !ok {
+		return nil, nil
 	}
-	d, err := game.draft(next, seat, rnd, choose)
-	if err != nil {
+	d, err := game.draft(next, seat, rnd, c)
+	switch {
+	case err != nil && c.person && c.move != nil:
+		// The move no longer fits: drop it, and the seat is asked again.
+		p.mu.Lock()
+		p.pending = nil
+		p.mu.Unlock()
+		if p.cfg.Logf != nil {
+			p.cfg.Logf("table: seat %d: a person's move dropped: %v", p.cfg.Seat, err)
+		}
+		return nil, nil
+	case err != nil:
 		return p.silent(game, next, fmt.Errorf("table: seat %d at seq %d: %w", seat, next, err))
+	case d == nil:
+		p.ask(game, next, prev, seat, turn.Kinds[0])
+		return nil, nil
 	}
 	return p.seal(d, next, prev, seat, key)
 }
@@ -681,8 +724,8 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 // silent turns a draft that failed for lost secrets into silence: the
 // peer posts nothing in this deal (a new key would be a second, different
 // envelope where the others may hold its first), says so once through
-// Logf, View and an Event, and the others void the round for the silence.
-// Any other error is returned.
+// Logf, View and an Event, and the others take the seat over for the
+// silence. Any other error is returned.
 func (p *Peer) silent(game *Game, seq uint64, err error) (*Envelope, error) {
 	if !errors.Is(err, ErrSecretsLost) {
 		return nil, err
@@ -716,7 +759,10 @@ const (
 // different envelope at a seq the others already hold, which they keep as
 // equivocation. A member that is away cannot be asked; the others are,
 // and whatever the away one holds it got from them or from this peer
-// before the loss.
+// before the loss. Before each request the peer asks for its seat back if
+// a bot may play it: at a table of bots the log may run on faster than
+// the device fetches it, and its request is what makes the table hand the
+// seat back.
 func (p *Peer) catchUp(ctx context.Context) error {
 	p.mu.Lock()
 	done := p.caughtUp
@@ -724,32 +770,13 @@ func (p *Peer) catchUp(ctx context.Context) error {
 	if done {
 		return nil
 	}
-	if err := fetchFollowing(ctx, p.cfg.Transport, p.cfg.Peers, func() (*Log, *Replica) {
-		_, log, replica := p.state()
-		return log, replica
-	}); err != nil || ctx.Err() != nil {
-		return err
-	}
-	p.mu.Lock()
-	p.caughtUp = true
-	p.mu.Unlock()
-	game, _, _ := p.state()
-	game.setGuard(p.guardKey())
-	p.emit(nil)
-	return nil
-}
-
-// fetchFollowing asks each member in turn for what follows the log that
-// state returns, until the member has nothing more or stays unreachable
-// for catchUpTries requests; it returns early, with no error, when ctx
-// ends. Both kinds of peer catch up with it before they post.
-func fetchFollowing(ctx context.Context, tr Transport, members []Identity, state func() (*Log, *Replica)) error {
-	for _, m := range members {
+	for _, m := range p.cfg.Peers {
 		fails := 0
 		for range maxCatchUpAsks {
-			log, replica := state()
+			p.claim(ctx)
+			_, log, replica := p.state()
 			next := log.Next()
-			data, err := tr.Fetch(ctx, m, next, next+MaxRange)
+			data, err := p.cfg.Transport.Fetch(ctx, m, next, next+MaxRange)
 			if ctx.Err() != nil {
 				return nil
 			}
@@ -773,7 +800,21 @@ func fetchFollowing(ctx context.Context, tr Transport, members []Identity, state
 			}
 		}
 	}
+	p.mu.Lock()
+	p.caughtUp = true
+	p.mu.Unlock()
+	game, _, _ := p.state()
+	game.setGuard(p.guardKey())
+	p.emit(nil)
 	return nil
+}
+
+// CatchingUp reports whether the peer, restarted from its store, is still
+// fetching what the others hold before it posts.
+func (p *Peer) CatchingUp() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.caughtUp
 }
 
 // sleepCtx waits d, or until ctx ends (then it reports false).
@@ -790,6 +831,9 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 
 // seal stores a draft's secrets, then builds and signs its envelope.
 func (p *Peer) seal(d *draft, next uint64, prev Hash, seat int, key ed25519.PrivateKey) (*Envelope, error) {
+	if p.alter != nil {
+		p.alter(d)
+	}
 	for name, s := range d.secrets {
 		if err := p.cfg.Store.PutSecret(p.cfg.Table, name, s); err != nil {
 			return nil, err
@@ -806,19 +850,21 @@ func (p *Peer) seal(d *draft, next uint64, prev Hash, seat int, key ed25519.Priv
 	return env, nil
 }
 
-// randomness returns the randomness of the draft at seq: crypto/rand for
-// the protocol and a bot generator seeded from it, or with a Seed ChaCha8
-// streams derived from the seed and the seq.
-func (p *Peer) randomness(seq uint64) (io.Reader, *rand.Rand, error) {
+// randomness returns the protocol's randomness for the draft at seq
+// (crypto/rand, or with a Seed a ChaCha8 stream derived from the seed and
+// the seq), and seeds the players' source for it alike.
+func (p *Peer) randomness(seq uint64) (io.Reader, error) {
 	if p.cfg.Seed == nil {
 		var key [32]byte
 		if _, err := crand.Read(key[:]); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return crand.Reader, rand.New(rand.NewChaCha8(key)), nil
+		p.botSrc.c = rand.NewChaCha8(key)
+		return crand.Reader, nil
 	}
 	derive := func(purpose string) [32]byte {
 		return domainHash("njet/table/v1/peer-rand\x00"+purpose+"\x00", p.cfg.Seed[:], binary.BigEndian.AppendUint64(nil, seq))
 	}
-	return rand.NewChaCha8(derive("protocol")), rand.New(rand.NewChaCha8(derive("bot"))), nil
+	p.botSrc.c = rand.NewChaCha8(derive("bot"))
+	return rand.NewChaCha8(derive("protocol")), nil
 }

@@ -3,12 +3,9 @@ package table
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/njetlan/njet/engine"
 )
 
 // lastOwn returns the seq of the last envelope of kind (any kind if 0)
@@ -39,42 +36,53 @@ func offsetOf(st *Store, table TableID, seq uint64) int64 {
 }
 
 // A device whose store lost envelopes it had posted catches up by sync
-// before it posts again, so it never signs a second envelope at a seq the
-// others hold: no store holds equivocation evidence, every peer ends with
-// the same log, and the log verifies. When the damage also took its
-// secrets for the deal under way, it stays silent in that deal, says so,
-// and the table voids the round for the silence and plays on to the end.
+// before it posts again, at a table of either game, so it never signs a
+// second envelope at a seq the others hold: no store holds equivocation
+// evidence, every peer ends with the same log, and the log verifies. When the damage
+// also took its secrets for the round under way, it stays silent in that
+// round, says so, and the table takes its seat over for the silence and
+// plays on to the end.
 func TestDamagedStoreCatchesUpBeforePosting(t *testing.T) {
 	const seat = 1
+	// atOwn cuts the seat's store at its last envelope of kind (any if 0).
+	atOwn := func(kind Kind) func(st *Store, table TableID) (int64, error) {
+		return func(st *Store, table TableID) (int64, error) {
+			seq, err := lastOwn(st, table, seat, kind)
+			return offsetOf(st, table, seq), err
+		}
+	}
 	for _, tc := range []struct {
 		name string
+		cfg  SelfplayConfig
 		// cut returns where to cut the seat's store.
 		cut func(st *Store, table TableID) (int64, error)
 		// voided: the round in progress is voided for the seat's silence.
 		voided bool
 	}{
-		{name: "own envelopes lost", cut: func(st *Store, table TableID) (int64, error) {
-			seq, err := lastOwn(st, table, seat, 0)
-			return offsetOf(st, table, seq), err
-		}},
-		{name: "round secrets lost", voided: true, cut: func(st *Store, table TableID) (int64, error) {
-			// The secrets of a round key are stored after the envelope
-			// before it and before the key itself.
-			seq, err := lastOwn(st, table, seat, KindRoundKey)
-			return offsetOf(st, table, seq-1), err
-		}},
+		{name: "Njet, own envelopes lost", cfg: njetConfig(t, 3, 1, 21), cut: atOwn(0)},
+		{name: "Njet, round secrets lost", cfg: njetConfig(t, 3, 1, 21), voided: true,
+			cut: func(st *Store, table TableID) (int64, error) {
+				// The secrets of a round key are stored after the envelope
+				// before it and before the key itself.
+				seq, err := lastOwn(st, table, seat, KindRoundKey)
+				return offsetOf(st, table, seq-1), err
+			}},
+		{name: "The Game, shuffle lost", cfg: theGameConfig(t, 3, false, 1500), cut: atOwn(KindShuffle)},
+		{name: "The Game, round key lost", cfg: theGameConfig(t, 3, false, 1501), cut: atOwn(KindRoundKey)},
+		{name: "The Game, play lost", cfg: theGameConfig(t, 3, false, 1502), cut: atOwn(KindPlay)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := SelfplayConfig{Edition: engine.Modern, Players: 3, Rounds: 1, Seed: 21, VoidAfter: DefaultPatience}
+			cfg := tc.cfg
+			cfg.VoidAfter = DefaultPatience
 			_, calm := selfplay(t, cfg)
-			agree(t, calm, 1)
+			agreeLogs(t, calm)
 			cfg.Dir = t.TempDir()
 			cfg.Crashes = []Crash{{Seat: seat, AtSeq: calm[0].Next / 2, damage: tc.cut}}
 			sp, out := selfplay(t, cfg)
 			if sp.Restarts() != 1 {
 				t.Fatalf("%d restarts, want 1", sp.Restarts())
 			}
-			agree(t, out, 1)
+			agreeLogs(t, out)
 			for i := range cfg.Players {
 				st, err := OpenStore(filepath.Join(cfg.Dir, fmt.Sprintf("seat-%d.db", i)), &StoreOptions{NoSync: true})
 				if err != nil {
@@ -102,14 +110,7 @@ func TestDamagedStoreCatchesUpBeforePosting(t *testing.T) {
 			if kept, _ := filepath.Glob(filepath.Join(cfg.Dir, fmt.Sprintf("seat-%d.db.damaged-*", seat))); len(kept) != 1 {
 				t.Errorf("the damaged store was not kept aside: %v", kept)
 			}
-			path := filepath.Join(t.TempDir(), "log")
-			if _, err := sp.Export(seat, path); err != nil {
-				t.Fatal(err)
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := seatExport(t, sp, seat)
 			v, err := Verify(bytes.NewReader(data))
 			if err != nil {
 				t.Fatalf("verify: %v", err)
@@ -125,6 +126,20 @@ func TestDamagedStoreCatchesUpBeforePosting(t *testing.T) {
 				t.Errorf("round voided for seat %d: %v, want %v (voided %v)", seat, voided, tc.voided, out[0].Voided)
 			}
 		})
+	}
+}
+
+// agreeLogs checks that every peer ends with the same log and no
+// violation.
+func agreeLogs(t *testing.T, out []Outcome) {
+	t.Helper()
+	for _, o := range out {
+		if o.Violation != nil {
+			t.Errorf("seat %d halted: %v", o.Seat, o.Violation)
+		}
+		if o.Head != out[0].Head || o.Next != out[0].Next {
+			t.Errorf("seat %d ends at %d %v, seat 0 at %d %v", o.Seat, o.Next, o.Head, out[0].Next, out[0].Head)
+		}
 	}
 }
 

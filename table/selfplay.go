@@ -16,33 +16,42 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/thegame"
 )
 
 // SelfplayConfig describes a table of bots, one peer per seat, in one
 // process over a MemNetwork.
 type SelfplayConfig struct {
+	// Game is the game the table plays (GameNjet, the zero value, by
+	// default). Edition, Rounds, Short and Target set up a Njet table as
+	// in its Genesis; Extreme a table of The Game.
+	Game    GameName
 	Edition engine.Edition
+	Rounds  int
+	Short   bool
+	Target  int
+	Extreme bool
 	Players int
-	// Rounds ends the game after that many rounds (0: the whole game).
-	Rounds int
-	// Short and Target choose the game's length as in engine.Config.
-	Short  bool
-	Target int
 	// Seed derives every key, deal and choice.
 	Seed uint64
 	// Dir holds one store per seat (seat-N.db).
 	Dir string
-	// Bot is the bot kind in every seat ("random" if empty).
-	Bot string
+	// Bot is the kind of player in every seat, and NewPlayer makes them
+	// (both required: the table knows no game's players).
+	Bot       string
+	NewPlayer NewPlayer
 	// Net is how badly the in-memory network behaves.
 	Net NetConfig
-	// Tick is how often a peer asks another for what follows its log
-	// (default 5ms).
+	// Tick is how often a peer asks another for what follows its log, and
+	// looks at the clock (default 5ms).
 	Tick time.Duration
 	// Crashes stop and restart peers from their stores during the game.
 	Crashes []Crash
 	// Silences cut peers off from the table during the game.
 	Silences []Silence
+	// Leaves stop devices for good, or until they come back, during the
+	// game.
+	Leaves []Leave
 	// Watchers are devices that join the table while it plays, with keys
 	// of their own: each watches and asks for a seat once a bot plays it.
 	Watchers []Watcher
@@ -56,10 +65,13 @@ type SelfplayConfig struct {
 	// lobby), and their peers never start.
 	Absent []int
 	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience and
-	// Grace), on
-	// the selfplay's own clock: it stands still but for one second per
-	// Tick while a silenced seat is the one the table waits for.
+	// Grace), on the selfplay's own clock: it stands still but for one
+	// second per Tick while the table waits for a seat whose device is
+	// cut off or gone. 0 never takes a seat over.
 	VoidAfter time.Duration
+	// Watch, when not nil, is called with a seat's peer whenever its log
+	// grows and must return quickly; an error from it ends the run.
+	Watch func(seat int, p *Peer) error
 	// Logf, when not nil, receives the peers' reports.
 	Logf func(format string, args ...any)
 }
@@ -83,8 +95,9 @@ type Crash struct {
 // Silence disconnects a seat's peer once its log, or the longest log at
 // the table, has reached AtSeq (so silences with one AtSeq come at once): it
 // keeps running, and posting into its own store, but reaches nobody. When
-// another peer's log reaches ReturnAt (if not 0), it is stopped, connected
-// again and restarted from its store. With Alone its clock runs on, one
+// another peer's log reaches ReturnAt (if not 0), or every other peer is
+// done first, it is stopped, connected again and restarted from its
+// store. With Alone its clock runs on, one
 // second per Tick while it waits for a seat it does not post for, so it
 // takes the other seats over in its own log, as a real device cut off
 // longer than the patience does.
@@ -100,6 +113,28 @@ type Silence struct {
 	BeforePublish bool
 	Kind          Kind
 	Alone         bool
+}
+
+// Leave stops a seat's device for good and cuts it off the network, as a
+// device switched off, once the longest log of the peers still there has
+// reached AtSeq, or once When, given the game of that log or of the
+// seat's own as it is about to post, says so (When wins when set).
+//
+// AtReveal makes the device leave instead of posting its reveal after the
+// play (a withheld reveal); AtSeq and When are then not used.
+//
+// ReturnAt, when not 0, brings the device back once the longest log has
+// reached ReturnAt and the table has taken its seat over: its peer is
+// restarted from its store, with fresh randomness, and connected again.
+// Such a device leaves when it is about to draft an envelope and its When
+// holds (or without When, its own log has reached AtSeq): its store then
+// holds nothing the others never received.
+type Leave struct {
+	Seat     int
+	AtSeq    uint64
+	When     func(g *Game) bool
+	AtReveal bool
+	ReturnAt uint64
 }
 
 // Watcher is a device that joins the table once the log has reached
@@ -124,16 +159,27 @@ type Selfplay struct {
 	seats    []*seatRun
 	final    []Outcome
 	restarts int
-	silent   map[int]bool // seats cut off now
+	silent   map[int]bool // seats cut off or gone now
+	rejoined map[int]bool // seats that came back from a silence
+	kindCut  map[int]bool // seats whose armed cut of a kind has happened
 	fresh    map[int]bool // seats whose store was damaged: no Seed
 	clock    time.Time    // the peers' clock (see SelfplayConfig.VoidAfter)
 	// ahead is how far the clock of a seat cut off for a while has run
 	// ahead of the table's: alone, its peer waits for the others.
 	ahead map[int]time.Duration
+	// left are the leaves (by index in cfg.Leaves) that have come;
+	// returned those whose device came back, and back the seats whose
+	// device came back after a leave: it draws fresh randomness.
+	left, returned map[int]bool
+	back           map[int]int
+	// withheld are the seats whose device left at its reveal.
+	withheld map[int]bool
 
-	// tamper, in tests, makes a seat's peer a cheater (see Peer.tamper).
+	// tamper, in tests, makes a seat's peer a cheater (see Peer.tamper);
+	// alter changes its drafts (Peer.alter).
 	tamper map[int]func(env *Envelope, key ed25519.PrivateKey)
-	// human, in tests, makes a seat's peer a human's (PeerConfig.Human).
+	alter  map[int]func(d *draft)
+	// human, in tests, makes a seat's peer a person's (PeerConfig.Human).
 	human map[int]bool
 	// watchers are the running watchers' peers (nil until they join) and
 	// watchOut what each ended with.
@@ -173,6 +219,7 @@ type crashTransport struct {
 	// instead (cut), losing the envelope.
 	cutArmed atomic.Bool
 	cutKind  atomic.Uint32 // with cutArmed, only a post of this kind cuts (0: any)
+	cutFrom  atomic.Uint64 // with cutKind, only a post at this seq or later cuts
 	cut      func()
 	gate     *gatedServer
 }
@@ -211,25 +258,28 @@ func (t *crashTransport) cutFor(data []byte) bool {
 		return true
 	}
 	env, err := ParseEnvelope(data)
-	return err == nil && uint32(env.Kind) == k
+	return err == nil && uint32(env.Kind) == k && env.Seq >= t.cutFrom.Load()
 }
 
 // NewSelfplay derives the seats' keys and the genesis from cfg.Seed.
 func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
-	if cfg.Bot == "" {
-		cfg.Bot = "random"
+	if cfg.NewPlayer == nil || cfg.Bot == "" {
+		return nil, fmt.Errorf("table: NewSelfplay: Bot and NewPlayer are required")
 	}
 	if cfg.Tick <= 0 {
 		cfg.Tick = 5 * time.Millisecond
 	}
 	n := cfg.Players
-	if n < cfg.Edition.MinPlayers() || n > cfg.Edition.MaxPlayers() {
-		return nil, fmt.Errorf("table: %d players in the %s edition", n, cfg.Edition)
+	for _, l := range cfg.Leaves {
+		if l.Seat < 0 || l.Seat >= n {
+			return nil, fmt.Errorf("table: seat %d leaves a table of %d", l.Seat, n)
+		}
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73656c66))
-	s := &Selfplay{cfg: cfg, silent: map[int]bool{}, fresh: map[int]bool{}, ahead: map[int]time.Duration{}, clock: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
-	gen := &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n), Rounds: cfg.Rounds,
-		Short: cfg.Short, Target: cfg.Target}
+	gen := cfg.genesis(rng)
+	s := &Selfplay{cfg: cfg, silent: map[int]bool{}, kindCut: map[int]bool{}, rejoined: map[int]bool{}, fresh: map[int]bool{}, ahead: map[int]time.Duration{},
+		left: map[int]bool{}, returned: map[int]bool{}, back: map[int]int{}, withheld: map[int]bool{},
+		clock: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
 	for range n {
 		var seed [ed25519.SeedSize]byte
 		for i := range seed {
@@ -246,7 +296,7 @@ func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 	binary.BigEndian.PutUint64(gen.Nonce[:], cfg.Seed)
 	body, err := gen.MarshalBinary()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("table: selfplay: %w", err)
 	}
 	s.table = TableIDOf(body)
 	s.genesis = &Envelope{Version: EnvelopeVersion, Table: s.table, Kind: KindGenesis, Body: body}
@@ -262,6 +312,26 @@ func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 	s.watchers = make([]*seatRun, len(cfg.Watchers))
 	s.watchOut = make([]Outcome, len(cfg.Watchers))
 	return s, nil
+}
+
+// genesis returns the setup of the table but for its keys and nonce.
+func (cfg SelfplayConfig) genesis(rng *rand.Rand) *Genesis {
+	n := cfg.Players
+	switch cfg.Game {
+	case GameNjet:
+		if n < 1 || n > len(cfg.Edition.Characters()) {
+			return &Genesis{Edition: cfg.Edition}
+		}
+		return &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n),
+			Rounds: cfg.Rounds, Short: cfg.Short, Target: cfg.Target}
+	case GameTheGame:
+		g := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme}
+		if cfg.Extreme {
+			g.Commands = thegame.AssignmentVersion
+		}
+		return g
+	}
+	return &Genesis{Game: cfg.Game}
 }
 
 // Table returns the table id.
@@ -293,9 +363,46 @@ func (s *Selfplay) Store(seat int) *Store {
 // SeatKey returns seat's signing key (for tests that forge envelopes).
 func (s *Selfplay) SeatKey(seat int) ed25519.PrivateKey { return s.keys[seat] }
 
-func (s *Selfplay) seatSeed(seat int) *[32]byte {
-	h := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("njet/table/v1/selfplay-seat"), s.cfg.Seed^uint64(seat)<<56))
+// seatSeed is the Seed of seat's peer: the same across a crash, so that a
+// restarted peer replays exactly; a device that comes back after a leave
+// draws other randomness than before (back counts its returns).
+func (s *Selfplay) seatSeed(seat, back int) *[32]byte {
+	label := "njet/table/v1/selfplay-seat"
+	if back > 0 {
+		label = fmt.Sprintf("njet/table/v1/selfplay-seat-back/%d", back)
+	}
+	h := sha256.Sum256(binary.BigEndian.AppendUint64([]byte(label), s.cfg.Seed^uint64(seat)<<56))
 	return &h
+}
+
+// armKindCut arms, from the start, a silence that cuts seat off inside
+// its first post of a kind at or after a seq: the seq alone would be seen
+// by the supervisor's poll only after the seat, busy or quick, had posted.
+// The seat counts as silent from the cut on.
+func (s *Selfplay) armKindCut(seat int, tr *crashTransport) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kindCut[seat] {
+		return
+	}
+	for _, c := range s.cfg.Silences {
+		if c.Seat != seat || !c.BeforePublish || c.Kind == 0 {
+			continue
+		}
+		id := s.ids[seat]
+		tr.cut = func() {
+			tr.gate.closed.Store(true)
+			s.net.Disconnect(id)
+			s.mu.Lock()
+			s.silent[seat] = true
+			s.kindCut[seat] = true
+			s.mu.Unlock()
+		}
+		tr.cutKind.Store(uint32(c.Kind))
+		tr.cutFrom.Store(c.AtSeq)
+		tr.cutArmed.Store(true)
+		return
+	}
 }
 
 // start opens seat's store and runs its peer.
@@ -316,36 +423,56 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 		}
 	}
 	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate}
-	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
-	seed := s.seatSeed(seat)
+	s.armKindCut(seat, tr)
 	s.mu.Lock()
+	seed := s.seatSeed(seat, s.back[seat])
 	if s.fresh[seat] {
 		seed = nil
 	}
 	s.mu.Unlock()
-	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Genesis: s.genesis, Seat: seat, Key: s.keys[seat],
-		Store: store, Transport: tr, Peers: peers, Bot: s.cfg.Bot, Seed: seed, Tick: ticker.C, Logf: s.cfg.Logf,
-		Now: func() time.Time { return s.nowOf(seat) }, Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter,
-		Poll: poll.C, Human: s.human[seat], Lend: slices.Contains(s.cfg.LobbyBots, seat), LobbyBots: s.cfg.LobbyBots,
-		CatchUp: store.Damage() != nil})
+	r, err := s.run(ctx, PeerConfig{Genesis: s.genesis, Seat: seat, Key: s.keys[seat], Transport: tr, Peers: peers,
+		Seed: seed, Now: func() time.Time { return s.nowOf(seat) }, Human: s.human[seat],
+		Lend: slices.Contains(s.cfg.LobbyBots, seat), CatchUp: store.Damage() != nil}, store, ep, func(p *Peer) {
+		p.tamper = s.tamper[seat]
+		p.alter = s.beforePost(seat, p, s.alter[seat])
+		p.withhold = s.beforeDraft(seat, p)
+	})
+	if err != nil {
+		return err
+	}
+	r.tr = tr
+	s.mu.Lock()
+	s.seats[seat] = r
+	s.mu.Unlock()
+	return nil
+}
+
+// run makes a peer of the table with cfg (the selfplay's own settings
+// added) over store and ep, sets it up with prepare and runs it until
+// stopped, closing ep and store after it.
+func (s *Selfplay) run(ctx context.Context, cfg PeerConfig, store *Store, ep *MemEndpoint, prepare func(*Peer)) (*seatRun, error) {
+	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
+	cfg.Table, cfg.Creator, cfg.Store, cfg.Tick, cfg.Poll = s.table, s.ids[0], store, ticker.C, poll.C
+	cfg.Bot, cfg.NewPlayer, cfg.Logf, cfg.LobbyBots = s.cfg.Bot, s.cfg.NewPlayer, s.cfg.Logf, s.cfg.LobbyBots
+	cfg.Patience, cfg.VoidAfter, cfg.Grace = s.cfg.VoidAfter, s.cfg.VoidAfter, s.cfg.VoidAfter
+	p, err := NewPeer(cfg)
 	if err != nil {
 		ticker.Stop()
 		poll.Stop()
-		return errors.Join(err, ep.Close(), store.Close())
+		return nil, errors.Join(err, ep.Close(), store.Close())
 	}
-	p.tamper = s.tamper[seat]
+	if prepare != nil {
+		prepare(p)
+	}
 	rctx, cancel := context.WithCancel(ctx)
-	r := &seatRun{peer: p, store: store, tr: tr, stop: cancel, done: make(chan error, 1)}
+	r := &seatRun{peer: p, store: store, stop: cancel, done: make(chan error, 1)}
 	go func() {
 		err := p.Run(rctx)
 		ticker.Stop()
 		poll.Stop()
 		r.done <- errors.Join(err, ep.Close(), store.Close())
 	}()
-	s.mu.Lock()
-	s.seats[seat] = r
-	s.mu.Unlock()
-	return nil
+	return r, nil
 }
 
 // stop ends seat's peer and closes its store.
@@ -367,7 +494,7 @@ func (s *Selfplay) stop(seat int) error {
 }
 
 // Run plays the game to its end (or a halt) and stops the peers. It
-// returns when every peer is done, or ctx ends.
+// returns when every peer is done, or ctx ends, or Watch fails.
 func (s *Selfplay) Run(ctx context.Context) error {
 	if s.cfg.Dir == "" {
 		return fmt.Errorf("table: selfplay without a store directory")
@@ -388,13 +515,26 @@ func (s *Selfplay) Run(ctx context.Context) error {
 			return errors.Join(err, s.stopAll())
 		}
 	}
-	crashes := append([]Crash(nil), s.cfg.Crashes...)
-	silences := append([]Silence(nil), s.cfg.Silences...)
+	crashes := slices.Clone(s.cfg.Crashes)
+	silences := slices.Clone(s.cfg.Silences)
+	var leaves []int // the leaves still to come, by index in cfg.Leaves
+	for i := range s.cfg.Leaves {
+		leaves = append(leaves, i)
+	}
+	seen := make([]uint64, s.cfg.Players)
 	for {
 		allDone := true
 		for seat := range s.cfg.Players {
 			p := s.Peer(seat)
 			allDone = allDone && (s.isSilent(seat) || p != nil && p.Done())
+			if p != nil && s.cfg.Watch != nil && !s.isSilent(seat) {
+				if next := p.Log().Next(); next != seen[seat] {
+					seen[seat] = next
+					if err := s.cfg.Watch(seat, p); err != nil {
+						return errors.Join(err, s.stopAll())
+					}
+				}
+			}
 		}
 		for i, w := range s.watchingPeers() {
 			allDone = allDone && w != nil && w.Done()
@@ -404,11 +544,17 @@ func (s *Selfplay) Run(ctx context.Context) error {
 				}
 			}
 		}
-		if allDone {
+		// A device cut off to come back is waited for: the others may
+		// finish first, and it comes back then, and follows them.
+		back := slices.ContainsFunc(silences, func(c Silence) bool { return c.ReturnAt > 0 && s.isSilent(c.Seat) })
+		if allDone && !back && s.backInStep() {
 			return s.stopAll()
 		}
 		var err error
-		if silences, err = s.silence(ctx, silences); err != nil {
+		if silences, err = s.silence(ctx, silences, allDone); err != nil {
+			return errors.Join(err, s.stopAll())
+		}
+		if leaves, err = s.leave(ctx, leaves); err != nil {
 			return errors.Join(err, s.stopAll())
 		}
 		for i := 0; i < len(crashes); i++ {
@@ -425,35 +571,60 @@ func (s *Selfplay) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return errors.Join(ctx.Err(), s.stopAll())
+			return errors.Join(fmt.Errorf("table: the selfplay did not finish: %w", ctx.Err()), s.stopAll())
 		case <-time.After(s.cfg.Tick):
 		}
-		for seat := range s.cfg.Players {
-			s.mu.Lock()
-			r := s.seats[seat]
-			s.mu.Unlock()
-			if r == nil {
-				continue
-			}
-			select {
-			case err := <-r.done:
-				// A peer that stopped by itself failed (or crashed on
-				// purpose); restart it from its store.
-				s.record(seat, r.peer)
-				s.mu.Lock()
-				s.seats[seat] = nil
-				s.restarts++
-				s.mu.Unlock()
-				if err != nil && s.cfg.Logf != nil {
-					s.cfg.Logf("table: seat %d stopped: %v", seat, err)
-				}
-				if err := s.start(ctx, seat); err != nil {
-					return errors.Join(err, s.stopAll())
-				}
-			default:
-			}
+		if err := s.restartStopped(ctx); err != nil {
+			return errors.Join(err, s.stopAll())
 		}
 	}
+}
+
+// restartStopped restarts from its store every peer that stopped by
+// itself (it failed, or crashed on purpose); a peer stopped by a leave
+// stays stopped.
+func (s *Selfplay) restartStopped(ctx context.Context) error {
+	for seat := range s.cfg.Players {
+		s.mu.Lock()
+		r := s.seats[seat]
+		s.mu.Unlock()
+		if r == nil {
+			continue
+		}
+		select {
+		case err := <-r.done:
+			s.record(seat, r.peer)
+			s.mu.Lock()
+			s.seats[seat] = nil
+			gone := s.goneFor(seat)
+			if !gone {
+				s.restarts++
+			}
+			s.mu.Unlock()
+			if err != nil && !gone && s.cfg.Logf != nil {
+				s.cfg.Logf("table: seat %d stopped: %v", seat, err)
+			}
+			if gone {
+				continue
+			}
+			if err := s.start(ctx, seat); err != nil {
+				return err
+			}
+		default:
+		}
+	}
+	return nil
+}
+
+// goneFor reports whether seat's device left (a Leave that came and did
+// not end with its return); s.mu is held.
+func (s *Selfplay) goneFor(seat int) bool {
+	for i, l := range s.cfg.Leaves {
+		if l.Seat == seat && s.left[i] && !s.returned[i] {
+			return true
+		}
+	}
+	return s.withheld[seat]
 }
 
 // now is the peers' clock.
@@ -477,11 +648,12 @@ func (s *Selfplay) isSilent(seat int) bool {
 	return s.silent[seat]
 }
 
-// silence cuts off and brings back the seats of the pending silences, and
-// moves the clock while the table waits for a silenced seat. It returns
-// the silences still to come or to end.
-func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, error) {
-	var head uint64 // the longest log of a peer that is not cut off
+// silence cuts off and brings back the seats of the pending silences (at
+// their ReturnAt, or once the others are done), and moves the clock while
+// the table waits for a silenced or gone seat. It returns the silences
+// still to come or to end.
+func (s *Selfplay) silence(ctx context.Context, pending []Silence, othersDone bool) ([]Silence, error) {
+	head := s.head()
 	waiting := false
 	for seat := range s.cfg.Players {
 		p := s.Peer(seat)
@@ -489,7 +661,6 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 			continue
 		}
 		v := p.View()
-		head = max(head, p.Log().Next())
 		waiting = waiting || v.Turn >= 0 && s.isSilent(p.Game().PeerOf(v.Turn))
 		// A seat that lost its secrets is as silent as one cut off.
 		waiting = waiting || v.SecretsLost
@@ -509,23 +680,25 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 				s.mu.Lock()
 				r := s.seats[c.Seat]
 				s.mu.Unlock()
-				r.tr.cut = func() { s.net.Disconnect(id) }
+				if c.Kind == 0 {
+					r.tr.cut = func() { s.net.Disconnect(id) }
+					r.tr.cutArmed.Store(true)
+				}
 				r.tr.gate.closed.Store(true)
-				r.tr.cutKind.Store(uint32(c.Kind))
-				r.tr.cutArmed.Store(true)
 			} else {
 				s.net.Disconnect(id)
 			}
 			s.mu.Lock()
 			s.silent[c.Seat] = true
 			s.mu.Unlock()
-		case s.isSilent(c.Seat) && c.ReturnAt > 0 && head >= c.ReturnAt:
+		case s.isSilent(c.Seat) && c.ReturnAt > 0 && (head >= c.ReturnAt || othersDone):
 			if err := s.stop(c.Seat); err != nil {
 				return nil, err
 			}
 			s.net.Reconnect(s.ids[c.Seat])
 			s.mu.Lock()
 			s.silent[c.Seat] = false
+			s.rejoined[c.Seat] = true
 			s.restarts++
 			s.mu.Unlock()
 			if err := s.start(ctx, c.Seat); err != nil {
@@ -551,6 +724,59 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence) ([]Silence, e
 	return rest, nil
 }
 
+// headPeer returns the longest log of a peer that is not cut off, and
+// that peer (nil when none runs).
+func (s *Selfplay) headPeer() (uint64, *Peer) {
+	var head uint64
+	var at *Peer
+	for seat := range s.cfg.Players {
+		p := s.Peer(seat)
+		if p == nil || s.isSilent(seat) {
+			continue
+		}
+		if next := p.Log().Next(); at == nil || next > head {
+			head, at = next, p
+		}
+	}
+	return head, at
+}
+
+// backInStep reports whether every device that came back from a silence
+// holds the log of the longest of the others: one that finished its game
+// alone while cut off follows the table only once it has compared the
+// branches.
+func (s *Selfplay) backInStep() bool {
+	var longest Hash
+	var next uint64
+	for seat := range s.cfg.Players {
+		s.mu.Lock()
+		back := s.rejoined[seat]
+		s.mu.Unlock()
+		if p := s.Peer(seat); p != nil && !back && !s.isSilent(seat) {
+			if n, h := p.Log().Head(); n > next {
+				next, longest = n, h
+			}
+		}
+	}
+	for seat := range s.cfg.Players {
+		s.mu.Lock()
+		back := s.rejoined[seat]
+		s.mu.Unlock()
+		if p := s.Peer(seat); back && p != nil {
+			if n, h := p.Log().Head(); n != next || h != longest {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// head returns the longest log of a peer that is not cut off.
+func (s *Selfplay) head() uint64 {
+	h, _ := s.headPeer()
+	return h
+}
+
 // cutTakenOver cuts off, at once, a silenced seat still waiting for its
 // armed post when the table has already taken it over (its envelope before
 // was lost, and the table went on without it): a device gone stays gone.
@@ -573,11 +799,132 @@ func (s *Selfplay) cutTakenOver() {
 	}
 }
 
+// leave stops the seats whose time to leave has come, and brings back
+// those whose time to return has. It returns the leaves still to come, a
+// device's return included.
+func (s *Selfplay) leave(ctx context.Context, pending []int) ([]int, error) {
+	head, at := s.headPeer()
+	var rest []int
+	for _, i := range pending {
+		l := s.cfg.Leaves[i]
+		s.mu.Lock()
+		gone := s.left[i]
+		s.mu.Unlock()
+		switch {
+		case gone && l.ReturnAt > 0:
+			// Gone, and to come back once the table has taken the seat
+			// over and the log has gone on.
+			if at == nil || head < l.ReturnAt || at.Game().Genesis() == nil || at.Game().PeerOf(l.Seat) == l.Seat || s.Peer(l.Seat) != nil {
+				rest = append(rest, i)
+				continue
+			}
+			s.net.Reconnect(s.ids[l.Seat])
+			s.mu.Lock()
+			s.returned[i], s.silent[l.Seat] = true, false
+			s.back[l.Seat]++
+			s.restarts++
+			s.mu.Unlock()
+			if err := s.start(ctx, l.Seat); err != nil {
+				return nil, err
+			}
+		case gone:
+		case l.AtReveal || l.ReturnAt > 0:
+			// The seat's own hooks find its moment (beforeDraft).
+			rest = append(rest, i)
+		default:
+			due := head >= l.AtSeq
+			if l.When != nil {
+				due = at != nil && at.Game().Genesis() != nil && l.When(at.Game())
+			}
+			if !due {
+				rest = append(rest, i)
+				continue
+			}
+			s.depart(i)
+		}
+	}
+	return rest, nil
+}
+
+// depart stops the device of leave i: it reaches nobody from now on, and
+// its peer ends.
+func (s *Selfplay) depart(i int) {
+	seat := s.cfg.Leaves[i].Seat
+	s.mu.Lock()
+	s.left[i], s.silent[seat] = true, true
+	r := s.seats[seat]
+	s.mu.Unlock()
+	s.net.Disconnect(s.ids[seat])
+	if r != nil {
+		r.stop()
+	}
+}
+
+// beforeDraft is seat's hook before it drafts an envelope: a device that
+// withholds its reveal leaves there, and a device that is to come back
+// (Leave.ReturnAt) leaves when its When holds, before it drafts anything:
+// its store then holds only what it sent.
+func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k Kind) bool {
+	return func(k Kind) bool {
+		for i, l := range s.cfg.Leaves {
+			if l.Seat != seat {
+				continue
+			}
+			s.mu.Lock()
+			done := s.left[i]
+			s.mu.Unlock()
+			switch {
+			case done:
+			case l.AtReveal && k == KindReveal:
+				s.mu.Lock()
+				s.withheld[seat] = true
+				s.mu.Unlock()
+				s.depart(i)
+				return true
+			case l.ReturnAt > 0 && !l.AtReveal && p.Game().Genesis() != nil:
+				due := p.Log().Next() >= l.AtSeq
+				if l.When != nil {
+					due = l.When(p.Game())
+				}
+				if due {
+					s.depart(i)
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// beforePost is seat's draft hook: alter, if any, then the leaves of the
+// seat whose When holds of the game the seat posts from. A state such as
+// "its own turn" may last shorter than a tick of the selfplay's loop; seen
+// from the seat's own post it cannot be missed. The seat is cut off
+// before the envelope reaches anyone, and stops.
+func (s *Selfplay) beforePost(seat int, p *Peer, alter func(d *draft)) func(d *draft) {
+	return func(d *draft) {
+		if alter != nil {
+			alter(d)
+		}
+		for i, l := range s.cfg.Leaves {
+			if l.Seat != seat || l.When == nil || l.AtReveal || l.ReturnAt > 0 {
+				continue
+			}
+			s.mu.Lock()
+			done := s.left[i]
+			s.mu.Unlock()
+			if !done && p.Game().Genesis() != nil && l.When(p.Game()) {
+				s.depart(i)
+			}
+		}
+	}
+}
+
 func (s *Selfplay) record(seat int, p *Peer) {
 	game, log, _ := p.state()
 	next, head := log.Head()
 	s.mu.Lock()
-	s.final[seat] = Outcome{Seat: seat, Next: next, Head: head, Results: game.Results(), Violation: game.Violation(),
+	s.final[seat] = Outcome{Seat: seat, Next: next, Head: head, Results: game.Njet().Results(), Violation: game.Violation(),
 		BotHost: game.HostOf(seat), Voided: game.Voided()}
 	s.mu.Unlock()
 }
@@ -589,11 +936,18 @@ func (s *Selfplay) Restarts() int {
 	return s.restarts
 }
 
+// Returns counts the devices that came back after a leave.
+func (s *Selfplay) Returns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.returned)
+}
+
 // Outcomes returns what every peer ended with (after Run).
 func (s *Selfplay) Outcomes() []Outcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Outcome(nil), s.final...)
+	return slices.Clone(s.final)
 }
 
 // crash stops and restarts a peer, or arms it to die inside its next post.
@@ -659,7 +1013,7 @@ func (s *Selfplay) stopAll() error {
 		game, log, _ := r.peer.state()
 		next, head := log.Head()
 		s.mu.Lock()
-		s.watchOut[i] = Outcome{Seat: s.cfg.Watchers[i].Seat, Next: next, Head: head, Results: game.Results(),
+		s.watchOut[i] = Outcome{Seat: s.cfg.Watchers[i].Seat, Next: next, Head: head, Results: game.Njet().Results(),
 			Violation: game.Violation(), BotHost: game.HostOf(s.cfg.Watchers[i].Seat), Voided: game.Voided()}
 		s.mu.Unlock()
 		if !errors.Is(err, ErrClosed) && !errors.Is(err, context.Canceled) {
@@ -689,7 +1043,7 @@ func (s *Selfplay) Watcher(i int) *Peer { return s.watchingPeers()[i] }
 func (s *Selfplay) WatcherOutcomes() []Outcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Outcome(nil), s.watchOut...)
+	return slices.Clone(s.watchOut)
 }
 
 // WatcherKey returns watcher i's signing key.
@@ -701,13 +1055,7 @@ func (s *Selfplay) WatcherKey(i int) ed25519.PrivateKey {
 // joinWatcher starts watcher i once the longest log has reached its AtSeq.
 func (s *Selfplay) joinWatcher(ctx context.Context, i int) error {
 	w := s.cfg.Watchers[i]
-	var head uint64
-	for seat := range s.cfg.Players {
-		if p := s.Peer(seat); p != nil && !s.isSilent(seat) {
-			head = max(head, p.Log().Next())
-		}
-	}
-	if head < w.AtSeq {
+	if s.head() < w.AtSeq {
 		return nil
 	}
 	key := s.WatcherKey(i)
@@ -723,31 +1071,20 @@ func (s *Selfplay) joinWatcher(ctx context.Context, i int) error {
 	if err != nil {
 		return errors.Join(err, store.Close())
 	}
-	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
-	p, err := NewPeer(PeerConfig{Table: s.table, Creator: s.ids[0], Seat: w.Seat, Key: key, Store: store, Transport: ep,
-		Peers: slices.Clone(s.ids), Bot: s.cfg.Bot, Tick: ticker.C, Poll: poll.C, Logf: s.cfg.Logf, Now: s.now,
-		Patience: s.cfg.VoidAfter, VoidAfter: s.cfg.VoidAfter, Grace: s.cfg.VoidAfter, LobbyBots: s.cfg.LobbyBots})
+	r, err := s.run(ctx, PeerConfig{Seat: w.Seat, Key: key, Transport: ep, Peers: slices.Clone(s.ids), Now: s.now},
+		store, ep, nil)
 	if err != nil {
-		ticker.Stop()
-		poll.Stop()
-		return errors.Join(err, ep.Close(), store.Close())
+		return err
 	}
-	rctx, cancel := context.WithCancel(ctx)
-	r := &seatRun{peer: p, store: store, stop: cancel, done: make(chan error, 1)}
-	go func() {
-		err := p.Run(rctx)
-		ticker.Stop()
-		poll.Stop()
-		r.done <- errors.Join(err, ep.Close(), store.Close())
-	}()
 	s.mu.Lock()
 	s.watchers[i] = r
 	s.mu.Unlock()
 	return nil
 }
 
-// Export writes seat's exported log to w's file path (opening its store,
-// which must not be in use).
+// Export writes seat's exported log to the file at path (opening its
+// store, which must not be in use: after Run) and returns the hash of its
+// last envelope. A seat whose device left before it held a log has none.
 func (s *Selfplay) Export(seat int, path string) (Hash, error) {
 	store, err := OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("seat-%d.db", seat)), &StoreOptions{NoSync: true})
 	if err != nil {

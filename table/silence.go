@@ -69,22 +69,6 @@ func (p *Peer) poll(ctx context.Context) error {
 	return p.silence(ctx, true)
 }
 
-// probeFork, once the game is over, asks each member for its envelopes
-// at the last seqs of this peer's log (branches.probe), at most every
-// probeEvery. A member that holds another envelope at one of those seqs is
-// compared with this peer as after a refusal (checkDiverged), and the
-// lighter branch gives way.
-func (p *Peer) probeFork(ctx context.Context) {
-	game, log, _ := p.state()
-	if !game.Over() || !p.forks.probeDue() {
-		return
-	}
-	if d, ok := p.branches(game).probe(ctx, log); ok {
-		p.forks.found(d.from, d.seq)
-		p.signal()
-	}
-}
-
 // silence votes when the seat entitled next has been silent long enough
 // and the policy agrees; the decider's peer posts the VoidSilent once it
 // holds every other seat's vote; a fenced voter asks the decider (on a
@@ -211,6 +195,14 @@ func (p *Peer) abandon(ctx context.Context, game *Game, replica *Replica, seq ui
 	if err != nil {
 		return nil // the log moved on meanwhile
 	}
+	if p.cfg.Logf != nil {
+		p.cfg.Logf("table: seat %d ends the game: seat %d silent at seq %d", p.cfg.Seat, silent, seq)
+	}
+	return p.postDraft(ctx, replica, game, d, seq, prev, dec)
+}
+
+// postDraft signs the decider dec's draft at seq and posts it.
+func (p *Peer) postDraft(ctx context.Context, replica *Replica, game *Game, d *draft, seq uint64, prev Hash, dec int) error {
 	key, err := p.keyOf(game, dec)
 	if err != nil {
 		return err
@@ -218,9 +210,6 @@ func (p *Peer) abandon(ctx context.Context, game *Game, replica *Replica, seq ui
 	env, err := p.seal(d, seq, prev, dec, key)
 	if err != nil {
 		return err
-	}
-	if p.cfg.Logf != nil {
-		p.cfg.Logf("table: seat %d ends the game: seat %d silent at seq %d", p.cfg.Seat, silent, seq)
 	}
 	return p.post(ctx, replica, env)
 }
@@ -384,7 +373,7 @@ func (p *Peer) decide(ctx context.Context, game *Game, replica *Replica, seq uin
 		return nil
 	}
 	votes = game.presentVotes(votes)
-	rnd, _, err := p.randomness(seq)
+	rnd, err := p.randomness(seq)
 	if err != nil {
 		return err
 	}
@@ -396,15 +385,7 @@ func (p *Peer) decide(ctx context.Context, game *Game, replica *Replica, seq uin
 		}
 		return nil
 	}
-	key, err := p.keyOf(game, dec)
-	if err != nil {
-		return err
-	}
-	env, err := p.seal(d, seq, prev, dec, key)
-	if err != nil {
-		return err
-	}
-	return p.post(ctx, replica, env)
+	return p.postDraft(ctx, replica, game, d, seq, prev, dec)
 }
 
 // askDecider fetches the voted seq from the decider's peer: a fenced voter
@@ -427,80 +408,4 @@ func (p *Peer) askDecider(ctx context.Context, game *Game, replica *Replica, seq
 		}
 	}
 	return nil
-}
-
-// rejected hears of an envelope the log refused (the replica's goroutine):
-// see forkWatch.refused. A takeover of this peer's seats that its guard
-// refused at the head of its log is remembered (decider).
-func (p *Peer) rejected(from Identity, env *Envelope, err error) {
-	game, log, _ := p.state()
-	next := log.Next()
-	if game.Genesis() == nil || next < 2 {
-		return
-	}
-	if env.Kind == KindVoidSilent && env.Seq == next && errors.Is(err, ErrFenced) {
-		if vs, perr := parseVoidSilent(env.Body); perr == nil {
-			p.mu.Lock()
-			p.excluded = &exclusion{seq: next, votes: len(vs.votes)}
-			p.mu.Unlock()
-		}
-	}
-	p.forks.refused(next, from, env)
-	p.signal()
-}
-
-// branches returns the peer's comparison of branches.
-func (p *Peer) branches(game *Game) branches {
-	n := 0
-	if gen := game.Genesis(); gen != nil {
-		n = gen.Players()
-	}
-	return branches{table: p.cfg.Table, store: p.cfg.Store, transport: p.cfg.Transport, members: p.cfg.Peers,
-		players: n, observer: func() Protocol { return NewGame(GameConfig{Table: p.cfg.Table, Creator: p.cfg.Creator}) }}
-}
-
-// checkDiverged compares this peer's log with member d.from's
-// (branches.compare: the first difference k, each branch weighed by its
-// first takeover at or after k). To yield, the peer stops its replica with
-// stop, drops its envelopes from k on (the one place where stored
-// envelopes are removed), takes the member's branch, lets it through its
-// own fence and guard, takes what follows it while the member answers
-// (with outer, the context of Run: stop cancels the one of the replica)
-// and reports true.
-func (p *Peer) checkDiverged(ctx, outer context.Context, d *divergence, stop func(error) error) (bool, error) {
-	game, log, _ := p.state()
-	next := log.Next()
-	k, theirs, ok, err := p.branches(game).compare(ctx, d, log)
-	if err != nil {
-		return false, nil // the member did not answer: the next refusal asks again
-	}
-	if !ok {
-		p.forks.checked(next)
-		return false, nil
-	}
-	if err := stop(nil); err != nil {
-		return true, err
-	}
-	if p.cfg.Logf != nil {
-		p.cfg.Logf("table: seat %d: the table went on without this device from seq %d; dropping its envelopes [%d, %d)",
-			p.cfg.Seat, k, k, next)
-	}
-	if err := p.cfg.Store.rewind(p.cfg.Table, k); err != nil {
-		return true, err
-	}
-	if err := p.open(); err != nil {
-		return true, err
-	}
-	// Take the member's branch at once, before the peer could post at its
-	// seqs again.
-	game, _, replica := p.state()
-	for _, env := range theirs {
-		game.allowBranch(env)
-		if err := replica.appendAndPersist(env); err != nil {
-			return true, err
-		}
-	}
-	takeRest(outer, p.cfg.Transport, d.from, replica)
-	p.emit(nil)
-	return true, errRewound
 }

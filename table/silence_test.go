@@ -223,10 +223,10 @@ func TestVoidSilentSeatsABot(t *testing.T) {
 	for d.step() {
 	}
 	obs := d.observer()
-	if !obs.Over() || len(obs.Results()) != 2 || obs.HostOf(silent) != dec {
-		t.Fatalf("over %v, %d rounds, bot host %d", obs.Over(), len(obs.Results()), obs.HostOf(silent))
+	if !obs.Over() || len(obs.Njet().Results()) != 2 || obs.HostOf(silent) != dec {
+		t.Fatalf("over %v, %d rounds, bot host %d", obs.Over(), len(obs.Njet().Results()), obs.HostOf(silent))
 	}
-	if r := obs.Results()[0]; r.Deal != 2 {
+	if r := obs.Njet().Results()[0]; r.Deal != 2 {
 		t.Errorf("the first audited round was deal %d, want 2", r.Deal)
 	}
 	for i, l := range d.logs {
@@ -346,7 +346,7 @@ func TestVoidSilentRace(t *testing.T) {
 func silentGame(t *testing.T, silence Silence) (*Selfplay, []Outcome, *logLines) {
 	t.Helper()
 	lines := &logLines{}
-	sp, err := NewSelfplay(SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 1, Seed: 41, Dir: t.TempDir(),
+	sp, err := newTestSelfplay(SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 1, Seed: 41, Dir: t.TempDir(),
 		Net: lossy, Silences: []Silence{silence}, VoidAfter: 20 * time.Second, Logf: lines.logf})
 	if err != nil {
 		t.Fatal(err)

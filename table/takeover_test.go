@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/thegame"
 )
 
 // referenceLog plays a table of bots without any loss and returns its
@@ -22,7 +24,7 @@ func referenceLog(t *testing.T, cfg SelfplayConfig) []*Envelope {
 	t.Helper()
 	cfg.Dir = t.TempDir()
 	cfg.Silences, cfg.Absent = nil, nil
-	sp, err := NewSelfplay(cfg)
+	sp, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,24 +63,27 @@ func stepSeq(t *testing.T, envs []*Envelope, from uint64, seat int, kinds ...Kin
 }
 
 // lossGame plays cfg to its end and checks what the devices still there
-// end with: the same log, over, every gone seat (and only those) played by
-// a bot hosted by a device still there, and an export that Verify
-// accepts. It returns the verification.
+// end with, at a table of any game: the same log, the game over with its
+// result (Njet: every round scored; The Game: an audited result), every
+// gone seat (and only those) played by a bot hosted by a device still
+// there, no view ever holding a card of a hand its device does not play,
+// and an export that Verify accepts. It returns the verification.
 func lossGame(t *testing.T, cfg SelfplayConfig, gone []int) *Verification {
 	t.Helper()
-	cfg.Dir = t.TempDir()
+	if cfg.Dir == "" {
+		cfg.Dir = t.TempDir()
+	}
 	if testing.Verbose() {
 		cfg.Logf = t.Logf
 	}
-	sp, err := NewSelfplay(cfg)
-	if err != nil {
-		t.Fatal(err)
+	leaks := 0
+	cfg.Watch = func(seat int, p *Peer) error {
+		leaks += leaveLeaks(t, p.Game(), seat)
+		return nil
 	}
-	// The deadline only stops a hung test; nothing is asserted about time.
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	if err := sp.Run(ctx); err != nil {
-		t.Fatal(err)
+	sp := runTable(t, cfg)
+	if leaks != 0 {
+		t.Errorf("%d cards in views of hands the device does not play", leaks)
 	}
 	out := sp.Outcomes()
 	var here []Outcome
@@ -98,16 +103,18 @@ func lossGame(t *testing.T, cfg SelfplayConfig, gone []int) *Verification {
 			t.Errorf("seat %d, still there, is played by a bot of seat %d", o.Seat, o.BotHost)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "log")
-	if _, err := sp.Export(here[0].Seat, path); err != nil {
-		t.Fatal(err)
-	}
+	path := writeTemp(t, seatExport(t, sp, here[0].Seat))
 	v, err := verifyFile(path)
 	if err != nil {
 		t.Fatalf("verify: %v", err)
 	}
-	if !v.Over || len(v.Results) != max(cfg.Rounds, 1) {
-		t.Errorf("verified over %v after %d rounds", v.Over, len(v.Results))
+	switch {
+	case !v.Over:
+		t.Errorf("verified a game not over")
+	case cfg.Game == GameNjet && len(v.Results) != max(cfg.Rounds, 1):
+		t.Errorf("verified %d rounds, want %d", len(v.Results), max(cfg.Rounds, 1))
+	case cfg.Game == GameTheGame && v.TheGame == nil:
+		t.Errorf("verified no audited result of The Game")
 	}
 	var voided []int
 	for _, x := range v.Voided {
@@ -232,6 +239,36 @@ func TestDeviceGoneAtEveryStep(t *testing.T) {
 			t.Errorf("the first deal was %d: a takeover before any deal voids none", v.Results[0].Deal)
 		}
 	})
+	// The same at a table of The Game, where a takeover deals the cards
+	// not yet played again from the public position.
+	for i, tc := range []struct {
+		name    string
+		players int
+		extreme bool
+		leave   Leave
+	}{
+		{"The Game/shuffle", 3, true, Leave{Seat: 1, AtSeq: 7}},
+		{"The Game/deal", 3, false, Leave{Seat: 2, AtSeq: 10}},
+		{"The Game/acknowledgement", 4, false, Leave{Seat: 2, AtSeq: 1}},
+		{"The Game/two seats", 2, true, Leave{Seat: 0, When: playing(func(v thegame.View) bool {
+			return v.Turn == 1 // seat 0 posts in it the tokens of seat 1's draw
+		})}},
+		{"The Game/own turn", 3, true, Leave{Seat: 1, When: playing(func(v thegame.View) bool {
+			return v.Phase == thegame.PhasePlay && v.Turn == 1
+		})}},
+		{"The Game/another's turn", 4, false, Leave{Seat: 3, When: playing(func(v thegame.View) bool {
+			return v.Phase == thegame.PhaseDraw && v.Turn == 1 // seat 3 posts the tokens of seat 1's draw
+		})}},
+		{"The Game/draw", 3, true, Leave{Seat: 0, When: playing(func(v thegame.View) bool {
+			return v.Phase == thegame.PhaseDraw && v.Turn == 2
+		})}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := theGameConfig(t, tc.players, tc.extreme, uint64(500+i))
+			c.Leaves, c.Net = []Leave{tc.leave}, NetConfig{Drop: 0.02, Duplicate: 0.02}
+			lossGame(t, c, []int{tc.leave.Seat})
+		})
+	}
 }
 
 // The host (seat 0, the creator), two devices of five at once, a device
@@ -275,6 +312,33 @@ func TestDevicesGoneTogether(t *testing.T) {
 			if len(v.Voided) != len(tc.gone) {
 				t.Errorf("%d takeovers, want %d: %v", len(v.Voided), len(tc.gone), v.Voided)
 			}
+		})
+	}
+	// The same at tables of The Game.
+	for i, tc := range []struct {
+		name    string
+		players int
+		extreme bool
+		leaves  []Leave
+	}{
+		{"The Game/two of five", 5, true, []Leave{{Seat: 1, AtSeq: 40}, {Seat: 3, AtSeq: 40}}},
+		{"The Game/all but one", 5, false, []Leave{{Seat: 0, AtSeq: 30}, {Seat: 1, AtSeq: 30}, {Seat: 3, AtSeq: 30}, {Seat: 4, AtSeq: 30}}},
+		{"The Game/one after the other", 4, true, []Leave{{Seat: 2, AtSeq: 25}, {Seat: 0, When: playing(func(v thegame.View) bool {
+			return v.Turns >= 8
+		})}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && tc.players == 5 && tc.name != "The Game/two of five" {
+				t.Log("one five-seat table of The Game is enough with -short")
+				return
+			}
+			c := theGameConfig(t, tc.players, tc.extreme, uint64(510+i))
+			c.Leaves, c.Net = tc.leaves, NetConfig{Drop: 0.02, Duplicate: 0.02}
+			var gone []int
+			for _, l := range tc.leaves {
+				gone = append(gone, l.Seat)
+			}
+			lossGame(t, c, gone)
 		})
 	}
 }
@@ -367,7 +431,7 @@ func TestPartitionedDeviceFollowsTheHeavierBranch(t *testing.T) {
 	// Cut inside its block: the device holds an envelope nobody else has.
 	cfg.Silences = []Silence{{Seat: cut, AtSeq: seq - 2, ReturnAt: seq + 60, BeforePublish: true, Kind: KindBlock}}
 	cfg.Dir = t.TempDir()
-	sp, err := NewSelfplay(cfg)
+	sp, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,9 +447,6 @@ func TestPartitionedDeviceFollowsTheHeavierBranch(t *testing.T) {
 			t.Errorf("seat %d ends at %d %v, seat 0 at %d %v", o.Seat, o.Next, o.Head, out[0].Next, out[0].Head)
 		}
 	}
-	if out[cut].BotHost != 0 {
-		t.Errorf("the cut seat is hosted by %d, want 0", out[cut].BotHost)
-	}
 	if lines.count("went on without this device") == 0 {
 		t.Errorf("the cut device never compared its branch with the table's")
 	}
@@ -396,42 +457,85 @@ func TestPartitionedDeviceFollowsTheHeavierBranch(t *testing.T) {
 	if _, err := sp.Export(cut, path); err != nil {
 		t.Fatal(err)
 	}
-	if v, err := verifyFile(path); err != nil || !v.Over {
+	v, err := verifyFile(path)
+	if err != nil || !v.Over {
 		t.Fatalf("verify: %v", err)
+	}
+	// The table's bot plays the cut seat, or the device, back at the
+	// table, claimed its seat and got it back at a deal.
+	back := len(v.HandedBack) == 1 && v.HandedBack[0].Seat == cut && v.HandedBack[0].Key == sp.ids[cut]
+	if out[cut].BotHost != 0 && !(out[cut].BotHost == -1 && back) {
+		t.Errorf("the cut seat is hosted by %d (handed back %+v), want 0 or its own device", out[cut].BotHost, v.HandedBack)
 	}
 }
 
 // A device cut off longer than the patience takes the other seats over in
-// its own log and deals them again, storing round keys and choices for
-// seats it hosts only there. When it comes back it follows the heavier
-// branch, and the rewind drops those secrets with its envelopes: the
-// table's branch reuses the same deal numbers, and a stale secret for a
-// seat it does not host there would fail the hosted key check and halt it.
-// It ends with the table's log, which Verify accepts, and its store replays
-// without a violation after a restart.
+// its own log and deals them again, storing round keys (and Njet's
+// choices) for seats it hosts only there, at a table of either game.
+// When it comes back — before it finished alone, or once both sides have
+// finished their games (then it finds the other branch by asking the
+// members for the end of their logs) — it follows the heavier branch, and
+// the rewind drops those secrets with its envelopes: the table's branch
+// reuses the same round numbers, and a stale secret for a seat it does not
+// host there would fail the hosted key check and halt it. It ends with the
+// table's log, which Verify accepts, its seat played by the table's bot,
+// and its store replays without a violation after a restart; no device on
+// the heavier side rewinds, and no view ever holds a card of a hand its
+// device does not play.
 func TestPartitionedDeviceTakesOverAloneThenFollows(t *testing.T) {
+	// njet cuts a Njet device inside its post of kind: back 40 seqs after
+	// the cut, before it could finish the game alone (a finished game
+	// asks nobody for more, but a member's log: probe).
+	njet := func(cut int, kind Kind, seed uint64) func(t *testing.T) SelfplayConfig {
+		return func(t *testing.T) SelfplayConfig {
+			cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: seed, Net: lossy, VoidAfter: 20 * time.Second}
+			ref := referenceLog(t, cfg)
+			seq, _ := stepSeq(t, ref, 0, cut, kind)
+			cfg.Silences = []Silence{{Seat: cut, AtSeq: seq - 2, ReturnAt: seq + 40, BeforePublish: true, Kind: kind, Alone: true}}
+			return cfg
+		}
+	}
+	// theGame cuts a device of The Game at seq at; returnAt 0 brings it
+	// back only once the others are done, when both sides have finished
+	// their games and the device finds the other branch by asking.
+	theGame := func(players int, extreme bool, seed uint64, cut int, at, returnAt uint64) func(t *testing.T) SelfplayConfig {
+		return func(t *testing.T) SelfplayConfig {
+			cfg := theGameConfig(t, players, extreme, seed)
+			if returnAt == 0 {
+				returnAt = 1 << 30
+			}
+			cfg.Net = NetConfig{Drop: 0.02, Duplicate: 0.02}
+			cfg.Silences = []Silence{{Seat: cut, AtSeq: at, ReturnAt: returnAt, Alone: true}}
+			return cfg
+		}
+	}
 	cases := []struct {
 		name string
 		cut  int
-		kind Kind
-		seed uint64
+		cfg  func(t *testing.T) SelfplayConfig
 	}{
-		{name: "Njet phase, last seat", cut: 3, kind: KindBlock, seed: 91},
-		{name: "tricks, middle seat", cut: 1, kind: KindPlay, seed: 17},
+		{"Njet phase, last seat", 3, njet(3, KindBlock, 91)},
+		{"tricks, middle seat", 1, njet(1, KindPlay, 17)},
+		{"The Game, three seats", 2, theGame(3, false, 900, 2, 40, 90)},
+		{"The Game Extreme, five seats", 1, theGame(5, true, 901, 1, 60, 120)},
+		{"The Game Extreme, both games over first", 1, theGame(3, true, 902, 1, 40, 0)},
+		{"The Game, five seats, both games over first", 3, theGame(5, false, 903, 3, 60, 0)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && strings.Contains(c.name, "five") {
+				t.Log("the smaller tables are enough with -short")
+				return
+			}
 			lines := &logLines{}
-			// Three rounds, and back 40 seqs after the cut: the device
-			// comes back before it could finish the game alone (a
-			// finished game asks nobody for more).
-			cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: c.seed, Net: lossy,
-				VoidAfter: 20 * time.Second, Logf: lines.logf}
-			ref := referenceLog(t, cfg)
-			seq, _ := stepSeq(t, ref, 0, c.cut, c.kind)
-			cfg.Silences = []Silence{{Seat: c.cut, AtSeq: seq - 2, ReturnAt: seq + 40, BeforePublish: true, Kind: c.kind, Alone: true}}
-			cfg.Dir = t.TempDir()
-			sp, err := NewSelfplay(cfg)
+			cfg := c.cfg(t)
+			cfg.Logf, cfg.Dir = lines.logf, t.TempDir()
+			leaks := 0
+			cfg.Watch = func(seat int, p *Peer) error {
+				leaks += leaveLeaks(t, p.Game(), seat)
+				return nil
+			}
+			sp, err := newTestSelfplay(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -440,6 +544,9 @@ func TestPartitionedDeviceTakesOverAloneThenFollows(t *testing.T) {
 			if err := sp.Run(ctx); err != nil {
 				t.Fatal(err)
 			}
+			if leaks != 0 {
+				t.Errorf("%d cards in views of hands the device does not play", leaks)
+			}
 			out := sp.Outcomes()
 			for _, o := range out {
 				if o.Head != out[0].Head || o.Next != out[0].Next || o.Violation != nil {
@@ -447,18 +554,31 @@ func TestPartitionedDeviceTakesOverAloneThenFollows(t *testing.T) {
 						o.Seat, o.Next, o.Head, o.Violation, out[0].Next, out[0].Head)
 				}
 			}
+
 			if n := lines.count(fmt.Sprintf("seat %d votes to void the round", c.cut)); n == 0 {
 				t.Errorf("the cut device never voted the others out on its own")
 			}
 			if k, end := droppedRange(lines, c.cut); end < k+10 {
 				t.Errorf("the cut device dropped [%d, %d): it did not play on alone after its takeover", k, end)
 			}
+			for seat := range cfg.Players {
+				if n := lines.count(fmt.Sprintf("seat %d: the table went on without this device", seat)); seat != c.cut && n != 0 {
+					t.Errorf("seat %d, on the heavier side, rewound %d times", seat, n)
+				}
+			}
 			path := filepath.Join(t.TempDir(), "log")
 			if _, err := sp.Export(c.cut, path); err != nil {
 				t.Fatal(err)
 			}
-			if v, err := verifyFile(path); err != nil || !v.Over {
+			v, err := verifyFile(path)
+			if err != nil || !v.Over {
 				t.Fatalf("verify: %v", err)
+			}
+			// The table's bot plays the cut seat, or the device, back at
+			// the table, claimed its seat and got it back.
+			back := len(v.HandedBack) > 0 && v.HandedBack[0].Seat == c.cut && v.HandedBack[0].Key == sp.ids[c.cut]
+			if out[c.cut].BotHost < 0 && !back {
+				t.Errorf("the cut seat %d plays its own seat on the table's branch, not handed back", c.cut)
 			}
 			// A restart replays the store through a game that reads the
 			// stored secrets: none of the dropped branch may be left.
@@ -512,49 +632,88 @@ func droppedRange(lines *logLines, seat int) (uint64, uint64) {
 	return 0, 0
 }
 
-// A device that comes back after the table took its seat over watches
-// until the next deal starts; then the bot's host hands the seat back with
-// a SeatClaim that carries the device's signed request and the approval of
-// every seat still played by its own device. Every log, and Verify, check
-// it; the device plays its seat again to the end.
-func TestSeatHandedBackAtTheNextDeal(t *testing.T) {
-	const back = 2
-	lines := &logLines{}
-	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: 93, Net: lossy,
-		VoidAfter: 20 * time.Second, Logf: lines.logf}
-	ref := referenceLog(t, cfg)
-	seq, _ := stepSeq(t, ref, 0, back, KindBlock)
-	cfg.Silences = []Silence{{Seat: back, AtSeq: seq - 1, ReturnAt: seq + 40}}
-	cfg.Dir = t.TempDir()
-	sp, err := NewSelfplay(cfg)
+// TestTheGameVerifyForgedTakeover: Verify refuses a takeover at a table of
+// The Game whose certificate does not hold: each forged VoidSilent replaces
+// the real one, signed by the real decider.
+func TestTheGameVerifyForgedTakeover(t *testing.T) {
+	cfg := theGameConfig(t, 4, false, 77)
+	cfg.Leaves = []Leave{{Seat: 3, AtSeq: 30}}
+	s, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := sp.Run(ctx); err != nil {
+	if err := s.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	out := sp.Outcomes()
-	agree(t, out, cfg.Rounds)
-	for _, o := range out {
-		if o.BotHost != -1 {
-			t.Errorf("seat %d ends played by a bot of seat %d", o.Seat, o.BotHost)
+	x := seatExport(t, s, 0)
+	_, envs, err := ReadExport(bytes.NewReader(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := -1
+	for i, e := range envs {
+		if e.Kind == KindVoidSilent {
+			k = i
+			break
 		}
 	}
-	if lines.count(fmt.Sprintf("hands seat %d back", back)) == 0 {
-		t.Errorf("no hand-back posted")
+	if k < 0 {
+		t.Fatal("no takeover in the log")
 	}
-	path := filepath.Join(t.TempDir(), "log")
-	if _, err := sp.Export(back, path); err != nil {
+	real := envs[k]
+	vs, err := parseVoidSilent(real.Body)
+	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := verifyFile(path)
-	if err != nil {
-		t.Fatalf("verify: %v", err)
+	vote := func(voter, silent int, seq uint64) *SilenceVote {
+		v := &SilenceVote{Table: s.Table(), Seq: seq, Prev: real.Prev, Silent: uint8(silent), Voter: uint8(voter)}
+		if err := v.Sign(s.keys[voter]); err != nil {
+			t.Fatal(err)
+		}
+		return v
 	}
-	if len(v.Voided) != 1 || v.Voided[0].Seat != back || len(v.HandedBack) != 1 || v.HandedBack[0].Seat != back ||
-		v.HandedBack[0].Key != sp.ids[back] {
-		t.Errorf("voided %v, handed back %+v", v.Voided, v.HandedBack)
+	var bot Identity
+	bot[0] = 9
+	cases := []struct {
+		name   string
+		author int
+		body   func() ([]byte, error)
+	}{
+		{"the author did not vote", 0, func() ([]byte, error) {
+			return voidSilentBody(vs.silent, []takenSeat{{seat: 0, bot: bot}, {seat: 3, bot: vs.taken[0].bot}}, vs.votes[1:])
+		}},
+		{"a vote for another seq", 0, func() ([]byte, error) {
+			return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 3, real.Seq+1), vs.votes[1], vs.votes[2]})
+		}},
+		{"a vote against another seat", 0, func() ([]byte, error) {
+			return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 2, real.Seq), vs.votes[1], vs.votes[2]})
+		}},
+		{"a seat without a vote not taken", 0, func() ([]byte, error) {
+			return voidSilentBody(vs.silent, vs.taken, vs.votes[:2])
+		}},
+		{"a bot with a seated key", 0, func() ([]byte, error) {
+			return voidSilentBody(vs.silent, []takenSeat{{seat: 3, bot: s.ids[1]}}, vs.votes)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			body, err := c.body()
+			if err != nil {
+				t.Fatal(err)
+			}
+			forged := &Envelope{Version: EnvelopeVersion, Table: s.Table(), Kind: KindVoidSilent, Author: uint8(c.author), Body: body}
+			log := append(append([]*Envelope(nil), envs[:k]...), forged)
+			_, err = Verify(bytes.NewReader(reseal(t, log, s.keys)))
+			if !errors.Is(err, ErrVote) && !errors.Is(err, ErrMalformed) {
+				t.Fatalf("Verify: %v, want a refused takeover", err)
+			}
+		})
+	}
+	// The real takeover, resealed the same way, passes.
+	log := append(append([]*Envelope(nil), envs[:k]...), real)
+	if _, err := Verify(bytes.NewReader(reseal(t, log, s.keys))); err != nil {
+		t.Fatalf("Verify of the real takeover: %v", err)
 	}
 }

@@ -19,22 +19,19 @@ func BenchmarkTheGameTable(b *testing.B) {
 			seed := uint64(0)
 			for b.Loop() {
 				seed++
-				s, err := NewTheGameSelfplay(TheGameSelfplayConfig{Players: n, Extreme: true, Seed: seed, Dir: b.TempDir()})
+				s, err := newTestSelfplay(theGameConfig(b, n, true, seed))
 				if err != nil {
 					b.Fatal(err)
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 				start := time.Now()
-				err = s.Run(ctx, nil)
+				err = s.Run(ctx)
 				cancel()
 				if err != nil {
 					b.Fatal(err)
 				}
 				play += time.Since(start)
-				x, err := s.Export(0)
-				if err != nil {
-					b.Fatal(err)
-				}
+				x := seatExport(b, s, 0)
 				start = time.Now()
 				v, err := Verify(bytes.NewReader(x))
 				if err != nil {

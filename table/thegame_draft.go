@@ -6,123 +6,121 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/thegame"
-	tgbot "github.com/njetlan/njet/thegame/bot"
 )
 
-// draft builds the body that hosted seat must post at seq at a table of
-// The Game; pl chooses the seat's plays and signals. It changes no state:
-// the envelope takes effect when the log applies it.
-func (g *TheGame) draft(seq uint64, seat int, rnd io.Reader, pl tgbot.Player) (*draft, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if seq != g.next {
-		return nil, fmt.Errorf("table: draft for seq %d, the game is at %d", seq, g.next)
-	}
-	who, kinds, err := g.turnLocked()
-	if err != nil {
-		return nil, err
-	}
-	if who != seat {
-		return nil, fmt.Errorf("table: seat %d is not entitled at seq %d", seat, seq)
-	}
-	// A token to the seat did not open: its turn is taken by the
-	// complaint, whatever it was to post.
-	if d, err := g.draftComplaintLocked(seq, seat); d != nil || err != nil {
-		return d, err
-	}
-	d := &draft{seq: seq, kind: kinds[0], secrets: map[string][]byte{}}
-	switch d.kind {
-	case KindAck:
-		d.body = ackBody(g.genHash)
-	case KindRoundKey:
-		s, err := crypto.NewSecrets(seat, rnd)
-		if err != nil {
-			return nil, err
-		}
-		b, err := s.MarshalBinary()
-		if err != nil {
-			return nil, err
-		}
-		km, err := s.KeyMessage(g.params, rnd)
-		if err != nil {
-			return nil, err
-		}
-		d.secrets[theGameKeysName(g.round, seat)] = b
-		if d.body, err = cryptoBody(km); err != nil {
-			return nil, err
-		}
-	case KindShuffle:
-		m, err := g.cr.Shuffle(seat, g.deck, rnd)
-		if err != nil {
-			return nil, err
-		}
-		if d.body, err = cryptoBody(m); err != nil {
-			return nil, err
-		}
-	case KindDealTokens:
-		sec, err := g.hostedSecrets(seat)
-		if err != nil {
-			return nil, err
-		}
-		to, pos := g.tokenOrder(seat)
-		sealed := make([]*crypto.Sealed, len(to))
-		for i := range to {
-			if sealed[i], err = g.cr.Deal(sec, g.deck, pos[i], to[i], rnd); err != nil {
-				return nil, err
-			}
-		}
-		if d.body, err = dealBody(sealed); err != nil {
-			return nil, err
-		}
-	case KindReveal:
-		sec, err := g.hostedSecrets(seat)
-		if err != nil {
-			return nil, err
-		}
-		if d.body, err = cryptoBody(sec.Reveal()); err != nil {
-			return nil, err
-		}
-	case KindPlay:
-		if err := g.draftTurn(d, seat, rnd, pl); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("table: cannot draft %v at a table of The Game", d.kind)
-	}
-	return d, nil
+// theGamePlayer is how the rules of The Game ask a player (a bot of
+// package thegame/bot is one): a play or the end of the turn, and the
+// signals it gives before the turn ends.
+type theGamePlayer interface {
+	Act(v *thegame.View) thegame.Action
+	Talk(v *thegame.View) []thegame.Action
 }
 
-func (g *TheGame) hostedSecrets(seat int) (*crypto.Secrets, error) {
-	sec, ok := g.secrets[seat]
-	if !ok {
-		return nil, fmt.Errorf("%w: no round secrets for seat %d", ErrSecretsLost, seat)
+// The bodies of The Game's own kinds: a Play carries the pile and the
+// crypto play message that opens the position to everyone; a Signal the
+// pile and the signal; a TurnEnd and a Stuck the version alone.
+
+func playBody(pile int, m *crypto.PlayMessage) ([]byte, error) {
+	w := newWriter()
+	w.u8(pile)
+	if err := w.marshal(m); err != nil {
+		return nil, err
 	}
-	return sec, nil
+	return w.bytes(), nil
+}
+
+const maxPlayMessage = 1 << 11
+
+func parsePlayBody(body []byte) (int, *crypto.PlayMessage, error) {
+	r := newReader(KindPlay, body)
+	pile := r.u8()
+	m := new(crypto.PlayMessage)
+	r.unmarshal(m, maxPlayMessage)
+	if err := r.finish(); err != nil {
+		return 0, nil, err
+	}
+	if pile >= thegame.NumPiles {
+		return 0, nil, fmt.Errorf("%w: Play body: no pile %d", ErrMalformed, pile)
+	}
+	return pile, m, nil
+}
+
+func signalBody(pile int, s thegame.Signal) []byte {
+	w := newWriter()
+	w.u8(pile)
+	w.u8(int(s))
+	return w.bytes()
+}
+
+func parseSignal(body []byte) (int, thegame.Signal, error) {
+	r := newReader(KindSignal, body)
+	pile, s := r.u8(), thegame.Signal(r.u8())
+	return pile, s, r.finish()
+}
+
+// emptyBody is the body of a TurnEnd or a Stuck: the version alone.
+func emptyBody() []byte { return newWriter().bytes() }
+
+func parseEmpty(kind Kind, body []byte) error { return newReader(kind, body).finish() }
+
+// draft fills d with the envelope of hosted seat in the play: its tokens
+// for another seat's draw, or its turn.
+func (t *TheGame) draft(d *draft, seat int, rnd io.Reader, c chooser) error {
+	if t.phase == thegame.PhaseDraw {
+		to, pos := t.drawOrder()
+		return t.g.draftTokens(d, seat, to, pos, rnd)
+	}
+	return t.draftTurn(d, seat, rnd, c)
 }
 
 // draftTurn chooses the next envelope of the seat on turn. The seat knows
 // its hand, so it says what the rules decide from it: Stuck when the turn
-// cannot be played (G-B6, G-X2), TurnEnd when nothing more fits; otherwise
-// the player plays a card, or gives its signals and ends the turn.
-func (g *TheGame) draftTurn(d *draft, seat int, rnd io.Reader, pl tgbot.Player) error {
-	q := g.pos
-	q.Hand = g.handOf(seat)
+// cannot be played (G-B6, G-X2), TurnEnd when nothing more fits (unless
+// its person gives a signal first); otherwise its person's move, or its
+// player plays a card, or gives its signals and ends the turn. A person
+// who has not chosen leaves d empty.
+func (t *TheGame) draftTurn(d *draft, seat int, rnd io.Reader, c chooser) error {
+	q := t.pos
+	q.Hand = t.handOf(seat)
+	move, _ := c.move.(thegame.Action)
+	signal := c.person && c.move != nil && move.Kind == thegame.ActSignal
 	switch {
 	case q.Played == 0 && !q.CanPlayMin(), q.Played > 0 && !q.Feasible():
 		d.kind, d.body = KindStuck, emptyBody()
 		return nil
-	case q.Played > 0 && !q.CanPlayAny():
+	case q.Played > 0 && !q.CanPlayAny() && !signal:
 		d.kind, d.body = KindTurnEnd, emptyBody()
 		return nil
 	}
-	v := g.viewLocked(seat)
+	if c.person {
+		if c.move == nil {
+			return nil
+		}
+		if err := t.checkMove(seat, c.move, true); err != nil {
+			return err
+		}
+		switch move.Kind {
+		case thegame.ActPlay:
+			return t.draftPlay(d, seat, move.Card, move.Pile, rnd)
+		case thegame.ActSignal:
+			d.kind, d.body = KindSignal, signalBody(move.Pile, move.Signal)
+		default:
+			d.kind, d.body = KindTurnEnd, emptyBody()
+		}
+		return nil
+	}
+	pl, ok := c.player.(theGamePlayer)
+	if !ok {
+		return fmt.Errorf("table: seat %d: a player %T does not play The Game", seat, c.player)
+	}
+	v := t.view(seat)
 	a := pl.Act(&v)
 	switch a.Kind {
 	case thegame.ActPlay:
 		if err := q.CheckPlay(a.Card, a.Pile); err != nil {
 			return fmt.Errorf("table: the player of seat %d chose %v: %w", seat, a, err)
 		}
-		return g.draftPlay(d, seat, a.Card, a.Pile, rnd)
+		return t.draftPlay(d, seat, a.Card, a.Pile, rnd)
 	case thegame.ActEnd:
 		if !q.CanEnd() {
 			return fmt.Errorf("table: the player of seat %d ends a turn that may not end", seat)
@@ -142,25 +140,66 @@ func (g *TheGame) draftTurn(d *draft, seat int, rnd io.Reader, pl tgbot.Player) 
 }
 
 // draftPlay opens card c of the seat's hand to everyone, for pile.
-func (g *TheGame) draftPlay(d *draft, seat int, c thegame.Card, pile int, rnd io.Reader) error {
-	sec, err := g.hostedSecrets(seat)
+func (t *TheGame) draftPlay(d *draft, seat int, c thegame.Card, pile int, rnd io.Reader) error {
+	g, rd := t.g, t.g.rd
+	sec, err := g.hosted(seat)
 	if err != nil {
 		return err
 	}
 	pos := -1
-	for p, k := range g.known {
-		if k == c && g.holder[p] == seat && !g.played[p] {
+	for p, k := range t.known {
+		if k == c && t.holder[p] == seat && !t.played[p] {
 			pos = p
 		}
 	}
 	if pos < 0 {
 		return fmt.Errorf("table: seat %d holds %s at no position", seat, c)
 	}
-	m, err := g.cr.Play(sec, g.deck, pos, g.openings[pos], rnd)
+	m, err := rd.cr.Play(sec, rd.deck, pos, rd.openings[pos], rnd)
 	if err != nil {
 		return err
 	}
 	d.kind = KindPlay
 	d.body, err = playBody(pile, m)
 	return err
+}
+
+// asks: the seat on turn in the play moves by its person's word, but the
+// rules decide alone a Stuck, and the end of a turn where nothing more
+// fits.
+func (t *TheGame) asks(seat int) (bool, bool) {
+	if t.phase != thegame.PhasePlay || t.turn != seat {
+		return false, false
+	}
+	q := t.pos
+	q.Hand = t.handOf(seat)
+	return true, q.Played == 0 && !q.CanPlayMin() || q.Played > 0 && (!q.Feasible() || !q.CanPlayAny())
+}
+
+// checkMove checks a person's move: a card on a pile, a signal or the end
+// of the turn, against the position and the seat's hand.
+func (t *TheGame) checkMove(seat int, move any, now bool) error {
+	a, err := ownMove(seat, move, now, func(a thegame.Action) int { return a.Seat }, thegame.ErrNotYourTurn)
+	if err != nil {
+		return err
+	}
+	q := t.pos
+	q.Hand = t.handOf(seat)
+	switch a.Kind {
+	case thegame.ActPlay:
+		return q.CheckPlay(a.Card, a.Pile)
+	case thegame.ActEnd:
+		return q.CheckEnd()
+	case thegame.ActSignal:
+		switch {
+		case a.Pile < 0 || a.Pile >= thegame.NumPiles:
+			return fmt.Errorf("%w: no pile %d", thegame.ErrBadAction, a.Pile)
+		case a.Signal > thegame.SignalGood:
+			return fmt.Errorf("%w: no signal %d", thegame.ErrBadAction, a.Signal)
+		case q.InForce(thegame.CmdSilence):
+			return thegame.ErrNoTalking
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: a person may play, signal or end the turn, not %v", thegame.ErrBadAction, a.Kind)
 }

@@ -74,7 +74,7 @@ func FuzzTheGameApply(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, at, k uint8, body []byte) {
 		cut := 1 + int(at)%(len(envs)-1)
-		g := NewTheGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
+		g := NewGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
 		log, err := NewLog(LogConfig{Table: s.Table(), Protocol: g})
 		if err != nil {
 			t.Fatal(err)

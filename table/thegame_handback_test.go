@@ -18,34 +18,47 @@ import (
 // hand-back tests.
 const handBackSeat = 1
 
+// handBackConfig is a table of three coop bots where seat 1's device
+// leaves at its own turn and comes back once the longest log has reached
+// returnAt and the table has taken its seat over.
+func handBackConfig(t *testing.T, extreme bool, seed, returnAt uint64) SelfplayConfig {
+	cfg := theGameConfig(t, 3, extreme, seed)
+	cfg.Leaves = []Leave{{Seat: handBackSeat, ReturnAt: returnAt, When: playing(func(v thegame.View) bool {
+		return v.Phase == thegame.PhasePlay && v.Turn == handBackSeat
+	})}}
+	cfg.Net = NetConfig{Duplicate: 0.02}
+	return cfg
+}
+
 // playHandBack plays a table of three coop bots where seat 1's device
 // leaves at its own turn, is taken over, comes back (restarted from its
 // store) once the longest log has reached returnAt, and gets its seat back.
 // Every look at a log checks that no peer knows a card of a hand its
 // device does not play (leaveLeaks): after the hand-back, the former host
 // of the bot knows nothing of the hand the device plays.
-func playHandBack(t *testing.T, extreme bool, seed, returnAt uint64) (*TheGameSelfplay, string) {
+func playHandBack(t *testing.T, extreme bool, seed, returnAt uint64) (*Selfplay, string) {
 	t.Helper()
-	dir := t.TempDir()
-	leave := TheGameLeave{Seat: handBackSeat, ReturnAt: returnAt, When: playing(func(v thegame.View) bool {
-		return v.Phase == thegame.PhasePlay && v.Turn == handBackSeat
-	})}
 	lines := &logLines{}
-	s, err := NewTheGameSelfplay(TheGameSelfplayConfig{Players: 3, Extreme: extreme, Seed: seed, Dir: dir,
-		Leaves: []TheGameLeave{leave}, Net: NetConfig{Duplicate: 0.02}, Logf: lines.logf})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := handBackConfig(t, extreme, seed, returnAt)
+	cfg.Logf = lines.logf
 	leaks := 0
-	watch := func(seat int, p *TheGamePeer) error {
+	cfg.Watch = func(seat int, p *Peer) error {
 		leaks += leaveLeaks(t, p.Game(), seat)
 		return nil
 	}
+	s, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := cfg.Dir
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := s.Run(ctx, watch); err != nil {
+	if err := s.Run(ctx); err != nil {
 		// Where each device stood, for the failure's diagnosis.
 		for seat, p := range s.peerList() {
+			if p == nil {
+				continue
+			}
 			next, _ := p.Log().Head()
 			turn, terr := p.Game().Entitled(next)
 			t.Logf("seat %d: log at %d, entitled %+v (%v), seat played by %d, catching up %v, done %v", seat, next,
@@ -70,93 +83,13 @@ func playHandBack(t *testing.T, extreme bool, seed, returnAt uint64) (*TheGameSe
 	return s, dir
 }
 
-// TestTheGameSeatHandedBack: at a table of The Game, base and Extreme, a
-// device silent until the table took its seat over comes back from its
-// store, catches up, claims its seat, gets it back at the start of the
-// seat's next turn (the cards not yet played dealt again) and plays it to
-// the end. Every device ends with the same log; Verify accepts it and
-// records the takeover and the hand-over; after the SeatClaim the seat's
-// envelopes are the device's own.
-func TestTheGameSeatHandedBack(t *testing.T) {
-	cases := []struct {
-		name     string
-		extreme  bool
-		seed     uint64
-		returnAt uint64
-	}{
-		{"base, back at once", false, 2101, 1},
-		{"Extreme, back at once", true, 2102, 1},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s, _ := playHandBack(t, c.extreme, c.seed, c.returnAt)
-			first, err := s.Export(0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for seat := 1; seat < 3; seat++ {
-				x, err := s.Export(seat)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(x, first) {
-					t.Fatalf("seat %d's log differs from seat 0's", seat)
-				}
-			}
-			v, err := Verify(bytes.NewReader(first))
-			if err != nil {
-				t.Fatalf("Verify: %v", err)
-			}
-			if !v.Over || v.TheGame == nil {
-				t.Fatalf("Verify: over %v, result %v", v.Over, v.TheGame)
-			}
-			if len(v.Voided) == 0 || v.Voided[0].Seat != handBackSeat {
-				t.Errorf("takeovers %v, want seat %d taken over first", v.Voided, handBackSeat)
-			}
-			if len(v.HandedBack) != 1 || v.HandedBack[0].Seat != handBackSeat || v.HandedBack[0].Key != s.ids[handBackSeat] {
-				t.Fatalf("handed back %+v, want seat %d to its genesis key", v.HandedBack, handBackSeat)
-			}
-			for seat := range 3 {
-				if h := s.Peer(seat).Game().PeerOf(handBackSeat); h != handBackSeat {
-					t.Errorf("seat %d's table ends with seat %d played by seat %d's device", seat, handBackSeat, h)
-				}
-			}
-			// After the SeatClaim the seat posts with its own key: its round
-			// key for the redeal, then its turns.
-			_, envs, err := ReadExport(bytes.NewReader(first))
-			if err != nil {
-				t.Fatal(err)
-			}
-			at := v.HandedBack[0].Seq
-			kinds := map[Kind]int{}
-			for _, e := range envs[at+1:] {
-				if int(e.Author) != handBackSeat {
-					continue
-				}
-				if err := e.Verify(s.ids[handBackSeat]); err != nil {
-					t.Fatalf("seq %d of seat %d after the hand-back: %v", e.Seq, handBackSeat, err)
-				}
-				kinds[e.Kind]++
-			}
-			if kinds[KindRoundKey] == 0 || kinds[KindShuffle] == 0 || kinds[KindPlay] == 0 {
-				t.Errorf("after the hand-back the seat posted %v, want a round key, a shuffle and plays", kinds)
-			}
-			t.Logf("%s: handed back at seq %d of %d, %d turns, %d cards left", c.name, at, v.Envelopes,
-				v.TheGame.Turns, v.TheGame.Result.CardsLeft)
-		})
-	}
-}
-
 // TestTheGameHandBackRefused: a log of The Game refuses a SeatClaim that
 // does not hold, with a clear error, and loses nothing by it: the forged
 // claim is offered at the real claim's seq, refused, and the real one then
 // goes on to a log that Verify accepts.
 func TestTheGameHandBackRefused(t *testing.T) {
 	s, dir := playHandBack(t, true, 2102, 1)
-	x, err := s.Export(0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := seatExport(t, s, 0)
 	_, envs, err := ReadExport(bytes.NewReader(x))
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +110,7 @@ func TestTheGameHandBackRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Replay up to the claim through an observer's log.
-	obs := NewTheGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
+	obs := NewGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
 	log, err := NewLog(LogConfig{Table: s.Table(), Protocol: obs})
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +125,7 @@ func TestTheGameHandBackRefused(t *testing.T) {
 		t.Fatal("the seat is not a bot's before the claim")
 	}
 	// The bot's key, stored by its host's device before the takeover.
-	st, err := OpenStore(filepath.Join(dir, fmt.Sprintf("thegame-seat-%d.db", host)), &StoreOptions{NoSync: true})
+	st, err := OpenStore(filepath.Join(dir, fmt.Sprintf("seat-%d.db", host)), &StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +255,7 @@ func TestTheGameHandBackRefused(t *testing.T) {
 
 // personAt returns a person's peer at the hand-back seat whose log holds
 // envs.
-func personAt(t *testing.T, s *TheGameSelfplay, envs []*Envelope) *TheGamePeer {
+func personAt(t *testing.T, s *Selfplay, envs []*Envelope) *Peer {
 	t.Helper()
 	st, err := OpenStore(filepath.Join(t.TempDir(), "person.db"), &StoreOptions{NoSync: true})
 	if err != nil {
@@ -340,8 +273,8 @@ func personAt(t *testing.T, s *TheGameSelfplay, envs []*Envelope) *TheGamePeer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ep.Close() })
-	p, err := NewTheGamePeer(TheGamePeerConfig{Table: s.Table(), Creator: s.ids[0], Seat: handBackSeat,
-		Key: s.keys[handBackSeat], Store: st, Transport: ep, Person: true})
+	p, err := NewPeer(PeerConfig{Table: s.Table(), Creator: s.ids[0], Seat: handBackSeat,
+		Key: s.keys[handBackSeat], Store: st, Transport: ep, Human: true, Bot: "coop", NewPlayer: testPlayers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,21 +290,23 @@ func personAt(t *testing.T, s *TheGameSelfplay, envs []*Envelope) *TheGamePeer {
 // over again before it played a card of that turn, cannot be handed back
 // again until its next turn.
 func TestTheGameSeatChangesHandsOncePerTurn(t *testing.T) {
-	g := &TheGame{gen: &Genesis{Game: GameTheGame}, n: 3, st: stPlay, phase: thegame.PhasePlay, turn: 1, turns: 9,
-		botHost: map[int]int{1: 0}}
-	if !g.handBackable(1) {
+	g := &Game{gen: &Genesis{Game: GameTheGame}, n: 3, st: stPlay, botHost: map[int]int{1: 0},
+		handable: map[int]bool{1: true}, changedAt: map[int]uint64{}}
+	tg := &TheGame{g: g, phase: thegame.PhasePlay, turn: 1, turns: 9}
+	g.rules = tg
+	if !g.claimable(1) {
 		t.Fatal("a bot's seat at the start of its turn cannot be handed back")
 	}
-	g.claimedAt = map[int]int{1: 9}
-	if g.handBackable(1) {
+	g.changedAt[1] = 9
+	if g.claimable(1) {
 		t.Fatal("a seat handed back at this turn can be handed back again")
 	}
-	g.turns = 12
-	if !g.handBackable(1) {
+	tg.turns = 12
+	if !g.claimable(1) {
 		t.Fatal("a seat handed back at an earlier turn cannot be handed back")
 	}
-	g.pos.Played = 1
-	if g.handBackable(1) {
+	tg.pos.Played = 1
+	if g.claimable(1) {
 		t.Fatal("a seat that played a card of its turn can be handed back")
 	}
 }
@@ -417,11 +352,11 @@ func TestTheGameClaimKept(t *testing.T) {
 	}
 	// Seats 0 to 2; a bot hosted by seat 0 plays seat 1 in round 2; the
 	// fourth key is a stranger's.
-	newPeer := func() *TheGamePeer {
-		g := &TheGame{cfg: GameConfig{Table: tid}, gen: &Genesis{Game: GameTheGame, Keys: ids[:3]}, n: 3, st: stPlay,
-			round: 2, seatKeys: []Identity{ids[0], ids[3], ids[2]}, botHost: map[int]int{1: 0}}
-		p := &TheGamePeer{cfg: TheGamePeerConfig{Table: tid}}
-		p.cur.Store(&tgState{game: g})
+	newPeer := func() *Peer {
+		g := &Game{cfg: GameConfig{Table: tid}, gen: &Genesis{Game: GameTheGame, Keys: ids[:3]}, n: 3, st: stPlay,
+			round: 2, keys: []Identity{ids[0], ids[3], ids[2]}, botHost: map[int]int{1: 0}, handable: map[int]bool{1: true}}
+		g.rules = &TheGame{g: g}
+		p := &Peer{cfg: PeerConfig{Table: tid}, game: g, wake: make(chan struct{}, 1)}
 		return p
 	}
 	cases := []struct {

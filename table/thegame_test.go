@@ -15,25 +15,22 @@ import (
 // playTheGame runs a table of The Game to its end and returns the
 // selfplay and every seat's export. watch sees every peer whenever its log
 // grows.
-func playTheGame(t testing.TB, players int, extreme bool, seed uint64, watch func(int, *TheGamePeer) error) (*TheGameSelfplay, [][]byte) {
+func playTheGame(t testing.TB, players int, extreme bool, seed uint64, watch func(int, *Peer) error) (*Selfplay, [][]byte) {
 	t.Helper()
-	s, err := NewTheGameSelfplay(TheGameSelfplayConfig{Players: players, Extreme: extreme, Seed: seed, Dir: t.TempDir(),
-		Net: NetConfig{Drop: 0.05, Duplicate: 0.05}})
+	cfg := theGameConfig(t, players, extreme, seed)
+	cfg.Net, cfg.Watch = NetConfig{Drop: 0.05, Duplicate: 0.05}, watch
+	s, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	if err := s.Run(ctx, watch); err != nil {
+	if err := s.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var exports [][]byte
 	for seat := range players {
-		b, err := s.Export(seat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		exports = append(exports, b)
+		exports = append(exports, seatExport(t, s, seat))
 	}
 	return s, exports
 }
@@ -55,11 +52,11 @@ func TestTheGameTable(t *testing.T) {
 				return
 			}
 			leaks := 0
-			watch := func(seat int, p *TheGamePeer) error {
+			watch := func(seat int, p *Peer) error {
 				leaks += viewLeaks(t, p.Game(), seat)
 				return nil
 			}
-			s, exports := playTheGame(t, c.players, c.extreme, uint64(100+i), watch)
+			_, exports := playTheGame(t, c.players, c.extreme, uint64(100+i), watch)
 			if leaks != 0 {
 				t.Fatalf("%d cards in views that the seat does not hold", leaks)
 			}
@@ -75,7 +72,7 @@ func TestTheGameTable(t *testing.T) {
 			if !v.Over || v.TheGame == nil {
 				t.Fatalf("Verify: over %v, result %v", v.Over, v.TheGame)
 			}
-			want, ok := s.Peer(0).Game().Result()
+			want, ok := replayObserver(t, writeTemp(t, exports[0])).TheGame().Result()
 			if !ok || *v.TheGame != want {
 				t.Fatalf("Verify found %+v, the table %+v", *v.TheGame, want)
 			}
@@ -119,10 +116,14 @@ func kindCounts(t testing.TB, export []byte) map[Kind]int {
 // there: the seat sees only its own hand, and another seat's view on this
 // peer holds no card at all. It also checks that the peer knows no card
 // outside its hand but the played ones. It returns the number of leaks.
-func viewLeaks(t *testing.T, g *TheGame, seat int) int {
+func viewLeaks(t *testing.T, game *Game, seat int) int {
 	t.Helper()
-	g.mu.Lock()
-	defer g.mu.Unlock()
+	game.mu.Lock()
+	defer game.mu.Unlock()
+	g, ok := game.rules.(*TheGame)
+	if !ok {
+		return 0
+	}
 	leaks := 0
 	for p, c := range g.known {
 		if !g.played[p] && g.holder[p] != seat {
@@ -130,11 +131,8 @@ func viewLeaks(t *testing.T, g *TheGame, seat int) int {
 			leaks++
 		}
 	}
-	if g.gen == nil {
-		return leaks
-	}
-	for s := range g.n {
-		v := g.viewLocked(s)
+	for s := range game.n {
+		v := g.view(s)
 		for _, c := range v.Hand {
 			held := false
 			for p, k := range g.known {
@@ -180,8 +178,8 @@ func TestTheGameVerifyTampered(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The public record of the game, read by an observer.
-	obs := NewTheGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
-	log, err := NewLog(LogConfig{Table: s.Table(), Protocol: obs})
+	game := NewGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
+	log, err := NewLog(LogConfig{Table: s.Table(), Protocol: game})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +188,7 @@ func TestTheGameVerifyTampered(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	obs := game.TheGame()
 	var firstPlay, latePlay, misfit, misfitPile int
 	piles := startPilesOf()
 	for _, a := range obs.record {
@@ -300,47 +299,6 @@ func TestTheGameVerifyTampered(t *testing.T) {
 			}
 			t.Logf("refused: %v", err)
 		})
-	}
-}
-
-// TestTheGameCheatHaltsTheTable: a seat that ends its first turn before
-// playing its minimum, with a valid signature, halts every seat's table
-// with the cheat named; no seat posts after it.
-func TestTheGameCheatHaltsTheTable(t *testing.T) {
-	s, err := NewTheGameSelfplay(TheGameSelfplayConfig{Players: 3, Seed: 21, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.tamper = map[int]func(*draft){1: func(d *draft) {
-		if d.kind == KindPlay {
-			d.kind, d.body = KindTurnEnd, emptyBody()
-		}
-	}}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := s.Run(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	var at uint64
-	for seat := range 3 {
-		v := s.Peer(seat).Game().Violation()
-		if v == nil || v.Seat != 1 || v.Check != CheckGameRules || !errors.Is(v, ErrCheat) || !errors.Is(v, thegame.ErrTooFew) {
-			t.Fatalf("seat %d's table: %v, want seat 1's early turn end", seat, v)
-		}
-		if seat > 0 && v.Seq != at {
-			t.Fatalf("seat %d halted at seq %d, seat 0 at %d", seat, v.Seq, at)
-		}
-		at = v.Seq
-		if next := s.Peer(seat).Log().Next(); next != at+1 {
-			t.Fatalf("seat %d's log grew to %d after the cheat at %d", seat, next, at)
-		}
-	}
-	x, err := s.Export(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Verify(bytes.NewReader(x)); !errors.Is(err, ErrCheat) {
-		t.Fatalf("Verify: %v, want the cheat", err)
 	}
 }
 

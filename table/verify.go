@@ -24,7 +24,7 @@ type Verification struct {
 	// (SeatClaim), in order.
 	HandedBack []HandBack
 	// TheGame is the audited result of a table of The Game (see
-	// TheGame), nil for Njet or before the reveals.
+	// TheGame.Result), nil for Njet or before the reveals.
 	TheGame *TheGameResult
 	// Unverified, at a table of The Game that ended without its audit
 	// because a seat stayed silent at its reveal, names that seat (see
@@ -37,9 +37,11 @@ type Verification struct {
 // Verify re-checks an exported log offline, as an observer: the file's
 // framing and digest, the genesis against the table id, and then every
 // envelope through a Log and a Game with no secrets — entitlement,
-// signatures, the chain, every proof, every rule and, at each round's end,
-// the full audit (crypto.Audit and the engine's audit of discards, passes,
-// reneges and scores). It returns the rounds verified and the first
+// signatures, the chain, every proof, every rule of the game the genesis
+// names and, after the reveals, the full audit (at a Njet table
+// crypto.Audit and the engine's audit of discards, passes, reneges and
+// scores each round; at a table of The Game crypto.Audit and the replay of
+// the whole game). It returns the rounds verified and the first
 // failure, if any: an error wrapping a Log sentinel, or a *Violation naming
 // the seat and the check that the log leaves unresolved (a violation the
 // table voided is reported in Voided instead).
@@ -60,7 +62,6 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 	table := x.Table()
 	v := &Verification{Table: table}
 	var game *Game
-	var tg *TheGame
 	var log *Log
 	for {
 		e, err := x.Next()
@@ -71,14 +72,12 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 			return v, err
 		}
 		if log == nil {
-			if game, tg, log, err = verifyGenesis(v, e); err != nil {
+			if game, log, err = verifyGenesis(v, e); err != nil {
 				return v, err
 			}
 		}
 		_, err = log.Append(e)
-		if game != nil {
-			v.Results = game.Results()
-		}
+		v.Results = game.Njet().Results()
 		if err != nil {
 			return v, fmt.Errorf("seq %d (%v by seat %d): %w", e.Seq, e.Kind, e.Author, err)
 		}
@@ -87,11 +86,22 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 			progress(int64(v.Envelopes), x.Bytes())
 		}
 	}
-	if tg != nil {
-		return v, verifiedTheGame(v, tg)
+	if game == nil {
+		return v, fmt.Errorf("%w: an export without envelopes", ErrCorrupt)
 	}
 	v.Over, v.Voided, v.Abandoned = game.Over(), game.Voided(), game.Abandoned()
 	v.HandedBack = game.HandedBack()
+	if tg := game.TheGame(); tg != nil {
+		if r, ok := tg.Result(); ok {
+			v.TheGame = &r
+		}
+		if w := tg.Unverified(); w != nil {
+			v.Unverified = w
+			if r, ok := tg.Claimed(); ok {
+				v.Claimed = &r
+			}
+		}
+	}
 	if viol := game.Violation(); viol != nil {
 		return v, viol
 	}
@@ -99,30 +109,23 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 }
 
 // verifyGenesis checks the first envelope of an export against its table
-// id and returns the observer's protocol (a Game for Njet, a TheGame for
-// The Game) and Log.
-func verifyGenesis(v *Verification, e *Envelope) (*Game, *TheGame, *Log, error) {
+// id and returns the observer's Game and Log.
+func verifyGenesis(v *Verification, e *Envelope) (*Game, *Log, error) {
 	if e.Kind != KindGenesis {
-		return nil, nil, nil, fmt.Errorf("%w: the log does not start with a genesis", ErrCorrupt)
+		return nil, nil, fmt.Errorf("%w: the log does not start with a genesis", ErrCorrupt)
 	}
 	gen, err := ParseGenesis(e.Body)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	if TableIDOf(e.Body) != v.Table {
-		return nil, nil, nil, fmt.Errorf("%w: the genesis does not hash to the table id", ErrWrongTable)
+		return nil, nil, fmt.Errorf("%w: the genesis does not hash to the table id", ErrWrongTable)
 	}
 	v.Genesis = gen
-	cfg := GameConfig{Table: v.Table, Creator: gen.Keys[0]}
-	if gen.Game == GameTheGame {
-		tg := NewTheGame(cfg)
-		log, err := NewLog(LogConfig{Table: v.Table, Protocol: tg})
-		return nil, tg, log, err
-	}
-	game := NewGame(cfg)
+	game := NewGame(GameConfig{Table: v.Table, Creator: gen.Keys[0]})
 	log, err := NewLog(LogConfig{Table: v.Table, Protocol: game})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return game, nil, log, nil
+	return game, log, nil
 }

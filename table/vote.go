@@ -57,13 +57,32 @@ func (v *SilenceVote) signedMessage() []byte {
 
 // Sign signs the vote with the voter seat's key.
 func (v *SilenceVote) Sign(priv ed25519.PrivateKey) error {
-	if len(priv) != ed25519.PrivateKeySize {
-		return fmt.Errorf("%w: private key of %d bytes", ErrMalformed, len(priv))
-	}
 	if v.Silent == v.Voter {
 		return fmt.Errorf("%w: seat %d votes against itself", ErrMalformed, v.Voter)
 	}
-	copy(v.Sig[:], ed25519.Sign(priv, v.signedMessage()))
+	return signSide(priv, v.signedMessage(), &v.Sig)
+}
+
+// signSide signs msg, a side message's signed part, with priv into sig.
+func signSide(priv ed25519.PrivateKey, msg []byte, sig *[SignatureSize]byte) error {
+	if len(priv) != ed25519.PrivateKeySize {
+		return fmt.Errorf("%w: private key of %d bytes", ErrMalformed, len(priv))
+	}
+	copy(sig[:], ed25519.Sign(priv, msg))
+	return nil
+}
+
+// sideFrame checks the frame of a side message (what): its size, its tag
+// and its version.
+func sideFrame(data []byte, what string, size int, tag, version byte) error {
+	switch {
+	case len(data) != size:
+		return fmt.Errorf("%w: %s of %d bytes (want %d)", ErrMalformed, what, len(data), size)
+	case data[0] != tag:
+		return fmt.Errorf("%w: no %s (first byte %#x)", ErrMalformed, what, data[0])
+	case data[1] != version:
+		return fmt.Errorf("%w: %s version %d", ErrUnknownVersion, what, data[1])
+	}
 	return nil
 }
 
@@ -87,14 +106,8 @@ func (v *SilenceVote) MarshalBinary() ([]byte, error) {
 // ParseVote decodes a vote strictly: exact size, tag, version, distinct
 // seats. The signature is checked by Verify, against the voter's key.
 func ParseVote(data []byte) (*SilenceVote, error) {
-	if len(data) != VoteSize {
-		return nil, fmt.Errorf("%w: vote of %d bytes (want %d)", ErrMalformed, len(data), VoteSize)
-	}
-	if data[0] != VoteTag {
-		return nil, fmt.Errorf("%w: not a vote (first byte %#x)", ErrMalformed, data[0])
-	}
-	if data[1] != VoteVersion {
-		return nil, fmt.Errorf("%w: vote version %d", ErrUnknownVersion, data[1])
+	if err := sideFrame(data, "vote", VoteSize, VoteTag, VoteVersion); err != nil {
+		return nil, err
 	}
 	v := &SilenceVote{}
 	p := data[2:]
@@ -187,16 +200,14 @@ func parseVoidSilent(body []byte) (*voidSilent, error) {
 			r.fail("%d seats taken", t)
 		}
 		for i := 0; i < t && r.err == nil; i++ {
-			ts := takenSeat{seat: r.u8()}
-			copy(ts.bot[:], r.take(32))
+			ts := takenSeat{seat: r.u8(), bot: r.identity()}
 			if i > 0 && ts.seat <= vs.taken[i-1].seat {
 				r.fail("taken seats out of order")
 			}
 			vs.taken = append(vs.taken, ts)
 		}
 	} else {
-		ts := takenSeat{seat: vs.silent}
-		copy(ts.bot[:], r.take(32))
+		ts := takenSeat{seat: vs.silent, bot: r.identity()}
 		vs.taken, vs.v1 = []takenSeat{ts}, true
 	}
 	n := r.u8()

@@ -150,7 +150,7 @@ watch_growth() {
 # envelope: every envelope record is larger.
 standstill() {
 	local end
-	end=$(awk '/ round [0-9]+: points| players, [0-9]+ turns: [0-9]+ cards left/ { t = $1 } END { printf "%.3f", t + 0.5 }' "$3")
+	end=$(awk '/ round [0-9]+: points| players?, [0-9]+ turns?: [0-9]+ cards? left/ { t = $1 } END { printf "%.3f", t + 0.5 }' "$3")
 	awk -v t="$2" -v end="$end" '
 		{ grew = $2 - size; size = $2 }
 		grew < 100 { next }

@@ -1,0 +1,126 @@
+package seat
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/thegame"
+)
+
+// TheGameSeat is a person's seat at a LAN table of The Game (lan.Play
+// makes one for its TheGamePerson). It tells the
+// seat's view, the moves of every seat in order, whether the table waits
+// for the person, and takes the person's moves, checked before they are
+// posted. Its methods may be called from any goroutine, but Next keeps
+// one count of the moves told: one reader calls it.
+type TheGameSeat struct {
+	peer    *table.Peer
+	names   []string
+	changed <-chan struct{}
+	told    int
+}
+
+// NewTheGameSeat returns the seat a person plays through peer, which must
+// be a person's at a table of The Game (table.PeerConfig.Human); names
+// are the players' names by seat ("" for a seat without one), and changed
+// receives a value whenever the table may have moved on (nil: the peer's
+// own Changed).
+func NewTheGameSeat(peer *table.Peer, names []string, changed <-chan struct{}) (*TheGameSeat, error) {
+	if peer == nil || !peer.Human() || peer.Game().Genesis() != nil && peer.Game().Genesis().Game != table.GameTheGame {
+		return nil, fmt.Errorf("seat: NewTheGameSeat: %w", table.ErrNotHuman)
+	}
+	if changed == nil {
+		changed = peer.Changed()
+	}
+	return &TheGameSeat{peer: peer, names: names, changed: changed}, nil
+}
+
+// You returns the person's seat.
+func (s *TheGameSeat) You() int { return s.peer.Seat() }
+
+// Name returns the name of seat n as the genesis fixes it, or "".
+func (s *TheGameSeat) Name(n int) string {
+	if n < 0 || n >= len(s.names) {
+		return ""
+	}
+	return s.names[n]
+}
+
+// View returns what the person's seat may know now: the piles, the
+// person's hand, the others' hand sizes, the signals, the commands.
+func (s *TheGameSeat) View() thegame.View { return s.peer.Game().TheGame().View(s.You()) }
+
+// Act hands the person's move to the seat's peer, which posts it: see
+// table.Peer.Submit for the checks; a refused move changes nothing.
+func (s *TheGameSeat) Act(a thegame.Action) error { return s.peer.Submit(a) }
+
+// Warning reports whether the play a would end the game as lost, and the
+// command that could not be kept.
+func (s *TheGameSeat) Warning(a thegame.Action) (thegame.Command, bool) {
+	return s.peer.Game().TheGame().Warning(a)
+}
+
+// Moves returns the moves of the game from the from-th on (plays,
+// signals, ends of turn; draws are not told).
+func (s *TheGameSeat) Moves(from int) []thegame.Action {
+	if tg := s.peer.Game().TheGame(); tg != nil {
+		return tg.Moves(from)
+	}
+	return nil
+}
+
+// YourTurn reports whether the table waits for the person's move.
+func (s *TheGameSeat) YourTurn() bool { return s.peer.YourTurn() }
+
+// Waiting returns the seat the table waits for, and false when it waits
+// for nobody.
+func (s *TheGameSeat) Waiting() (int, bool) { return s.peer.Waiting() }
+
+// Changed receives a value whenever the table may have moved on.
+func (s *TheGameSeat) Changed() <-chan struct{} { return s.changed }
+
+// Over reports whether the game is over (its result is known; the audit
+// follows once every seat has revealed).
+func (s *TheGameSeat) Over() bool { return s.View().Phase == thegame.PhaseOver }
+
+// Result returns the game's result, meaningful once it is over.
+func (s *TheGameSeat) Result() thegame.Result { return s.View().Result }
+
+// Halted returns the violation that halted the table, or nil.
+func (s *TheGameSeat) Halted() error {
+	if v := s.peer.Game().Violation(); v != nil {
+		return v
+	}
+	return nil
+}
+
+// maxNextWaits bounds the looks Next takes at the table before it gives
+// up; the peer looks again at least every tick, so this is hours.
+const maxNextWaits = 1 << 22
+
+// Next waits for the next move of the game, the person's own included,
+// and returns it. It returns io.EOF once the game is over and every move
+// has been told, the table's violation when it halted, and ctx's error
+// when ctx ends.
+func (s *TheGameSeat) Next(ctx context.Context) (thegame.Action, error) {
+	for range maxNextWaits {
+		if m := s.Moves(s.told); len(m) > 0 {
+			s.told++
+			return m[0], nil
+		}
+		if err := s.Halted(); err != nil {
+			return thegame.Action{}, err
+		}
+		if s.Over() {
+			return thegame.Action{}, io.EOF
+		}
+		select {
+		case <-ctx.Done():
+			return thegame.Action{}, ctx.Err()
+		case <-s.Changed():
+		}
+	}
+	return thegame.Action{}, fmt.Errorf("seat: the table of The Game did not move on")
+}
