@@ -7,77 +7,244 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/ui/reach"
 	"github.com/njetlan/njet/words"
 )
 
 // actionBar says what is asked of the person in words, with the controls
 // that answer it: the team choices, the picked cards of a discard or pass
 // and their confirm button. It also tells whom the table waits for, why the
-// last tap did nothing, and offers the last trick again.
-func (t *TableScreen) actionBar() (fyne.CanvasObject, []tapper, []*cardView) {
+// last tap did nothing, and offers the last trick again. Its objects are
+// made once; the team buttons and the picked cards' places are kept in
+// pools that only grow.
+type actionBar struct {
+	view    *fyne.Container
+	content *fyne.Container // what the bar shows, at its natural height
+	padded  *fyne.Container // the content, padded
+	scroll  *container.Scroll
+	scrolls bool // the bar shows its content in scroll
+	bg      *canvas.Rectangle
+	prompt  *phrase
+	help    *phrase
+	teams   *fyne.Container
+	team    []*choiceButton
+	teamAct []engine.Action
+	discard *fyne.Container // the picked cards and the confirm button
+	picked  *fyne.Container
+	slots   []*fyne.Container // each holds a picked card or an empty place
+	confirm *widget.Button
+	wait    *phrase
+	status  *phrase
+	lastRow *fyne.Container
+	last    *widget.Button
+	frames  []fyne.CanvasObject // the empty places of cards to pick
+}
+
+func newActionBar(t *TableScreen) *actionBar {
+	b := &actionBar{
+		prompt: newPhrase(&t.lay.colW, 18, true, white),
+		help:   newPhrase(&t.lay.colW, 14, false, white),
+		wait:   newPhrase(&t.lay.colW, 16, false, white),
+		status: newPhrase(&t.lay.colW, 15, true, gold),
+	}
+	b.bg = canvas.NewRectangle(panelColour)
+	b.bg.CornerRadius = 8
+	b.teams = container.New(reach.Named(reach.RegionTeams, layout.NewVBoxLayout()))
+	b.picked = container.New(reach.Named(reach.RegionPicked, layout.NewHBoxLayout()))
+	b.confirm = widget.NewButton("", t.confirm)
+	b.confirm.Importance = widget.HighImportance
+	b.discard = container.New(&flowLayout{width: &t.lay.colW, gap: 12}, b.picked, container.NewCenter(b.confirm))
+	b.last = widget.NewButton("", func() { t.peek = !t.peek; t.refresh() })
+	b.lastRow = container.NewHBox(layout.NewSpacer(), b.last)
+	b.content = container.NewVBox(reach.Region(reach.RegionPrompt, b.prompt.object()), b.help.object(), b.teams, b.discard,
+		b.wait.object(), b.status.object(), b.lastRow)
+	b.padded = container.NewPadded(b.content)
+	b.scroll = container.NewVScroll(b.padded)
+	b.scrolls = true
+	b.view = reach.Region("bar", b.bg, b.scroll)
+	return b
+}
+
+// setScrolls has the bar scroll its parts where it is shorter than they
+// are, or not: where the whole table scrolls (the small shape), a scroll
+// container inside it would take the finger's drags and the wheel from
+// the table's.
+func (b *actionBar) setScrolls(on bool) {
+	if on == b.scrolls {
+		return
+	}
+	b.scrolls = on
+	if on {
+		b.scroll.Content = b.padded
+		b.view.Objects = []fyne.CanvasObject{b.bg, b.scroll}
+	} else {
+		b.scroll.Content = emptyObj()
+		b.view.Objects = []fyne.CanvasObject{b.bg, b.padded}
+	}
+	b.scroll.Refresh()
+	b.view.Refresh()
+}
+
+// heightFor is the bar's natural height at width w: its parts one under
+// the other, each as high as it is at that width. It is reckoned here,
+// not asked of the parts, whose wrapped words know their height only for
+// the width they were last laid out at.
+func (b *actionBar) heightFor(w float32) float32 {
+	pad := theme.Padding()
+	inner := w - 2*pad // the bar's padding
+	var hs []float32
+	for _, o := range b.content.Objects {
+		if !o.Visible() {
+			continue
+		}
+		h := o.MinSize().Height
+		switch o {
+		case b.prompt.object(), b.help.object(), b.wait.object(), b.status.object():
+			for _, ph := range []*phrase{b.prompt, b.help, b.wait, b.status} {
+				if ph.object() == o {
+					h = ph.heightFor(inner)
+				}
+			}
+		case b.teams:
+			h = 0
+			n := 0
+			for _, c := range b.team {
+				if c.Visible() {
+					h += c.heightFor(inner)
+					n++
+				}
+			}
+			h += float32(max(n-1, 0)) * pad
+		}
+		if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 1 && c.Objects[0] == b.prompt.object() {
+			h = b.prompt.heightFor(inner)
+		}
+		hs = append(hs, h)
+	}
+	total := 2 * pad
+	for i, h := range hs {
+		total += h
+		if i > 0 {
+			total += pad
+		}
+	}
+	return total
+}
+
+// update shows the question open in the model.
+func (b *actionBar) update(t *TableScreen) {
 	m := t.model
-	var bar []tapper
-	var picked []*cardView
-	bg := canvas.NewRectangle(color.NRGBA{R: 0x0d, G: 0x2b, B: 0x1a, A: 0xff})
-	bg.CornerRadius = 8
-	var parts []fyne.CanvasObject
-	ask := ""
-	if p := m.prompt; p != nil {
-		bg.StrokeColor, bg.StrokeWidth = gold, 3
+	p := m.prompt
+	stroke := float32(0)
+	if p != nil {
+		stroke = 3
+	}
+	if b.bg.StrokeWidth != stroke {
+		b.bg.StrokeColor, b.bg.StrokeWidth = gold, stroke
+		b.bg.Refresh()
+	}
+	ask, help, wait := "", "", ""
+	switch {
+	case p != nil:
 		ask = t.promptText()
-		switch p.Kind {
-		case engine.ActTeam:
-			grid := container.New(layout.NewGridLayoutWithColumns(1))
-			for _, a := range m.teamChoices() {
-				b := widget.NewButton(t.teamText(a), func() { t.send(a) })
-				b.Importance = widget.HighImportance
-				bar = append(bar, b)
-				grid.Add(b)
+	case m.summary == nil && m.over == nil:
+		wait = t.waitText()
+	}
+	b.prompt.style(t.askSize(), true, white)
+	b.prompt.set(ask)
+	var teams []engine.Action
+	if p != nil && p.Kind == engine.ActTeam {
+		help = t.teamHelp()
+		teams = m.teamChoices()
+	}
+	b.help.set(help)
+	b.setTeams(t, teams)
+	b.setDiscard(t, p != nil && (p.Kind == engine.ActDiscard || p.Kind == engine.ActPass))
+	b.wait.set(wait)
+	b.status.set(t.status)
+	show(b.lastRow, m.last != nil && m.summary == nil && m.over == nil)
+	txt := tr("table.show-last", "Show the last trick")
+	if t.peek {
+		txt = tr("table.hide-last", "Back to the table")
+	}
+	if b.last.Text != txt {
+		b.last.SetText(txt)
+	}
+	b.content.Refresh()
+}
+
+// setTeams shows a button per team choice.
+func (b *actionBar) setTeams(t *TableScreen, choices []engine.Action) {
+	for len(b.team) < len(choices) {
+		i := len(b.team)
+		btn := newChoiceButton(func() {
+			if i < len(b.teamAct) {
+				t.send(b.teamAct[i])
 			}
-			help := t.teamHelp()
-			parts = append(parts, t.wrapText(ask, t.askSize(), true), t.wrapText(help, 14, false), grid)
-		case engine.ActDiscard, engine.ActPass:
-			_, ok := m.chosenAction()
-			b := widget.NewButton(t.confirmText(), t.confirm)
-			b.Importance = widget.HighImportance
-			if !ok {
-				b.Disable()
-			}
-			bar = append(bar, b)
-			row := container.NewHBox()
-			for _, c := range m.chosen {
-				c := c
-				cv := t.views.card(t.views.picked, c, func() { t.unpick(c) }, cardState{usable: true})
-				picked = append(picked, cv)
-				row.Add(container.NewGridWrap(fyne.NewSize(52, 74), cv))
-			}
-			slots := t.model.needed() - len(m.chosen)
-			for range max(slots, 0) {
-				slot := canvas.NewRectangle(color.Transparent)
-				slot.StrokeColor, slot.StrokeWidth, slot.CornerRadius = gold, 2, 6
-				row.Add(container.NewGridWrap(fyne.NewSize(52, 74), slot))
-			}
-			parts = append(parts, t.wrapText(ask, t.askSize(), true), container.NewBorder(nil, nil, row, nil, container.NewCenter(b)))
-		default:
-			parts = append(parts, t.wrapText(ask, t.askSize(), true))
+		})
+		b.team = append(b.team, btn)
+		b.teams.Add(btn)
+	}
+	b.teamAct = choices
+	for i, btn := range b.team {
+		show(btn, i < len(choices))
+		if i < len(choices) {
+			btn.setText(t.teamText(choices[i]))
 		}
-	} else if m.summary == nil && m.over == nil {
-		parts = append(parts, t.wrapText(t.waitText(), 16, false))
 	}
-	if t.status != "" {
-		parts = append(parts, wrapCol(&t.lay.colW, t.status, 15, true, gold))
+	show(b.teams, len(choices) > 0)
+}
+
+// setDiscard shows the picked cards of a discard or pass, the places of
+// the ones still to pick, and the confirm button.
+func (b *actionBar) setDiscard(t *TableScreen, on bool) {
+	show(b.discard, on)
+	if !on {
+		return
 	}
-	if m.last != nil && m.summary == nil && m.over == nil {
-		txt := tr("table.show-last", "Show the last trick")
-		if t.peek {
-			txt = tr("table.hide-last", "Back to the table")
+	m := t.model
+	need := max(m.needed(), len(m.chosen))
+	for len(b.slots) < need {
+		h := container.NewGridWrap(fyne.NewSize(52, 74), b.slotFrame(len(b.slots)))
+		b.slots = append(b.slots, h)
+		b.picked.Add(h)
+	}
+	for i, h := range b.slots {
+		show(h, i < need)
+		var o fyne.CanvasObject
+		if i < len(m.chosen) {
+			c := m.chosen[i]
+			o = t.views.card(t.views.picked, c, func() { t.unpick(c) }, cardState{usable: true})
+		} else {
+			o = b.slotFrame(i)
 		}
-		parts = append(parts, container.NewHBox(layout.NewSpacer(), widget.NewButton(txt, func() { t.peek = !t.peek; t.render() })))
+		if len(h.Objects) != 1 || h.Objects[0] != o {
+			h.Objects = []fyne.CanvasObject{o}
+			h.Refresh()
+		}
 	}
-	return container.NewStack(bg, container.NewPadded(container.NewVBox(parts...))), bar, picked
+	if txt := t.confirmText(); b.confirm.Text != txt {
+		b.confirm.SetText(txt)
+	}
+	if _, ok := m.chosenAction(); ok {
+		b.confirm.Enable()
+	} else {
+		b.confirm.Disable()
+	}
+}
+
+// slotFrame is the empty place of the i-th card to pick.
+func (b *actionBar) slotFrame(i int) fyne.CanvasObject {
+	for len(b.frames) <= i {
+		f := canvas.NewRectangle(color.Transparent)
+		f.StrokeColor, f.StrokeWidth, f.CornerRadius = gold, 2, 6
+		b.frames = append(b.frames, f)
+	}
+	return b.frames[i]
 }
 
 // promptText says what the open question asks.
@@ -169,7 +336,7 @@ func (t *TableScreen) teamText(a engine.Action) string {
 
 // askSize is the size of the question's text: smaller on a phone.
 func (t *TableScreen) askSize() float32 {
-	if t.lay.portrait {
+	if t.lay.portrait() || t.lay.compact() {
 		return 16
 	}
 	return 18

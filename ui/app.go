@@ -17,6 +17,7 @@ package ui
 import (
 	"context"
 	"image"
+	"io"
 	"sync"
 	"time"
 
@@ -36,8 +37,8 @@ type Env struct {
 	Storage string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Pace, when positive, replaces the settings' bot pace (the smoke mode
-	// plays fast).
+	// Pace, when positive, replaces the settings' bot pace (the test modes
+	// play fast).
 	Pace time.Duration
 	// FirstFrame, when set, is called once from the first painted frame.
 	FirstFrame func()
@@ -55,6 +56,17 @@ type Env struct {
 	// round N-1 was shown, after whose audit the next shuffle begins) and
 	// "cards N" (the hand of round N is shown).
 	Trace func(what string, at time.Time)
+	// Probe, when set, hears what the window shows, as lines of JSON
+	// (package reach), each time it changes: the hidden mode in which a
+	// driver plays the app with the real pointer.
+	Probe io.Writer
+	// Finished, when set, gets the save of each local game of Njet! that
+	// ends, from the goroutine that reads the game.
+	Finished func(save []byte)
+	// LANOver, when set, hears how each LAN table's play ended, from the
+	// play's goroutine; the table's screen then stays up after the game
+	// over, for whoever looks at it.
+	LANOver func(t LANTable, err error)
 }
 
 // Screen is one page of the app. The router calls Start once when the screen
@@ -100,12 +112,6 @@ type App struct {
 	lanGame *LANGame // the LAN table on the stack, told when the app comes back
 	// lanTheGame is the LAN table of The Game on the stack, told too.
 	lanTheGame *LANTheGame
-	// smokeLAN, in the LAN smoke mode, hears when a LAN table's Play
-	// returns (from Play's goroutine); LAN games then play themselves.
-	smokeLAN func(t LANTable, err error)
-	// smokeJoin is the name of the table the LAN smoke mode taps once the
-	// home screen lists it.
-	smokeJoin string
 
 	saveMu  sync.Mutex     // one writer of local.json at a time; guards live too
 	live    Saver          // the local game being played, saved on exit
@@ -113,6 +119,8 @@ type App struct {
 	saving  sync.WaitGroup // saves under way
 	tgLive  Saver          // the local game of The Game being played, saved on exit
 	tgGen   int            // counts ClearTheGame calls, as saveGen does
+
+	stopProbe context.CancelFunc // ends the probe, when Env.Probe is set
 }
 
 // entry is a screen on the stack with the cancel of its context.
@@ -151,14 +159,22 @@ func New(a fyne.App, env Env) *App {
 	lc.SetOnStopped(u.saveLive)
 	lc.SetOnEnteredForeground(u.enteredForeground)
 	u.Reset(NewHome(u))
+	if env.Probe != nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		u.stopProbe = cancel
+		go u.probe(ctx, env.Probe)
+	}
 	return u
 }
 
 // do runs f on the UI's goroutine (Env.Do) and returns at once.
 func (a *App) do(f func()) { a.env.Do(f) }
 
-// appName is the window title and the app's name.
-const appName = "Njet"
+// AppName is the window title and the app's name.
+const AppName = "Njet"
+
+// appName is AppName, for the package's own use.
+const appName = AppName
 
 // Window is the app's window.
 func (a *App) Window() fyne.Window { return a.win }
@@ -167,6 +183,9 @@ func (a *App) Window() fyne.Window { return a.win }
 func (a *App) Run() {
 	a.win.SetMaster()
 	a.win.ShowAndRun()
+	if a.stopProbe != nil {
+		a.stopProbe()
+	}
 	a.saveLive()
 	a.stopAll()
 }
@@ -424,3 +443,13 @@ func (a *App) pageBack(title string, body fyne.CanvasObject, back func()) fyne.C
 	bar := container.NewBorder(nil, nil, backBtn, nil, heading)
 	return container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, body)
 }
+
+// trace tells Env.Trace, when set, that what happened at at.
+func (a *App) trace(what string, at time.Time) {
+	if a.env.Trace != nil {
+		a.env.Trace(what, at)
+	}
+}
+
+// smokeHold is how long The Game's smoke mode shows the game-over view.
+const smokeHold = 1500 * time.Millisecond

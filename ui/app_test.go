@@ -13,6 +13,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/njetlan/njet/ui/persontest"
 )
 
 // update rewrites the golden files in testdata/ (markup, app.en.json, the
@@ -113,13 +115,16 @@ func TestScreensRender(t *testing.T) {
 		{"settings", func(u *App) Screen { return NewSettings(u) }},
 	}
 	for _, sc := range screens {
-		for _, sz := range sizes {
+		for _, sz := range tableSizes {
 			t.Run(sc.name+"/"+sz.name, func(t *testing.T) {
 				u := newTestApp(t, "en")
 				u.Push(sc.make(u))
 				w := u.Window()
 				w.Resize(sz.size)
+				p := persontest.New(t, w.Canvas(), persontest.Options{})
+				p.Settle() // the frames a window draws before a person looks
 				checkFits(t, w)
+				checkReach(t, p)
 				assertMarkup(t, filepath.Join(sz.name, sc.name+".xml"), w)
 				screenshot(t, sc.name+"-"+sz.name, w)
 			})
@@ -148,7 +153,10 @@ func TestScreensLanguages(t *testing.T) {
 				u.Push(s)
 				w := u.Window()
 				w.Resize(fyne.NewSize(360, 740))
+				p := persontest.New(t, w.Canvas(), persontest.Options{})
+				p.Settle()
 				checkFits(t, w)
+				checkReach(t, p)
 				assertMarkup(t, filepath.Join("phone-"+code, sc+".xml"), w)
 				if sc == "home" || sc == "newgame" {
 					screenshot(t, sc+"-phone-"+code, w)

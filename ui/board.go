@@ -11,25 +11,28 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/ui/reach"
 	"github.com/njetlan/njet/words"
 )
 
 // fieldView is one field of the Njet board. A free field the person may
 // block has a gold edge; a blocked one is filled with its blocker's colour
-// and name; the free field of a decided row is framed as the round's rule.
+// and name; the free field of a decided row, the round's rule, is filled
+// in yellow without the gold edge, since it can no longer be tapped.
 // Tapping any field while the person blocks either blocks it or says why
 // it cannot be blocked.
 type fieldView struct {
 	widget.BaseWidget
-	fs    fieldState
-	text  string
-	by    string // the blocker's short name
-	mark  engine.Colour
-	onTap func()
+	fs      fieldState
+	edition engine.Edition
+	text    string
+	by      string // the blocker's short name
+	mark    engine.Colour
+	onTap   func()
 }
 
-func newFieldView(fs fieldState, text, by string, mark engine.Colour, onTap func()) *fieldView {
-	f := &fieldView{fs: fs, text: text, by: by, mark: mark, onTap: onTap}
+func newFieldView(e engine.Edition, fs fieldState, text, by string, mark engine.Colour, onTap func()) *fieldView {
+	f := &fieldView{edition: e, fs: fs, text: text, by: by, mark: mark, onTap: onTap}
 	f.ExtendBaseWidget(f)
 	return f
 }
@@ -41,10 +44,16 @@ func (f *fieldView) Tapped(*fyne.PointEvent) {
 	}
 }
 
+// Shows names the field by its row and field, as a game record does
+// ("trump/red"), for a person's eyes in tests and the probe.
+func (f *fieldView) Shows() (kind, what string) {
+	return "field", f.fs.Row.String() + "/" + f.edition.FieldName(f.fs.Row, f.fs.Field)
+}
+
 // Disabled reports whether the field cannot be blocked now.
 func (f *fieldView) Disabled() bool { return !f.fs.Blockable }
 
-func (f *fieldView) MinSize() fyne.Size { return fyne.NewSize(52, 40) }
+func (f *fieldView) MinSize() fyne.Size { return fyne.NewSize(52, reach.Fingertip+2) }
 
 func (f *fieldView) CreateRenderer() fyne.WidgetRenderer {
 	bg := canvas.NewRectangle(white)
@@ -90,8 +99,10 @@ func (r *fieldRenderer) style() {
 		col = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xc8}
 		r.by.Hidden = false
 	case fs.Rule:
-		r.bg.FillColor = color.NRGBA{R: 0xff, G: 0xf8, B: 0xe1, A: 0xff}
-		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 3
+		// The round's rule: filled, not framed in gold, which marks what
+		// may be tapped.
+		r.bg.FillColor = ruleFill
+		r.bg.StrokeColor, r.bg.StrokeWidth = ruleEdge, 2
 		bold = true
 	case fs.Blockable:
 		r.bg.FillColor = white
@@ -206,39 +217,68 @@ func (r *fieldRenderer) Objects() []fyne.CanvasObject {
 
 func (r *fieldRenderer) Destroy() {}
 
-// boardView builds the Njet board: five rows, each a title and its fields.
-// It returns the view and the fields, in reading order.
-func (t *TableScreen) boardView() (fyne.CanvasObject, []*fieldView) {
+// ruleFill and ruleEdge draw the free field of a decided row.
+var (
+	ruleFill = color.NRGBA{R: 0xff, G: 0xe9, B: 0x9e, A: 0xff}
+	ruleEdge = color.NRGBA{R: 0x5d, G: 0x40, B: 0x37, A: 0xff}
+)
+
+// boardPanel is the Njet board: five rows, each its name and its fields.
+// It is made once for the game's edition; each event changes its fields
+// in place.
+type boardPanel struct {
+	view   *fyne.Container
+	lay    *boardLayout
+	title  *canvas.Text
+	fields []*fieldView // in reading order
+}
+
+func newBoardPanel(t *TableScreen) *boardPanel {
 	m := t.model
 	e := m.view.Edition
-	var fields []*fieldView
-	rows := container.New(&boardLayout{})
-	title := canvas.NewText(tr("table.board", "Njet board"), white)
-	title.TextStyle.Bold = true
-	title.TextSize = 16
-	rows.Add(title)
+	b := &boardPanel{lay: &boardLayout{}}
+	b.view = container.New(reach.Named(reach.RegionBoard, b.lay))
+	b.title = canvas.NewText(tr("table.board", "Njet board"), white)
+	b.title.TextStyle.Bold = true
+	b.title.TextSize = 16
+	b.view.Add(b.title)
 	for r, row := range m.board() {
 		name := canvas.NewText(say(words.Row(e, engine.Row(r))), white)
 		name.TextSize = 13
 		name.TextStyle.Bold = true
 		cells := container.New(layout.NewGridLayoutWithColumns(max(len(row), 4)))
 		for _, fs := range row {
-			mark := engine.NoColour
-			if fs.Row == engine.RowTrump || fs.Row == engine.RowSuper && fs.Field != engine.SuperNjet {
-				mark = e.Colours()[fs.Field]
-			}
-			by := ""
-			if fs.By >= 0 {
-				by = t.shortName(fs.By)
-			}
-			fv := t.views.field(fs, t.fieldText(fs), by, mark, t.tapField)
-			fields = append(fields, fv)
+			fv := b.field(t, fs)
+			b.fields = append(b.fields, fv)
 			cells.Add(fv)
 		}
-		rows.Add(name)
-		rows.Add(cells)
+		b.view.Add(name)
+		b.view.Add(cells)
 	}
-	return rows, fields
+	return b
+}
+
+// field is the kept view of fs, set to what it shows now.
+func (b *boardPanel) field(t *TableScreen, fs fieldState) *fieldView {
+	e := t.model.view.Edition
+	mark := engine.NoColour
+	if fs.Row == engine.RowTrump || fs.Row == engine.RowSuper && fs.Field != engine.SuperNjet {
+		mark = e.Colours()[fs.Field]
+	}
+	by := ""
+	if fs.By >= 0 {
+		by = t.shortName(fs.By)
+	}
+	return t.views.field(e, fs, t.fieldText(fs), by, mark, t.tapField)
+}
+
+// update shows the board of the model.
+func (b *boardPanel) update(t *TableScreen) {
+	for _, row := range t.model.board() {
+		for _, fs := range row {
+			b.field(t, fs)
+		}
+	}
 }
 
 // fieldText is what a field says: a character (with the seat holding it),
@@ -249,23 +289,44 @@ func (t *TableScreen) fieldText(fs fieldState) string {
 
 // boardLayout stacks the board's title, then each row's name above its
 // fields, sharing the height it gets among the rows so that the board fits
-// the space the table gives it; fields are at most 60 high.
-type boardLayout struct{}
+// the space the table gives it; fields are at most 60 high. Beside sets
+// each row's name left of its fields (a phone on its side), where the
+// height is short.
+type boardLayout struct {
+	beside bool
+}
 
-const rowNameH = 18
+const (
+	rowNameH = 18
+	// besideW is the width of the rows' names beside the fields.
+	besideW = 84
+)
 
-func (boardLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+func (l *boardLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if len(objs) == 0 {
 		return
 	}
-	titleH := objs[0].MinSize().Height
-	if size.Height < 330 {
-		titleH = 0 // a phone: the rows' names say enough
+	title := objs[0].(*canvas.Text)
+	titleH := title.MinSize().Height
+	if size.Height < 330 || l.beside {
+		titleH = 0 // the rows' names say enough
 	}
-	objs[0].Move(fyne.NewPos(0, 0))
-	objs[0].Resize(fyne.NewSize(size.Width, titleH))
-	objs[0].(*canvas.Text).Hidden = titleH == 0
+	title.Move(fyne.NewPos(0, 0))
+	title.Resize(fyne.NewSize(size.Width, titleH))
+	show(title, titleH > 0)
 	rows := (len(objs) - 1) / 2
+	if l.beside {
+		fieldH := min(60, (size.Height-float32(rows-1)*4)/float32(max(rows, 1)))
+		y := float32(0)
+		for i := 1; i+1 < len(objs); i += 2 {
+			objs[i].Move(fyne.NewPos(0, y+(fieldH-rowNameH)/2))
+			objs[i].Resize(fyne.NewSize(besideW-4, rowNameH))
+			objs[i+1].Move(fyne.NewPos(besideW, y))
+			objs[i+1].Resize(fyne.NewSize(size.Width-besideW, fieldH))
+			y += fieldH + 4
+		}
+		return
+	}
 	nameH := float32(rowNameH)
 	if titleH == 0 {
 		nameH = 15
@@ -282,6 +343,10 @@ func (boardLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-func (boardLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	return fyne.NewSize(300, 5*(rowNameH+6+40))
+// MinSize is the board with fields a finger can hit.
+func (l *boardLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	if l.beside {
+		return fyne.NewSize(besideW+4*52, 5*(reach.Fingertip+2)+4*4)
+	}
+	return fyne.NewSize(300, 5*(15+4+reach.Fingertip+2))
 }

@@ -147,20 +147,21 @@ type cardView struct {
 	trump   bool
 	super   bool
 	focused bool // the keyboard's current card
+	lit     bool // the card that won the trick
 	onTap   func()
 }
 
 // cardState is how a card is shown, apart from the card itself.
 type cardState struct {
-	usable, dim, trump, super, focused bool
+	usable, dim, trump, super, focused, lit bool
 }
 
 func (v *cardView) state() cardState {
-	return cardState{usable: v.usable, dim: v.dim, trump: v.trump, super: v.super, focused: v.focused}
+	return cardState{usable: v.usable, dim: v.dim, trump: v.trump, super: v.super, focused: v.focused, lit: v.lit}
 }
 
 func (v *cardView) setState(s cardState) {
-	v.usable, v.dim, v.trump, v.super, v.focused = s.usable, s.dim, s.trump, s.super, s.focused
+	v.usable, v.dim, v.trump, v.super, v.focused, v.lit = s.usable, s.dim, s.trump, s.super, s.focused, s.lit
 }
 
 func newCardView(c engine.Card, onTap func()) *cardView {
@@ -176,6 +177,10 @@ func (v *cardView) Tapped(*fyne.PointEvent) {
 		v.onTap()
 	}
 }
+
+// Shows names the card ("red7"), for a person's eyes in tests and the
+// probe.
+func (v *cardView) Shows() (kind, what string) { return "card", v.card.String() }
 
 // Disabled reports whether the card does not answer the question now.
 func (v *cardView) Disabled() bool { return !v.usable }
@@ -249,7 +254,7 @@ func (r *cardRenderer) refreshState() {
 	col := suitColour(v.card.Colour())
 	r.bg.StrokeColor = color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff}
 	r.bg.StrokeWidth = 1.5
-	if v.usable {
+	if v.usable || v.lit {
 		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 3
 	}
 	if v.focused {

@@ -12,12 +12,13 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/njetlan/njet/ui/reach"
 	"github.com/njetlan/njet/words"
 )
 
 // gameOverView shows the winners, the final table and a chart of the
 // running totals round by round. Its button leaves the game.
-func (t *TableScreen) gameOverView() (fyne.CanvasObject, tapper) {
+func (t *TableScreen) gameOverView() fyne.CanvasObject {
 	m := t.model
 	o := m.over
 	bg := canvas.NewRectangle(panelColour)
@@ -39,7 +40,9 @@ func (t *TableScreen) gameOverView() (fyne.CanvasObject, tapper) {
 		}
 		head = words.Msg{ID: "game.shared", Text: "Shared win with {{.Points}} points: {{.Seats}}.", Args: map[string]any{"Points": best, "Seats": words.List(ws)}}
 	}
-	parts := []fyne.CanvasObject{wrapCol(&t.lay.width, say(head), 24, true, gold)}
+	title := newPhrase(&t.lay.width, 24, true, gold)
+	title.set(say(head))
+	parts := []fyne.CanvasObject{title.object()}
 	order := make([]int, len(o.Totals))
 	for i := range order {
 		order[i] = i
@@ -58,8 +61,7 @@ func (t *TableScreen) gameOverView() (fyne.CanvasObject, tapper) {
 	parts = append(parts, table, label(tr("table.chart", "Running totals"), 15, false, white), newChart(m.running()))
 	home := widget.NewButton(tr("table.game-over-done", "Done"), t.leaveOver)
 	home.Importance = widget.HighImportance
-	parts = append(parts, container.NewCenter(container.NewGridWrap(fyne.NewSize(220, 48), home)))
-	return container.NewStack(bg, container.NewPadded(container.NewVScroll(container.NewVBox(parts...)))), home
+	return reach.Region(reach.RegionOver, bg, container.NewPadded(sheet(parts, home)))
 }
 
 // chart draws one line per seat through its totals after each round, in

@@ -59,7 +59,7 @@ func NewLANGame(a *App, t LANTable) *LANGame {
 	g.Fair.Hide()
 	g.Leave = widget.NewButtonWithIcon(tr("lan.lobby.leave", "Leave"), theme.LogoutIcon(), g.leave)
 	buttons := container.NewHBox(g.Vote, g.Fair, g.Leave)
-	bar := container.NewBorder(nil, nil, nil, buttons, g.banner)
+	bar := container.New(&bannerLayout{}, g.banner, buttons)
 	g.body = container.NewStack()
 	g.view = container.NewBorder(bar, nil, nil, nil, g.body)
 	return g
@@ -87,8 +87,8 @@ func (g *LANGame) play() {
 	g.playing, g.stopped = true, false
 	go func() {
 		err := g.lan.Play(ctx, g.person, func(n GameNews) { g.app.do(func() { g.news(n) }) })
-		if g.app.smokeLAN != nil {
-			g.app.smokeLAN(g.lan, err)
+		if f := g.app.env.LANOver; f != nil {
+			f(g.lan, err)
 		}
 		g.app.do(func() {
 			if ctx.Err() != nil {
@@ -181,11 +181,9 @@ func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
 		if g.table != nil {
 			g.table.Stop() // the table of a play that stopped early
 		}
-		g.table = NewTableScreen(g.app, st, TableOptions{Names: g.lan.Names(), Autoplay: g.app.smokeLAN != nil, OnGameOver: func() {
+		g.table = NewTableScreen(g.app, st, TableOptions{Names: g.lan.Names(), OnGameOver: func() {
 			g.finish(nil)
-			if g.app.smokeLAN == nil { // the smoke mode waits for the others
-				g.app.Back()
-			}
+			g.app.Back()
 		}})
 		g.body.Objects = []fyne.CanvasObject{g.table.View()}
 		g.body.Refresh()
@@ -421,4 +419,44 @@ func (t *tapSeat) Next(ctx context.Context) (seat.Event, error) {
 		t.tell(ev)
 	}
 	return ev, err
+}
+
+// bannerLayout sets the banner's words beside its buttons where the words
+// keep room for a line of their own, else above them: on a phone the
+// buttons would leave the words a column a few letters wide.
+type bannerLayout struct {
+	last float32 // the width of the last layout
+}
+
+// bannerWords is the least width the words keep beside the buttons.
+const bannerWords = 240
+
+func (l *bannerLayout) beside(objs []fyne.CanvasObject, w float32) bool {
+	return w <= 0 || objs[1].MinSize().Width+bannerWords <= w
+}
+
+func (l *bannerLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	l.last = size.Width
+	words, buttons := objs[0], objs[1]
+	b := buttons.MinSize()
+	if l.beside(objs, size.Width) {
+		words.Move(fyne.NewPos(0, 0))
+		words.Resize(fyne.NewSize(size.Width-b.Width, size.Height))
+		buttons.Move(fyne.NewPos(size.Width-b.Width, 0))
+		buttons.Resize(fyne.NewSize(b.Width, size.Height))
+		return
+	}
+	wh := size.Height - b.Height
+	words.Move(fyne.NewPos(0, 0))
+	words.Resize(fyne.NewSize(size.Width, wh))
+	buttons.Move(fyne.NewPos(size.Width-b.Width, wh))
+	buttons.Resize(b)
+}
+
+func (l *bannerLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	words, buttons := objs[0].MinSize(), objs[1].MinSize()
+	if l.beside(objs, l.last) {
+		return fyne.NewSize(words.Width+buttons.Width, max(words.Height, buttons.Height))
+	}
+	return fyne.NewSize(max(words.Width, buttons.Width), words.Height+buttons.Height)
 }

@@ -91,7 +91,6 @@ func (l *lanSection) start(ctx context.Context) {
 func (l *lanSection) show(ads []LANTableAd) {
 	l.ads = ads
 	objs := make([]fyne.CanvasObject, 0, len(ads))
-	var autojoin *widget.Button
 	for _, ad := range ads {
 		b := widget.NewButton(ad.Name, func() {
 			l.app.trace("tap "+ad.Name, l.app.Now())
@@ -100,9 +99,6 @@ func (l *lanSection) show(ads []LANTableAd) {
 		if !l.listed[ad.ID] {
 			l.listed[ad.ID] = true
 			l.app.trace("listed "+ad.Name, l.app.Now())
-		}
-		if l.app.smokeJoin != "" && ad.Name == l.app.smokeJoin && ad.Free > 0 && autojoin == nil {
-			autojoin = b
 		}
 		b.Alignment = widget.ButtonAlignLeading
 		if ad.Free <= 0 {
@@ -121,10 +117,6 @@ func (l *lanSection) show(ads []LANTableAd) {
 		l.empty.Hide()
 	}
 	l.app.body.Refresh() // the section grew or shrank: the page lays out again
-	if _, home := l.app.Top().(*Home); autojoin != nil && home {
-		l.app.smokeJoin = ""
-		autojoin.OnTapped() // the LAN smoke mode taps the table it waits for
-	}
 }
 
 // Tables are the tables the section lists, for tests.

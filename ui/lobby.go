@@ -33,17 +33,11 @@ type Lobby struct {
 	addRow *fyne.Container // the strength of a bot to add, and its button
 
 	// Leave, AddBot and StartGame are the lobby's buttons, Strength the
-	// strength of the next bot (the host's), for tests and the smoke mode.
+	// strength of the next bot (the host's), for tests.
 	Leave, AddBot, StartGame *widget.Button
 	Strength                 *widget.Select
 	// News counts the lobby news shown, for tests.
 	News int
-	// OnShown, when set, is called once the lobby has shown its first
-	// news (the smoke mode measures with it).
-	OnShown func()
-	// OnFull, when set, is called each time the host's seats become all
-	// taken (the smoke mode starts the game with it).
-	OnFull func()
 
 	control   LobbyControl
 	starting  bool      // the host asked to start; the table is on its way
@@ -279,9 +273,6 @@ func (l *Lobby) show(n LobbyNews) {
 		l.status.Importance = widget.MediumImportance
 		l.fill(n)
 	}
-	if l.News == 1 && l.OnShown != nil {
-		l.OnShown()
-	}
 	l.app.body.Refresh() // lines came or grew: the page lays out again
 }
 
@@ -291,7 +282,6 @@ func (l *Lobby) fill(n LobbyNews) {
 	if l.last.Wanted == 0 { // the seats' first showing
 		l.app.trace("lobby-seats", l.app.Now())
 	}
-	wasFull := l.last.Wanted > 0 && l.last.Seated >= l.last.Wanted
 	l.last = n
 	var objs []fyne.CanvasObject
 	seatLine := func(i int, name string) string {
@@ -345,9 +335,6 @@ func (l *Lobby) fill(n LobbyNews) {
 		} else {
 			l.StartGame.Disable()
 			l.StartGame.Hide()
-		}
-		if full && !wasFull && l.OnFull != nil {
-			l.OnFull()
 		}
 	}
 }

@@ -21,6 +21,8 @@ type tableModel struct {
 	turn   int          // the seat the table waits for, or -1
 
 	trick    engine.Trick // the trick on the table: under way, or just won
+	trickN   int          // its number in the round, once a card is on it
+	won      int          // the tricks won this round so far
 	trickWon *seat.TrickWon
 	last     *seat.TrickWon // the last complete trick of the round, to look at again
 
@@ -53,6 +55,8 @@ func (m *tableModel) apply(ev seat.Event) {
 			m.turn = st.Turn.Seat
 		}
 		m.trick, m.trickWon, m.last = st.View.Trick, nil, nil
+		m.won = len(st.View.Tricks)
+		m.trickN = m.won + 1
 		if n := len(st.View.Tricks); n > 0 {
 			t := st.View.Tricks[n-1]
 			m.last = &seat.TrickWon{N: n, Trick: t, Why: engine.TrickWin(t, st.View.Rules)}
@@ -63,6 +67,7 @@ func (m *tableModel) apply(ev seat.Event) {
 		m.view, m.rounds = ev.View, ev.Rounds
 		m.summary, m.trickWon, m.last, m.chosen = nil, nil, nil, nil
 		m.trick = engine.Trick{Leader: -1, Winner: -1}
+		m.trickN, m.won = 0, 0
 		m.received, m.rulesSet = engine.NoCard, false
 	case seat.Turn:
 		m.turn = ev.Seat
@@ -85,6 +90,7 @@ func (m *tableModel) apply(ev seat.Event) {
 			}
 			if len(m.trick.Plays) == 0 {
 				m.trick.Leader = ev.Action.Seat
+				m.trickN = m.won + 1
 			}
 			m.trick.Plays = append(m.trick.Plays, engine.Play{Seat: ev.Action.Seat, Card: ev.Action.Card})
 		}
@@ -97,6 +103,7 @@ func (m *tableModel) apply(ev seat.Event) {
 	case seat.TrickWon:
 		w := ev
 		m.trick, m.trickWon, m.last = ev.Trick, &w, &w
+		m.trickN, m.won = ev.N, ev.N
 	case seat.RoundOver:
 		r := ev.Result
 		m.view, m.summary, m.turn = ev.View, &r, -1
@@ -388,4 +395,15 @@ func (m *tableModel) running() [][]int {
 		}
 	}
 	return out
+}
+
+// trickNumber is the number of the trick on the table, or of the next one
+// while the table is empty. The view's count of tricks moves on with the
+// play that completes a trick, before the trick is told won; the number
+// here stays with the trick's cards until then.
+func (m *tableModel) trickNumber() int {
+	if len(m.trick.Plays) > 0 && m.trickN > 0 {
+		return m.trickN
+	}
+	return m.won + 1
 }

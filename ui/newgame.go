@@ -6,18 +6,20 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/ui/reach"
+	"github.com/njetlan/njet/words"
 )
 
 // NewGame is the screen that sets up a game against bots on this device:
@@ -32,6 +34,9 @@ type NewGame struct {
 	Bots                     []*widget.RadioGroup // one per other seat
 	Target, Seed             *widget.Entry
 	Play                     *widget.Button
+	// HouseRule says, in Classic, that a target score is a house rule:
+	// the Classic rules know only the whole and the short game.
+	HouseRule *widget.Label
 
 	edition engine.Edition
 	players int
@@ -49,7 +54,7 @@ const (
 )
 
 // botNames name the other seats, in seat order after the person's.
-var botNames = []string{"Ada", "Boris", "Clara", "Dmitri"}
+var botNames = words.BotNames
 
 // botLevels are the offered bot strengths and the bot kinds behind them.
 var botLevels = []struct {
@@ -86,6 +91,9 @@ func NewNewGame(a *App) *NewGame {
 	n.bots = container.NewVBox()
 	n.Length = widget.NewRadioGroup(nil, n.lengthChanged)
 	n.Length.Required = true
+	n.HouseRule = widget.NewLabel(tr("newgame.length.target.note", "In Classic, the target score is a house rule."))
+	n.HouseRule.Wrapping = fyne.TextWrapWord
+	n.HouseRule.Importance = widget.LowImportance
 	n.Target = widget.NewEntry()
 	n.Target.SetText(strconv.Itoa(pr.IntWithFallback(keyTarget, defaultTarget)))
 	n.Target.Validator = func(s string) error { _, err := parseTarget(s); return err }
@@ -97,10 +105,10 @@ func NewNewGame(a *App) *NewGame {
 
 	n.Edition.SetSelected(editionName(n.edition))
 	form := container.NewVBox(
-		field(tr("newgame.edition", "Edition"), n.Edition),
-		field(tr("newgame.players", "Players"), n.Players),
+		field(tr("newgame.edition", "Edition"), newFlexRadio(n.Edition)),
+		field(tr("newgame.players", "Players"), newFlexRadio(n.Players)),
 		field(tr("newgame.bots", "Bots"), n.bots),
-		field(tr("newgame.length", "Length of the game"), container.NewVBox(n.Length, n.Target)),
+		field(tr("newgame.length", "Length of the game"), container.NewVBox(n.Length, n.HouseRule, n.Target)),
 		field(tr("newgame.seed", "Seed (to replay a game)"), n.Seed),
 		layoutSpacer(8),
 	)
@@ -111,9 +119,12 @@ func NewNewGame(a *App) *NewGame {
 }
 
 // field is a labelled part of a form.
+// It is a region named by its label (package reach), so that a person
+// finds the control under the label they read.
 func field(label string, control fyne.CanvasObject) fyne.CanvasObject {
 	l := widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	return container.NewVBox(l, control)
+	l.Wrapping = fyne.TextWrapWord // a long label must not widen a small window's form
+	return container.New(reach.Named(label, layout.NewVBoxLayout()), l, control)
 }
 
 // editionName is an edition's name on screen.
@@ -157,7 +168,6 @@ func (n *NewGame) playersChanged(s string) {
 	}
 	for i := 0; i < p-1; i++ {
 		r := widget.NewRadioGroup(levels, nil)
-		r.Horizontal = true
 		r.Required = true
 		r.SetSelected(levels[1])
 		for j, l := range botLevels {
@@ -168,7 +178,7 @@ func (n *NewGame) playersChanged(s string) {
 		name := widget.NewLabel(botNames[i])
 		n.Bots = append(n.Bots, r)
 		n.bots.Add(name)
-		n.bots.Add(r)
+		n.bots.Add(newFlexRadio(r))
 	}
 	n.bots.Refresh()
 	n.refreshLengths()
@@ -185,11 +195,8 @@ func (n *NewGame) refreshLengths() {
 		opts = append(opts, tr("newgame.length.short", "Short game: {{.Rounds}} rounds", map[string]any{"Rounds": n.rounds(true)}))
 	}
 	n.lengths = append(n.lengths, lengthTarget)
-	if n.edition == engine.Classic {
-		opts = append(opts, tr("newgame.length.target.house", "Up to a target score (house rule)"))
-	} else {
-		opts = append(opts, tr("newgame.length.target", "Up to a target score"))
-	}
+	opts = append(opts, tr("newgame.length.target", "Up to a target score"))
+	show(n.HouseRule, n.edition == engine.Classic)
 	n.Length.Options = opts
 	want := 0
 	for i, l := range n.lengths {
@@ -293,13 +300,27 @@ func (n *NewGame) Config() (seat.LocalConfig, error) {
 	return cfg, nil
 }
 
-// seatNames are the names at a table of p: the person's, then the bots'.
+// seatNames are the names at a table of p: the person's from the
+// settings, then the bots'. Without a name in the settings the person's
+// is empty: the table then says "You" in the language of the moment, so a
+// save does not keep the word of the language it was made in.
 func seatNames(a *App, p int) []string {
-	you := a.PlayerName()
-	if you == "" {
-		you = tr("seat.you", "You")
+	return append([]string{a.PlayerName()}, botNames[:p-1]...)
+}
+
+// youWords are "You" in each language, as saves made before the person's
+// name was left empty hold it.
+var youWords = []string{"You", "Du", "Vous"}
+
+// namesOf are the names a game's table shows: a saved word for "you" in
+// the person's seat is dropped, so that the table says it in the
+// language of the moment.
+func namesOf(cfg seat.LocalConfig) []string {
+	names := slices.Clone(cfg.Names)
+	if cfg.You >= 0 && cfg.You < len(names) && slices.Contains(youWords, names[cfg.You]) {
+		names[cfg.You] = ""
 	}
-	return append([]string{you}, botNames[:p-1]...)
+	return names
 }
 
 // freshSeed draws the seed of a game nobody asked to replay.
@@ -370,15 +391,26 @@ func resumeLocal(a *App) error {
 }
 
 // playLocal shows the table of l over a fresh home screen. Unless opt asks
-// for its own hooks, the game is saved after every choice; its save is
-// removed once the game is over.
+// for its own hooks, the game is saved after every choice; Home on the
+// table saves it and goes home, where Continue offers it again; its save
+// is removed once the game is over, and Done on the game-over view goes
+// home.
 func (a *App) playLocal(l *seat.Local, opt TableOptions) {
-	opt.Names = l.Config().Names
+	opt.Names = namesOf(l.Config())
 	if opt.OnChoice == nil {
 		opt.OnChoice = func() { a.SaveLocal(l) }
 	}
 	if opt.OnGameOver == nil {
-		opt.OnGameOver = a.ClearLocal
+		opt.OnGameOver = func() {
+			a.ClearLocal()
+			a.Reset(NewHome(a))
+		}
+	}
+	if opt.OnHome == nil {
+		opt.OnHome = func() {
+			a.SaveLocal(l)
+			a.Reset(NewHome(a))
+		}
 	}
 	a.setLive(l)
 	a.Reset(NewHome(a))
@@ -389,43 +421,17 @@ func (a *App) playLocal(l *seat.Local, opt TableOptions) {
 // is removed, so a finished game is no longer offered even when the app
 // closes on the game-over view.
 func (a *App) clearedAtEnd(l *seat.Local) seat.Seat {
-	return &overWatch{Seat: l, over: func() { a.do(a.ClearLocal) }}
-}
-
-// Smoke starts a game of cfg that plays itself through the table screen's
-// own controls, without saving. Once the game-over view has been up for a
-// moment (or the person's seat leaves it), done gets the totals the screen
-// shows and the game, on the UI goroutine; the process's smoke mode prints
-// the first and exits.
-func (a *App) Smoke(cfg seat.LocalConfig, done func(shown []int, g *seat.Local)) error {
-	if len(cfg.Names) == 0 {
-		cfg.Names = seatNames(a, cfg.Players)
-	}
-	l, err := seat.NewLocal(cfg)
-	if err != nil {
-		return err
-	}
-	var (
-		ts   *TableScreen
-		once sync.Once
-	)
-	finish := func() {
-		once.Do(func() { done(ts.Totals(), l) })
-	}
-	watched := &overWatch{Seat: l, over: func() {
-		// Leave the game-over view on screen long enough for a screenshot.
-		time.AfterFunc(smokeHold, func() { a.do(finish) })
+	return &overWatch{Seat: l, over: func() {
+		if a.env.Finished != nil {
+			if data, err := l.Save(); err == nil {
+				a.env.Finished(data)
+			} else {
+				a.do(func() { a.ShowError(err) })
+			}
+		}
+		a.do(a.ClearLocal)
 	}}
-	opt := TableOptions{Autoplay: true, OnChoice: func() {}, OnGameOver: finish, Names: cfg.Names}
-	a.Reset(NewHome(a))
-	ts = NewTableScreen(a, watched, opt)
-	a.Push(ts)
-	a.setLive(nil)
-	return nil
 }
-
-// smokeHold is how long the smoke mode shows the game-over view.
-const smokeHold = 1500 * time.Millisecond
 
 // overWatch is a seat that calls over once when it tells GameOver.
 type overWatch struct {

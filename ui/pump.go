@@ -8,10 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/words"
 )
 
 // pump is the one goroutine that feeds the screen: it shows the seat's
@@ -71,7 +70,7 @@ func (t *TableScreen) pump(ctx context.Context) {
 			}
 			t.do(func() {
 				t.status = err.Error()
-				t.render()
+				t.refresh()
 			})
 			hold(nil, nil)
 			return
@@ -131,27 +130,24 @@ func (t *TableScreen) answered(a choiceAnswer) {
 	if !a.sent {
 		if a.err != nil {
 			t.status = t.reason(a.err)
-			t.render()
+			t.refresh()
 		}
 		return
 	}
 	t.sent = false
 	if a.err != nil {
 		t.status = t.reason(a.err)
-		t.render()
-		t.autoplay()
+		t.refresh()
 		return
 	}
 	t.status = ""
 	if p := t.model.prompt; p != nil && p.Seq == a.seq {
 		t.model.prompt, t.model.chosen = nil, nil // answered; the move itself comes from the seat
-		t.render()
+		t.refresh()
 	}
 	if t.opt.OnChoice != nil {
 		t.opt.OnChoice()
 	}
-	// A question shown while this answer was on its way is answered now.
-	t.autoplay()
 }
 
 // maxPumpEvents bounds one game's events; the longest game makes a few
@@ -167,15 +163,49 @@ func (t *TableScreen) show(ev seat.Event) {
 		t.status = ""
 	}
 	t.model.apply(ev)
+	if p := t.model.prompt; t.forcing && (p == nil || p.Seq != t.forcedSeq) {
+		t.forcing = false // the question it was for is gone
+	}
 	if _, ok := ev.(seat.YourTurn); ok {
 		// The keyboard starts at the first card that answers.
 		t.focus = slices.IndexFunc(t.model.unchosen(), func(h handCard) bool { return h.Legal })
+		t.force()
 	}
-	t.render()
-	switch ev.(type) {
-	case seat.YourTurn, seat.RoundOver:
-		t.autoplay()
+	t.refresh()
+}
+
+// force plays the person's card for them when it is the only one they may
+// play and the round is at its end: their last card, or the one legal
+// card of their last two. The bar says so for a moment first.
+func (t *TableScreen) force() {
+	m := t.model
+	p := m.prompt
+	if p == nil || p.Kind != engine.ActPlay || len(p.Legal) != 1 || m.view.Hand.Len() > 2 {
+		return
 	}
+	a := p.Legal[0]
+	args := map[string]any{"Card": words.Card(a.Card)}
+	if m.view.Hand.Len() == 1 {
+		t.status = say(words.Msg{ID: "prompt.forced.last", Text: "Your last card plays itself: {{.Card}}.", Args: args})
+	} else {
+		t.status = say(words.Msg{ID: "prompt.forced.only", Text: "Only {{.Card}} can be played: it plays itself.", Args: args})
+	}
+	t.forcing, t.forcedSeq = true, p.Seq
+	go func() {
+		timer := time.NewTimer(2 * t.pace)
+		defer timer.Stop()
+		select {
+		case <-timer.C:
+		case <-t.quit:
+			return
+		}
+		t.do(func() {
+			if t.forcing && t.model.prompt != nil && t.model.prompt.Seq == t.forcedSeq {
+				t.forcing = false
+				t.send(a)
+			}
+		})
+	}()
 }
 
 // delay is how long an event stays on its own before the next is shown;
@@ -193,54 +223,4 @@ func (t *TableScreen) delay(ev seat.Event, you int) time.Duration {
 		return t.pace
 	}
 	return 0
-}
-
-// render rebuilds the table's parts from the model.
-func (t *TableScreen) render() {
-	m := t.model
-	l := t.lay
-	l.felt = feltRect()
-	if m.view.Players == 0 {
-		l.info, l.seats, l.board, l.trick, l.bar, l.hand, l.over = emptyObj(), emptyObj(), emptyObj(), emptyObj(), emptyObj(), t.views.handRow(nil, false), nil
-		t.root.Objects = []fyne.CanvasObject{l.felt}
-		t.root.Refresh()
-		return
-	}
-	l.info = t.infoView()
-	l.seats = t.seatsView()
-	l.board, t.fields = t.boardView()
-	l.trick = t.trickView()
-	var bar fyne.CanvasObject
-	bar, t.bar, t.picked = t.actionBar()
-	l.bar = bar
-	t.cards = nil
-	var cards []fyne.CanvasObject
-	i := 0
-	for _, hc := range m.unchosen() {
-		c := hc.Card
-		cv := t.views.card(t.views.hand, c, func() { t.tapCard(c) },
-			cardState{usable: hc.Legal, dim: hc.Dim, trump: hc.Trump, super: hc.Super, focused: i == t.focus})
-		t.cards = append(t.cards, cv)
-		cards = append(cards, cv)
-		i++
-	}
-	l.hand = t.views.handRow(cards, m.view.Phase < engine.PhaseDiscard)
-	l.showBoard = !m.rulesSet && m.view.Phase <= 1 // the deal and the Njet phase
-	l.over = nil
-	switch {
-	case m.over != nil && m.summary == nil:
-		var b tapper
-		l.over, b = t.gameOverView()
-		t.bar, t.fields, t.cards, t.picked = []tapper{b}, nil, nil, nil
-	case m.summary != nil:
-		var b tapper
-		l.over, b = t.summaryView(m.summary)
-		t.bar, t.fields, t.cards, t.picked = []tapper{b}, nil, nil, nil
-	}
-	objs := []fyne.CanvasObject{l.felt, l.info, l.seats, l.board, l.trick, l.bar, l.hand}
-	if l.over != nil {
-		objs = append(objs, l.over)
-	}
-	t.root.Objects = objs
-	t.root.Refresh()
 }

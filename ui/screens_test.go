@@ -81,9 +81,8 @@ func TestNewGameConfig(t *testing.T) {
 			if len(n.Length.Options) != c.wantLengths {
 				t.Fatalf("lengths offered %v", n.Length.Options)
 			}
-			last := n.Length.Options[len(n.Length.Options)-1]
-			if strings.Contains(last, "house rule") != c.houseRuleOnTarget {
-				t.Fatalf("target option %q", last)
+			if n.HouseRule.Visible() != c.houseRuleOnTarget {
+				t.Fatalf("the house-rule note shows: %v", n.HouseRule.Visible())
 			}
 			n.Length.SetSelected(n.Length.Options[c.length])
 			if n.Target.Visible() != (c.target != "") {
@@ -103,7 +102,7 @@ func TestNewGameConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.want.Names = append([]string{"You"}, botNames[:c.want.Players-1]...)
+			c.want.Names = append([]string{""}, botNames[:c.want.Players-1]...) // no name in the settings
 			if cfg.Edition != c.want.Edition || cfg.Players != c.want.Players || !slices.Equal(cfg.Bots, c.want.Bots) ||
 				cfg.Short != c.want.Short || cfg.Target != c.want.Target || cfg.Seed != c.want.Seed || !slices.Equal(cfg.Names, c.want.Names) {
 				t.Fatalf("config %+v, want %+v", cfg, c.want)

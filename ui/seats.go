@@ -2,170 +2,197 @@ package ui
 
 import (
 	"image/color"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 
 	"github.com/njetlan/njet/engine"
-	"github.com/njetlan/njet/words"
+	"github.com/njetlan/njet/ui/reach"
 )
 
-// seatsView shows a badge per seat: name, character, dealer mark, team,
-// cards in hand and tricks taken; the seat the table waits for is lit.
-func (t *TableScreen) seatsView() fyne.CanvasObject {
-	m := t.model
-	n := m.view.Players
-	grid := container.New(layout.NewGridLayoutWithColumns(max(n, 1)))
-	tricks := m.seatTricks()
-	for s := range n {
-		grid.Add(t.seatBadge(s, tricks[s]))
-	}
-	return grid
+// seatRow shows a badge per seat: name, character, dealer mark, cards in
+// hand, tricks taken, team; the seat the table waits for is lit. The
+// badges are made once and changed in place.
+type seatRow struct {
+	view   *fyne.Container
+	badges []*seatBadge
 }
 
-func (t *TableScreen) seatBadge(s, tricks int) fyne.CanvasObject {
+// seatBadge is one seat's badge.
+type seatBadge struct {
+	view  fyne.CanvasObject
+	bg    *canvas.Rectangle
+	name  *canvas.Text
+	lines [6]*canvas.Text // character and dealer; the dealer where that is too long; cards; tricks; team; "to move"
+}
+
+func newSeatRow(n int) *seatRow {
+	r := &seatRow{view: container.New(reach.Named("seats", &seatsLayout{n: max(n, 1)}))}
+	for s := range n {
+		b := &seatBadge{bg: canvas.NewRectangle(feltDark), name: label("", 15, true, white)}
+		b.bg.CornerRadius = 8
+		b.bg.StrokeWidth = 2
+		b.bg.StrokeColor = seatColour(s)
+		dot := canvas.NewRectangle(seatColour(s))
+		dot.CornerRadius = 5
+		dot.SetMinSize(fyne.NewSize(10, 10))
+		box := container.NewVBox(container.NewHBox(container.NewCenter(dot), b.name))
+		for i := range b.lines {
+			b.lines[i] = label("", 12, i >= 3, white)
+			box.Add(b.lines[i])
+		}
+		b.view = container.NewStack(b.bg, container.NewPadded(box))
+		r.badges = append(r.badges, b)
+		r.view.Add(b.view)
+	}
+	return r
+}
+
+// update shows the model's state on every badge.
+func (r *seatRow) update(t *TableScreen) {
+	tricks := t.model.seatTricks()
+	for s, b := range r.badges {
+		n := 0
+		if s < len(tricks) {
+			n = tricks[s]
+		}
+		b.update(t, s, n)
+	}
+}
+
+// update shows seat s, which has taken tricks this round.
+func (b *seatBadge) update(t *TableScreen, s, tricks int) {
 	m := t.model
 	v := m.view
-	bg := canvas.NewRectangle(feltDark)
-	bg.CornerRadius = 8
-	bg.StrokeWidth = 2
-	bg.StrokeColor = seatColour(s)
 	turn := m.turn == s && m.over == nil && m.summary == nil
-	textCol := color.Color(white)
+	col := color.Color(white)
+	fill, stroke, width := color.Color(feltDark), color.Color(seatColour(s)), float32(2)
 	if turn {
-		bg.FillColor = gold
-		bg.StrokeWidth = 4
-		bg.StrokeColor = white
-		textCol = ink
+		fill, stroke, width, col = gold, white, 4, ink
 	}
-	name := label(t.name(s), 15, true, textCol)
-	chip := canvas.NewRectangle(seatColour(s))
-	chip.CornerRadius = 5
-	chip.SetMinSize(fyne.NewSize(10, 10))
-	head := container.NewHBox(container.NewCenter(chip), name)
-	var lines []fyne.CanvasObject
-	lines = append(lines, head)
+	if b.bg.FillColor != fill || b.bg.StrokeColor != stroke || b.bg.StrokeWidth != width {
+		b.bg.FillColor, b.bg.StrokeColor, b.bg.StrokeWidth = fill, stroke, width
+		b.bg.Refresh()
+	}
+	compact := t.lay.compact()
 	ch := ""
 	if s < len(v.Characters) {
 		ch = say(wCharacter(v.Characters[s]))
 	}
+	dealer := ""
 	if s == v.Dealer {
-		dealer := tr("table.dealer", "dealer")
-		if t.badgeFits(ch + " · " + dealer) {
-			ch += " · " + dealer
-		} else {
-			lines = append(lines, label(ch, 12, false, textCol))
-			ch = dealer // a narrow badge: the dealer mark on a line of its own
+		dealer = tr("table.dealer", "dealer")
+		if both := ch + " · " + dealer; b.fits(both) {
+			ch, dealer = both, ""
 		}
 	}
-	lines = append(lines, label(ch, 12, false, textCol))
-	if s < len(v.HandSizes) && (!t.lay.portrait || v.Phase >= engine.PhaseTeams) {
-		lines = append(lines, label(trn("table.cards", "{{.Count}} cards", v.HandSizes[s]), 12, false, textCol))
+	cards, tk := "", ""
+	if s < len(v.HandSizes) && (!t.lay.portrait() || v.Phase >= engine.PhaseTeams) {
+		cards = trn("table.cards", "{{.Count}} cards", v.HandSizes[s])
 	}
 	if v.Phase >= engine.PhaseTricks || tricks > 0 {
-		lines = append(lines, label(trn("table.tricks", "{{.Count}} tricks", tricks), 12, true, textCol))
+		tk = trn("table.tricks", "{{.Count}} tricks", tricks)
 	}
+	team := ""
 	if s < len(v.Team) && v.Team[s] >= 0 {
-		team := tr("table.team-a", "team A")
+		team = tr("table.team-a", "team A")
 		if v.Team[s] == 1 {
 			team = tr("table.team-b", "team B")
 		}
 		if v.Bonus == s {
 			team += " · x2"
 		}
-		lines = append(lines, label(team, 12, true, textCol))
 	}
-	if turn {
-		lines = append(lines, label(tr("table.to-move", "to move"), 12, true, textCol))
+	move := ""
+	if turn && !compact {
+		move = tr("table.to-move", "to move")
 	}
-	return container.NewStack(bg, container.NewPadded(container.NewVBox(lines...)))
+	if v.Bonus == s && team != "" && !b.fits(team) {
+		// A narrow badge: the x2 card on a line of its own.
+		team = strings.TrimSuffix(team, " · x2")
+		move = strings.TrimSpace(move + " x2")
+	}
+	texts := [6]string{ch, dealer, cards, tk, team, move}
+	if compact {
+		if v.Phase >= engine.PhaseTeams {
+			texts[0] = "" // the character is on the board; cards and team say more now
+		}
+		// cards and tricks on one line where it fits, else the tricks
+		if both := cards + " · " + tk; cards != "" && tk != "" && b.fits(both) {
+			texts[2], texts[3] = both, ""
+		} else if tk != "" {
+			texts[2] = ""
+		}
+	}
+	setText(b.name, t.name(s))
+	if b.name.Color != col {
+		b.name.Color = col
+		b.name.Refresh()
+	}
+	for i, l := range b.lines {
+		setText(l, texts[i])
+		show(l, texts[i] != "")
+		if l.Color != col {
+			l.Color = col
+			l.Refresh()
+		}
+	}
 }
 
-// badgeFits reports whether a line of small text fits a seat's badge at
-// the width the table was last laid out at.
-func (t *TableScreen) badgeFits(s string) bool {
-	n := max(t.model.view.Players, 1)
-	if t.lay.width == 0 {
+// fits reports whether a line of small text fits the badge as it was
+// last laid out.
+func (b *seatBadge) fits(s string) bool {
+	w := b.view.Size().Width
+	if w == 0 {
 		return true
 	}
-	// the grid's gaps between badges, then each badge's border and padding
-	inner := (t.lay.width-2*pad-float32(n-1)*4)/float32(n) - 2*4 - 4
-	return label(s, 12, false, white).MinSize().Width <= inner
+	return fyne.MeasureText(s, 12, fyne.TextStyle{Bold: true}).Width <= w-2*4-4
 }
 
-// infoView is the bar that is always visible: the round of the total, the
-// round's rules once decided (trump, supertrump, points per trick, discard)
-// and the running scores.
-func (t *TableScreen) infoView() fyne.CanvasObject {
-	m := t.model
-	v := m.view
-	bg := canvas.NewRectangle(color.NRGBA{R: 0x10, G: 0x33, B: 0x20, A: 0xff})
-	bg.CornerRadius = 8
-	round := t.roundText()
-	hb := container.NewHBox
-	items := []fyne.CanvasObject{label(round, 16, true, white)}
-	joined := map[fyne.CanvasObject]bool{}
-	if m.rulesSet || v.Phase >= engine.PhaseTeams {
-		r := v.Rules
-		items = append(items,
-			hb(label(say(words.Row(v.Edition, engine.RowTrump))+":", 15, false, white), t.suitChip(0, r.Trump), label(say(words.Colour(r.Trump)), 15, true, white)))
-		if r.Super == engine.NoColour {
-			items = append(items, hb(label(say(words.Row(v.Edition, engine.RowSuper))+":", 15, false, white),
-				label(say(words.Msg{ID: "field.super.njet", Text: "none"}), 15, true, white)))
-		} else {
-			items = append(items, hb(label(say(words.Row(v.Edition, engine.RowSuper))+":", 15, false, white),
-				t.suitChip(1, r.Super), label(say(words.Colour(r.Super))+" 1", 15, true, white)))
-		}
-		items = append(items,
-			label(tr("table.per-trick", "{{.Value}} per trick", map[string]any{"Value": r.Points}), 15, true, gold),
-			label(say(wField(v.Edition, engine.RowDiscard, r.Discard)), 15, false, white))
-	} else {
-		for i, w := range strings.Fields(tr("table.njet-phase", "Njet! Block fields to set the round's rules")) {
-			word := label(w, 15, false, white)
-			if i > 0 {
-				joined[word] = true
-			}
-			items = append(items, word)
-		}
-	}
-	items = append(items, label(tr("table.scores", "Scores:"), 15, false, white))
-	for s, tot := range m.totals() {
-		chip := canvas.NewRectangle(seatColour(s))
-		chip.CornerRadius = 4
-		chip.SetMinSize(fyne.NewSize(10, 10))
-		items = append(items, hb(container.NewCenter(chip), label(t.shortName(s)+" "+strconv.Itoa(tot), 15, true, white)))
-	}
-	flow := container.New(&flowLayout{width: &t.lay.width, gap: 14, joined: joined, space: 4}, items...)
-	return container.NewStack(bg, container.NewPadded(flow))
+// seatsLayout sets the badges side by side, in rows of as many as fit
+// their words where one row would leave them too narrow (a small window),
+// the rows as even as they can be.
+type seatsLayout struct {
+	n    int
+	last float32 // the width of the last layout
 }
 
-// roundText names the round of the total: "Round 3 of 8", or in a
-// target-score game "Round 3 · to 50 points".
-func (t *TableScreen) roundText() string {
-	m := t.model
-	n := m.view.Round
-	switch {
-	case m.rounds > 0:
-		return tr("table.round", "Round {{.N}} of {{.Of}}", map[string]any{"N": n, "Of": m.rounds})
-	case m.target > 0:
-		return tr("table.round-target", "Round {{.N}} · to {{.Target}} points", map[string]any{"N": n, "Target": m.target})
+// badgeLeast is the narrowest a badge may be: a name and a short line;
+// longer lines of a narrow badge break in two (seatBadge.update).
+const badgeLeast = 62
+
+// cols is how many badges go in a row at width w.
+func (l *seatsLayout) cols(_ []fyne.CanvasObject, w float32) int {
+	least := float32(badgeLeast)
+	fit := l.n
+	if w > 0 {
+		fit = max(1, min(l.n, int((w+4)/(least+4))))
 	}
-	return tr("table.round-open", "Round {{.N}}", map[string]any{"N": n})
+	rows := (l.n + fit - 1) / fit
+	return (l.n + rows - 1) / rows
 }
 
-// suitChip is a small mark of colour c in the info bar's place slot (0 the
-// trump, 1 the supertrump).
-func (t *TableScreen) suitChip(slot int, c engine.Colour) fyne.CanvasObject {
-	if c == engine.NoColour {
-		return label("–", 15, true, white)
+func (l *seatsLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	l.last = size.Width
+	cols := l.cols(objs, size.Width)
+	rows := (len(objs) + cols - 1) / cols
+	w := (size.Width - float32(cols-1)*4) / float32(cols)
+	h := (size.Height - float32(rows-1)*4) / float32(max(rows, 1))
+	for i, o := range objs {
+		r, c := i/cols, i%cols
+		o.Move(fyne.NewPos(float32(c)*(w+4), float32(r)*(h+4)))
+		o.Resize(fyne.NewSize(w, h))
 	}
-	bg := canvas.NewRectangle(cardFace)
-	bg.CornerRadius = 4
-	mark := t.views.chip(slot, c)
-	box := container.NewGridWrap(fyne.NewSize(20, 20), container.NewStack(bg, container.NewPadded(mark)))
-	return container.NewCenter(box)
+}
+
+func (l *seatsLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objs {
+		m = m.Max(o.MinSize())
+	}
+	cols := l.cols(objs, l.last)
+	rows := (len(objs) + cols - 1) / cols
+	return fyne.NewSize(m.Width, float32(rows)*m.Height+float32(rows-1)*4)
 }

@@ -76,7 +76,6 @@ func NewSettings(a *App) *Settings {
 		themeOpts = append(themeOpts, tr(t.key, t.english))
 	}
 	s.Theme = widget.NewRadioGroup(themeOpts, nil)
-	s.Theme.Horizontal = true
 	s.Theme.Required = true
 	for i, t := range themes {
 		if t.id == p.Theme() {
@@ -120,7 +119,7 @@ func NewSettings(a *App) *Settings {
 	form := container.NewVBox(
 		field(tr("settings.name", "Your name"), s.Name),
 		field(tr("settings.lang", "Language"), s.Language),
-		field(tr("settings.theme", "Theme"), s.Theme),
+		field(tr("settings.theme", "Theme"), newFlexRadio(s.Theme)),
 		field(tr("settings.pace", "Pace of the bots"), s.Pace),
 		layoutSpacer(16),
 	)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/ui/reach"
 	"github.com/njetlan/njet/words"
 )
 
@@ -19,7 +20,7 @@ var panelColour = color.NRGBA{R: 0x0d, G: 0x2b, B: 0x1a, A: 0xff}
 // summaryView is the sheet of a scored round: tricks and loot per team,
 // the points per trick, who counts double and why, each seat's round
 // points and total. Its button deals the next round.
-func (t *TableScreen) summaryView(r *seat.RoundResult) (fyne.CanvasObject, tapper) {
+func (t *TableScreen) summaryView(r *seat.RoundResult) fyne.CanvasObject {
 	bg := canvas.NewRectangle(panelColour)
 	bg.CornerRadius = 10
 	title := tr("table.round-over", "Round {{.N}} is over", map[string]any{"N": r.Round})
@@ -71,13 +72,21 @@ func (t *TableScreen) summaryView(r *seat.RoundResult) (fyne.CanvasObject, tappe
 	parts = append(parts, seats)
 	next := widget.NewButton(tr("table.next-round", "Next"), t.nextRound)
 	next.Importance = widget.HighImportance
-	parts = append(parts, container.NewCenter(container.NewGridWrap(fyne.NewSize(220, 48), next)))
-	return container.NewStack(bg, container.NewPadded(container.NewVScroll(container.NewVBox(parts...)))), next
+	return reach.Region(reach.RegionSummary, bg, container.NewPadded(sheet(parts, next)))
+}
+
+// sheet lays out a round summary or the game-over view: its parts scroll
+// where the window is short, its button stays in view below them.
+func sheet(parts []fyne.CanvasObject, button *widget.Button) fyne.CanvasObject {
+	row := container.NewCenter(container.NewGridWrap(fyne.NewSize(220, 48), button))
+	return container.NewBorder(nil, row, nil, nil, container.NewVScroll(container.NewVBox(parts...)))
 }
 
 // colText is wrapped light text as wide as the table.
 func (t *TableScreen) colText(s string, size float32, bold bool) fyne.CanvasObject {
-	return wrapCol(&t.lay.width, s, size, bold, white)
+	p := newPhrase(&t.lay.width, size, bold, white)
+	p.set(s)
+	return p.object()
 }
 
 // seatTint is a seat's colour lightened for text on the dark panel.

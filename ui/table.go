@@ -26,15 +26,17 @@ type TableOptions struct {
 	OnChoice func()
 	// OnGameOver is called once when the person leaves the game-over view.
 	OnGameOver func()
-	// Autoplay answers every question itself by tapping the first enabled
-	// control through the same handlers as a finger (the smoke mode).
-	Autoplay bool
+	// OnHome, when set, puts a Home button on the table that calls it
+	// (a local game, which is saved; a LAN table has its own Leave).
+	OnHome func()
 }
 
 // TableScreen is the game screen: the seats, the Njet board, the trick, the
 // hand and the questions, fed by one seat.Seat, so that a local and a LAN
 // game use the same widgets. It decides nothing about the game: every move
-// it offers comes from the seat's prompt.
+// it offers comes from the seat's prompt. Its widgets are made once, when
+// the first event says how many seats and which edition; each event only
+// changes what they show.
 type TableScreen struct {
 	app  *App // nil in tests that build the screen alone
 	seat seat.Seat
@@ -43,7 +45,8 @@ type TableScreen struct {
 	do   func(func()) // runs a function on the UI goroutine: App.do
 
 	model *tableModel
-	views *views // the drawn objects kept from one event to the next
+	views *views      // the cards, fields and marks, kept from one event to the next
+	parts *tableParts // nil until the first event with seats
 
 	root   *fyne.Container
 	lay    *tableLayout
@@ -51,13 +54,15 @@ type TableScreen struct {
 	focus  int    // the keyboard's card in the hand, -1 for none
 	peek   bool   // the last trick is shown again
 	sent   bool   // a choice is on its way to the seat
+	// forcing is set while the person's only possible card waits to be
+	// played for them (forced); forcedSeq is its question.
+	forcing   bool
+	forcedSeq uint64
+	// scrolledFor is the question the small shape last scrolled to.
+	scrolledFor uint64
 
-	// controls answer the table: action bar buttons, fields, cards, chosen
-	// cards, in that order (see controls).
-	bar    []tapper
-	fields []*fieldView
-	cards  []*cardView
-	picked []*cardView
+	// cards are the hand's cards a person can see, in order (the keys).
+	cards []*cardView
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc
@@ -68,10 +73,23 @@ type TableScreen struct {
 	started bool
 }
 
-// tapper is a control that answers the table: a button or a card.
-type tapper interface {
-	fyne.Tappable
-	Disabled() bool
+// tableParts are the table's widgets.
+type tableParts struct {
+	felt   *canvas.Rectangle
+	info   *infoBar
+	seats  *seatRow
+	board  *boardPanel
+	trick  *trickPanel
+	bar    *actionBar
+	hand   *handBox
+	body   *fyne.Container // the parts under the info bar (tableLayout)
+	scroll *container.Scroll
+	over   fyne.CanvasObject // the round summary or the game-over view, when up
+	// the round summary of round summaryOf and the game-over view, made
+	// once each
+	summary   fyne.CanvasObject
+	summaryOf int
+	gameOver  fyne.CanvasObject
 }
 
 // NewTableScreen returns the game screen for s. The app gives it the bot
@@ -88,10 +106,26 @@ func newTableScreen(a *App, s seat.Seat, opt TableOptions, pace time.Duration, d
 	t := &TableScreen{app: a, seat: s, opt: opt, pace: pace, do: do, focus: -1,
 		model: newTableModel(opt.Names), views: newViews(), cont: make(chan struct{}, 1), answers: make(chan choiceAnswer, 4),
 		quit: make(chan struct{}), done: make(chan struct{})}
-	t.lay = &tableLayout{}
-	t.root = container.New(t.lay)
-	t.render()
+	t.lay = &tableLayout{t: t}
+	t.root = container.NewStack(feltRect())
 	return t
+}
+
+// build makes the table's widgets for the model's seats and edition.
+func (t *TableScreen) build() {
+	p := &tableParts{felt: canvas.NewRectangle(feltColour)}
+	t.parts = p
+	n := t.model.view.Players
+	p.info = newInfoBar(t, t.opt.OnHome)
+	p.seats = newSeatRow(n)
+	p.board = newBoardPanel(t)
+	p.trick = newTrickPanel(t, n)
+	p.bar = newActionBar(t)
+	p.hand = newHandBox()
+	p.body = container.New(t.lay, p.seats.view, p.board.view, p.trick.view, p.bar.view, p.hand)
+	p.scroll = container.NewVScroll(p.body)
+	t.root.Layout = &screenLayout{t: t}
+	t.root.Objects = []fyne.CanvasObject{p.felt, p.info.view, p.scroll}
 }
 
 // View is the screen's content.
@@ -155,12 +189,12 @@ func (t *TableScreen) tryCard(c engine.Card) {
 	p := t.model.prompt
 	if p == nil {
 		t.status = tr("table.wait", "Wait for your turn.")
-		t.render()
+		t.refresh()
 		return
 	}
 	if p.Kind != engine.ActPlay {
 		t.status = tr("table.not-this-card", "This card cannot be chosen now.")
-		t.render()
+		t.refresh()
 		return
 	}
 	seq, you := p.Seq, t.model.you
@@ -201,7 +235,7 @@ func (t *TableScreen) tapField(fs fieldState) {
 	m := t.model
 	if m.prompt == nil || m.prompt.Kind != engine.ActBlock {
 		t.status = tr("table.board-not-now", "The board is not your move now.")
-		t.render()
+		t.refresh()
 		return
 	}
 	if a, ok := m.blockAction(fs.Row, fs.Field); ok {
@@ -215,7 +249,7 @@ func (t *TableScreen) tapField(fs fieldState) {
 	} else {
 		t.status = say(words.Msg{ID: "reason.last-free", Text: "{{.Row}}: {{.Field}} is the last free field of its row, so it cannot be blocked", Args: args})
 	}
-	t.render()
+	t.refresh()
 }
 
 // tapCard plays a card, or picks it for a discard or pass.
@@ -230,13 +264,13 @@ func (t *TableScreen) tapCard(c engine.Card) {
 		t.send(a)
 		return
 	}
-	t.render()
+	t.refresh()
 }
 
 // unpick puts a picked card back.
 func (t *TableScreen) unpick(c engine.Card) {
 	t.model.unchoose(c)
-	t.render()
+	t.refresh()
 }
 
 // confirm sends the picked cards.
@@ -252,7 +286,7 @@ func (t *TableScreen) nextRound() {
 		return
 	}
 	t.model.summary = nil
-	t.render()
+	t.refresh()
 	select {
 	case t.cont <- struct{}{}:
 	default:
@@ -263,63 +297,6 @@ func (t *TableScreen) nextRound() {
 func (t *TableScreen) leaveOver() {
 	if t.opt.OnGameOver != nil {
 		t.opt.OnGameOver()
-	}
-}
-
-// controls lists the controls that answer the table, in the order a person
-// reads them: the action bar, the board's fields, the hand, the picked
-// cards.
-func (t *TableScreen) controls() []tapper {
-	var out []tapper
-	out = append(out, t.bar...)
-	if t.lay.board == nil || t.lay.board.Visible() {
-		for _, f := range t.fields {
-			out = append(out, f)
-		}
-	}
-	for _, c := range t.cards {
-		out = append(out, c)
-	}
-	for _, c := range t.picked {
-		out = append(out, c)
-	}
-	return out
-}
-
-// tapFirst taps the first enabled control, as the smoke mode and the tests
-// do; it reports whether there was one.
-func (t *TableScreen) tapFirst() bool {
-	for _, c := range t.controls() {
-		if !c.Disabled() {
-			c.Tapped(&fyne.PointEvent{})
-			return true
-		}
-	}
-	return false
-}
-
-// autoplay answers the open question by taps, a few at most (a discard of
-// two takes three: two cards and the confirm). A round summary is read
-// whatever else is under way; a question waits while a choice is on its
-// way, and is answered when the seat's answer is shown (answered).
-func (t *TableScreen) autoplay() {
-	if !t.opt.Autoplay {
-		return
-	}
-	for range 4 {
-		switch {
-		case t.model.summary != nil:
-			// The summary's Next, through its own handler like a finger.
-			if !t.tapFirst() {
-				return
-			}
-			continue
-		case t.sent || t.model.prompt == nil:
-			return
-		}
-		if !t.tapFirst() {
-			return
-		}
 	}
 }
 
@@ -385,13 +362,13 @@ func (t *TableScreen) TypedKey(ev *fyne.KeyEvent) bool {
 	case fyne.KeyLeft:
 		if n > 0 {
 			t.focus = (max(t.focus, 0) + n - 1) % n
-			t.render()
+			t.refresh()
 		}
 		return true
 	case fyne.KeyRight:
 		if n > 0 {
 			t.focus = (t.focus + 1) % n
-			t.render()
+			t.refresh()
 		}
 		return true
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
@@ -426,4 +403,93 @@ func (t *TableScreen) TypedRune(r rune) bool {
 		t.cards[i].Tapped(&fyne.PointEvent{})
 	}
 	return true
+}
+
+// refresh shows the model: each part changes what it shows in place.
+func (t *TableScreen) refresh() {
+	m := t.model
+	if m.view.Players == 0 {
+		return
+	}
+	if t.parts == nil {
+		t.build()
+	}
+	p := t.parts
+	p.info.update(t)
+	p.seats.update(t)
+	p.board.update(t)
+	p.trick.update(t)
+	p.bar.update(t)
+	t.cards = t.cards[:0]
+	var cards []fyne.CanvasObject
+	picked := map[fyne.CanvasObject]bool{}
+	for _, hc := range m.hand() {
+		c := hc.Card
+		cv := t.views.card(t.views.hand, c, func() { t.tapCard(c) },
+			cardState{usable: hc.Legal, dim: hc.Dim, trump: hc.Trump, super: hc.Super, focused: !hc.Chosen && len(t.cards) == t.focus})
+		cards = append(cards, cv)
+		if hc.Chosen {
+			picked[cv] = true
+		} else {
+			t.cards = append(t.cards, cv)
+		}
+	}
+	p.hand.set(cards, picked, t.lay.handShape())
+	var over fyne.CanvasObject
+	switch {
+	case m.over != nil && m.summary == nil:
+		if p.gameOver == nil {
+			p.gameOver = t.gameOverView()
+		}
+		over = p.gameOver
+	case m.summary != nil:
+		if p.summary == nil || p.summaryOf != m.summary.Round {
+			p.summary = t.summaryView(m.summary)
+			p.summaryOf = m.summary.Round
+		}
+		over = p.summary
+	}
+	if over != p.over {
+		p.over = over
+		objs := []fyne.CanvasObject{p.felt, p.info.view, p.scroll}
+		if over != nil {
+			objs = append(objs, over)
+		}
+		t.root.Objects = objs
+		t.root.Refresh()
+	} else if sz := t.root.Size(); sz.Width > 0 && sz.Height > 0 {
+		// The info bar's height follows its words; the rest follows it.
+		t.root.Layout.Layout(t.root.Objects, sz)
+	}
+	p.body.Refresh()
+	t.scrollToQuestion()
+}
+
+// scrollToQuestion brings a new question into view where the table
+// scrolls (the small shape): the board for a block, else the action bar,
+// with the hand under it.
+func (t *TableScreen) scrollToQuestion() {
+	p, q := t.parts, t.model.prompt
+	if q == nil || q.Seq == t.scrolledFor || t.lay.shape != shapeSmall {
+		return
+	}
+	t.scrolledFor = q.Seq
+	target := p.bar.view
+	if q.Kind == engine.ActBlock {
+		target = p.board.view
+	}
+	// The parts' places follow from the stack, whether or not the scroll
+	// container has laid them out yet.
+	in := t.lay.inset()
+	var at, y float32
+	for _, part := range t.lay.stack(t.lay.view.Width - 2*in) {
+		if part.o == target {
+			at = y
+		}
+		y += part.h + in
+	}
+	// The scroll container keeps its offset within its content's size,
+	// which it would set only at the next frame.
+	p.body.Resize(fyne.NewSize(p.scroll.Size().Width, max(y, t.lay.view.Height)))
+	p.scroll.ScrollToOffset(fyne.NewPos(0, min(max(at-in, 0), max(y-t.lay.view.Height, 0))))
 }

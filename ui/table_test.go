@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math/rand/v2"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -9,271 +10,152 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/ui/persontest"
+	"github.com/njetlan/njet/ui/reach"
 )
 
-// testTable is a table screen in the test driver whose UI work runs on the
-// test goroutine: the pump and the choices queue functions that the test
-// runs in order, as fyne.Do would on the app's goroutine.
-type testTable struct {
-	t     *testing.T
-	app   *App
-	scr   *TableScreen
-	local *seat.Local
-	queue chan func()
+// table is the table screen on top.
+func (pa *personApp) table() *TableScreen {
+	pa.t.Helper()
+	ts, ok := pa.u.Top().(*TableScreen)
+	if !ok {
+		pa.p.Fatalf("the table is not on top")
+	}
+	return ts
 }
 
-func newTestTable(t *testing.T, code string, cfg seat.LocalConfig, opt TableOptions, size fyne.Size) *testTable {
-	t.Helper()
-	u := newTestApp(t, code)
-	// Name the seats as a game started from the new-game screen does.
-	if len(cfg.Names) == 0 {
-		cfg.Names = seatNames(u, cfg.Players)
-	}
-	if len(opt.Names) == 0 {
-		opt.Names = cfg.Names
-	}
-	l, err := seat.NewLocal(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tt := &testTable{t: t, app: u, local: l, queue: make(chan func(), 256)}
-	tt.scr = newTableScreen(u, l, opt, 0, func(f func()) { tt.queue <- f })
-	u.Push(tt.scr)
-	u.Window().Resize(size)
-	return tt
+// start sets g up from home and waits for the first question.
+func (pa *personApp) start(g njetGame) *TableScreen {
+	pa.t.Helper()
+	pa.setUp(g)
+	pa.p.Settle()
+	return pa.table()
 }
 
-// awaits reports whether the screen waits for the person.
-func (tt *testTable) awaits() bool {
-	m := tt.scr.model
-	return (m.prompt != nil && !tt.scr.sent) || m.summary != nil || m.over != nil
-}
+var classic3 = njetGame{edition: engine.Classic, players: 3, short: true, seed: 7}
 
-// settle runs queued UI work until the screen waits for the person.
-func (tt *testTable) settle() {
-	tt.t.Helper()
-	for range 100000 {
-		if tt.awaits() && len(tt.queue) == 0 {
+// playLooking plays with player until it is done, handing each screen the
+// person sees to look, before each step.
+func (pa *personApp) playLooking(player *reach.Njet, look func(s *reach.Screen)) {
+	pa.t.Helper()
+	for {
+		pa.p.Settle()
+		look(pa.p.Look())
+		if !pa.p.Step(player) {
 			return
 		}
-		select {
-		case f := <-tt.queue:
-			f()
-		case <-time.After(10 * time.Second):
-			tt.t.Fatal("the table does not move on")
-		}
-	}
-	tt.t.Fatal("the table never waits for the person")
-}
-
-// finished reports whether the game-over view is up.
-func (tt *testTable) finished() bool {
-	m := tt.scr.model
-	return m.over != nil && m.summary == nil
-}
-
-// play taps the first enabled control until the game is over, calling look
-// at every point where the person is asked.
-func (tt *testTable) play(look func()) { tt.playSteered(look, nil) }
-
-// playSteered is play where steer may tap a control of its choice first
-// (and then reports true).
-func (tt *testTable) playSteered(look func(), steer func() bool) {
-	tt.t.Helper()
-	for range 5000 {
-		tt.settle()
-		if look != nil {
-			look()
-		}
-		if tt.finished() {
-			return
-		}
-		if steer != nil && steer() {
-			continue
-		}
-		if !tt.scr.tapFirst() {
-			tt.t.Fatalf("no enabled control; prompt %+v", tt.scr.model.prompt)
-		}
-	}
-	tt.t.Fatal("the game does not end")
-}
-
-// checkTotals compares the screen's totals with the engine's and with a
-// replay of the saved game.
-func (tt *testTable) checkTotals() {
-	tt.t.Helper()
-	got, want := tt.scr.Totals(), tt.local.Totals()
-	saved, err := tt.local.Save()
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	r, err := seat.ResumeLocal(saved)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	if !slices.Equal(got, want) || !slices.Equal(r.Totals(), want) || !r.Over() {
-		tt.t.Fatalf("the screen shows %v, the engine has %v, a replay %v", got, want, r.Totals())
 	}
 }
 
-var round7 = seat.LocalConfig{Edition: engine.Classic, Players: 3, Seed: 7, Short: true}
-
-// TestTableTapsWholeGame plays a Classic short game of 3 players through
-// taps alone, the first enabled control each time, and checks the totals
-// against the engine (R-SCORE, R-END).
-func TestTableTapsWholeGame(t *testing.T) {
-	tt := newTestTable(t, "en", round7, TableOptions{}, fyne.NewSize(1280, 800))
-	tt.play(nil)
-	tt.checkTotals()
-	if len(tt.scr.model.results) != 3 {
-		t.Fatalf("%d rounds shown", len(tt.scr.model.results))
-	}
-}
-
-// texts lists every text drawn in o.
-func texts(t *testing.T, o fyne.CanvasObject) []string {
-	var out []string
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if !o.Visible() {
-			return
-		}
-		switch c := o.(type) {
-		case *canvas.Text:
-			out = append(out, c.Text)
-		case *fyne.Container:
-			for _, k := range c.Objects {
-				walk(k)
-			}
-		case fyne.Widget:
-			for _, k := range test.TempWidgetRenderer(t, c).Objects() {
-				walk(k)
-			}
-		}
-	}
-	walk(o)
-	return out
-}
-
-// TestTableGerman plays the same game in German and checks at every
-// question that no English text shows.
+// TestTableGerman: a person plays a whole game in German and in French;
+// at every step no English word shows anywhere on the screen.
 func TestTableGerman(t *testing.T) {
-	english := regexp.MustCompile(`\b(Your|Trick|Round|Scores|board|takes|dealer|cards|Next|Start|thinking|Show|per|red|black|blue|green|Discard|Supertrump|Trump|You|alone|with|wins|Done|the)\b`)
-	tt := newTestTable(t, "de", round7, TableOptions{}, fyne.NewSize(1280, 800))
-	seen := map[string]bool{}
-	tt.play(func() {
-		for _, s := range texts(t, tt.app.Window().Content()) {
-			if english.MatchString(s) && !seen[s] {
-				seen[s] = true
-				t.Errorf("English text %q in the German table", s)
+	english := map[string]*regexp.Regexp{
+		"de": regexp.MustCompile(`\b(Your|Trick|Round|Scores|board|takes|dealer|cards|Next|Start player|thinking|Show|per|red|black|blue|green|Discard|Supertrump|Trump|You|alone|with|wins|Done|the|Home|loot)\b`),
+		// "Scores" and "Score" are French too.
+		"fr": regexp.MustCompile(`\b(Your|Trick|Round|board|takes|dealer|cards|Next|Start|thinking|Show|per|red|black|blue|green|Discard|Supertrump|Trump|You|alone|with|wins|Done|the|Home|loot)\b`),
+	}
+	for _, code := range []string{"de", "fr"} {
+		t.Run(code, func(t *testing.T) {
+			pa := newPersonApp(t, code, fyne.NewSize(360, 740))
+			pa.setUp(njetGame{edition: engine.Modern, players: 4, target: 60, seed: 3})
+			player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(3, 1))}
+			seen := map[string]bool{}
+			pa.playLooking(player, func(s *reach.Screen) {
+				for _, l := range s.Lines("") {
+					if english[code].MatchString(l) && !seen[l] {
+						seen[l] = true
+						t.Errorf("English in %s: %q", code, l)
+					}
+				}
+			})
+			if player.Rounds < 2 {
+				t.Fatalf("%d rounds played", player.Rounds)
 			}
-		}
-	})
-	tt.checkTotals()
-}
-
-// TestTableAutoplay: with Autoplay the screen answers every question and
-// reads every summary itself, through its own tap handlers.
-func TestTableAutoplay(t *testing.T) {
-	over := false
-	opt := TableOptions{Autoplay: true, OnGameOver: func() { over = true }}
-	tt := newTestTable(t, "en", round7, opt, fyne.NewSize(1280, 800))
-	for range 100000 {
-		if tt.finished() {
-			break
-		}
-		select {
-		case f := <-tt.queue:
-			f()
-		case <-time.After(10 * time.Second):
-			t.Fatalf("autoplay stalls: prompt %+v sent %v summary %v over %v status %q", tt.scr.model.prompt, tt.scr.sent, tt.scr.model.summary != nil, tt.scr.model.over != nil, tt.scr.status)
-		}
-	}
-	tt.checkTotals()
-	tt.scr.tapFirst()
-	if !over {
-		t.Fatal("the game-over button did not call OnGameOver")
+		})
 	}
 }
 
-// TestTableRefusals: tapping a blocked or last free field, or a card that
-// does not follow suit, says why and changes nothing (R-NJET, R-TRICK-2).
+// TestTableRefusals: tapping a field that cannot be blocked, or a card
+// that does not follow suit, says why on screen and changes nothing
+// (R-NJET-1, R-TRICK-2).
 func TestTableRefusals(t *testing.T) {
-	tt := newTestTable(t, "en", round7, TableOptions{}, fyne.NewSize(1280, 800))
+	pa := newPersonApp(t, "en", fyne.NewSize(1280, 800))
+	ts := pa.start(classic3)
+	player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(1, 2))}
 	var field, card bool
-	tt.play(func() {
-		m := tt.scr.model
-		if m.prompt == nil {
-			return
-		}
-		switch m.prompt.Kind {
-		case engine.ActBlock:
-			for _, f := range tt.scr.fields {
-				if f.Disabled() && !field {
-					seq := m.prompt.Seq
-					f.Tapped(&fyne.PointEvent{})
-					if tt.scr.status == "" || m.prompt == nil || m.prompt.Seq != seq {
-						t.Fatalf("tapping a field that cannot be blocked: status %q", tt.scr.status)
-					}
-					field = true
+	for !(field && card) {
+		pa.p.Settle()
+		s := pa.p.Look()
+		if len(s.Reachable(reach.Kind("field", reach.RegionBoard))) > 0 && !field {
+			blocked := s.Find(func(c reach.Control) bool { return c.Kind == "field" && !c.Enabled && len(c.Problems) == 0 })
+			if len(blocked) > 0 {
+				seq := ts.model.prompt.Seq
+				test.TapCanvas(pa.p.Canvas(), blocked[0].Tap)
+				pa.p.Settle()
+				if l := pa.p.Look(); !l.Shows("cannot be blocked") && !l.Shows("already blocked") {
+					pa.p.Fatalf("tapping %s says nothing", blocked[0])
 				}
-			}
-		case engine.ActPlay:
-			for _, c := range tt.scr.cards {
-				if c.Disabled() && !card {
-					c.Tapped(&fyne.PointEvent{})
-					f := <-tt.queue // the seat's refusal
-					f()
-					if !strings.Contains(tt.scr.status, "follow") && !strings.Contains(tt.scr.status, "trump") {
-						t.Fatalf("refused card says %q", tt.scr.status)
-					}
-					card = true
-					break
+				if ts.model.prompt == nil || ts.model.prompt.Seq != seq {
+					t.Fatal("a refused block changed the question")
 				}
+				field = true
 			}
 		}
-	})
+		if p := ts.model.prompt; p != nil && p.Kind == engine.ActPlay && !card {
+			dim := s.Find(func(c reach.Control) bool { return c.Kind == "card" && c.Region == reach.RegionHand && !c.Enabled })
+			if len(dim) > 0 {
+				test.TapCanvas(pa.p.Canvas(), dim[0].Tap)
+				pa.p.Settle()
+				if l := pa.p.Look(); !l.Shows("follow") && !l.Shows("trump") {
+					pa.p.Fatalf("tapping %s does not say why", dim[0])
+				}
+				card = true
+			}
+		}
+		if !pa.p.Step(player) {
+			break
+		}
+	}
 	if !field || !card {
-		t.Fatalf("refusals tried: field %v, card %v", field, card)
+		t.Fatalf("refusals met: field %v, card %v", field, card)
 	}
 }
 
-// TestTableKeyboard plays cards with digits and arrows plus Enter.
+// TestTableKeyboard: cards are played with the digits and with the arrows
+// and Enter, through the window's keys.
 func TestTableKeyboard(t *testing.T) {
-	tt := newTestTable(t, "en", round7, TableOptions{}, fyne.NewSize(1280, 800))
+	pa := newPersonApp(t, "en", fyne.NewSize(1280, 800))
+	ts := pa.start(classic3)
+	player := &reach.Njet{Words: NjetWords()}
 	played := 0
-	for range 5000 {
-		tt.settle()
-		if tt.finished() || played >= 4 {
-			break
-		}
-		m := tt.scr.model
-		if m.prompt != nil && m.prompt.Kind == engine.ActPlay {
-			i := slices.IndexFunc(tt.scr.cards, func(c *cardView) bool { return !c.Disabled() })
-			before := m.view.Hand.Len()
-			if played%2 == 0 {
-				tt.scr.TypedRune(rune('1' + i))
-			} else {
-				if tt.scr.focus != i {
-					t.Fatalf("the keyboard starts at card %d, the first legal is %d", tt.scr.focus, i)
-				}
-				tt.scr.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-				tt.scr.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
-				tt.scr.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-			}
-			tt.settle()
-			if m.view.Hand.Len() != before-1 {
-				t.Fatalf("key play %d: hand %d → %d", played, before, m.view.Hand.Len())
-			}
-			played++
+	for played < 4 && pa.p.Step(player) {
+		pa.p.Settle()
+		m := ts.model
+		if m.prompt == nil || m.prompt.Kind != engine.ActPlay || len(m.view.Hand.Cards(m.view.Edition)) < 3 {
 			continue
 		}
-		tt.scr.tapFirst()
+		i := slices.IndexFunc(ts.cards, func(c *cardView) bool { return !c.Disabled() })
+		before := m.view.Hand.Len()
+		if played%2 == 0 {
+			pa.p.Type(string(rune('1' + i)))
+		} else {
+			if ts.focus != i {
+				t.Fatalf("the keyboard starts at card %d, the first legal is %d", ts.focus, i)
+			}
+			pa.p.Key(fyne.KeyRight)
+			pa.p.Key(fyne.KeyLeft)
+			pa.p.Key(fyne.KeyReturn)
+		}
+		pa.p.Settle()
+		if m.view.Hand.Len() != before-1 {
+			t.Fatalf("key play %d: hand %d → %d", played, before, m.view.Hand.Len())
+		}
+		played++
 	}
 	if played < 4 {
 		t.Fatalf("%d cards played by keys", played)
@@ -301,70 +183,59 @@ func phaseOf(m *tableModel) string {
 	return ""
 }
 
-// TestTableScreens renders the table in each phase (the Njet board, the
-// team choice, a discard, a pass, trick play after a won trick, the round
-// summary, game over) at desktop and phone sizes: the parts must fit the
-// window and every control must be big enough for a finger. The markup of
-// each is checked in testdata/; -shots writes docs/screenshots/table-*.png.
+// tableSizes are the sizes the table's screenshots and markup are made
+// at: every size the app supports.
+var tableSizes = append(slices.Clone(sizes), personSizes[2:]...)
+
+// TestTableScreens: a person plays until the table has shown each phase
+// (the Njet board, the team choice, a discard with one card picked, a pass
+// picked, a won trick, the round summary, game over) at every size; each
+// time every enabled control is within a finger's reach (a scroll away at
+// most) and no two overlap. The markup of each is checked in testdata/;
+// -shots writes docs/screenshots/table-*.png.
 func TestTableScreens(t *testing.T) {
-	games := []seat.LocalConfig{
-		{Edition: engine.Modern, Players: 4, Seed: 3, Target: 12},
-		{Edition: engine.Classic, Players: 3, Seed: 7, Short: true},
-		{Edition: engine.Modern, Players: 4, Seed: 5, Target: 12},
-		{Edition: engine.Modern, Players: 4, Seed: 8, Target: 12},
-		{Edition: engine.Modern, Players: 5, Seed: 2, Target: 12},
-		{Edition: engine.Modern, Players: 3, Seed: 4, Target: 12},
-		{Edition: engine.Modern, Players: 4, Seed: 6, Target: 20},
-		{Edition: engine.Modern, Players: 4, Seed: 9, Target: 20},
-		{Edition: engine.Modern, Players: 5, Seed: 13, Target: 20},
-		{Edition: engine.Modern, Players: 2, Seed: 11, Target: 20},
+	var games []njetGame
+	for seed := range uint64(30) {
+		games = append(games, njetGame{edition: engine.Modern, players: 2 + int(seed%4), seed: seed + 3, target: 12})
 	}
 	want := []string{"njet", "team", "discard", "pass", "trick", "summary", "gameover"}
-	for _, sz := range sizes {
+	for _, sz := range tableSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			done := map[string]bool{}
 			for _, g := range games {
 				if len(done) == len(want) {
 					break
 				}
-				tt := newTestTable(t, "en", g, TableOptions{}, sz.size)
-				steer := func() bool {
-					// Block so that the person becomes the start player and
-					// passing to the left stays open, to meet every phase.
-					m := tt.scr.model
-					if m.prompt == nil || m.prompt.Kind != engine.ActBlock {
-						return false
-					}
-					mine := engine.Field(slices.Index(m.view.Edition.Characters(), m.view.Characters[m.you]))
-					for _, f := range tt.scr.fields {
-						fs := f.fs
-						if f.Disabled() || fs.Row == engine.RowStart && fs.Field == mine ||
-							fs.Row == engine.RowDiscard && fs.Field == engine.PassLeft {
-							continue
+				pa := newPersonApp(t, "en", sz.size)
+				ts := pa.start(g)
+				// Block so that the person becomes the start player and
+				// passing to the left stays open, to meet every phase.
+				player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(g.seed, 9)), Avoid: func(c reach.Control) bool {
+					m := ts.model
+					mine := "start/" + m.view.Characters[m.you].String()
+					return c.Kind == "field" && (c.Text == mine || c.Text == "discard/pass-left")
+				}, Prefer: func(c reach.Control) bool {
+					return c.Kind == "field" && strings.HasPrefix(c.Text, "discard/") // leave passing the last discard field
+				}}
+				for {
+					pa.p.Settle()
+					m := ts.model
+					if p := phaseOf(m); p != "" && !done[p] {
+						if p == "discard" && m.needed() == 2 && len(m.chosen) == 0 || p == "pass" && len(m.chosen) == 0 {
+							// show one card picked before the confirm
+							pa.p.Tap("a card to pick", reach.Kind("card", reach.RegionHand))
+							pa.p.Settle()
 						}
-						f.Tapped(&fyne.PointEvent{})
-						return true
+						done[p] = true
+						w := pa.u.Window()
+						checkReach(t, pa.p)
+						assertMarkup(t, filepath.Join(sz.name, "table-"+p+".xml"), w)
+						screenshot(t, "table-"+p+"-"+sz.name, w)
 					}
-					return false
+					if !pa.p.Step(player) {
+						break
+					}
 				}
-				tt.playSteered(func() {
-					m := tt.scr.model
-					p := phaseOf(m)
-					if p == "" || done[p] {
-						return
-					}
-					if p == "discard" && m.needed() == 2 && len(m.chosen) == 0 {
-						tt.scr.tapFirst() // show one card picked of two
-					}
-					if p == "pass" && len(m.chosen) == 0 {
-						tt.scr.tapFirst() // show the pick before the confirm
-					}
-					done[p] = true
-					w := tt.app.Window()
-					checkTableFits(t, tt.scr, w)
-					assertMarkup(t, filepath.Join(sz.name, "table-"+p+".xml"), w)
-					screenshot(t, "table-"+p+"-"+sz.name, w)
-				}, steer)
 			}
 			for _, p := range want {
 				if !done[p] {
@@ -375,38 +246,48 @@ func TestTableScreens(t *testing.T) {
 	}
 }
 
-// minTarget is the smallest side of a card or field a finger must hit.
-const minTarget = 38
-
-// checkTableFits checks that every control of the table lies inside the
-// window, is big enough to tap, and that no two overlap.
-func checkTableFits(t *testing.T, s *TableScreen, w fyne.Window) {
+// checkReach fails when an enabled control of the screen is out of a
+// finger's reach (a scroll away is within it), or two of them overlap, or
+// a card is not seen whole, or a text runs past the window's sides.
+func checkReach(t *testing.T, p *persontest.Person) {
 	t.Helper()
-	checkFits(t, w)
-	size := w.Canvas().Size()
-	d := fyne.CurrentApp().Driver()
-	type box struct{ x0, y0, x1, y1 float32 }
-	var boxes []box
-	for _, c := range s.controls() {
-		o := c.(fyne.CanvasObject)
-		if !o.Visible() {
-			continue
-		}
-		p := d.AbsolutePositionForObject(o)
-		sz := o.Size()
-		if p.X < 0 || p.Y < 0 || p.X+sz.Width > size.Width+0.5 || p.Y+sz.Height > size.Height+0.5 {
-			t.Errorf("%T at %v size %v lies outside the window %v", o, p, sz, size)
-		}
-		if !c.Disabled() && (sz.Width < minTarget || sz.Height < minTarget) {
-			t.Errorf("%T is %v: too small for a finger", o, sz)
-		}
-		b := box{p.X, p.Y, p.X + sz.Width, p.Y + sz.Height}
-		for _, o := range boxes {
-			if b.x0 < o.x1-1 && o.x0 < b.x1-1 && b.y0 < o.y1-1 && o.y0 < b.y1-1 {
-				t.Errorf("controls overlap at %v and %v", b, o)
+	checkScreen(t, p.Look())
+}
+
+// checkScreen is checkReach on a screen looked at.
+func checkScreen(t *testing.T, s *reach.Screen) {
+	t.Helper()
+	var shown []reach.Control
+	for _, c := range s.Controls {
+		if c.Kind == "card" && !c.Enabled && !c.Has(reach.Hidden) {
+			// A card that cannot be tapped must still be seen whole: the
+			// cards of a trick, of a hand while others play.
+			for _, p := range []string{reach.Clipped, reach.Covered, reach.Under, reach.Outside, reach.ZeroSize} {
+				if c.Has(p) {
+					t.Errorf("%s at %.0fx%.0f: %s", s.Name, s.Size.Width, s.Size.Height, c)
+				}
 			}
 		}
-		boxes = append(boxes, b)
+		if !c.Enabled || c.Has(reach.Hidden) {
+			continue
+		}
+		if len(c.Problems) > 0 {
+			t.Errorf("%s at %.0fx%.0f: %s", s.Name, s.Size.Width, s.Size.Height, c)
+		}
+		if c.OffView {
+			continue
+		}
+		for _, o := range shown {
+			if r := c.Rect.Intersect(o.Rect); r.W > 1 && r.H > 1 {
+				t.Errorf("%s and %s overlap", c, o)
+			}
+		}
+		shown = append(shown, c)
+	}
+	for _, tx := range s.Texts {
+		if tx.Rect.X < -0.5 || tx.Rect.X+tx.Rect.W > s.Size.Width+0.5 {
+			t.Errorf("%s at %.0fx%.0f: %q in %s runs past the window's side: %s", s.Name, s.Size.Width, s.Size.Height, tx.Text, tx.Region, tx.Rect)
+		}
 	}
 }
 
@@ -415,21 +296,21 @@ func checkTableFits(t *testing.T, s *TableScreen, w fyne.Window) {
 func TestTableRoundOfTotal(t *testing.T) {
 	cases := []struct {
 		name, code string
-		cfg        seat.LocalConfig
+		game       njetGame
 		want       string
 	}{
-		{"R-END-classic-short", "en", seat.LocalConfig{Edition: engine.Classic, Players: 3, Seed: 7, Short: true}, "Round 1 of 3"},
-		{"R-END-modern-whole", "en", seat.LocalConfig{Edition: engine.Modern, Players: 4, Seed: 3}, "Round 1 of 8"},
-		{"R-END-modern-target", "en", seat.LocalConfig{Edition: engine.Modern, Players: 4, Seed: 3, Target: 50}, "Round 1 · to 50 points"},
-		{"R-END-target-de", "de", seat.LocalConfig{Edition: engine.Modern, Players: 3, Seed: 3, Target: 20}, "Runde 1 · bis 20 Punkte"},
-		{"R-END-short-fr", "fr", seat.LocalConfig{Edition: engine.Classic, Players: 4, Seed: 3, Short: true}, "Manche 1 sur 4"},
+		{"R-END-classic-short", "en", njetGame{edition: engine.Classic, players: 3, seed: 7, short: true}, "Round 1 of 3"},
+		{"R-END-modern-whole", "en", njetGame{edition: engine.Modern, players: 4, seed: 3}, "Round 1 of 8"},
+		{"R-END-modern-target", "en", njetGame{edition: engine.Modern, players: 4, seed: 3, target: 50}, "Round 1 · to 50 points"},
+		{"R-END-target-de", "de", njetGame{edition: engine.Modern, players: 3, seed: 3, target: 20}, "Runde 1 · bis 20 Punkte"},
+		{"R-END-short-fr", "fr", njetGame{edition: engine.Classic, players: 4, seed: 3, short: true}, "Manche 1 sur 4"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tt := newTestTable(t, c.code, c.cfg, TableOptions{}, fyne.NewSize(360, 740))
-			tt.settle()
-			if got := texts(t, tt.scr.lay.info); !slices.Contains(got, c.want) {
-				t.Fatalf("info bar says %q, want %q", got, c.want)
+			pa := newPersonApp(t, c.code, fyne.NewSize(360, 740))
+			pa.start(c.game)
+			if !pa.p.Sees(c.want) {
+				pa.p.Fatalf("the info bar does not say %q", c.want)
 			}
 		})
 	}
@@ -439,32 +320,27 @@ func TestTableRoundOfTotal(t *testing.T) {
 // names the table uses everywhere: seats, the fields they block, the trick,
 // the round summary and the game-over table; no "Bot N" shows.
 func TestTableNames(t *testing.T) {
-	tt := newTestTable(t, "en", round7, TableOptions{}, fyne.NewSize(1280, 800))
+	pa := newPersonApp(t, "en", fyne.NewSize(1280, 800))
+	pa.start(classic3)
 	bot := regexp.MustCompile(`\bBot \d`)
 	seen := map[string]map[string]bool{}
-	tt.play(func() {
-		l := tt.scr.lay
-		parts := map[string]fyne.CanvasObject{"seats": l.seats, "board": l.board, "trick": l.trick, "info": l.info}
-		if l.over != nil {
-			parts = map[string]fyne.CanvasObject{"sheet": l.over}
-		}
-		for part, o := range parts {
-			for _, s := range texts(t, o) {
-				if bot.MatchString(s) {
-					t.Fatalf("%s shows %q", part, s)
-				}
-				for _, n := range []string{"Ada", "Boris"} {
-					if strings.Contains(s, n) {
-						if seen[part] == nil {
-							seen[part] = map[string]bool{}
-						}
-						seen[part][n] = true
+	player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(7, 7))}
+	pa.playLooking(player, func(s *reach.Screen) {
+		for _, tx := range s.Texts {
+			if bot.MatchString(tx.Text) {
+				t.Fatalf("%s shows %q", tx.Region, tx.Text)
+			}
+			for _, n := range []string{"Ada", "Boris"} {
+				if strings.Contains(tx.Text, n) {
+					if seen[tx.Region] == nil {
+						seen[tx.Region] = map[string]bool{}
 					}
+					seen[tx.Region][n] = true
 				}
 			}
 		}
 	})
-	for _, part := range []string{"seats", "board", "trick", "info", "sheet"} {
+	for _, part := range []string{"seats", reach.RegionBoard, reach.RegionTrick, "info", reach.RegionSummary, reach.RegionOver} {
 		if !seen[part]["Ada"] || !seen[part]["Boris"] {
 			t.Errorf("%s named %v, want Ada and Boris", part, seen[part])
 		}
@@ -475,20 +351,18 @@ func TestTableNames(t *testing.T) {
 // its whole text, broken in two lines where needed, at a readable size, in
 // every language (R-NJET: the Modern discard row's longest fields).
 func TestTableBoardLabelsFit(t *testing.T) {
-	cfg := seat.LocalConfig{Edition: engine.Modern, Players: 4, Seed: 3, Target: 12}
+	g := njetGame{edition: engine.Modern, players: 4, seed: 3, target: 12}
 	for _, code := range []string{"en", "de", "fr"} {
-		for _, sz := range sizes[1:] {
+		for _, sz := range tableSizes[1:] {
 			t.Run(code+"-"+sz.name, func(t *testing.T) {
-				tt := newTestTable(t, code, cfg, TableOptions{}, sz.size)
-				tt.settle()
-				if p := tt.scr.model.prompt; p == nil || p.Kind != engine.ActBlock {
+				pa := newPersonApp(t, code, sz.size)
+				ts := pa.start(g)
+				if p := ts.model.prompt; p == nil || p.Kind != engine.ActBlock {
 					t.Fatalf("first question %+v, want a block", p)
 				}
-				if len(tt.scr.fields) == 0 {
-					t.Fatal("no board")
-				}
-				for _, f := range tt.scr.fields {
-					r := test.TempWidgetRenderer(t, f).(*fieldRenderer)
+				pa.p.Look()
+				for _, f := range ts.parts.board.fields {
+					r := test.WidgetRenderer(f).(*fieldRenderer)
 					r.Layout(f.Size())
 					var shown []string
 					for _, l := range r.lines {
@@ -508,11 +382,95 @@ func TestTableBoardLabelsFit(t *testing.T) {
 					}
 				}
 				if code != "en" && sz.name == "phone" {
-					w := tt.app.Window()
+					w := pa.u.Window()
 					assertMarkup(t, filepath.Join("phone-"+code, "table-njet.xml"), w)
 					screenshot(t, "table-njet-phone-"+code, w)
 				}
 			})
 		}
 	}
+}
+
+// minTarget is the smallest side of a card or field a finger must hit.
+const minTarget = reach.Fingertip
+
+// TestTableForcedLastCard: the person's last card, the only one they may
+// play, plays itself after a moment in which the bar says so; the person
+// taps nothing for it.
+func TestTableForcedLastCard(t *testing.T) {
+	pa := newPersonAppWith(t, "en", fyne.NewSize(360, 740), func(e *Env) { e.Pace = 20 * time.Millisecond })
+	ts := pa.start(classic3)
+	pa.until = func() bool { return ts.forcing }
+	player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(5, 5))}
+	for !ts.forcing {
+		if !pa.p.Step(player) {
+			t.Fatal("the game ended without a forced card")
+		}
+	}
+	m := ts.model
+	if m.view.Hand.Len() > 2 || len(m.prompt.Legal) != 1 {
+		t.Fatalf("forced with %d cards in hand, %d legal", m.view.Hand.Len(), len(m.prompt.Legal))
+	}
+	s := pa.p.Look()
+	if !s.Shows("plays itself") {
+		pa.p.Fatalf("the bar does not say that the card plays itself")
+	}
+	before, taps := m.view.Hand.Len(), player.Taps
+	pa.until = nil
+	pa.p.Settle()
+	if m.view.Hand.Len() != before-1 || player.Taps != taps {
+		t.Fatalf("hand %d → %d, %d taps", before, m.view.Hand.Len(), player.Taps-taps)
+	}
+}
+
+// TestTableTrickHold: a won trick stays on the table twice a bot's pace
+// before the next event, the round summary included.
+func TestTableTrickHold(t *testing.T) {
+	ts := newTableScreen(nil, nil, TableOptions{}, 600*time.Millisecond, func(f func()) { f() })
+	if d := ts.delay(seat.TrickWon{}, 0); d != 1200*time.Millisecond {
+		t.Fatalf("a won trick holds %v", d)
+	}
+}
+
+// TestTableYouFollowsTheLanguage: the person's seat, unnamed in the
+// settings, is "You" in the language of the moment: a game saved in
+// English and continued after a switch to German says "Du"; so does a
+// save that holds the English word.
+func TestTableYouFollowsTheLanguage(t *testing.T) {
+	pa := newPersonApp(t, "en", fyne.NewSize(1280, 800))
+	pa.start(classic3)
+	p := pa.p
+	p.Tap("the way home", func(c reach.Control) bool { return c.Kind == "button" && strings.Contains(c.Icon, "home") })
+	p.TapText(tr("home.settings", "Settings"))
+	p.Tap("the language", reach.Kind("select", tr("settings.lang", "Language")))
+	p.TapText("Deutsch")
+	p.TapText(tr("app.back", "Back"))
+	p.TapText(tr("home.continue", "Continue the game"))
+	if !p.Sees("Du") || p.Sees("You") {
+		p.Fatalf("the table does not call the person Du")
+	}
+	names := namesOf(seat.LocalConfig{Players: 3, Names: []string{"You", "Ada", "Boris"}})
+	if names[0] != "" {
+		t.Fatalf("a saved %q stays", names[0])
+	}
+}
+
+// TestHomeShowsEverything: at 1024x720 the home screen shows every entry
+// without scrolling: continue, a new game, The Game, the LAN's, the
+// rules and the settings.
+func TestHomeShowsEverything(t *testing.T) {
+	pa := newPersonAppWith(t, "en", fyne.NewSize(1024, 720), func(e *Env) { e.LAN = newFakeLAN() })
+	pa.u.SaveLocal(fakeGame{data: []byte("{}")})
+	pa.u.Reset(NewHome(pa.u))
+	s := pa.p.Look()
+	for _, want := range []string{tr("home.continue", "Continue the game"), tr("home.new", "New game against bots"), tgw("thegame.home.play"),
+		tr("lan.host", "Host a table"), tr("lan.join-code", "Join with a code"), tr("checklog.title", "Check a log"),
+		tr("home.rules", "Rules"), tr("home.settings", "Settings")} {
+		cs := s.Find(reach.Button(want))
+		if len(cs) != 1 || !cs[0].Reachable() || cs[0].OffView {
+			t.Errorf("%q: %v", want, cs)
+		}
+	}
+	checkReach(t, pa.p)
+	screenshot(t, "home-lan-1024x720", pa.u.Window())
 }

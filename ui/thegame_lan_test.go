@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/njetlan/njet/games"
 	"os"
 	"path/filepath"
 	"slices"
@@ -324,16 +325,25 @@ func tgAct(t *testing.T, s *TheGameScreen, pl tgbot.Player, v thegame.View) {
 // with table.Verify and says its checks and its result in The Game's
 // words; one byte changed fails it.
 func TestCheckLogTheGame(t *testing.T) {
-	s, err := table.NewTheGameSelfplay(table.TheGameSelfplayConfig{Players: 3, Extreme: true, Seed: 7, Dir: t.TempDir()})
+	tg, err := games.ByName(table.GameTheGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := table.NewSelfplay(table.SelfplayConfig{Game: table.GameTheGame, Players: 3, Extreme: true, Seed: 7,
+		Dir: t.TempDir(), Bot: "coop", NewPlayer: tg.NewPlayer})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := s.Run(ctx, nil); err != nil {
+	if err := s.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	data, err := s.Export(0)
+	exported := filepath.Join(t.TempDir(), "seat-0.njetlog")
+	if _, err := s.Export(0, exported); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exported)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"image/color"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -11,91 +10,135 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/ui/reach"
 	"github.com/njetlan/njet/words"
 )
 
-// trickView shows the trick in the middle: each card under the name of the
-// seat that played it, in the order played; once won, the winner's card is
-// lit and a line says who took it and why. With peek set it shows the last
-// complete trick again.
-func (t *TableScreen) trickView() fyne.CanvasObject {
-	m := t.model
+// trickPanel shows the trick in the middle: each card under the name of
+// the seat that played it, in the order played. Once the trick is won its
+// head says who took it, the winning card is lit and a line says with
+// which card and why, with the loot; it stays so until the next card is
+// played. With peek set it shows the last complete trick again. Its
+// objects are made once.
+type trickPanel struct {
+	view     *fyne.Container
+	head     *phrase
+	slots    *fyne.Container
+	names    []*canvas.Text
+	holders  []*fyne.Container // each holds a played card, or nothing
+	won      *phrase
+	received *phrase
+	cardSize fyne.Size
+}
+
+func newTrickPanel(t *TableScreen, players int) *trickPanel {
+	p := &trickPanel{
+		head:     newPhrase(&t.lay.colW, 16, true, white),
+		won:      newPhrase(&t.lay.colW, 15, true, white),
+		received: newPhrase(&t.lay.colW, 15, true, white),
+		cardSize: fyne.NewSize(60, 85),
+	}
+	p.slots = container.New(layout.NewGridLayoutWithColumns(max(players, 1)))
+	for range max(players, 1) {
+		name := label("", 13, true, white)
+		name.Alignment = fyne.TextAlignCenter
+		h := container.NewGridWrap(p.cardSize)
+		p.names, p.holders = append(p.names, name), append(p.holders, h)
+		p.slots.Add(container.NewBorder(name, nil, nil, nil, container.NewCenter(h)))
+	}
 	bg := canvas.NewRectangle(feltDark)
 	bg.CornerRadius = 10
-	tr0 := m.trick
-	won := m.trickWon
+	p.view = reach.Region(reach.RegionTrick, bg, container.NewPadded(container.NewVBox(p.head.object(), p.slots, p.won.object(), p.received.object())))
+	return p
+}
+
+// update shows the model's trick.
+func (p *trickPanel) update(t *TableScreen) {
+	m := t.model
+	size := fyne.NewSize(60, 85)
+	if t.lay.shape == shapeLow || t.lay.shape == shapeSmall {
+		size = fyne.NewSize(46, 65) // short of height
+	}
+	if size != p.cardSize {
+		p.cardSize = size
+		for _, h := range p.holders {
+			h.Layout = layout.NewGridWrapLayout(size)
+			h.Refresh()
+		}
+	}
+	tr0, won := m.trick, m.trickWon
 	if t.peek && m.last != nil {
 		tr0, won = m.last.Trick, m.last
 	}
-	var head string
+	head, headCol := "", color.Color(white)
 	switch {
-	case t.peek && won != nil:
-		head = tr("table.last-trick", "Last trick ({{.N}})", map[string]any{"N": won.N})
-	case m.view.Phase == engine.PhaseTricks || won != nil:
-		n := len(m.view.Tricks) + 1
-		if won != nil {
-			n = won.N
+	case won != nil:
+		head, headCol = t.wonHead(won), gold
+		if t.peek {
+			head = tr("table.last-trick", "Last trick ({{.N}})", map[string]any{"N": won.N}) + ": " + head
 		}
-		head = tr("table.trick", "Trick {{.N}}", map[string]any{"N": n})
+	case m.view.Phase == engine.PhaseTricks:
+		head = tr("table.trick", "Trick {{.N}}", map[string]any{"N": m.trickNumber()})
 	case m.view.Phase == engine.PhaseDiscard:
 		head = tr("table.discarding", "Discarding")
-	default:
-		head = ""
 	}
-	plays := container.New(layout.NewGridLayoutWithColumns(max(m.view.Players, 1)))
-	for _, p := range tr0.Plays {
-		var st cardState
-		st.trump, st.super = m.trumpMarks(p.Card)
-		st.usable = won != nil && p.Seat == won.Trick.Winner // lit: the winning card
-		cv := t.views.card(t.views.trick, p.Card, nil, st)
-		name := label(t.name(p.Seat), 13, true, white)
-		name.Alignment = fyne.TextAlignCenter
-		box := container.NewBorder(name, nil, nil, nil, container.NewCenter(container.NewGridWrap(fyne.NewSize(60, 85), cv)))
-		plays.Add(box)
+	p.head.style(16, true, headCol)
+	p.head.set(head)
+	for i := range p.holders {
+		name, card := "", fyne.CanvasObject(nil)
+		if i < len(tr0.Plays) {
+			pl := tr0.Plays[i]
+			var st cardState
+			st.trump, st.super = m.trumpMarks(pl.Card)
+			st.lit = won != nil && pl.Seat == won.Trick.Winner
+			card = t.views.card(t.views.trick, pl.Card, nil, st)
+			name = t.name(pl.Seat)
+		}
+		setText(p.names[i], name)
+		h := p.holders[i]
+		switch {
+		case card == nil && len(h.Objects) > 0:
+			h.Objects = nil
+			h.Refresh()
+		case card != nil && (len(h.Objects) != 1 || h.Objects[0] != card):
+			h.Objects = []fyne.CanvasObject{card}
+			h.Refresh()
+		}
 	}
-	parts := []fyne.CanvasObject{label(head, 16, true, white), plays}
+	show(p.slots, len(tr0.Plays) > 0) // an empty trick takes no room
+	why := ""
 	if won != nil {
-		parts = append(parts, t.wonLine(won))
+		why = t.wonLine(won)
 	}
+	p.won.set(why)
+	got := ""
 	if m.received != engine.NoCard && m.view.Phase == engine.PhaseTricks && len(m.view.Tricks) == 0 && len(tr0.Plays) == 0 {
 		from := (m.you + m.view.Players - 1) % max(m.view.Players, 1)
-		parts = append(parts, t.wrapText(say(words.Msg{ID: "action.received.you", Text: "You received {{.Card}} from {{.From}}.",
-			Args: map[string]any{"Card": words.Card(m.received), "From": words.Plain(t.name(from))}}), 15, true))
+		got = say(words.Msg{ID: "action.received.you", Text: "You received {{.Card}} from {{.From}}.",
+			Args: map[string]any{"Card": words.Card(m.received), "From": words.Plain(t.name(from))}})
 	}
-	return container.NewStack(bg, container.NewPadded(container.NewVBox(parts...)))
+	p.received.set(got)
 }
 
-// wonLine says who took the trick, with which card and why (R-WIN).
-func (t *TableScreen) wonLine(w *seat.TrickWon) fyne.CanvasObject {
-	args := map[string]any{"Seat": words.Plain(t.name(w.Trick.Winner)), "N": w.N, "Card": words.Card(w.Why.Card), "Why": words.WinReason(w.Why)}
-	id, en := "trick.won", "{{.Seat}} takes trick {{.N}} with {{.Card}} ({{.Why}})."
-	you := w.Trick.Winner == t.model.you
-	if you {
-		id, en = "trick.won.you", "You take trick {{.N}} with {{.Card}} ({{.Why}})."
+// wonHead says who took the trick, in the panel's head.
+func (t *TableScreen) wonHead(w *seat.TrickWon) string {
+	if w.Trick.Winner == t.model.you {
+		return say(words.Msg{ID: "trick.head.you", Text: "You take trick {{.N}}", Args: map[string]any{"N": w.N}})
 	}
-	if len(w.Trick.Loot) > 0 {
-		var loot []words.Msg
-		for _, c := range w.Trick.Loot {
-			loot = append(loot, words.Card(c))
-		}
-		args["Loot"] = words.List(loot)
-		id, en = "trick.won.loot", "{{.Seat}} takes trick {{.N}} with {{.Card}} ({{.Why}}) and the loot {{.Loot}}."
-		if you {
-			id, en = "trick.won.loot.you", "You take trick {{.N}} with {{.Card}} ({{.Why}}) and the loot {{.Loot}}."
-		}
-	}
-	return t.wrapText(say(words.Msg{ID: id, Text: en, Args: args}), 16, true)
+	return say(words.Msg{ID: "trick.head", Text: "{{.Seat}} takes trick {{.N}}", Args: map[string]any{"Seat": words.Plain(t.name(w.Trick.Winner)), "N": w.N}})
 }
 
-// wrapText is text in the table's light colour, wrapped at word breaks.
-func (t *TableScreen) wrapText(s string, size float32, bold bool) fyne.CanvasObject {
-	return wrapCol(&t.lay.colW, s, size, bold, white)
-}
-
-func wrapCol(width *float32, s string, size float32, bold bool, col color.Color) fyne.CanvasObject {
-	var objs []fyne.CanvasObject
-	for _, w := range strings.Fields(s) {
-		objs = append(objs, label(w, size, bold, col))
+// wonLine says with which card the trick was taken and why (R-WIN), and
+// the loot; the head says who took it.
+func (t *TableScreen) wonLine(w *seat.TrickWon) string {
+	args := map[string]any{"Card": words.Card(w.Why.Card), "Why": words.WinReason(w.Why)}
+	if len(w.Trick.Loot) == 0 {
+		return say(words.Msg{ID: "trick.why", Text: "with {{.Card}} ({{.Why}}).", Args: args})
 	}
-	return container.New(&flowLayout{width: width, gap: size * 0.3}, objs...)
+	var loot []words.Msg
+	for _, c := range w.Trick.Loot {
+		loot = append(loot, words.Card(c))
+	}
+	args["Loot"] = words.List(loot)
+	return say(words.Msg{ID: "trick.why.loot", Text: "with {{.Card}} ({{.Why}}); loot: {{.Loot}}.", Args: args})
 }

@@ -1,24 +1,22 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 
 	"github.com/njetlan/njet/engine"
 )
 
-// views keeps the table's drawn objects from one event to the next: each
-// card of the hand, of the trick and of a discard's picks, each field of
-// the board, and the marks of the info bar are made once and then only
-// changed in place. A mark is drawn into a texture of its own, so making
-// new ones on every event would keep the renderer busy and its caches
-// growing until they expire; kept, each is drawn once and again only when
-// it changes.
+// views keeps the table's cards, fields and marks from one event to the
+// next: each card of the hand, of the trick and of a discard's picks, each
+// field of the board, and the marks of the info bar are made once and
+// then only changed in place. A drawn object gets a texture of its own,
+// so making new ones on every event would keep the renderer busy and its
+// caches growing until they expire; kept, each is drawn once and again
+// only when it changes.
 type views struct {
 	hand, trick, picked map[engine.Card]*cardView
 	fields              map[[2]int]*fieldView
 	chips               map[[2]int]*canvas.Raster
-	handBox             *handBox
 }
 
 func newViews() *views {
@@ -58,11 +56,11 @@ func (v *views) chip(slot int, c engine.Colour) *canvas.Raster {
 }
 
 // field returns the kept view of a board field, set to what it shows now.
-func (v *views) field(fs fieldState, text, by string, mark engine.Colour, onTap func(fieldState)) *fieldView {
+func (v *views) field(e engine.Edition, fs fieldState, text, by string, mark engine.Colour, onTap func(fieldState)) *fieldView {
 	key := [2]int{int(fs.Row), int(fs.Field)}
 	f, ok := v.fields[key]
 	if !ok || f.mark != mark {
-		f = newFieldView(fs, text, by, mark, nil)
+		f = newFieldView(e, fs, text, by, mark, nil)
 		f.onTap = func() { onTap(f.fs) }
 		v.fields[key] = f
 		return f
@@ -72,27 +70,4 @@ func (v *views) field(fs fieldState, text, by string, mark engine.Colour, onTap 
 		f.Refresh()
 	}
 	return f
-}
-
-// handRow returns the kept hand row, holding cards.
-func (v *views) handRow(cards []fyne.CanvasObject, small bool) *handBox {
-	h := v.handBox
-	if h == nil {
-		h = newHandBox(cards, small)
-		v.handBox = h
-		return h
-	}
-	same := h.small == small && len(h.cards) == len(cards)
-	for i := 0; same && i < len(cards); i++ {
-		same = h.cards[i] == cards[i]
-	}
-	if same {
-		return h
-	}
-	h.small, h.lay.small = small, small
-	h.cards = cards
-	h.box.Objects = cards
-	h.box.Refresh()
-	h.Refresh()
-	return h
 }
