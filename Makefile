@@ -20,7 +20,7 @@ test:
 nogui:
 	CGO_ENABLED=0 $(GO) build -tags nogui -o njet .
 
-# The real binary under Xvfb, a whole smoke game at desktop and phone size.
+# The real binary under Xvfb: whole games played by clicks at every size.
 e2e:
 	bash scripts/deps.sh --e2e
 	bash scripts/e2e.sh
@@ -30,7 +30,7 @@ e2e-lan:
 	bash scripts/deps.sh --e2e
 	bash scripts/e2e-lan.sh
 
-# Start to first frame, resident memory after a game, binary size.
+# Start to first frame, a game's resident memory against a blank window, binary size.
 bench-app:
 	bash scripts/deps.sh --e2e
 	bash scripts/bench-app.sh

@@ -29,18 +29,22 @@ var openWindow func(c *cli, o appOptions) int
 // serve tests and measurements.
 type appOptions struct {
 	width, height float32 // window size; 0 leaves the app's own
-	smoke         bool
 	game          seat.LocalConfig
-	smokeSave     string
 	firstFrame    bool
-	pace          time.Duration // the smoke game's bot pace; 0: fast
-	// The LAN smoke mode: host a table of game's edition, players and
-	// variant named lanHost, or join the table named lanJoin, as player,
-	// and write the table's log to lanLog at the end.
-	lanHost, lanJoin, lanLog, player string
+	pace          time.Duration // the bots' pace in a test mode; 0: fast
+	// lanLog, with probe, puts the app on the LAN and writes the log of
+	// the LAN table played to it at the end; player is the person's name.
+	lanLog, player string
 	// smokeTG plays theGame, a smoke game of The Game.
 	smokeTG bool
 	theGame theGameSmoke
+	// probe is where the app writes what its window shows (package
+	// ui/reach), "-" for stdout; probeSave where it writes the save of a
+	// local game of Njet! that ends.
+	probe, probeSave string
+	// blank opens only a window with one label for this long, the
+	// baseline of the app's memory figures.
+	blank time.Duration
 }
 
 // theGameSmoke is a smoke game of The Game: the person in seat 0 played
@@ -55,58 +59,54 @@ type theGameSmoke struct {
 // app runs njet without a command: the app's window, or one of its hidden
 // test modes.
 //
-//	--smoke              start a local game that plays itself through the
-//	                     table screen's controls; print "totals a,b,..." and
-//	                     exit 0 at game over
-//	--seed S, --edition E, --players N, --short, --target T, --bots K
-//	                     the smoke game (seed 7, Classic, 4 players)
+//	--seed S             The Game's smoke game's seed
 //	--size WxH           the window's size
-//	--pace D             the smoke game's bot pace (default: fast)
-//	--smoke-save FILE    write the smoke game's save at game over
+//	--pace D             the bots' pace in a test mode (default: fast)
 //	--smoke-check FILE --totals a,b,...
-//	                     replay a saved smoke game from its seed and bots,
-//	                     with the person's recorded choices, and check the
-//	                     engine's totals against the ones printed (no window)
+//	                     replay a saved game from its seed and bots, with
+//	                     the person's recorded choices, and check the
+//	                     engine's totals against the ones shown (no window)
 //	--first-frame        print the time from process start to the first
-//	                     painted frame, then quit (with --smoke: go on)
-//	--smoke-lan-host NAME
-//	                     host a LAN table named NAME (--edition, --players,
-//	                     --short, --target; no bots) by the home screen's
-//	                     taps, start it once the seats are full and play the
-//	                     person's seat by the table screen's controls
-//	--smoke-lan-join NAME
-//	                     wait until the home screen lists the table NAME,
-//	                     tap it and play likewise
-//	--smoke-lan-log FILE write the LAN table's log there at the end; print
-//	                     "lan over TABLE" and exit 0 when the game is over
+//	                     painted frame, then quit
 //	--smoke-thegame      start a local game of The Game (--players 1 to 5,
 //	                     default 3; --extreme; --bots greedy or coop,
 //	                     default coop; --seed) whose person's seat is
 //	                     played by the table screen's taps; print
 //	                     "thegame over: N cards left, RATING" and exit 0
 //	                     at game over
+//	--probe FILE         write what the window shows, each time it
+//	                     changes, as lines of JSON to FILE ("-": stdout),
+//	                     for a driver that plays with the real pointer;
+//	                     off the network, bots at the smoke pace
+//	--probe-save FILE    with --probe: write the save of each local game
+//	                     that ends to FILE (for --smoke-check)
+//	--lan-log FILE       with --probe: on the LAN after all; once the play
+//	                     of a LAN table ends, write its log to FILE, print
+//	                     "lan over TABLE" and quit (exit 0 when the game
+//	                     was over); "trace WHAT UNIXNS" lines tell when
+//	                     things happen on the way: listed NAME, tap NAME,
+//	                     lobby-seats, round-start N, cards N (ui.Env.Trace)
+//	--blank D            open a window holding one label, nothing of the
+//	                     app, for D, then quit: the baseline of the
+//	                     memory figures (scripts/bench-app.sh)
 //	--player NAME        the person's name (the settings' name)
-//	                     In the LAN smoke mode the app prints "trace WHAT
-//	                     UNIXNS" lines: listed NAME, tap NAME, lobby-seats,
-//	                     round-start N, cards N (ui.Env.Trace).
 func (c *cli) app(args []string) int {
-	fs := c.flagSet("", "[--smoke] [--size WxH]", "Open the Njet app.")
-	smoke := fs.Bool("smoke", false, "play a local game by the table screen's own controls and exit at game over")
+	fs := c.flagSet("", "[--size WxH]", "Open the Njet app.")
 	game := addGameFlags(fs)
-	seed := fs.Uint64("seed", 7, "seed of the smoke game")
-	bots := fs.String("bots", "heuristic", "comma list of bot kinds for the other seats of the smoke game")
+	seed := fs.Uint64("seed", 7, "seed of a test mode's game")
+	bots := fs.String("bots", "heuristic", "The Game's smoke mode: the bots' kind")
 	size := fs.String("size", "", "window size, e.g. 360x740")
-	save := fs.String("smoke-save", "", "write the smoke game's save to this file at game over")
-	check := fs.String("smoke-check", "", "replay this saved smoke game and compare its totals with --totals")
-	totals := fs.String("totals", "", "the totals a smoke game printed, comma-separated")
+	check := fs.String("smoke-check", "", "replay this saved game and compare its totals with --totals")
+	totals := fs.String("totals", "", "the totals the game showed, comma-separated")
 	first := fs.Bool("first-frame", false, "print the time to the first painted frame")
-	pace := fs.Duration("pace", 0, "the smoke game's bot pace (default: fast)")
-	lanHost := fs.String("smoke-lan-host", "", "host a LAN table of this name and play it by the app's own controls")
-	lanJoin := fs.String("smoke-lan-join", "", "join the LAN table of this name once listed and play it by the app's own controls")
-	lanLog := fs.String("smoke-lan-log", "", "write the LAN table's log to this file at the end")
+	pace := fs.Duration("pace", 0, "the bots' pace in a test mode (default: fast)")
+	lanLog := fs.String("lan-log", "", "with --probe: play on the LAN and write the table's log to this file at the end")
 	player := fs.String("player", "", "the person's name")
 	smokeTG := fs.Bool("smoke-thegame", false, "play a local game of The Game by the table screen's own controls and exit at game over")
 	extreme := fs.Bool("extreme", false, "the smoke game of The Game is Extreme")
+	probe := fs.String("probe", "", "write what the window shows as lines of JSON to this file (-: stdout)")
+	probeSave := fs.String("probe-save", "", "with --probe: write the save of a local game that ends to this file")
+	blank := fs.Duration("blank", 0, "open a window with one label for this long, then quit")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
@@ -114,12 +114,10 @@ func (c *cli) app(args []string) int {
 		return c.theGameSmokeFlags(fs, *smokeTG, *extreme, *seed, *bots, game.players, *size, *pace)
 	}
 	switch {
-	case *lanHost != "" && *lanJoin != "":
-		return usageError(fs, "--smoke-lan-host and --smoke-lan-join exclude each other")
-	case (*lanHost != "" || *lanJoin != "") && *smoke:
-		return usageError(fs, "--smoke plays a local game; --smoke-lan-host and --smoke-lan-join a LAN one")
-	case *lanLog != "" && *lanHost == "" && *lanJoin == "":
-		return usageError(fs, "--smoke-lan-log needs --smoke-lan-host or --smoke-lan-join")
+	case *lanLog != "" && *probe == "":
+		return usageError(fs, "--lan-log needs --probe")
+	case *probeSave != "" && *probe == "":
+		return usageError(fs, "--probe-save needs --probe")
 	}
 	if *check != "" {
 		return c.smokeCheck(*check, *totals)
@@ -135,8 +133,11 @@ func (c *cli) app(args []string) int {
 	if *pace < 0 || *pace > time.Minute {
 		return usageError(fs, "bad --pace %v: want 0 to 1m", *pace)
 	}
-	o := appOptions{smoke: *smoke, smokeSave: *save, firstFrame: *first, pace: *pace,
-		lanHost: *lanHost, lanJoin: *lanJoin, lanLog: *lanLog, player: *player,
+	if *blank < 0 || *blank > time.Hour {
+		return usageError(fs, "bad --blank %v: want 0 to 1h", *blank)
+	}
+	o := appOptions{blank: *blank, firstFrame: *first, pace: *pace,
+		lanLog: *lanLog, player: *player, probe: *probe, probeSave: *probeSave,
 		game: seat.LocalConfig{Edition: e, Players: game.players, Seed: *seed, Bots: kinds,
 			Short: game.short, Target: game.target}}
 	if *size != "" {
@@ -146,7 +147,7 @@ func (c *cli) app(args []string) int {
 	}
 	if openWindow == nil {
 		fmt.Fprintf(c.stderr, "njet: this njet was built without the app (nogui); give a command\n\n")
-		c.usage()
+		c.usage(c.stderr)
 		return exitUsage
 	}
 	return openWindow(c, o)
@@ -188,7 +189,7 @@ func (c *cli) smokeCheck(file, printed string) int {
 	return exitOK
 }
 
-// parseTotals reads "a,b,c" (or "totals a,b,c" as the smoke mode prints).
+// parseTotals reads "a,b,c" (or "totals a,b,c" as xperson prints).
 func parseTotals(s string) ([]int, error) {
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "totals"))
 	if s == "" {
@@ -266,8 +267,8 @@ func (c *cli) theGameSmokeFlags(fs *flag.FlagSet, smoke, extreme bool, seed uint
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	for _, name := range []string{"smoke", "edition", "short", "target", "smoke-save", "smoke-check", "totals",
-		"smoke-lan-host", "smoke-lan-join", "smoke-lan-log", "first-frame"} {
+	for _, name := range []string{"edition", "short", "target", "smoke-check", "totals", "probe", "probe-save", "blank",
+		"lan-log", "first-frame"} {
 		if set[name] {
 			return usageError(fs, "--%s does not go with --smoke-thegame", name)
 		}
@@ -296,7 +297,7 @@ func (c *cli) theGameSmokeFlags(fs *flag.FlagSet, smoke, extreme bool, seed uint
 	}
 	if openWindow == nil {
 		fmt.Fprintf(c.stderr, "njet: this njet was built without the app (nogui); give a command\n\n")
-		c.usage()
+		c.usage(c.stderr)
 		return exitUsage
 	}
 	return openWindow(c, o)

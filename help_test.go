@@ -15,10 +15,34 @@ func TestTargetHelpSaysHouseRule(t *testing.T) {
 			if code := run([]string{cmd, "-h"}, &stdout, &stderr); code != exitOK {
 				t.Fatalf("exit code %d", code)
 			}
-			help := strings.Join(strings.Fields(stderr.String()), " ")
+			help := strings.Join(strings.Fields(stdout.String()), " ")
 			if !strings.Contains(help, "a variant of the Modern rules, a house rule in a Classic game") {
-				t.Errorf("the --target help does not say it is a house rule in Classic:\n%s", stderr.String())
+				t.Errorf("the --target help does not say it is a house rule in Classic:\n%s", stdout.String())
 			}
 		})
+	}
+}
+
+// TestHelpGoesToStdout: asked for, the usage goes to stdout (so that
+// `njet help | less` shows it), names the app's --size flag, and leaves
+// stderr empty; after a mistake it goes to stderr.
+func TestHelpGoesToStdout(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"play", "-h"}, {"join", "--help"}, {"host", "--name", "x", "-h"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(args, &stdout, &stderr); code != exitOK {
+				t.Fatalf("exit code %d", code)
+			}
+			if !strings.Contains(stdout.String(), "Usage: njet") || stderr.Len() != 0 {
+				t.Fatalf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			}
+			if len(args) == 1 && !strings.Contains(stdout.String(), "--size WxH") {
+				t.Errorf("the usage does not name --size:\n%s", stdout.String())
+			}
+		})
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"play", "--colour", "red"}, &stdout, &stderr); code != exitUsage || stdout.Len() != 0 || !strings.Contains(stderr.String(), "Usage: njet play") {
+		t.Fatalf("a bad flag: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/lan"
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
@@ -55,8 +56,12 @@ func (l *lanApp) Close() error {
 }
 
 func adOf(a lan.TableAd) ui.LANTableAd {
-	return ui.LANTableAd{ID: a.ID.String(), Name: a.Name, Edition: a.Edition, Players: a.Players, Free: a.Free, Host: a.Host,
-		TheGame: a.Game == table.GameTheGame, Extreme: a.Extreme}
+	ad := ui.LANTableAd{ID: a.ID.String(), Name: a.Name, Players: a.Players, Free: a.Free, Host: a.Host,
+		TheGame: a.Game == table.GameTheGame, Extreme: a.Variant == "extreme"}
+	if e, err := games.Edition(a.Variant); err == nil && a.Game == table.GameNjet {
+		ad.Edition = e
+	}
+	return ad
 }
 
 func (l *lanApp) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
@@ -76,8 +81,8 @@ func (l *lanApp) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
 	return err
 }
 
-// strengths maps the app's bot strengths to package lan's, which names
-// the bot kind of each.
+// strengths maps the app's bot strengths to package lan's; each game
+// names the bot kind of each (games.Game.Bots).
 var strengths = []struct {
 	ui  ui.BotStrength
 	lan lan.Strength
@@ -86,7 +91,11 @@ var strengths = []struct {
 func (l *lanApp) Strengths() []ui.BotStrength {
 	var out []ui.BotStrength
 	for _, s := range lan.Strengths() {
-		out = append(out, uiStrength(s.Kind()))
+		for _, m := range strengths {
+			if m.lan == s {
+				out = append(out, m.ui)
+			}
+		}
 	}
 	return out
 }
@@ -101,14 +110,14 @@ func uiStrength(kind string) ui.BotStrength {
 	return 0
 }
 
-// botKinds are the bot kinds of the strengths.
-func botKindsOf(bots []ui.BotStrength) ([]string, error) {
+// botKindsOf are the bot kinds of game g at the strengths.
+func botKindsOf(g *games.Game, bots []ui.BotStrength) ([]string, error) {
 	kinds := make([]string, 0, len(bots))
 	for _, b := range bots {
 		kind := ""
 		for _, s := range strengths {
 			if s.ui == b {
-				kind = s.lan.Kind()
+				kind = g.Bots[s.lan]
 			}
 		}
 		if kind == "" {
@@ -152,7 +161,18 @@ func (l *lanApp) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lo
 	if err != nil {
 		return nil, err
 	}
-	kinds, err := botKindsOf(cfg.Bots)
+	game, variant := table.GameNjet, cfg.Edition.String()
+	if cfg.TheGame {
+		game, variant = table.GameTheGame, "base"
+		if cfg.Extreme {
+			variant = "extreme"
+		}
+	}
+	g, err := games.ByName(game)
+	if err != nil {
+		return nil, err
+	}
+	kinds, err := botKindsOf(g, cfg.Bots)
 	if err != nil {
 		return nil, err
 	}
@@ -161,12 +181,8 @@ func (l *lanApp) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lo
 	// OpenLobby tells Hosting before it returns the lobby the control
 	// needs: its news wait until then.
 	var opening []lan.Progress
-	game := table.GameNjet
-	if cfg.TheGame {
-		game = table.GameTheGame
-	}
-	h, err := d.OpenLobby(lan.HostConfig{Name: cfg.Name, Edition: cfg.Edition, Players: cfg.Players, BotKinds: kinds,
-		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player, Game: game, Extreme: cfg.Extreme}, func(p lan.Progress) { opening = append(opening, p) })
+	h, err := d.OpenLobby(lan.HostConfig{Name: cfg.Name, Game: game, Variant: variant, Players: cfg.Players, BotKinds: kinds,
+		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player}, func(p lan.Progress) { opening = append(opening, p) })
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +238,11 @@ type hostControl struct {
 }
 
 func (c *hostControl) SetBots(bots []ui.BotStrength) error {
-	kinds, err := botKindsOf(bots)
+	g, err := games.ByName(c.h.Game())
+	if err != nil {
+		return err
+	}
+	kinds, err := botKindsOf(g, bots)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/njetlan/njet/games"
 	"io"
 	"os"
 	"os/signal"
@@ -86,23 +87,26 @@ var commands = []command{
 	{"tables", "list the tables advertised on the LAN", (*cli).tables},
 }
 
-func (c *cli) usage() {
-	fmt.Fprintf(c.stderr, "Usage: njet <command> [flags]\n\nCommands:\n")
+// usage prints the commands to w: stdout when asked for (help, -h), stderr
+// after a mistake.
+func (c *cli) usage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: njet [--size WxH]       open the app (a window)\n       njet <command> [flags]\n\nCommands:\n")
 	for _, cmd := range commands {
-		fmt.Fprintf(c.stderr, "  %-8s %s\n", cmd.name, cmd.summary)
+		fmt.Fprintf(w, "  %-8s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprintf(c.stderr, "\nRun \"njet <command> -h\" for the flags of a command.\n")
+	fmt.Fprintf(w, "\nThe app's flag:\n  --size WxH  the window's size in pixels, e.g. 360x740 for a phone held upright\n")
+	fmt.Fprintf(w, "\nRun \"njet <command> -h\" for the flags of a command.\n")
 }
 
 func (c *cli) run(args []string) int {
 	switch {
-	case len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help"):
-		c.usage()
+	case len(args) > 0 && asksHelp(args[:1]) || len(args) > 0 && args[0] == "help":
+		c.usage(c.stdout)
 		return exitOK
 	case c.window && (len(args) == 0 || strings.HasPrefix(args[0], "-")):
 		return c.app(args) // no command: the app
 	case len(args) == 0:
-		c.usage()
+		c.usage(c.stderr)
 		return exitUsage
 	}
 	for _, cmd := range commands {
@@ -111,16 +115,43 @@ func (c *cli) run(args []string) int {
 		}
 	}
 	fmt.Fprintf(c.stderr, "njet: unknown command %q\n\n", args[0])
-	c.usage()
+	c.usage(c.stderr)
 	return exitUsage
+}
+
+// asksHelp reports whether args ask for help (before a "--").
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// usageOut is a flag set's output: the usage goes to stdout when the
+// command line asked for it, everything else to stderr.
+type usageOut struct {
+	stdout, stderr io.Writer
+	help           bool
+}
+
+func (u *usageOut) Write(p []byte) (int, error) {
+	if u.help {
+		return u.stdout.Write(p)
+	}
+	return u.stderr.Write(p)
 }
 
 // flagSet returns a FlagSet for a subcommand that reports errors to stderr.
 func (c *cli) flagSet(name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+	fs.SetOutput(&usageOut{stdout: c.stdout, stderr: c.stderr})
 	fs.Usage = func() {
-		fmt.Fprintf(c.stderr, "Usage: njet %s %s\n\n%s\n\nFlags:\n", name, args, summary)
+		fmt.Fprintf(fs.Output(), "Usage: njet %s %s\n\n%s\n\nFlags:\n", name, args, summary)
 		fs.PrintDefaults()
 	}
 	return fs
@@ -129,6 +160,9 @@ func (c *cli) flagSet(name, args, summary string) *flag.FlagSet {
 // parse parses args into fs and returns the exit code to stop with, or -1
 // to go on.
 func parse(fs *flag.FlagSet, args []string) int {
+	if u, ok := fs.Output().(*usageOut); ok {
+		u.help = asksHelp(args)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -371,8 +405,14 @@ func (c *cli) selfplay(args []string) int {
 	if *out == "" {
 		return usageError(fs, "--out is required")
 	}
+	njet, err := games.ByName(ntable.GameNjet)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "njet selfplay: %v\n", err)
+		return exitFail
+	}
 	sp, err := ntable.NewSelfplay(ntable.SelfplayConfig{Edition: e, Players: game.players, Rounds: *rounds, Seed: *seed,
-		Short: game.short, Target: game.target, Dir: filepath.Join(*out, "stores"), Bot: strings.ToLower(*kind)})
+		Short: game.short, Target: game.target, Dir: filepath.Join(*out, "stores"), Bot: strings.ToLower(*kind),
+		NewPlayer: njet.NewPlayer})
 	if err == nil {
 		err = sp.Run(context.Background())
 	}
@@ -447,8 +487,8 @@ func (c *cli) verify(args []string) int {
 			if tg.Config.Extreme {
 				variant = "Extreme"
 			}
-			fmt.Fprintf(c.stdout, "The Game (%s), %d players, %d turns: %d cards left, %s: verified\n",
-				variant, tg.Config.Players, tg.Turns, tg.Result.CardsLeft, tg.Result.Rating().Words())
+			fmt.Fprintf(c.stdout, "The Game (%s), %s, %s: %s left, %s: verified\n",
+				variant, count(tg.Config.Players, "player"), count(tg.Turns, "turn"), count(tg.Result.CardsLeft, "card"), tg.Result.Rating().Words())
 		}
 	}
 	if err != nil {
@@ -463,10 +503,10 @@ func (c *cli) verify(args []string) int {
 		state += fmt.Sprintf(", its result not verified (%v)", v.Unverified)
 	}
 	if v.TheGame != nil || v.Genesis != nil && v.Genesis.Game == ntable.GameTheGame {
-		fmt.Fprintf(c.stdout, "%s: table %v of The Game, %d envelopes, %s\n", fs.Arg(0), v.Table, v.Envelopes, state)
+		fmt.Fprintf(c.stdout, "%s: table %v of The Game, %s, %s\n", fs.Arg(0), shownID(v), count(v.Envelopes, "envelope"), state)
 		return exitOK
 	}
-	fmt.Fprintf(c.stdout, "%s: table %v, %d envelopes, %d rounds verified, %s\n", fs.Arg(0), v.Table, v.Envelopes, len(v.Results), state)
+	fmt.Fprintf(c.stdout, "%s: table %v, %s, %s verified, %s\n", fs.Arg(0), shownID(v), count(v.Envelopes, "envelope"), count(len(v.Results), "round"), state)
 	return exitOK
 }
 
@@ -485,7 +525,7 @@ func addLANFlags(fs *flag.FlagSet) *lanFlags {
 		data: fs.String("data", defaultDataDir(), "data directory of this device: identity key and game store"),
 		bot: fs.String("bot", "", "let a bot of this kind ("+strings.Join(bot.Kinds(), " or ")+") play this device's seat;\n"+
 			"without it you play the seat yourself, in the terminal"),
-		export: fs.String("export", "", "write the table's log here when the game ends (default DATA/<table>.njetlog)"),
+		export: fs.String("export", "", "write the table's log here when the game ends (default DATA/<table id>.njetlog)"),
 		listen: fs.String("listen", "", "comma list of multiaddrs to listen on (default: every interface, TCP and QUIC)"),
 		linger: fs.Duration("linger", 30*time.Second, "how long a finished device keeps serving the log to members still catching up"),
 		player: fs.String("player", "", "your player name, shown to the table in place of your seat (at most 24 characters)"),
@@ -540,7 +580,33 @@ func (c *cli) openDevice(name string, f *lanFlags) (*lan.Device, error) {
 
 // signalContext ends on SIGINT or SIGTERM.
 func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		defer signal.Stop(sig) // a second Ctrl-C ends the process at once
+		select {
+		case <-sig:
+			cancel(errStopped)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { cancel(nil) }
+}
+
+// errStopped is why a LAN command ends on Ctrl-C or SIGTERM.
+var errStopped = errors.New("stopped; the device keeps the table in its store, and the same command goes on with it")
+
+// why is what a person reads for err from a flow under ctx: why ctx ended
+// (stopped by a signal, a wait that ran out) rather than a bare "context
+// canceled".
+func why(ctx context.Context, err error) error {
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		if c := context.Cause(ctx); c != nil && c != ctx.Err() {
+			return c
+		}
+	}
+	return err
 }
 
 func (c *cli) host(args []string) int {
@@ -595,10 +661,10 @@ func (c *cli) host(args []string) int {
 	if code := c.resume(ctx, "host", d, lf); code >= 0 {
 		return code
 	}
-	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Edition: e, Players: *players, Bots: *bots,
+	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Variant: e.String(), Players: *players, Bots: *bots,
 		Short: game.short, Target: game.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
+		fmt.Fprintf(c.stderr, "njet host: %v\n", why(ctx, err))
 		return exitFail
 	}
 	defer t.Close()
@@ -615,7 +681,7 @@ func (c *cli) progress(name string) func(lan.Progress) {
 		case lan.NotAdvertised:
 			fmt.Fprintf(c.stderr, "njet %s: not advertised on the LAN (join by code or address): %v\n", name, p.Err)
 		case lan.Hosting:
-			fmt.Fprintf(c.stdout, "table %q (%v), %s, %d players, %d bots\n", p.Name, p.ID, gameOf(p.Game, p.Extreme, p.Edition), p.Players, p.Bots)
+			fmt.Fprintf(c.stdout, "table %q (%v), %s, %s, %s\n", p.Name, p.ID, gameOf(p.Game, p.Variant), count(p.Players, "player"), count(p.Bots, "bot"))
 			for _, a := range p.Addrs {
 				if a.Code != "" {
 					fmt.Fprintf(c.stdout, "join code %s (njet join --code %s)\n", a.Code, a.Code)
@@ -644,7 +710,7 @@ func seatedNames(w lan.Waiting) string {
 		}
 	}
 	if len(w.Bots) > 0 {
-		parts = append(parts, fmt.Sprintf("%d bots", len(w.Bots)))
+		parts = append(parts, count(len(w.Bots), "bot"))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -664,7 +730,7 @@ func (c *cli) resume(ctx context.Context, name string, d *lan.Device, lf *lanFla
 	if t == nil {
 		return -1
 	}
-	fmt.Fprintf(c.stdout, "resuming table %v from the store\n", t.ID())
+	fmt.Fprintf(c.stdout, "resuming table %v from the store\n", t.Lobby())
 	defer t.Close()
 	return c.playTable(ctx, name, d, t, lf)
 }
@@ -675,7 +741,7 @@ func (c *cli) playTable(ctx context.Context, name string, d *lan.Device, t *lan.
 	out, err := d.Play(ctx, t, lan.PlayConfig{Linger: *lf.linger, Person: c.playPerson,
 		TheGamePerson: c.playTheGamePerson}, c.showPlay)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, why(ctx, err))
 		return exitFail
 	}
 	if out.CloseErr != nil {
@@ -686,7 +752,7 @@ func (c *cli) playTable(ctx context.Context, name string, d *lan.Device, t *lan.
 	}
 	path := *lf.export
 	if path == "" {
-		path = d.LogPath(t.ID())
+		path = d.LogPath(t.Lobby())
 	}
 	if err := d.Export(t.ID(), path); err != nil {
 		fmt.Fprintf(c.stderr, "njet %s: export: %v\n", name, err)
@@ -713,9 +779,9 @@ func (c *cli) showPlay(e lan.Event) {
 	switch e := e.(type) {
 	case lan.Playing:
 		if e.Bot == "" {
-			fmt.Fprintf(c.stdout, "table %v: you play seat %d\n", e.Table, e.Seat)
+			fmt.Fprintf(c.stdout, "you play seat %d\n", e.Seat)
 		} else {
-			fmt.Fprintf(c.stdout, "table %v: a %s bot plays seat %d\n", e.Table, e.Bot, e.Seat)
+			fmt.Fprintf(c.stdout, "a %s bot plays seat %d\n", e.Bot, e.Seat)
 		}
 	case lan.Shuffling:
 		fmt.Fprintf(c.stdout, "shuffling…\n")
@@ -759,7 +825,7 @@ func (c *cli) join(args []string) int {
 	tableID := fs.String("table", "", "id (or a prefix of it) of the table to join")
 	addr := fs.String("addr", "", "address of the host: host:port or a multiaddr")
 	code := fs.String("code", "", "join code printed by the host")
-	wait := fs.Duration("wait", 2*time.Minute, "how long to look for the table and wait for it to start")
+	wait := fs.Duration("wait", 2*time.Minute, "how long to look for the table and get a seat; once seated, join waits\nfor the host to start the game (with --watch: how long to look for the table)")
 	watch := fs.Bool("watch", false, "watch a table under way without a seat (needs --addr or --code of a device at it)")
 	take := fs.Int("take", -1, "with --watch: take this seat, which a bot plays (seated in the lobby or since its device left), at the next round")
 	lf := addLANFlags(fs)
@@ -819,11 +885,9 @@ func (c *cli) join(args []string) int {
 	if code := c.resume(ctx, "join", d, lf); code >= 0 {
 		return code
 	}
-	wctx, cancel := context.WithTimeout(ctx, *wait)
-	defer cancel()
-	t, err := d.JoinAs(wctx, target, lan.JoinConfig{Bot: *lf.bot, Player: *lf.player}, c.progress("join"))
+	t, err := d.JoinAs(ctx, target, lan.JoinConfig{Bot: *lf.bot, Player: *lf.player, Find: *wait}, c.progress("join"))
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
+		fmt.Fprintf(c.stderr, "njet join: %v\n", why(ctx, err))
 		return exitFail
 	}
 	defer t.Close()
@@ -839,11 +903,14 @@ func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, w
 	w, err := d.Watch(wctx, target, c.progress("join"))
 	cancel()
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			err = fmt.Errorf("no table to watch answered within %v", wait)
+		}
+		fmt.Fprintf(c.stderr, "njet join: %v\n", why(ctx, err))
 		return exitFail
 	}
 	gen := w.Genesis()
-	fmt.Fprintf(c.stdout, "watching table %v: %s, %d players\n", w.ID(), gen.Edition, gen.Players())
+	fmt.Fprintf(c.stdout, "watching table %v: %s, %s\n", w.Lobby(), gen.Edition, count(gen.Players(), "player"))
 	rctx, stop := context.WithCancel(ctx)
 	defer stop()
 	ran := make(chan error, 1)
@@ -902,7 +969,7 @@ func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, w
 	case errors.Is(err, term.ErrLeft):
 		return exitOK
 	case err != nil:
-		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
+		fmt.Fprintf(c.stderr, "njet join: %v\n", why(ctx, err))
 		return exitFail
 	}
 	return exitOK
@@ -944,7 +1011,7 @@ func (c *cli) tables(args []string) int {
 		fmt.Fprintf(c.stderr, "njet tables: %v\n", err)
 		return exitFail
 	}
-	fmt.Fprintf(c.stdout, "%d tables\n", len(last))
+	fmt.Fprintf(c.stdout, "%s\n", count(len(last), "table"))
 	for _, ad := range last {
 		fmt.Fprintf(c.stdout, "%s\n", describeAd(ad))
 	}
@@ -956,6 +1023,24 @@ func describeAd(ad lan.TableAd) string {
 	if ad.Host != "" {
 		host = fmt.Sprintf(" %q", ad.Host)
 	}
-	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host%s %v", ad.Name, ad.ID, gameOf(ad.Game, ad.Extreme, ad.Edition),
+	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host%s %v", ad.Name, ad.ID, gameOf(ad.Game, ad.Variant),
 		ad.Players, ad.Free, host, ad.Peer)
+}
+
+// count says n things in English: "1 table", "2 tables", "0 tables".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// shownID is the id people know a verified table by: the one it was
+// advertised under (its genesis Nonce; njet tables and the host show it),
+// or the genesis hash when the log has no genesis to tell it.
+func shownID(v *ntable.Verification) string {
+	if v.Genesis == nil {
+		return v.Table.String()
+	}
+	return fmt.Sprintf("%x", v.Genesis.Nonce[:])
 }

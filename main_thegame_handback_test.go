@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,25 +17,19 @@ import (
 // the hand-over, as it does for Njet, and the verified result.
 func TestVerifyTheGameHandBack(t *testing.T) {
 	dir := t.TempDir()
-	back := ntable.TheGameLeave{Seat: 1, ReturnAt: 1, When: func(v thegame.View) bool {
+	back := ntable.Leave{Seat: 1, ReturnAt: 1, When: func(g *ntable.Game) bool {
+		v := g.TheGame().View(0)
 		return v.Phase == thegame.PhasePlay && v.Turns >= 3 && v.Turn == 1
 	}}
-	s, err := ntable.NewTheGameSelfplay(ntable.TheGameSelfplayConfig{Players: 3, Extreme: true, Seed: 2102, Dir: dir,
-		Leaves: []ntable.TheGameLeave{back}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := theGameSelfplay(t, ntable.SelfplayConfig{Players: 3, Extreme: true, Seed: 2102, Dir: dir,
+		Leaves: []ntable.Leave{back}, VoidAfter: 10 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := s.Run(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	x, err := s.Export(1)
-	if err != nil {
+	if err := s.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "back.njetlog")
-	if err := os.WriteFile(path, x, 0o600); err != nil {
+	if _, err := s.Export(1, path); err != nil {
 		t.Fatal(err)
 	}
 	var out, stderr bytes.Buffer

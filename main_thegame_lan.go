@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/lan"
 	ntable "github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
@@ -57,7 +58,7 @@ func (c *cli) hostTheGame(args []string) int {
 	if code := c.resume(ctx, "host", d, lf); code >= 0 {
 		return code
 	}
-	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Game: ntable.GameTheGame, Extreme: game.extreme, Players: game.players,
+	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Game: ntable.GameTheGame, Variant: theGameVariant(game.extreme), Players: game.players,
 		Bots: *bots, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
@@ -73,16 +74,29 @@ func isTheGameBot(kind string) bool {
 	return err == nil && !strings.Contains(kind, ",")
 }
 
-// gameOf names the game of a hosted or advertised table: Njet's edition,
-// or The Game and its variant.
-func gameOf(g ntable.GameName, extreme bool, edition fmt.Stringer) string {
-	switch {
-	case g == ntable.GameTheGame && extreme:
-		return "The Game Extreme"
-	case g == ntable.GameTheGame:
-		return "The Game"
+// gameOf names the game of a hosted or advertised table: Njet's edition
+// as the command line spells it, or the variant's title.
+func gameOf(g ntable.GameName, variant string) string {
+	game, err := games.ByName(g)
+	if err != nil {
+		return variant
 	}
-	return edition.String()
+	v, err := game.Variant(variant)
+	switch {
+	case err != nil:
+		return variant
+	case g == ntable.GameNjet:
+		return v.ID
+	}
+	return v.Title
+}
+
+// theGameVariant is the variant of The Game: Extreme or the base game.
+func theGameVariant(extreme bool) string {
+	if extreme {
+		return "extreme"
+	}
+	return "base"
 }
 
 // playTheGamePerson lets the person play their seat of The Game in the
@@ -97,6 +111,6 @@ func (c *cli) playTheGamePerson(ctx context.Context, s *lan.TheGameSeat) error {
 
 // theGameOver prints the verified result of a LAN table of The Game.
 func (c *cli) theGameOver(r *ntable.TheGameResult) {
-	fmt.Fprintf(c.stdout, "%s, %d players, %d turns: %d cards left, %s\n", gameOf(ntable.GameTheGame, r.Config.Extreme, nil),
-		r.Config.Players, r.Turns, r.Result.CardsLeft, r.Result.Rating().Words())
+	fmt.Fprintf(c.stdout, "%s, %s, %s: %s left, %s\n", gameOf(ntable.GameTheGame, theGameVariant(r.Config.Extreme)),
+		count(r.Config.Players, "player"), count(r.Turns, "turn"), count(r.Result.CardsLeft, "card"), r.Result.Rating().Words())
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/njetlan/njet/games"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,21 +21,18 @@ import (
 // TestVerifyTheGame: njet verify checks a log of The Game and prints its
 // result; a changed byte fails it.
 func TestVerifyTheGame(t *testing.T) {
-	s, err := ntable.NewTheGameSelfplay(ntable.TheGameSelfplayConfig{Players: 2, Extreme: true, Seed: 5, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := theGameSelfplay(t, ntable.SelfplayConfig{Players: 2, Extreme: true, Seed: 5, Dir: t.TempDir()})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := s.Run(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	b, err := s.Export(0)
-	if err != nil {
+	if err := s.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "g.njetlog")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
+	if _, err := s.Export(0, path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
@@ -228,4 +226,19 @@ func TestJoinTheGameInTheTerminal(t *testing.T) {
 	if code := run([]string{"verify", j[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "of The Game") {
 		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
 	}
+}
+
+// theGameSelfplay is a selfplay of The Game of coop bots set up by cfg.
+func theGameSelfplay(t *testing.T, cfg ntable.SelfplayConfig) *ntable.Selfplay {
+	t.Helper()
+	g, err := games.ByName(ntable.GameTheGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Game, cfg.Bot, cfg.NewPlayer = ntable.GameTheGame, "coop", g.NewPlayer
+	s, err := ntable.NewSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/lan"
 )
 
@@ -16,9 +15,9 @@ func TestDescribeAd(t *testing.T) {
 		ad   lan.TableAd
 		want []string
 	}{
-		{"named host", lan.TableAd{Name: "Küche & Co", Host: "Анна", Edition: engine.Classic, Players: 4, Free: 2},
+		{"named host", lan.TableAd{Name: "Küche & Co", Host: "Анна", Variant: "classic", Players: 4, Free: 2},
 			[]string{`table "Küche & Co"`, `host "Анна"`, "4 players, 2 free"}},
-		{"no host name", lan.TableAd{Name: "李雷的桌子", Edition: engine.Modern, Players: 3, Free: 1},
+		{"no host name", lan.TableAd{Name: "李雷的桌子", Variant: "modern", Players: 3, Free: 1},
 			[]string{`table "李雷的桌子"`, "1 free, host "}},
 	}
 	for _, c := range cases {

@@ -3,13 +3,14 @@
 # (the bridge in a namespace of its own), private test addresses inside
 # those namespaces only, nothing in the root namespace's network touched.
 #
-#  1. The app (the real binary under Xvfb) hosts a table by its own taps
-#     (--smoke-lan-host): two terminal devices with bots find it by mDNS
-#     and join; the app starts the game when the seats are full, and the
-#     person's seat is played by taps on the table screen through a whole
-#     short game.
-#  2. The app looks for tables (--smoke-lan-join), a terminal host opens
-#     one, the app taps it once listed and plays; a terminal joiner fills
+#  1. The app (the real binary under Xvfb, in its probe mode) hosts a table:
+#     a person at the real pointer (internal/xperson --lan-host) taps "Host
+#     a table" on its home screen, fills the form in and opens the table;
+#     two terminal devices with bots find it by mDNS and join; the person
+#     starts the game when the seats are full and plays a whole short game
+#     by clicks.
+#  2. The app looks for tables, a terminal host opens one, the person
+#     (--lan-join) taps it once listed and plays; a terminal joiner fills
 #     the last seat.
 # Each time the three logs must be identical and pass `njet verify`.
 #
@@ -21,8 +22,8 @@
 # after whose audit the shuffle begins).
 #
 # Run as root from the repository root: bash scripts/e2e-lan.sh
-# Needs ip (iproute2), xvfb-run, and a C compiler with the GL/X11 headers
-# (scripts/deps.sh --e2e). Every wait is bounded; namespaces and processes
+# Needs ip (iproute2), xvfb-run, xdotool, ImageMagick, and a C compiler with
+# the GL/X11 headers (scripts/deps.sh --e2e). Every wait is bounded; namespaces and processes
 # are removed on every exit. E2E_LAN_OUT keeps the output (default: a
 # temporary directory, removed).
 set -euo pipefail
@@ -57,7 +58,7 @@ cleanup() {
 	netns_cleanup
 	if [ $code -ne 0 ]; then
 		echo "e2e-lan: FAILED (exit $code); logs:"
-		for f in "$WORK"/*/out.txt "$WORK"/*/err.txt; do
+		for f in "$WORK"/*/out.txt "$WORK"/*/err.txt "$WORK"/*/person.err; do
 			[ -f "$f" ] && { echo "--- $f"; tail -n 25 "$f"; }
 		done
 	fi
@@ -66,8 +67,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-echo "== building njet"
+echo "== building njet and the person at its window"
 go build -o "$WORK/njet" .
+go build -o "$WORK/xperson" ./internal/xperson
 NJET="$WORK/njet"
 
 netns_setup 3
@@ -84,15 +86,26 @@ term() {
 }
 
 # app I DIR SIZE ARGS...: the app under its own Xvfb in namespace I, its
-# storage in DIR/home, in the background.
+# storage in DIR/home, in its probe mode on the LAN, with the person at its
+# window (xperson ARGS...), in the background. The app writes the table's
+# log and quits once the table's play ends.
 app() {
 	local i=$1 dir=$2 size=$3
 	shift 3
 	mkdir -p "$dir/home"
 	ip netns exec "${NS[$i]}" env HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" \
-		timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
-		"$NJET" --size "$size" --player "Anna" --smoke-lan-log "$dir/log.njetlog" "$@" \
-		>"$dir/out.txt" 2>"$dir/err.txt" &
+		timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+			njet=$1 person=$2 dir=$3 size=$4
+			shift 4
+			"$njet" --size "$size" --player "Anna" --probe "$dir/probe" --lan-log "$dir/log.njetlog" \
+				>"$dir/out.txt" 2>"$dir/err.txt" &
+			pid=$!
+			code=0
+			"$person" --probe "$dir/probe" --lang "$LANGUAGE" --shots "$dir" --name app "$@" \
+				>"$dir/person.txt" 2>"$dir/person.err" || code=$?
+			wait $pid || code=$?
+			exit $code
+		' _ "$NJET" "$WORK/xperson" "$dir" "$size" "$@" &
 	PIDS[$i]=$!
 }
 
@@ -127,7 +140,7 @@ wait_game() {
 
 echo "== the app hosts, two terminal devices with bots join"
 A="$WORK/host-app" J1="$WORK/host-j1" J2="$WORK/host-j2"
-app 0 "$A" 1280x800 --smoke-lan-host "Küche & Co" --edition classic --players 3 --short
+app 0 "$A" 1280x800 --lan-host "Küche & Co" --edition classic --players 3 --short
 wait_for "$A/out.txt" "trace lobby-seats" 60
 term 1 "$J1" join --bot random --player "Ben" --wait 60s --linger 60s
 term 2 "$J2" join --bot random --player "李雷" --wait 60s --linger 60s
@@ -138,7 +151,7 @@ round_times "$A"
 
 echo "== the app joins a terminal host"
 A="$WORK/join-app" H="$WORK/join-host" J="$WORK/join-j"
-app 0 "$A" 360x740 --smoke-lan-join "Bar Ost"
+app 0 "$A" 360x740 --lan-join "Bar Ost"
 sleep 3 # the app is up and browsing
 t0=$(date +%s%N)
 term 1 "$H" host --name "Bar Ost" --players 3 --short --bot random --player "Cleo" --wait 60s --linger 60s

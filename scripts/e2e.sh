@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# End-to-end test of the real binary under Xvfb: build njet, start it in its
-# smoke mode (a new local game whose table screen taps its own controls until
-# game over) at desktop and phone size, take a screenshot of each run, and
-# check the totals it printed against the engine's replay of the same seed,
-# bots and choices. Then the same for The Game: a whole game of The Game
-# Extreme with 3 players (--smoke-thegame), the person's seat played by the
-# table's own taps, at both sizes, on a phone on its side (740x360) and in
-# a small window (300x400), where the table scrolls and its buttons stay in
-# the window, and in the mobile simulation, with screenshots of the game
-# under way and of the game-over view. Needs scripts/deps.sh --e2e.
+# End-to-end test of the real binary under Xvfb. Njet!: the app runs in its
+# probe mode (njet --probe FILE: it writes what its window draws, each time
+# it changes, as lines of JSON), and a person at the real pointer
+# (internal/xperson, xdotool) sets a game up on the new-game screen and plays
+# it to its end, choosing among the controls the probe says are drawn and
+# reachable and clicking their places; it reads the totals off the game-over
+# view, which the engine's replay of the game's save must match (njet
+# --smoke-check). Whole games at desktop size, on a phone upright and on its
+# side, and in a small window, with screenshots of the game under way.
+# Then The Game: a whole game of The Game Extreme with 3 players
+# (--smoke-thegame), the person's seat played by the table's own taps, at
+# both sizes, on a phone on its side (740x360) and in a small window
+# (300x400), where the table scrolls and its buttons stay in the window,
+# and in the mobile simulation, with screenshots of the game under way and
+# of the game-over view. Needs scripts/deps.sh --e2e.
 #
-# Output (binary, logs, saves, screenshots) goes to $E2E_OUT (default: a
-# temporary directory).
+# Output (binaries, logs, saves, probes, screenshots) goes to $E2E_OUT
+# (default: a temporary directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,33 +25,42 @@ export LANGUAGE=${LANGUAGE:-en}
 out=${E2E_OUT:-$(mktemp -d)}
 mkdir -p "$out"
 seed=${SEED:-7}
-echo "e2e: building the app into $out"
+echo "e2e: building the app and the person at its window into $out"
 go build -o "$out/njet" .
+go build -o "$out/xperson" ./internal/xperson
 
-# run NAME SIZE runs one smoke game in a window of SIZE (WxH).
-run() {
+# njet NAME SIZE GAME... plays a whole game of Njet! (xperson's flags:
+# --edition, --players, --short, --target) in a window of SIZE (WxH)
+# through the real pointer, and checks the totals shown against the
+# engine's replay.
+njet() {
 	local name=$1 size=$2
-	local w=${size%x*} h=${size#*x}
-	echo "e2e: $name ($size), seed $seed"
-	timeout 600 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
-		"$1" --smoke --first-frame --seed "$2" --size "$3" --smoke-save "$4.save" >"$4.log" 2>"$4.err" &
+	shift 2
+	echo "e2e: Njet! $name ($size): $*, seed $seed"
+	local start=$SECONDS
+	rm -f "$out/$name.probe" "$out/$name.save"
+	timeout 900 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+		bin=$1 person=$2 base=$3 size=$4 dir=$5
+		shift 5
+		# A home of its own: no settings or saved game of an earlier run.
+		rm -rf "$base.home"
+		mkdir -p "$base.home"
+		HOME="$base.home" XDG_CONFIG_HOME="$base.home/.config" \
+			"$bin" --probe "$base.probe" --probe-save "$base.save" --size "$size" >"$base.log" 2>"$base.err" &
 		pid=$!
-		# A screenshot of the game under way; the window sits at the
-		# top left of the screen (no window manager).
-		for _ in $(seq 1 100); do
-			grep -q "first frame" "$4.log" 2>/dev/null && break
-			kill -0 $pid 2>/dev/null || break
-			sleep 0.1
-		done
-		sleep 3
-		import -window root -crop "$5x$6+0+0" +repage "$4.png" || true
-		wait $pid
-	' _ "$out/njet" "$seed" "$size" "$out/$name" "$w" "$h" || {
-		echo "e2e: $name failed"; cat "$out/$name.err" "$out/$name.log"; return 1
+		code=0
+		"$person" --probe "$base.probe" --save "$base.save" --lang "$LANGUAGE" \
+			--shots "$dir" --name "$(basename "$base")" "$@" >"$base.person" 2>"$base.person.err" || code=$?
+		kill $pid 2>/dev/null || true
+		wait $pid 2>/dev/null || true
+		exit $code
+	' _ "$out/njet" "$out/xperson" "$out/$name" "$size" "$out" --seed "$seed" "$@" || {
+		echo "e2e: $name failed"; cat "$out/$name.person.err" "$out/$name.err"; return 1
 	}
-	local totals
-	totals=$(grep '^totals ' "$out/$name.log") || { echo "e2e: $name printed no totals"; cat "$out/$name.log"; return 1; }
-	echo "e2e: $name: $totals"
+	local totals rounds
+	totals=$(grep '^totals ' "$out/$name.person") || { echo "e2e: $name read no totals"; cat "$out/$name.person.err"; return 1; }
+	rounds=$(grep '^rounds ' "$out/$name.person" | cut -d' ' -f2)
+	echo "e2e: $name: $rounds rounds played by clicks, $totals as shown, in $((SECONDS - start)) s"
 	"$out/njet" --smoke-check "$out/$name.save" --totals "$totals"
 }
 
@@ -134,12 +148,15 @@ thegame() {
 	echo "e2e: $name: $result"
 }
 
-run desktop 1280x800
-run phone 360x740
+njet desktop 1280x800 --edition classic --players 4 --short
+njet phone 360x740 --edition modern --players 3 --target 60
+njet landscape-short 740x360 --edition modern --players 5 --target 60
+njet short 300x400 --edition classic --players 3 --short
+LANGUAGE=de njet phone-de 360x740 --edition modern --players 4 --target 40
 mobile
 thegame thegame-desktop 1280x800
 thegame thegame-phone 360x740
 thegame thegame-landscape-short 740x360
 thegame thegame-short 300x400
 thegame thegame-mobile 620x800 mobile
-echo "e2e: screenshots in $out (desktop.png, phone.png, mobile.png, thegame-*.png)"
+echo "e2e: screenshots in $out (desktop-*.png, phone-*.png, landscape-short-*.png, short-*.png, mobile.png, thegame-*.png)"

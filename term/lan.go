@@ -24,7 +24,7 @@ var ErrLeft = errors.New("term: left the table")
 // (a *table.Peer with PeerConfig.Human).
 type LANSeat interface {
 	View() table.PeerView
-	Submit(a engine.Action) error
+	Submit(move any) error
 	VoteVoid() error
 	DeclineVoid() error
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"github.com/njetlan/njet/games"
 	"io"
 	"math/rand/v2"
 	"path/filepath"
@@ -112,7 +113,7 @@ func newLANTable(t *testing.T, ctx context.Context) *lanTable {
 		tick, poll := time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond)
 		seed := [32]byte{byte(seat)}
 		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
-			Store: store, Transport: ep, Peers: others, Bot: "random", Seed: &seed, Now: lt.clock.Now,
+			Store: store, Transport: ep, Peers: others, Bot: "random", NewPlayer: njetPlayers(t), Seed: &seed, Now: lt.clock.Now,
 			Patience: lanPatience, Human: true, Tick: tick.C, Poll: poll.C})
 		if err != nil {
 			tick.Stop()
@@ -485,4 +486,14 @@ func TestLANQuestionAnsweredNoThenYes(t *testing.T) {
 	if !strings.Contains(out, "=== Game over after 1 round ===") {
 		t.Errorf("the game did not end:\n%s", screen)
 	}
+}
+
+// njetPlayers is the players' factory of Njet from the registry of games.
+func njetPlayers(t testing.TB) table.NewPlayer {
+	t.Helper()
+	g, err := games.ByName(table.GameNjet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.NewPlayer
 }

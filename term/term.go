@@ -68,7 +68,8 @@ func Play(cfg Config, in io.Reader, out io.Writer) error {
 		return fmt.Errorf("term: %w", err)
 	}
 	s := &match{echo: cfg.Echo, g: g, rng: rng, bots: make([]bot.Player, cfg.Players),
-		screen: &screen{e: cfg.Edition, n: cfg.Players, you: You, others: "Bot", view: func() engine.View { return g.View(You) },
+		screen: &screen{e: cfg.Edition, n: cfg.Players, you: You, others: "Bot", names: words.LocalNames(cfg.Players),
+			view:   func() engine.View { return g.View(You) },
 			target: g.Config().Target, out: &printer{w: out, width: width}}}
 	for seat := range s.bots {
 		if seat == You {
@@ -325,7 +326,7 @@ func (s *match) apply(a engine.Action) error {
 	}
 	after := s.g.View(You)
 	s.out.say(words.Action(s.e, a, s.seats()))
-	s.tell(before, after)
+	s.tell(before, after, a.Kind == engine.ActTeam)
 	h := s.g.History()
 	if len(h.Tricks) > tricksBefore {
 		s.showTrickTaken(h.Tricks[len(h.Tricks)-1], len(h.Tricks), h.Rules)
@@ -337,14 +338,20 @@ func (s *match) apply(a engine.Action) error {
 }
 
 // tell shows what a step from before to after decided: the board and the
-// rules when the Njet phase ends, the teams once formed, a received card.
-func (s *screen) tell(before, after engine.View) {
+// rules when the Njet phase ends, the teams once formed (only the doubling
+// when the step was the team choice, whose own words name the teams), a
+// received card.
+func (s *screen) tell(before, after engine.View, teamChosen bool) {
 	if before.Phase == engine.PhaseNjet && after.Phase != engine.PhaseNjet {
 		s.showFinalBoard(after)
 		s.showRules(after.Rules)
 	}
 	if after.Phase > engine.PhaseTeams && before.Phase <= engine.PhaseTeams {
-		s.showTeams(after)
+		if teamChosen {
+			s.out.say(words.Doubling(after.Bonus, s.seats()))
+		} else {
+			s.showTeams(after)
+		}
 	}
 	if before.Phase == engine.PhaseDiscard && after.Phase != engine.PhaseDiscard && after.Received != engine.NoCard && !s.watching {
 		s.out.say(words.Received(after.Received, s.who((s.you+s.n-1)%s.n)))

@@ -80,12 +80,12 @@ func TestWholeGameAnsweringOne(t *testing.T) {
 	}{{engine.Classic, 4}, {engine.Classic, 3}, {engine.Modern, 2}, {engine.Modern, 5}} {
 		t.Run(fmt.Sprintf("%s%d", tc.e, tc.n), func(t *testing.T) {
 			out := playFirst(t, term.Config{Edition: tc.e, Players: tc.n, Seed: 5})
-			for _, want := range []string{"=== Round 1", "Your hand", "Your choices:", "Bot 1 plays", "takes trick", "round  total", "=== Game over"} {
+			for _, want := range []string{"=== Round 1", "Your hand", "Your choices:", "Ada plays", "takes trick", "round  total", "=== Game over"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("no %q in the transcript:\n%s", want, tail(out))
 				}
 			}
-			if !regexp.MustCompile(`(?m)^(You win|Bot \d wins|Shared win) with -?\d+ points`).MatchString(out) {
+			if !regexp.MustCompile(`(?m)^(You win|(Ada|Boris|Clara|Dmitri) wins|Shared win) with -?\d+ points`).MatchString(out) {
 				t.Errorf("no winner line:\n%s", tail(out))
 			}
 			if strings.Contains(out, "Input ended") {

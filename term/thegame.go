@@ -12,6 +12,7 @@ import (
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 	tgsim "github.com/njetlan/njet/thegame/sim"
+	"github.com/njetlan/njet/words"
 )
 
 // TheGameConfig sets up a terminal game of The Game.
@@ -79,10 +80,14 @@ func (m *tgMatch) printf(format string, args ...any) {
 	}
 }
 
-// seatName names a seat for the text.
+// seatName names a seat for the text: the bots by the names the app gives
+// them too.
 func seatName(s int) string {
 	if s == You {
 		return "You"
+	}
+	if s-1 < len(words.BotNames) {
+		return words.BotNames[s-1]
 	}
 	return "Bot " + strconv.Itoa(s)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/njetlan/njet/games"
 	"io"
 	"os"
 	"path/filepath"
@@ -22,7 +23,7 @@ func selfplayLog(t *testing.T, e engine.Edition, players, rounds int, seed uint6
 	t.Helper()
 	dir := t.TempDir()
 	sp, err := table.NewSelfplay(table.SelfplayConfig{Edition: e, Players: players, Rounds: rounds, Seed: seed,
-		Dir: filepath.Join(dir, "stores")})
+		Dir: filepath.Join(dir, "stores"), Bot: "random", NewPlayer: njetPlayers(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func (r *replay) step() (table.PeerView, error) {
 		}
 		r.n++
 	}
-	v := table.PeerView{Game: r.game.PublicView(), Turn: -1, Results: r.game.Results(), Voided: r.game.Voided(),
+	v := table.PeerView{Game: r.game.Njet().PublicView(), Turn: -1, Results: r.game.Njet().Results(), Voided: r.game.Voided(),
 		Abandoned: r.game.Abandoned(), Over: r.game.Over(), Seq: r.log.Next(), BotHost: -1}
 	if t, err := r.game.Entitled(r.log.Next()); err == nil {
 		v.Turn, v.Kind = int(t.Seat), t.Kinds[0]
@@ -224,4 +225,14 @@ func TestWatchLANTakingASeat(t *testing.T) {
 	if !strings.Contains(out.String(), "until seat 2 is yours") || strings.Contains(out.String(), "\"quit\" leaves") {
 		t.Errorf("told:\n%s", out.String())
 	}
+}
+
+// njetPlayers is the players' factory of Njet from the registry of games.
+func njetPlayers(t testing.TB) table.NewPlayer {
+	t.Helper()
+	g, err := games.ByName(table.GameNjet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.NewPlayer
 }

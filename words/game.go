@@ -11,6 +11,17 @@ func You() Msg { return msg("seat.you") }
 // IsYou reports whether m names the person the front end speaks to.
 func IsYou(m Msg) bool { return m.ID == "seat.you" }
 
+// BotNames are the names of the bots at a local game, in seat order after
+// the person's seat: the same in every language and in every front end.
+var BotNames = []string{"Ada", "Boris", "Clara", "Dmitri"}
+
+// LocalNames returns the seats' names of a local game of players seats
+// with the person in seat 0: "" for the person, whom each front end calls
+// in its own words ("You"), then BotNames.
+func LocalNames(players int) []string {
+	return append([]string{""}, BotNames[:max(0, min(players-1, len(BotNames)))]...)
+}
+
 // Bot names the bot in seat n: "Bot 2".
 func Bot(n int) Msg { return msg("seat.bot", "N", n) }
 
