@@ -799,7 +799,7 @@ func (c *cli) showPlay(e lan.Event) {
 // playPerson lets the person play their seat in the terminal.
 func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
 	err := term.PlayLAN(ctx, term.LANConfig{Seat: s.Seat, Peer: s.Peer, Changed: s.Changed, Echo: !isTerminal(c.stdin),
-		Rounds: s.Rounds, Names: s.Names}, c.stdin, c.stdout)
+		Rounds: s.Rounds, Names: s.Names, Hints: s.Hints}, c.stdin, c.stdout)
 	if errors.Is(err, term.ErrLeft) {
 		return lan.ErrLeft
 	}

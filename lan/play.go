@@ -40,6 +40,8 @@ type PersonSeat struct {
 	// Seats says who plays each seat as the table's setup has it: the
 	// devices' people, and the bots the host's device (seat 0) runs.
 	Seats []seat.SeatInfo
+	// Hints tells that the host allowed hints at the table.
+	Hints bool
 }
 
 // NewSeat returns the person's seat as a seat.Seat, for a front end that
@@ -180,7 +182,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 	case own.Human:
 		ps := PersonSeat{Seat: own.Seat, Peer: p}
 		if gen, err := t.setup.Check(); err == nil {
-			ps.Rounds = gen.Rounds
+			ps.Rounds, ps.Hints = gen.Rounds, gen.Hints
 			if gen.Names != nil {
 				ps.Names = t.Names()
 			}
