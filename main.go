@@ -613,7 +613,7 @@ func (c *cli) host(args []string) int {
 	if chosenGame(args) == "thegame" {
 		return c.hostTheGame(args)
 	}
-	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
+	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--hints] [--data DIR]",
 		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
 			"for players to join, fill --bots seats with bots hosted here, and play to the end.\n"+
 			"You play seat 0 in the terminal; with --bot KIND a bot plays it instead.\n"+
@@ -625,6 +625,7 @@ func (c *cli) host(args []string) int {
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
 	rounds := fs.Int("rounds", 0, "end the game after this many rounds (0: the whole game)")
 	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for players")
+	hints := fs.Bool("hints", false, "allow hints: each person may type \"hint\" for a strong bot's move")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
@@ -662,7 +663,7 @@ func (c *cli) host(args []string) int {
 		return code
 	}
 	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Variant: e.String(), Players: *players, Bots: *bots,
-		Short: game.short, Target: game.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
+		Short: game.short, Target: game.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player, Hints: *hints}, c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", why(ctx, err))
 		return exitFail

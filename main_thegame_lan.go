@@ -17,7 +17,7 @@ import (
 // hostTheGame is njet host --game thegame: a LAN table of The Game, the
 // host's seat played by its person in the terminal (or by a bot of --bot).
 func (c *cli) hostTheGame(args []string) int {
-	fs := c.flagSet("host", "--game thegame --name N [--extreme] [--players P] [--bots K] [--bot greedy|coop] [--player NAME] [--data DIR]",
+	fs := c.flagSet("host", "--game thegame --name N [--extreme] [--players P] [--bots K] [--bot greedy|coop] [--player NAME] [--hints] [--data DIR]",
 		"Create a table of The Game, advertise it on the LAN (mDNS) and print its join code and\n"+
 			"address, wait for players to join (njet join), fill --bots seats with bots hosted here,\n"+
 			"and play to the end. You play your seat in the terminal (njet join plays The Game the\n"+
@@ -27,6 +27,7 @@ func (c *cli) hostTheGame(args []string) int {
 	game := addTheGameFlags(fs)
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
 	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for players")
+	hints := fs.Bool("hints", false, "allow hints: each person may type \"hint\" for a strong bot's move")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
@@ -59,7 +60,7 @@ func (c *cli) hostTheGame(args []string) int {
 		return code
 	}
 	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Game: ntable.GameTheGame, Variant: theGameVariant(game.extreme), Players: game.players,
-		Bots: *bots, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
+		Bots: *bots, Wait: *wait, Bot: *lf.bot, Player: *lf.player, Hints: *hints}, c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
 		return exitFail
