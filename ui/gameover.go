@@ -69,7 +69,8 @@ func (t *TableScreen) gameOverView() fyne.CanvasObject {
 	again := widget.NewButton(tr("again.play", "Play again"), t.playAgain)
 	again.Importance = widget.HighImportance
 	home.Importance = widget.MediumImportance
-	row := container.NewCenter(container.NewGridWrap(fyne.NewSize(150, 48), home, again))
+	size := fyne.NewSize(145, 48)
+	row := container.NewCenter(container.NewHBox(container.NewGridWrap(size, home), container.NewGridWrap(size, again)))
 	body := container.NewBorder(nil, row, nil, nil, container.NewVScroll(container.NewVBox(parts...)))
 	return reach.Region(reach.RegionOver, bg, container.NewPadded(body))
 }
