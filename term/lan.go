@@ -362,6 +362,8 @@ func (l *lan) answer(line string) error {
 		default:
 			p := l.prompt
 			l.showHint(seat.Prompt{Seq: p.Seq, Kind: actionKind(p.Legal), View: p.View, Legal: p.Legal})
+		}
+		if l.prompt != nil {
 			l.out.f("> ")
 		}
 		return nil
