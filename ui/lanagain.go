@@ -54,8 +54,8 @@ func playAgain(ctx context.Context, t LANTable, news func(LobbyNews)) (LANTable,
 // NewAgain is the lobby of the table that plays t again: it waits for the
 // other people of t, says whom it waits for, and the game screen follows
 // once everybody is back. Leave stops waiting; nobody is forced.
-func NewAgain(a *App, t LANTable, name string) *Lobby {
-	l := newLobby(a, nil, JoinTo{}, name)
+func NewAgain(a *App, t LANTable) *Lobby {
+	l := newLobbyTitled(a, nil, JoinTo{}, "", tr("again.play", "Play again"))
 	l.again = t
 	l.status.SetText(tr("again.lobby.asking", "Asking the others to play again…"))
 	return l

@@ -188,7 +188,7 @@ func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
 		if canPlayAgain(g.lan) {
 			opt.OnAgain = func() {
 				g.finish(nil)
-				g.app.Push(NewAgain(g.app, g.lan, tr("again.play", "Play again")))
+				g.app.Push(NewAgain(g.app, g.lan))
 			}
 		}
 		g.table = NewTableScreen(g.app, st, opt)

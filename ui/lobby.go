@@ -63,6 +63,11 @@ func NewJoining(a *App, to JoinTo, name string) *Lobby {
 }
 
 func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
+	return newLobbyTitled(a, host, to, name, tr("lan.lobby.title", "Table {{.Name}}", map[string]any{"Name": name}))
+}
+
+// newLobbyTitled is newLobby under its own title.
+func newLobbyTitled(a *App, host *LANHostConfig, to JoinTo, name, title string) *Lobby {
 	l := &Lobby{app: a, host: host, to: to, name: name}
 	l.status = widget.NewLabel(tr("lan.lobby.opening", "Opening…"))
 	l.status.Wrapping = fyne.TextWrapWord
@@ -105,7 +110,6 @@ func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
 			l.Strength.SetSelectedIndex(min(1, len(l.strengths)-1))
 		}
 	}
-	title := tr("lan.lobby.title", "Table {{.Name}}", map[string]any{"Name": name})
 	l.view = a.page(title, column(container.NewVBox(l.game, l.status, l.code, l.addr, l.seats, l.hints, l.hostUI, l.Leave)))
 	return l
 }

@@ -135,7 +135,7 @@ func (g *LANTheGame) person(ctx, pctx context.Context, src TheGameSource) error 
 			g.Screen.offerHints()
 		}
 		if canPlayAgain(g.lan) {
-			g.Screen.onAgain = func() { g.app.Push(NewAgain(g.app, g.lan, tr("again.play", "Play again"))) }
+			g.Screen.onAgain = func() { g.app.Push(NewAgain(g.app, g.lan)) }
 		}
 		g.body.Objects = []fyne.CanvasObject{g.Screen.View()}
 		g.body.Refresh()
