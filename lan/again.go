@@ -142,3 +142,34 @@ func (t *Table) Hints() bool {
 	gen, err := t.setup.Check()
 	return err == nil && gen.Hints
 }
+
+// Again follows the table that plays the watched one again, once its game
+// is over: it asks the member devices, in turn, for the table they play
+// until one answers with the table whose lobby is AgainID of this one,
+// created by the same host, and returns its watcher (Run follows it). ctx
+// bounds the wait; the table may never be played again.
+func (w *Watcher) Again(ctx context.Context) (*Watcher, error) {
+	if !w.game.Over() {
+		return nil, fmt.Errorf("lan: the watched game is not over")
+	}
+	want := AgainID(w.id)
+	tick := time.NewTicker(watchTick)
+	defer tick.Stop()
+	for {
+		m := w.member()
+		setup, envs, err := w.node.Watch(ctx, m.ID, table.TableID{}, 0, table.MaxRange)
+		if err == nil {
+			gen, cerr := setup.Check()
+			if cerr == nil && p2p.LobbyID(gen.Nonce) == want && setup.Devices[0].ID == w.setup.Devices[0].ID {
+				return newWatcher(w.dev, setup, m, envs, w.now)
+			}
+		} else if ctx.Err() == nil {
+			w.nextMember()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: %w", ErrNotFilled, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}

@@ -61,7 +61,8 @@ func TestPlayAgain(t *testing.T) {
 			t.Fatalf("%s: %v", names[i], err)
 		}
 	}
-	play := func(tbls []*Table) {
+	// play plays tbls to the end; during runs while they play.
+	play := func(tbls []*Table, during func()) {
 		t.Helper()
 		outs := make([]Outcome, len(tbls))
 		var wg sync.WaitGroup
@@ -72,6 +73,7 @@ func TestPlayAgain(t *testing.T) {
 				outs[i], errs[i] = devs[i].Play(ctx, tbl, PlayConfig{Linger: 10 * time.Second}, nil)
 			}()
 		}
+		during()
 		wg.Wait()
 		for i := range tbls {
 			if errs[i] != nil || !outs[i].Over || outs[i].Head != outs[0].Head {
@@ -84,7 +86,27 @@ func TestPlayAgain(t *testing.T) {
 			t.Fatalf("%s: hints %v, seat %d, names %q", names[i], tbl.Hints(), tbl.Seat(), tbl.Names())
 		}
 	}
-	play(tables)
+	// A watcher follows the table, and then the table played again.
+	watcher, err := OpenDevice(t.TempDir(), loopback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.Close()
+	var w *Watcher
+	watched := make(chan error, 1)
+	play(tables, func() {
+		// The host serves watchers once its table plays.
+		for w == nil {
+			if w, err = watcher.Watch(ctx, target, nil); err != nil && !errors.Is(err, ErrUnreachable) {
+				t.Fatal(err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		go func() { watched <- w.Run(ctx) }()
+	})
+	if err := <-watched; err != nil || w.ID() != tables[0].ID() {
+		t.Fatalf("the watcher: %v, table %x", err, w.ID())
+	}
 
 	// Cleo does not want to play again: the others wait, see who is
 	// seated, and leave.
@@ -115,7 +137,16 @@ func TestPlayAgain(t *testing.T) {
 		}
 	}
 
-	// Everybody wants to play again; Cleo asks first.
+	// Everybody wants to play again; Cleo asks first. The watcher waits
+	// for the new table.
+	followed := make(chan *Watcher, 1)
+	go func() {
+		nw, err := w.Again(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		followed <- nw
+	}()
 	next := make([]*Table, len(devs))
 	for _, i := range []int{2, 1, 0} {
 		wg.Add(1)
@@ -142,6 +173,16 @@ func TestPlayAgain(t *testing.T) {
 	if got := next[0].seats; len(got) != 2 || got[1].Seat != 3 || got[1].Bot != "random" {
 		t.Fatalf("the host's seats %+v, want the random bot in seat 3 again", got)
 	}
-	play(next)
+	var nw *Watcher
+	play(next, func() {
+		// The devices serve the new table to watchers once it plays.
+		if nw = <-followed; nw == nil {
+			t.Fatal("the watcher did not follow")
+		}
+		go func() { watched <- nw.Run(ctx) }()
+	})
+	if err := <-watched; err != nil || nw.ID() != next[0].ID() || !slices.Equal(nw.Names(), next[0].Names()) {
+		t.Fatalf("the watcher of the new table: %v, table %x, names %q", err, nw.ID(), nw.Names())
+	}
 	defer next[0].Close()
 }
