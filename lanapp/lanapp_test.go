@@ -1,6 +1,4 @@
-//go:build !nogui
-
-package main
+package lanapp
 
 import (
 	"bytes"
@@ -21,9 +19,9 @@ import (
 )
 
 // loopbackLAN is an app's LAN on 127.0.0.1 only.
-func loopbackLAN(t *testing.T) *lanApp {
+func loopbackLAN(t *testing.T) *LAN {
 	t.Helper()
-	l := &lanApp{dir: t.TempDir(), listen: []string{"/ip4/127.0.0.1/tcp/0"}}
+	l := &LAN{Dir: t.TempDir(), Listen: []string{"/ip4/127.0.0.1/tcp/0"}}
 	t.Cleanup(func() { l.Close() })
 	return l
 }

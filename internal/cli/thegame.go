@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"flag"
@@ -102,7 +102,7 @@ func (c *cli) simTheGame(args []string) int {
 		var err error
 		if file, err = os.Create(*record); err != nil {
 			fmt.Fprintf(c.stderr, "njet sim: %v\n", err)
-			return exitFail
+			return ExitFail
 		}
 	}
 	on := map[bool]string{true: "on", false: "off"}[*signals]
@@ -146,9 +146,9 @@ func (c *cli) simTheGame(args []string) int {
 	}
 	if failed != nil {
 		fmt.Fprintf(c.stderr, "njet sim: %v\n", failed)
-		return exitFail
+		return ExitFail
 	}
-	return exitOK
+	return ExitOK
 }
 
 // playTheGame is njet play --game thegame.
@@ -173,7 +173,7 @@ func (c *cli) playTheGame(args []string) int {
 		var err error
 		if *seed, err = c.freshSeed(); err != nil {
 			fmt.Fprintf(c.stderr, "njet play: no random seed: %v\n", err)
-			return exitFail
+			return ExitFail
 		}
 	}
 	ext := ""
@@ -185,7 +185,7 @@ func (c *cli) playTheGame(args []string) int {
 	cfg := term.TheGameConfig{Players: tf.players, Extreme: tf.extreme, Seed: *seed, Bot: strings.ToLower(*kind), Echo: !isTerminal(c.stdin)}
 	if err := term.PlayTheGame(cfg, c.stdin, c.stdout); err != nil {
 		fmt.Fprintf(c.stderr, "njet play: %v\n", err)
-		return exitFail
+		return ExitFail
 	}
-	return exitOK
+	return ExitOK
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -70,8 +70,8 @@ func (c *cli) duel(args []string) int {
 		if errors.Is(err, ctx.Err()) && res.Deals > 0 {
 			fmt.Fprintf(c.stderr, "njet duel: stopped after %d deals: %s\n", res.Deals, res.Line())
 		}
-		return exitFail
+		return ExitFail
 	}
 	fmt.Fprintln(c.stdout, res.Line())
-	return exitOK
+	return ExitOK
 }

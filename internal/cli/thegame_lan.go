@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -52,7 +52,7 @@ func (c *cli) hostTheGame(args []string) int {
 	d, err := c.openDevice("host", lf)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
-		return exitFail
+		return ExitFail
 	}
 	defer d.Close()
 	if code := c.resume(ctx, "host", d, lf); code >= 0 {
@@ -62,7 +62,7 @@ func (c *cli) hostTheGame(args []string) int {
 		Bots: *bots, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
-		return exitFail
+		return ExitFail
 	}
 	defer t.Close()
 	return c.playTable(ctx, "host", d, t, lf)

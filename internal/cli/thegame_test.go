@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -29,8 +29,8 @@ func TestChosenGame(t *testing.T) {
 func TestSimTheGame(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "g.jsonl")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"sim", "--game", "thegame", "--players", "2", "--games", "4", "--seed", "3", "--bots", "greedy,coop", "--record", rec}, &stdout, &stderr)
-	if code != exitOK {
+	code := Run([]string{"sim", "--game", "thegame", "--players", "2", "--games", "4", "--seed", "3", "--bots", "greedy,coop", "--record", rec}, &stdout, &stderr)
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
@@ -65,8 +65,8 @@ func TestTheGameUsage(t *testing.T) {
 	}
 	for _, args := range cases {
 		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code != exitUsage {
-			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
+		if code := Run(args, &stdout, &stderr); code != ExitUsage {
+			t.Errorf("%q: exit %d, want %d", args, code, ExitUsage)
 		}
 	}
 }
@@ -74,7 +74,7 @@ func TestTheGameUsage(t *testing.T) {
 func TestPlayTheGameFromCLI(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	c := newCLI(strings.NewReader("help\nquit\n"), &stdout, &stderr)
-	if code := c.run([]string{"play", "--game", "thegame", "--extreme", "--players", "3", "--seed", "8"}); code != exitOK {
+	if code := c.run([]string{"play", "--game", "thegame", "--extreme", "--players", "3", "--seed", "8"}); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()

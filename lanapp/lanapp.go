@@ -1,6 +1,8 @@
-//go:build !nogui
-
-package main
+// Package lanapp is the app's LAN: it answers package ui's LAN interfaces
+// (ui.LAN, ui.LANTable, ui.LobbyControl) with package lan's device, so
+// that the screens know nothing of devices, stores or the network. The
+// platform's multicast lock comes in from the app (LAN.Lock).
+package lanapp
 
 import (
 	"context"
@@ -17,25 +19,37 @@ import (
 	"github.com/njetlan/njet/ui"
 )
 
-// lanApp is the app's LAN (ui.LAN) over package lan: the device opens on
-// first use, with its data in dir under the app's storage, listening on
-// listen (nil: every interface). Browsing and hosting hold the
-// platform's multicast lock (multicastLock) while they run.
-type lanApp struct {
-	dir    string
-	listen []string
-	mu     sync.Mutex
-	dev    *lan.Device
+// LAN is the app's LAN (ui.LAN) over package lan: the device opens on
+// first use, with its data in Dir under the app's storage, listening on
+// Listen (nil: every interface). Browsing and hosting hold the platform's
+// multicast lock (Lock; nil where the system needs none) while they run.
+type LAN struct {
+	Dir    string
+	Listen []string
+	Lock   func() (release func(), err error)
+
+	mu  sync.Mutex
+	dev *lan.Device
+}
+
+var _ ui.LAN = (*LAN)(nil)
+
+// lock takes the multicast lock, if the platform has one.
+func (l *LAN) lock() (release func(), err error) {
+	if l.Lock == nil {
+		return func() {}, nil
+	}
+	return l.Lock()
 }
 
 // device opens the device once.
-func (l *lanApp) device() (*lan.Device, error) {
+func (l *LAN) device() (*lan.Device, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.dev != nil {
 		return l.dev, nil
 	}
-	d, err := lan.OpenDevice(l.dir, l.listen)
+	d, err := lan.OpenDevice(l.Dir, l.Listen)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +58,7 @@ func (l *lanApp) device() (*lan.Device, error) {
 }
 
 // Close closes the device if it was opened.
-func (l *lanApp) Close() error {
+func (l *LAN) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.dev == nil {
@@ -64,8 +78,8 @@ func adOf(a lan.TableAd) ui.LANTableAd {
 	return ad
 }
 
-func (l *lanApp) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
-	release, lockErr := multicastLock()
+func (l *LAN) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
+	release, lockErr := l.lock()
 	defer release()
 	err := lan.WatchTables(ctx, func(list lan.TableList) {
 		ads := make([]ui.LANTableAd, len(list.Tables))
@@ -88,7 +102,7 @@ var strengths = []struct {
 	lan lan.Strength
 }{{ui.BotEasy, lan.Easy}, {ui.BotNormal, lan.Normal}, {ui.BotStrong, lan.Strong}}
 
-func (l *lanApp) Strengths() []ui.BotStrength {
+func (l *LAN) Strengths() []ui.BotStrength {
 	var out []ui.BotStrength
 	for _, s := range lan.Strengths() {
 		for _, m := range strengths {
@@ -156,7 +170,7 @@ func lobbyNews(news func(ui.LobbyNews)) func(lan.Progress) {
 	}
 }
 
-func (l *lanApp) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.LobbyNews)) (ui.LANTable, error) {
+func (l *LAN) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.LobbyNews)) (ui.LANTable, error) {
 	d, err := l.device()
 	if err != nil {
 		return nil, err
@@ -176,7 +190,7 @@ func (l *lanApp) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lo
 	if err != nil {
 		return nil, err
 	}
-	release, lockErr := multicastLock()
+	release, lockErr := l.lock()
 	defer release()
 	// OpenLobby tells Hosting before it returns the lobby the control
 	// needs: its news wait until then.
@@ -258,7 +272,7 @@ func (c *hostControl) Start() error {
 	return nil
 }
 
-func (l *lanApp) Join(ctx context.Context, to ui.JoinTo, player string, news func(ui.LobbyNews)) (ui.LANTable, error) {
+func (l *LAN) Join(ctx context.Context, to ui.JoinTo, player string, news func(ui.LobbyNews)) (ui.LANTable, error) {
 	d, err := l.device()
 	if err != nil {
 		return nil, err
@@ -282,12 +296,12 @@ func (l *lanApp) Join(ctx context.Context, to ui.JoinTo, player string, news fun
 	return &lanTable{dev: d, t: t}, nil
 }
 
-func (l *lanApp) CheckCode(code string) error {
+func (l *LAN) CheckCode(code string) error {
 	_, err := lan.CodeTarget(code)
 	return err
 }
 
-func (l *lanApp) Resume() (ui.LANTable, error) {
+func (l *LAN) Resume() (ui.LANTable, error) {
 	d, err := l.device()
 	if err != nil {
 		return nil, err
