@@ -95,7 +95,7 @@ type TheGameSmoke struct {
 //	--player NAME        the person's name (the settings' name)
 func (c *cli) app(args []string) int {
 	fs := c.flagSet("", "[--size WxH]", "Open the Njet app.")
-	game := addGameFlags(fs)
+	game := addGameFlags(fs, false)
 	seed := fs.Uint64("seed", 7, "seed of a test mode's game")
 	bots := fs.String("bots", "heuristic", "The Game's smoke mode: the bots' kind")
 	size := fs.String("size", "", "window size, e.g. 360x740")
@@ -106,15 +106,14 @@ func (c *cli) app(args []string) int {
 	lanLog := fs.String("lan-log", "", "with --probe: play on the LAN and write the table's log to this file at the end")
 	player := fs.String("player", "", "the person's name")
 	smokeTG := fs.Bool("smoke-thegame", false, "play a local game of The Game by the table screen's own controls and exit at game over")
-	extreme := fs.Bool("extreme", false, "the smoke game of The Game is Extreme")
 	probe := fs.String("probe", "", "write what the window shows as lines of JSON to this file (-: stdout)")
 	probeSave := fs.String("probe-save", "", "with --probe: write the save of a local game that ends to this file")
 	blank := fs.Duration("blank", 0, "open a window with one label for this long, then quit")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	if *smokeTG || *extreme {
-		return c.theGameSmokeFlags(fs, *smokeTG, *extreme, *seed, *bots, game.players, *size, *pace)
+	if *smokeTG || game.extreme {
+		return c.theGameSmokeFlags(fs, *smokeTG, game.extreme, *seed, *bots, game.players, *size, *pace)
 	}
 	switch {
 	case *lanLog != "" && *probe == "":
@@ -125,11 +124,11 @@ func (c *cli) app(args []string) int {
 	if *check != "" {
 		return c.smokeCheck(*check, *totals)
 	}
-	e, err := game.check()
+	g, err := game.check()
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	kinds, err := botKinds(*bots)
+	kinds, err := botKinds(g.game, "bots", *bots, true)
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
@@ -141,8 +140,8 @@ func (c *cli) app(args []string) int {
 	}
 	o := AppOptions{Blank: *blank, FirstFrame: *first, Pace: *pace,
 		LANLog: *lanLog, Player: *player, Probe: *probe, ProbeSave: *probeSave,
-		Game: seat.LocalConfig{Edition: e, Players: game.players, Seed: *seed, Bots: kinds,
-			Short: game.short, Target: game.target}}
+		Game: seat.LocalConfig{Edition: g.edition, Players: g.players, Seed: *seed, Bots: kinds,
+			Short: g.short, Target: g.target}}
 	if *size != "" {
 		if o.Width, o.Height, err = parseSize(*size); err != nil {
 			return usageError(fs, "%v", err)

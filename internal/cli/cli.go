@@ -16,7 +16,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/njetlan/njet/games"
 	"io"
 	"os"
 	"os/signal"
@@ -26,11 +25,11 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/bot"
-	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/lan"
-	"github.com/njetlan/njet/sim"
 	ntable "github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
+	tgbot "github.com/njetlan/njet/thegame/bot"
 )
 
 // Main runs the command line args (without the program name) on the
@@ -87,7 +86,9 @@ var commands = []command{
 	{"selfplay", "play a replicated table of bot peers in one process and export their logs", (*cli).selfplay},
 	{"verify", "re-check an exported table log offline", (*cli).verify},
 	{"host", "create a table on the LAN, advertise it and play, bots in the empty seats", (*cli).host},
-	{"join", "find a table on the LAN (or by address or join code) and take a seat; or watch one\n           under way, and take a seat a bot plays (seated in the lobby or since its device left)", (*cli).join},
+	{"join", "find a table on the LAN (or by address or join code) and take a seat; or watch one\n           under way, and take a seat a bot plays (seated in the lobby or since its device left)",
+		func(c *cli, args []string) int { return c.joinAs("join", args) }},
+	{"watch", "watch a table under way from a device at it (njet join --watch), and take a seat a bot\n           plays with --take SEAT", func(c *cli, args []string) int { return c.joinAs("watch", args) }},
 	{"tables", "list the tables advertised on the LAN", (*cli).tables},
 }
 
@@ -98,6 +99,7 @@ func (c *cli) usage(w io.Writer) {
 	for _, cmd := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", cmd.name, cmd.summary)
 	}
+	fmt.Fprintf(w, "\nplay, sim, selfplay and host play Njet! or, with --game thegame, The Game (--extreme for its\ncommand cards); join and watch play whatever game the table plays.\n")
 	fmt.Fprintf(w, "\nThe app's flag:\n  --size WxH  the window's size in pixels, e.g. 360x740 for a phone held upright\n")
 	fmt.Fprintf(w, "\nRun \"njet <command> -h\" for the flags of a command.\n")
 }
@@ -188,70 +190,6 @@ func usageError(fs *flag.FlagSet, format string, args ...any) int {
 	return ExitUsage
 }
 
-// gameFlags are the flags that choose a game: the edition, the number of
-// players and the length of the game (R-END).
-type gameFlags struct {
-	edition string
-	players int
-	short   bool
-	target  int
-}
-
-// addGameFlags adds the game flags to fs.
-func addGameFlags(fs *flag.FlagSet) *gameFlags {
-	g := new(gameFlags)
-	fs.StringVar(&g.edition, "edition", "classic", "edition: classic or modern")
-	fs.IntVar(&g.players, "players", 4, "number of players (classic 3-4, modern 2-5)")
-	fs.BoolVar(&g.short, "short", false, "play the Classic short game (4 rounds with 4 players, 3 with 3)")
-	fs.IntVar(&g.target, "target", 0, "play until a player's total reaches this score (0: the edition's number of rounds);\n"+
-		"a variant of the Modern rules, a house rule in a Classic game")
-	return g
-}
-
-// args spells the game flags out again, as a command line would give them.
-func (g *gameFlags) args(e engine.Edition) string {
-	s := fmt.Sprintf("--edition %s --players %d", e, g.players)
-	if g.short {
-		s += " --short"
-	}
-	if g.target > 0 {
-		s += fmt.Sprintf(" --target %d", g.target)
-	}
-	return s
-}
-
-// check validates the game flags together and returns the edition.
-func (g *gameFlags) check() (engine.Edition, error) {
-	e, err := engine.ParseEdition(g.edition)
-	if err != nil {
-		return 0, fmt.Errorf("bad --edition %q: want classic or modern", g.edition)
-	}
-	switch {
-	case g.players < e.MinPlayers() || g.players > e.MaxPlayers():
-		return 0, fmt.Errorf("bad --players %d: the %s edition seats %d to %d players", g.players, e, e.MinPlayers(), e.MaxPlayers())
-	case g.short && e != engine.Classic:
-		return 0, fmt.Errorf("bad --short: the short game is a Classic variant")
-	case g.target < 0:
-		return 0, fmt.Errorf("bad --target %d: want a positive score, or 0 for none", g.target)
-	case g.short && g.target > 0:
-		return 0, fmt.Errorf("bad --short with --target: choose one")
-	}
-	return e, nil
-}
-
-// botKinds checks a comma-separated list of bot kinds.
-func botKinds(list string) ([]string, error) {
-	var kinds []string
-	for _, k := range strings.Split(list, ",") {
-		k = strings.TrimSpace(k)
-		if _, err := bot.New(k, nil); err != nil {
-			return nil, fmt.Errorf("bad --bots entry %q: want one of %s", k, strings.Join(bot.Kinds(), ", "))
-		}
-		kinds = append(kinds, strings.ToLower(k))
-	}
-	return kinds, nil
-}
-
 // isTerminal reports whether r is a character device such as a terminal,
 // which shows what is typed without the program's help.
 func isTerminal(r io.Reader) bool {
@@ -273,150 +211,80 @@ func cryptoSeed() (uint64, error) {
 }
 
 func (c *cli) play(args []string) int {
-	if chosenGame(args) == "thegame" {
-		return c.playTheGame(args)
-	}
-	fs := c.flagSet("play", "[--game njet|thegame] [--edition classic|modern] [--players N] [--seed S] [--bot heuristic|random]",
+	fs := c.flagSet("play", "[--game njet|thegame] [--edition classic|modern] [--extreme] [--players N] [--seed S] [--bot KIND]",
 		"Play one game in the terminal against bots: you sit in seat 0.")
-	gameName := fs.String("game", "njet", gameFlagUsage)
-	game := addGameFlags(fs)
+	game := addGameFlags(fs, true)
 	seed := fs.Uint64("seed", 0, "seed of the game, to replay one (default: a fresh random seed)")
-	kind := fs.String("bot", "heuristic", "kind of the other players: "+strings.Join(bot.Kinds(), " or "))
+	kind := fs.String("bot", "", "kind of the other players: Njet's "+strings.Join(bot.Kinds(), ", ")+" (default heuristic);\n"+
+		"The Game's "+strings.Join(tgbot.Kinds(), ", ")+" (default coop)")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	e, err := game.check()
+	g, err := game.check()
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	if *gameName != "njet" {
-		return usageError(fs, "bad --game %q: want njet or thegame", *gameName)
+	kinds, err := botKinds(g.game, "bot", *kind, false)
+	if err != nil {
+		return usageError(fs, "%v", err)
 	}
-	if _, err := botKinds(*kind); err != nil || strings.Contains(*kind, ",") {
-		return usageError(fs, "bad --bot %q: want one of %s", *kind, strings.Join(bot.Kinds(), ", "))
-	}
-	seeded := false
-	fs.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "seed" })
-	if !seeded {
+	if !set(fs)["seed"] {
 		if *seed, err = c.freshSeed(); err != nil {
 			fmt.Fprintf(c.stderr, "njet play: no random seed: %v\n", err)
 			return ExitFail
 		}
 	}
-	fmt.Fprintf(c.stdout, "Seed %d (replay this game with: njet play %s --bot %s --seed %d)\n",
-		*seed, game.args(e), strings.ToLower(*kind), *seed)
-	cfg := term.Config{Edition: e, Players: game.players, Seed: *seed, Bot: strings.ToLower(*kind),
-		Echo: !isTerminal(c.stdin), Short: game.short, Target: game.target}
-	if err := term.Play(cfg, c.stdin, c.stdout); err != nil {
+	fmt.Fprintf(c.stdout, "Seed %d (replay this game with: njet play %s --bot %s --seed %d)\n", *seed, g.args(), kinds[0], *seed)
+	if g.theGame() {
+		err = term.PlayTheGame(term.TheGameConfig{Players: g.players, Extreme: g.extreme, Seed: *seed, Bot: kinds[0],
+			Echo: !isTerminal(c.stdin)}, c.stdin, c.stdout)
+	} else {
+		err = term.Play(term.Config{Edition: g.edition, Players: g.players, Seed: *seed, Bot: kinds[0],
+			Echo: !isTerminal(c.stdin), Short: g.short, Target: g.target}, c.stdin, c.stdout)
+	}
+	if err != nil {
 		fmt.Fprintf(c.stderr, "njet play: %v\n", err)
 		return ExitFail
 	}
 	return ExitOK
 }
 
-func (c *cli) sim(args []string) int {
-	if chosenGame(args) == "thegame" {
-		return c.simTheGame(args)
-	}
-	fs := c.flagSet("sim", "[--game njet|thegame] --edition E --players N --games G --seed S [--bots random,heuristic,...] [--record FILE]",
-		"Play games between bots and print the average score per bot kind.")
-	gameName := fs.String("game", "njet", gameFlagUsage)
-	game := addGameFlags(fs)
-	games := fs.Int("games", 100, "number of games")
-	seed := fs.Uint64("seed", 1, "seed of the batch; the same seed plays the same games")
-	bots := fs.String("bots", "heuristic", "comma list of bot kinds, assigned to seats round-robin")
-	record := fs.String("record", "", "write game records (JSON lines, docs/record.md) to this file")
-	if code := parse(fs, args); code >= 0 {
-		return code
-	}
-	e, err := game.check()
-	if err != nil {
-		return usageError(fs, "%v", err)
-	}
-	if *gameName != "njet" {
-		return usageError(fs, "bad --game %q: want njet or thegame", *gameName)
-	}
-	if *games < 1 {
-		return usageError(fs, "bad --games %d: want at least 1", *games)
-	}
-	kinds, err := botKinds(*bots)
-	if err != nil {
-		return usageError(fs, "%v", err)
-	}
-	cfg := sim.Config{Edition: e, Players: game.players, Games: *games, Seed: *seed, Bots: kinds,
-		Short: game.short, Target: game.target}
-	var file *os.File
-	if *record != "" {
-		if file, err = os.Create(*record); err != nil {
-			fmt.Fprintf(c.stderr, "njet sim: %v\n", err)
-			return ExitFail
-		}
-		cfg.Record = file
-	}
-	start := c.now()
-	sum, err := sim.Run(cfg)
-	wall := c.now().Sub(start)
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(c.stderr, "njet sim: %v\n", err)
-		return ExitFail
-	}
-	writeSummary(c.stdout, cfg, sum, wall)
-	return ExitOK
-}
-
-// writeSummary prints a Summary as a small table.
-func writeSummary(w io.Writer, cfg sim.Config, sum sim.Summary, wall time.Duration) {
-	rate := 0.0
-	if wall > 0 {
-		rate = float64(sum.Rounds) / wall.Seconds()
-	}
-	fmt.Fprintf(w, "%s, %d players, seed %d, seats: %s\n", cfg.Edition, cfg.Players, cfg.Seed, strings.Join(cfg.Bots, ","))
-	fmt.Fprintf(w, "games %d, rounds %d, wall time %s, %.0f rounds/s\n", sum.Games, sum.Rounds, wall.Round(time.Millisecond), rate)
-	fmt.Fprintf(w, "%-10s %11s %10s %10s %9s\n", "bot", "seat-games", "avg/round", "avg/game", "win rate")
-	for _, k := range sum.Kinds {
-		fmt.Fprintf(w, "%-10s %11d %10.2f %10.1f %8.1f%%\n", k.Kind, k.SeatGames, k.PerRound(), k.PerGame(), 100*k.WinRate())
-	}
-}
-
 func (c *cli) selfplay(args []string) int {
-	fs := c.flagSet("selfplay", "--edition E --players N [--rounds R] [--seed S] [--bot K] --out DIR",
+	fs := c.flagSet("selfplay", "[--game njet|thegame] [--edition E | --extreme] --players N [--rounds R] [--seed S] [--bot K] --out DIR",
 		"Play a table of bot peers, each with its own store, over an in-memory network, and write\n"+
 			"each peer's exported log to DIR/seat-N.njetlog. Prints each round's scores and each\n"+
 			"peer's final log hash; all peers must agree.")
-	game := addGameFlags(fs)
-	rounds := fs.Int("rounds", 0, "end the game after this many rounds (0: the whole game)")
+	game := addGameFlags(fs, true)
+	rounds := fs.Int("rounds", 0, "Njet: end the game after this many rounds (0: the whole game)")
 	seed := fs.Uint64("seed", 1, "seed of the keys, deals and bots")
-	kind := fs.String("bot", "random", "kind of the bots: "+strings.Join(bot.Kinds(), " or "))
+	kind := fs.String("bot", "", "kind of the bots: Njet's "+strings.Join(bot.Kinds(), ", ")+" (default random);\n"+
+		"The Game's "+strings.Join(tgbot.Kinds(), ", ")+" (default coop)")
 	out := fs.String("out", "", "directory for the stores and the exported logs")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	e, err := game.check()
+	g, err := game.check()
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	if *rounds < 0 || *rounds > 255 {
+	switch {
+	case *rounds < 0 || *rounds > 255:
 		return usageError(fs, "bad --rounds %d: want 0 to 255", *rounds)
-	}
-	if _, err := botKinds(*kind); err != nil || strings.Contains(*kind, ",") {
-		return usageError(fs, "bad --bot %q: want one of %s", *kind, strings.Join(bot.Kinds(), ", "))
-	}
-	if *out == "" {
+	case *rounds > 0 && g.theGame():
+		return usageError(fs, "--rounds is not a flag of %s", g.game.Title)
+	case *out == "":
 		return usageError(fs, "--out is required")
 	}
-	njet, err := games.ByName(ntable.GameNjet)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "njet selfplay: %v\n", err)
-		return ExitFail
+	if *kind == "" && !g.theGame() {
+		*kind = "random"
 	}
-	sp, err := ntable.NewSelfplay(ntable.SelfplayConfig{Edition: e, Players: game.players, Rounds: *rounds, Seed: *seed,
-		Short: game.short, Target: game.target, Dir: filepath.Join(*out, "stores"), Bot: strings.ToLower(*kind),
-		NewPlayer: njet.NewPlayer})
+	kinds, err := botKinds(g.game, "bot", *kind, false)
+	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	sp, err := ntable.NewSelfplay(ntable.SelfplayConfig{Game: g.game.Name, Edition: g.edition, Extreme: g.extreme,
+		Players: g.players, Rounds: *rounds, Seed: *seed, Short: g.short, Target: g.target,
+		Dir: filepath.Join(*out, "stores"), Bot: kinds[0], NewPlayer: g.game.NewPlayer})
 	if err == nil {
 		err = sp.Run(context.Background())
 	}
@@ -547,8 +415,8 @@ func defaultDataDir() string {
 
 // check validates the shared flags.
 func (f *lanFlags) check(fs *flag.FlagSet) int {
-	if _, err := botKinds(*f.bot); *f.bot != "" && (err != nil || strings.Contains(*f.bot, ",")) && !isTheGameBot(*f.bot) {
-		return usageError(fs, "bad --bot %q: want one of %s", *f.bot, strings.Join(bot.Kinds(), ", "))
+	if *f.bot != "" && !anyBot(*f.bot) {
+		return usageError(fs, "bad --bot %q: want one of %s", *f.bot, strings.Join(append(bot.Kinds(), tgbot.Kinds()...), ", "))
 	}
 	if *f.data == "" {
 		return usageError(fs, "--data must not be empty")
@@ -614,42 +482,43 @@ func why(ctx context.Context, err error) error {
 }
 
 func (c *cli) host(args []string) int {
-	if chosenGame(args) == "thegame" {
-		return c.hostTheGame(args)
-	}
-	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
+	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E | --extreme] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
 		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
-			"for players to join, fill --bots seats with bots hosted here, and play to the end.\n"+
-			"You play seat 0 in the terminal; with --bot KIND a bot plays it instead.\n"+
+			"for players to join (njet join), fill --bots seats with bots hosted here, and play to the\n"+
+			"end. You play seat 0 in the terminal; with --bot KIND a bot plays it instead (a joining\n"+
+			"device's bot of the other game plays as the bot of the same strength). The log is exported\n"+
+			"at the end, and njet verify checks it.\n"+
 			"A device with an unfinished table in its store resumes it instead (as a person or a bot,\n"+
 			"as --bot says this time).")
 	name := fs.String("name", "", "name of the table, as others see it")
-	gameName := fs.String("game", "njet", "the game: njet, or thegame (The Game; see njet host --game thegame -h)")
-	game := addGameFlags(fs)
+	game := addGameFlags(fs, true)
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
-	rounds := fs.Int("rounds", 0, "end the game after this many rounds (0: the whole game)")
+	rounds := fs.Int("rounds", 0, "Njet: end the game after this many rounds (0: the whole game)")
 	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for players")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	if *gameName != "njet" {
-		return usageError(fs, "bad --game %q: want njet or thegame", *gameName)
-	}
-	e, err := game.check()
+	g, err := game.check()
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	players := &game.players
 	switch {
 	case strings.TrimSpace(*name) == "":
 		return usageError(fs, "--name is required")
-	case *bots < 0 || *bots > *players-1:
-		return usageError(fs, "bad --bots %d: want 0 to %d", *bots, *players-1)
+	case *bots < 0 || *bots > g.players-1:
+		return usageError(fs, "bad --bots %d: want 0 to %d", *bots, g.players-1)
 	case *rounds < 0 || *rounds > 255:
 		return usageError(fs, "bad --rounds %d: want 0 to 255", *rounds)
+	case *rounds > 0 && g.theGame():
+		return usageError(fs, "--rounds is not a flag of %s", g.game.Title)
 	case *wait <= 0:
 		return usageError(fs, "bad --wait %v", *wait)
+	}
+	if *lf.bot != "" {
+		if _, err := botKinds(g.game, "bot", *lf.bot, false); err != nil {
+			return usageError(fs, "%v", err)
+		}
 	}
 	if code := lf.check(fs); code >= 0 {
 		return code
@@ -665,8 +534,8 @@ func (c *cli) host(args []string) int {
 	if code := c.resume(ctx, "host", d, lf); code >= 0 {
 		return code
 	}
-	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Variant: e.String(), Players: *players, Bots: *bots,
-		Short: game.short, Target: game.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
+	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Game: g.game.Name, Variant: g.variant(), Players: g.players, Bots: *bots,
+		Short: g.short, Target: g.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", why(ctx, err))
 		return ExitFail
@@ -810,8 +679,9 @@ func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
 	return err
 }
 
-func (c *cli) join(args []string) int {
-	fs := c.flagSet("join", "[--table ID | --addr A | --code C] [--bot KIND] [--player NAME] [--data DIR] [--watch [--take SEAT]]",
+// joinAs is njet join, and njet watch: the same with --watch set.
+func (c *cli) joinAs(name string, args []string) int {
+	fs := c.flagSet(name, "[--table ID | --addr A | --code C] [--bot KIND] [--player NAME] [--data DIR] [--watch [--take SEAT]]",
 		"Take a seat at a table: the first one found on the LAN with a free seat (or the one whose\n"+
 			"id starts with --table), or the host at --addr (host:port or a multiaddr) or --code (the\n"+
 			"host's join code), which need no multicast. You play the seat in the terminal; with\n"+
@@ -830,7 +700,7 @@ func (c *cli) join(args []string) int {
 	addr := fs.String("addr", "", "address of the host: host:port or a multiaddr")
 	code := fs.String("code", "", "join code printed by the host")
 	wait := fs.Duration("wait", 2*time.Minute, "how long to look for the table and get a seat; once seated, join waits\nfor the host to start the game (with --watch: how long to look for the table)")
-	watch := fs.Bool("watch", false, "watch a table under way without a seat (needs --addr or --code of a device at it)")
+	watch := fs.Bool("watch", name == "watch", "watch a table under way without a seat (needs --addr or --code of a device at it)")
 	take := fs.Int("take", -1, "with --watch: take this seat, which a bot plays (seated in the lobby or since its device left), at the next round")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
@@ -877,14 +747,14 @@ func (c *cli) join(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	d, err := c.openDevice("join", lf)
+	d, err := c.openDevice(name, lf)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet join: %v\n", err)
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
 		return ExitFail
 	}
 	defer d.Close()
 	if *watch {
-		return c.watch(ctx, d, target, *wait, *take, lf)
+		return c.watch(ctx, name, d, target, *wait, *take, lf)
 	}
 	if code := c.resume(ctx, "join", d, lf); code >= 0 {
 		return code
@@ -902,19 +772,23 @@ func (c *cli) join(args []string) int {
 // or the person quits, and exports the log it saw when --export asks. With
 // a seat to take (take >= 0) it claims that seat meanwhile, and once the
 // table hands it over it plays the seat to the end like any joiner.
-func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, wait time.Duration, take int, lf *lanFlags) int {
+func (c *cli) watch(ctx context.Context, name string, d *lan.Device, target lan.JoinTarget, wait time.Duration, take int, lf *lanFlags) int {
 	wctx, cancel := context.WithTimeout(ctx, wait)
-	w, err := d.Watch(wctx, target, c.progress("join"))
+	w, err := d.Watch(wctx, target, c.progress(name))
 	cancel()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			err = fmt.Errorf("no table to watch answered within %v", wait)
 		}
-		fmt.Fprintf(c.stderr, "njet join: %v\n", why(ctx, err))
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, why(ctx, err))
 		return ExitFail
 	}
 	gen := w.Genesis()
-	fmt.Fprintf(c.stdout, "watching table %v: %s, %s\n", w.Lobby(), gen.Edition, count(gen.Players(), "player"))
+	what := gen.Edition.String()
+	if g, v, err := games.Of(gen); err == nil {
+		what = gameOf(g.Name, v.ID)
+	}
+	fmt.Fprintf(c.stdout, "watching table %v: %s, %s\n", w.Lobby(), what, count(gen.Players(), "player"))
 	rctx, stop := context.WithCancel(ctx)
 	defer stop()
 	ran := make(chan error, 1)
@@ -949,21 +823,21 @@ func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, w
 		case res.err == nil:
 			fmt.Fprintf(c.stdout, "the table gave you seat %d\n", take)
 			defer res.table.Close()
-			return c.playTable(ctx, "join", d, res.table, lf)
+			return c.playTable(ctx, name, d, res.table, lf)
 		case ctx.Err() != nil:
 			return ExitFail
 		case errors.Is(res.err, context.Canceled) && err == nil:
 			// The game ended first: the watch screen told it.
-			fmt.Fprintf(c.stderr, "njet join: %v: seat %d was not handed over before the end\n", lan.ErrGameOver, take)
+			fmt.Fprintf(c.stderr, "njet %s: %v: seat %d was not handed over before the end\n", name, lan.ErrGameOver, take)
 			return ExitFail
 		case !errors.Is(res.err, context.Canceled):
-			fmt.Fprintf(c.stderr, "njet join: %v\n", res.err)
+			fmt.Fprintf(c.stderr, "njet %s: %v\n", name, res.err)
 			return ExitFail
 		}
 	}
 	if *lf.export != "" {
 		if xerr := w.Export(*lf.export); xerr != nil {
-			fmt.Fprintf(c.stderr, "njet join: export: %v\n", xerr)
+			fmt.Fprintf(c.stderr, "njet %s: export: %v\n", name, xerr)
 			return ExitFail
 		}
 		next, head := w.Log().Head()
@@ -973,7 +847,7 @@ func (c *cli) watch(ctx context.Context, d *lan.Device, target lan.JoinTarget, w
 	case errors.Is(err, term.ErrLeft):
 		return ExitOK
 	case err != nil:
-		fmt.Fprintf(c.stderr, "njet join: %v\n", why(ctx, err))
+		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, why(ctx, err))
 		return ExitFail
 	}
 	return ExitOK

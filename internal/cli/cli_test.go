@@ -251,6 +251,8 @@ func TestLANUsage(t *testing.T) {
 		{"join bad code", []string{"join", "--bot", "random", "--code", "!!"}, "bad --code"},
 		{"tables bad wait", []string{"tables", "--wait", "0s"}, "bad --wait"},
 		{"watch on the LAN", []string{"join", "--watch"}, "--watch needs --addr or --code"},
+		{"the watch command on the LAN", []string{"watch"}, "--watch needs --addr or --code"},
+		{"the watch command with a bot", []string{"watch", "--bot", "random", "--addr", "1.2.3.4:5"}, "--watch takes no seat"},
 		{"watch with a bot", []string{"join", "--watch", "--bot", "random", "--addr", "1.2.3.4:5"}, "--watch takes no seat"},
 		{"take without watch", []string{"join", "--take", "1", "--addr", "1.2.3.4:5"}, "--take needs --watch"},
 		{"take a bad seat", []string{"join", "--watch", "--take", "-2", "--addr", "1.2.3.4:5"}, "bad --take -2"},

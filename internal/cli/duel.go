@@ -29,8 +29,7 @@ func (c *cli) duel(args []string) int {
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	g := gameFlags{edition: *edition, players: *players}
-	e, err := g.check()
+	e, err := checkEdition(*edition, *players)
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,22 +10,6 @@ import (
 
 	tgsim "github.com/njetlan/njet/thegame/sim"
 )
-
-func TestChosenGame(t *testing.T) {
-	cases := map[string][]string{
-		"njet":    {"--players", "3"},
-		"thegame": {"--players", "3", "--game", "thegame"},
-		"x":       {"-game=x"},
-	}
-	for want, args := range cases {
-		if got := chosenGame(args); got != want {
-			t.Errorf("chosenGame(%q) = %q, want %q", args, got, want)
-		}
-	}
-	if got := chosenGame([]string{"--", "--game", "thegame"}); got != "njet" {
-		t.Errorf("after --: %q", got)
-	}
-}
 
 func TestSimTheGame(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "g.jsonl")
@@ -62,6 +47,12 @@ func TestTheGameUsage(t *testing.T) {
 		{"play", "--game", "chess"},
 		{"play", "--game", "thegame", "--bot", "oracle"},
 		{"play", "--extreme"},
+		{"play", "--game", "thegame", "--edition", "modern"},
+		{"play", "--game", "thegame", "--short"},
+		{"sim", "--signals=false"},
+		{"host", "--game", "thegame", "--name", "G", "--rounds", "3"},
+		{"selfplay", "--game", "thegame", "--out", "x", "--bot", "heuristic"},
+		{"selfplay", "--game", "thegame", "--out", "x", "--extreme", "--players", "7"},
 	}
 	for _, args := range cases {
 		var stdout, stderr bytes.Buffer
@@ -81,6 +72,23 @@ func TestPlayTheGameFromCLI(t *testing.T) {
 	for _, w := range []string{"njet play --game thegame --extreme --players 3 --bot coop --seed 8", "The Game Extreme, 3 player(s)", "You left the game."} {
 		if !strings.Contains(out, w) {
 			t.Errorf("no %q in:\n%s", w, out)
+		}
+	}
+}
+
+// TestSelfplayTheGame: njet selfplay --game thegame plays a whole table of
+// The Game between coop bots, and njet verify checks each peer's log.
+func TestSelfplayTheGame(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := Run([]string{"selfplay", "--game", "thegame", "--players", "2", "--seed", "5", "--out", dir}, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("selfplay: exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	for seat := range 2 {
+		var vout, verr bytes.Buffer
+		path := filepath.Join(dir, fmt.Sprintf("seat-%d.njetlog", seat))
+		if code := Run([]string{"verify", path}, &vout, &verr); code != ExitOK || !strings.Contains(vout.String(), "of The Game") {
+			t.Fatalf("verify seat %d: exit %d: %s%s", seat, code, vout.String(), verr.String())
 		}
 	}
 }
