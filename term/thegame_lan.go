@@ -1,7 +1,6 @@
 package term
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -43,27 +42,8 @@ func PlayTheGameLAN(ctx context.Context, seat TheGameLANSeat, echo bool, in io.R
 		return fmt.Errorf("term: PlayTheGameLAN without a seat")
 	}
 	l := &tgLAN{seat: seat, you: seat.You(), out: out, echo: echo, shown: -1}
-	type input struct {
-		text string
-		err  error
-	}
-	lines := make(chan input)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		r := bufio.NewReader(in)
-		for {
-			text, err := readLine(r)
-			select {
-			case lines <- input{text, err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	lines, stop := readLines(in)
+	defer stop()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	l.printf("You play seat %d at a table of The Game; the other seats are played by their devices. "+
