@@ -168,7 +168,16 @@ func TestTheGamePersonSeat(t *testing.T) {
 			defer wg.Done()
 			cfg := PlayConfig{Linger: 10 * time.Second}
 			if i == 0 {
-				cfg.TheGamePerson = person
+				cfg.Person = func(ctx context.Context, ps PersonSeat) error {
+					if ps.Game != table.GameTheGame {
+						t.Errorf("the person's seat is at %v", ps.Game)
+					}
+					s, err := ps.TheGameSeat()
+					if err != nil {
+						return err
+					}
+					return person(ctx, s)
+				}
 			}
 			outs[i], errs[i] = devices[i].Play(ctx, tables[i], cfg, func(e Event) {
 				if p, ok := e.(Playing); ok && (i == 0) != (p.Bot == "") {

@@ -337,32 +337,13 @@ func (t *lanTable) Reconnect(ctx context.Context) error {
 const reconnectTimeout = 10 * time.Second
 
 func (t *lanTable) Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(ui.GameNews)) error {
-	out, err := t.dev.Play(ctx, t.t, lan.PlayConfig{Person: func(ctx context.Context, ps lan.PersonSeat) error {
+	return t.play(ctx, func(ctx context.Context, ps lan.PersonSeat) error {
 		s, err := ps.NewSeat()
 		if err != nil {
 			return err
 		}
-		err = person(ctx, s)
-		if errors.Is(err, seat.ErrLeft) {
-			return fmt.Errorf("%w: %w", lan.ErrLeft, err)
-		}
-		return err
-	}}, func(e lan.Event) {
-		switch e := e.(type) {
-		case lan.Playing:
-			news(ui.GameNews{Kind: ui.NewsPlaying})
-		case lan.Shuffling:
-			news(ui.GameNews{Kind: ui.NewsShuffling})
-		case lan.Violation:
-			news(ui.GameNews{Kind: ui.NewsViolation, Err: e.Err})
-		case lan.CatchingUp:
-			news(ui.GameNews{Kind: ui.NewsCatchingUp})
-		}
-	})
-	if err == nil && out.Over {
-		err = t.dev.MarkOver(t.t.ID())
-	}
-	return err
+		return person(ctx, s)
+	}, news)
 }
 
 // TheGame reports whether the table plays The Game, and with the command
@@ -378,8 +359,21 @@ func (t *lanTable) TheGame() (bool, bool) {
 // PlayTheGame plays a table of The Game: the person plays their seat on
 // The Game's table screen through the seat's lan.TheGameSeat.
 func (t *lanTable) PlayTheGame(ctx context.Context, person func(context.Context, ui.TheGameSource) error, news func(ui.GameNews)) error {
-	out, err := t.dev.Play(ctx, t.t, lan.PlayConfig{TheGamePerson: func(ctx context.Context, s *lan.TheGameSeat) error {
-		err := person(ctx, s)
+	return t.play(ctx, func(ctx context.Context, ps lan.PersonSeat) error {
+		s, err := ps.TheGameSeat()
+		if err != nil {
+			return err
+		}
+		return person(ctx, s)
+	}, news)
+}
+
+// play plays the table, the person's seat by person whatever the game,
+// and tells the screens the table's news; a person who leaves leaves the
+// table (lan.ErrLeft), and a game that ended is marked over.
+func (t *lanTable) play(ctx context.Context, person lan.Person, news func(ui.GameNews)) error {
+	out, err := t.dev.Play(ctx, t.t, lan.PlayConfig{Person: func(ctx context.Context, ps lan.PersonSeat) error {
+		err := person(ctx, ps)
 		if errors.Is(err, seat.ErrLeft) {
 			return fmt.Errorf("%w: %w", lan.ErrLeft, err)
 		}
@@ -388,6 +382,8 @@ func (t *lanTable) PlayTheGame(ctx context.Context, person func(context.Context,
 		switch e := e.(type) {
 		case lan.Playing:
 			news(ui.GameNews{Kind: ui.NewsPlaying})
+		case lan.Shuffling:
+			news(ui.GameNews{Kind: ui.NewsShuffling})
 		case lan.Violation:
 			news(ui.GameNews{Kind: ui.NewsViolation, Err: e.Err})
 		case lan.CatchingUp:

@@ -611,8 +611,7 @@ func (c *cli) resume(ctx context.Context, name string, d *lan.Device, lf *lanFla
 // playTable plays the device's seats to the end of the game, the person's
 // in the terminal, and exports the log.
 func (c *cli) playTable(ctx context.Context, name string, d *lan.Device, t *lan.Table, lf *lanFlags) int {
-	out, err := d.Play(ctx, t, lan.PlayConfig{Linger: *lf.linger, Person: c.playPerson,
-		TheGamePerson: c.playTheGamePerson}, c.showPlay)
+	out, err := d.Play(ctx, t, lan.PlayConfig{Linger: *lf.linger, Person: c.playPerson}, c.showPlay)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, why(ctx, err))
 		return ExitFail
@@ -669,10 +668,19 @@ func (c *cli) showPlay(e lan.Event) {
 	}
 }
 
-// playPerson lets the person play their seat in the terminal.
+// playPerson lets the person play their seat in the terminal, at a table
+// of any game.
 func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
-	err := term.PlayLAN(ctx, term.LANConfig{Seat: s.Seat, Peer: s.Peer, Changed: s.Changed, Echo: !isTerminal(c.stdin),
-		Rounds: s.Rounds, Names: s.Names}, c.stdin, c.stdout)
+	var err error
+	if s.Game == ntable.GameTheGame {
+		var ts *lan.TheGameSeat
+		if ts, err = s.TheGameSeat(); err == nil {
+			err = term.PlayTheGameLAN(ctx, ts, !isTerminal(c.stdin), c.stdin, c.stdout)
+		}
+	} else {
+		err = term.PlayLAN(ctx, term.LANConfig{Seat: s.Seat, Peer: s.Peer, Changed: s.Changed, Echo: !isTerminal(c.stdin),
+			Rounds: s.Rounds, Names: s.Names}, c.stdin, c.stdout)
+	}
 	if errors.Is(err, term.ErrLeft) {
 		return lan.ErrLeft
 	}

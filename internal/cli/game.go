@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"github.com/njetlan/njet/lan"
-	"github.com/njetlan/njet/term"
 	"strings"
 
 	"github.com/njetlan/njet/engine"
@@ -209,16 +205,6 @@ func gameOf(g ntable.GameName, variant string) string {
 		return v.ID
 	}
 	return v.Title
-}
-
-// playTheGamePerson lets the person play their seat of The Game in the
-// terminal.
-func (c *cli) playTheGamePerson(ctx context.Context, s *lan.TheGameSeat) error {
-	err := term.PlayTheGameLAN(ctx, s, !isTerminal(c.stdin), c.stdin, c.stdout)
-	if errors.Is(err, term.ErrLeft) {
-		return lan.ErrLeft
-	}
-	return err
 }
 
 // theGameOver prints the verified result of a LAN table of The Game.
