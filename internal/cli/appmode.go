@@ -142,8 +142,14 @@ func (c *cli) app(args []string) int {
 		LANLog: *lanLog, Player: *player, Probe: *probe, ProbeSave: *probeSave,
 		Game: seat.LocalConfig{Edition: g.edition, Players: g.players, Seed: *seed, Bots: kinds,
 			Short: g.short, Target: g.target}}
-	if *size != "" {
-		if o.Width, o.Height, err = parseSize(*size); err != nil {
+	return c.openApp(fs, o, *size)
+}
+
+// openApp opens the app with o in a window of size ("": the app's own).
+func (c *cli) openApp(fs *flag.FlagSet, o AppOptions, size string) int {
+	if size != "" {
+		var err error
+		if o.Width, o.Height, err = parseSize(size); err != nil {
 			return usageError(fs, "%v", err)
 		}
 	}
@@ -291,16 +297,5 @@ func (c *cli) theGameSmokeFlags(fs *flag.FlagSet, smoke, extreme bool, seed uint
 	if pace < 0 || pace > time.Minute {
 		return usageError(fs, "bad --pace %v: want 0 to 1m", pace)
 	}
-	if size != "" {
-		var err error
-		if o.Width, o.Height, err = parseSize(size); err != nil {
-			return usageError(fs, "%v", err)
-		}
-	}
-	if c.open == nil {
-		fmt.Fprintf(c.stderr, "njet: this njet was built without the app (nogui); give a command\n\n")
-		c.usage(c.stderr)
-		return ExitUsage
-	}
-	return c.open(Env{Stdout: c.stdout, Stderr: c.stderr, Now: c.now}, o)
+	return c.openApp(fs, o, size)
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/games"
 	ntable "github.com/njetlan/njet/table"
+	tgbot "github.com/njetlan/njet/thegame/bot"
 )
 
 // gameFlags are the flags that choose a game: --game, the number of
@@ -177,6 +179,13 @@ func botKinds(g *games.Game, flag, list string, many bool) ([]string, error) {
 		return nil, fmt.Errorf("bad --%s %q: want one of %s", flag, list, strings.Join(g.Kinds, ", "))
 	}
 	return kinds, nil
+}
+
+// botUsage documents a flag of bot kinds: what they are, and each game's
+// kinds and default.
+func botUsage(what, njetDefault string) string {
+	return fmt.Sprintf("%s: Njet's %s (default %s);\nThe Game's %s (default coop)", what,
+		strings.Join(bot.Kinds(), ", "), njetDefault, strings.Join(tgbot.Kinds(), ", "))
 }
 
 // anyBot reports whether kind names a bot of some game: a device that

@@ -7,9 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/sim"
-	tgbot "github.com/njetlan/njet/thegame/bot"
 	tgsim "github.com/njetlan/njet/thegame/sim"
 )
 
@@ -22,8 +20,7 @@ func (c *cli) sim(args []string) int {
 	game := addGameFlags(fs, true)
 	n := fs.Int("games", 100, "number of games")
 	seed := fs.Uint64("seed", 1, "seed of the batch; the same seed plays the same games")
-	bots := fs.String("bots", "", "comma list of bot kinds: Njet's "+strings.Join(bot.Kinds(), ", ")+" (default heuristic);\n"+
-		"The Game's "+strings.Join(tgbot.Kinds(), ", ")+" (default coop)")
+	bots := fs.String("bots", "", botUsage("comma list of bot kinds", "heuristic"))
 	signals := fs.Bool("signals", true, "The Game: the bots give and read signals")
 	record := fs.String("record", "", "write game records (JSON lines, docs/record.md, docs/thegame-record.md) to this file")
 	if code := parse(fs, args); code >= 0 {
