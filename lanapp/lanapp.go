@@ -1,7 +1,3 @@
-// Package lanapp is the app's LAN: it answers package ui's LAN interfaces
-// (ui.LAN, ui.LANTable, ui.LobbyControl) with package lan's device, so
-// that the screens know nothing of devices, stores or the network. The
-// platform's multicast lock comes in from the app (LAN.Lock).
 package lanapp
 
 import (

@@ -1,12 +1,3 @@
-// Command njet plays Njet! on a LAN, in a terminal, or between bots.
-//
-// Usage:
-//
-//	njet                  opens the app (a window; see appmode.go)
-//	njet <command> [flags]
-//
-// Each command is a function with its own flag.FlagSet, listed in commands;
-// adding a command means writing one such function and one line there.
 package cli
 
 import (
