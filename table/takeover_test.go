@@ -632,88 +632,98 @@ func droppedRange(lines *logLines, seat int) (uint64, uint64) {
 	return 0, 0
 }
 
-// TestTheGameVerifyForgedTakeover: Verify refuses a takeover at a table of
-// The Game whose certificate does not hold: each forged VoidSilent replaces
+// TestVerifyForgedTakeover: Verify refuses a takeover whose certificate
+// does not hold, at a table of any game: each forged VoidSilent replaces
 // the real one, signed by the real decider.
-func TestTheGameVerifyForgedTakeover(t *testing.T) {
-	cfg := theGameConfig(t, 4, false, 77)
-	cfg.Leaves = []Leave{{Seat: 3, AtSeq: 30}}
-	s, err := newTestSelfplay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := s.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	x := seatExport(t, s, 0)
-	_, envs, err := ReadExport(bytes.NewReader(x))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := -1
-	for i, e := range envs {
-		if e.Kind == KindVoidSilent {
-			k = i
-			break
-		}
-	}
-	if k < 0 {
-		t.Fatal("no takeover in the log")
-	}
-	real := envs[k]
-	vs, err := parseVoidSilent(real.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vote := func(voter, silent int, seq uint64) *SilenceVote {
-		v := &SilenceVote{Table: s.Table(), Seq: seq, Prev: real.Prev, Silent: uint8(silent), Voter: uint8(voter)}
-		if err := v.Sign(s.keys[voter]); err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	var bot Identity
-	bot[0] = 9
-	cases := []struct {
-		name   string
-		author int
-		body   func() ([]byte, error)
+func TestVerifyForgedTakeover(t *testing.T) {
+	for _, game := range []struct {
+		name string
+		cfg  SelfplayConfig
 	}{
-		{"the author did not vote", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, []takenSeat{{seat: 0, bot: bot}, {seat: 3, bot: vs.taken[0].bot}}, vs.votes[1:])
-		}},
-		{"a vote for another seq", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 3, real.Seq+1), vs.votes[1], vs.votes[2]})
-		}},
-		{"a vote against another seat", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 2, real.Seq), vs.votes[1], vs.votes[2]})
-		}},
-		{"a seat without a vote not taken", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, vs.taken, vs.votes[:2])
-		}},
-		{"a bot with a seated key", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, []takenSeat{{seat: 3, bot: s.ids[1]}}, vs.votes)
-		}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			body, err := c.body()
+		{"Njet", SelfplayConfig{Edition: engine.Classic, Players: 4, Rounds: 1, Seed: 77, Dir: t.TempDir(), VoidAfter: 10 * time.Second}},
+		{"The Game", theGameConfig(t, 4, false, 77)},
+	} {
+		t.Run(game.name, func(t *testing.T) {
+			cfg := game.cfg
+			cfg.Leaves = []Leave{{Seat: 3, AtSeq: 30}}
+			s, err := newTestSelfplay(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			forged := &Envelope{Version: EnvelopeVersion, Table: s.Table(), Kind: KindVoidSilent, Author: uint8(c.author), Body: body}
-			log := append(append([]*Envelope(nil), envs[:k]...), forged)
-			_, err = Verify(bytes.NewReader(reseal(t, log, s.keys)))
-			if !errors.Is(err, ErrVote) && !errors.Is(err, ErrMalformed) {
-				t.Fatalf("Verify: %v, want a refused takeover", err)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			if err := s.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			x := seatExport(t, s, 0)
+			_, envs, err := ReadExport(bytes.NewReader(x))
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := -1
+			for i, e := range envs {
+				if e.Kind == KindVoidSilent {
+					k = i
+					break
+				}
+			}
+			if k < 0 {
+				t.Fatal("no takeover in the log")
+			}
+			real := envs[k]
+			vs, err := parseVoidSilent(real.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vote := func(voter, silent int, seq uint64) *SilenceVote {
+				v := &SilenceVote{Table: s.Table(), Seq: seq, Prev: real.Prev, Silent: uint8(silent), Voter: uint8(voter)}
+				if err := v.Sign(s.keys[voter]); err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			var bot Identity
+			bot[0] = 9
+			cases := []struct {
+				name   string
+				author int
+				body   func() ([]byte, error)
+			}{
+				{"the author did not vote", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, []takenSeat{{seat: 0, bot: bot}, {seat: 3, bot: vs.taken[0].bot}}, vs.votes[1:])
+				}},
+				{"a vote for another seq", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 3, real.Seq+1), vs.votes[1], vs.votes[2]})
+				}},
+				{"a vote against another seat", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 2, real.Seq), vs.votes[1], vs.votes[2]})
+				}},
+				{"a seat without a vote not taken", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, vs.taken, vs.votes[:2])
+				}},
+				{"a bot with a seated key", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, []takenSeat{{seat: 3, bot: s.ids[1]}}, vs.votes)
+				}},
+			}
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					body, err := c.body()
+					if err != nil {
+						t.Fatal(err)
+					}
+					forged := &Envelope{Version: EnvelopeVersion, Table: s.Table(), Kind: KindVoidSilent, Author: uint8(c.author), Body: body}
+					log := append(append([]*Envelope(nil), envs[:k]...), forged)
+					_, err = Verify(bytes.NewReader(reseal(t, log, s.keys)))
+					if !errors.Is(err, ErrVote) && !errors.Is(err, ErrMalformed) {
+						t.Fatalf("Verify: %v, want a refused takeover", err)
+					}
+				})
+			}
+			// The real takeover, resealed the same way, passes.
+			log := append(append([]*Envelope(nil), envs[:k]...), real)
+			if _, err := Verify(bytes.NewReader(reseal(t, log, s.keys))); err != nil {
+				t.Fatalf("Verify of the real takeover: %v", err)
 			}
 		})
-	}
-	// The real takeover, resealed the same way, passes.
-	log := append(append([]*Envelope(nil), envs[:k]...), real)
-	if _, err := Verify(bytes.NewReader(reseal(t, log, s.keys))); err != nil {
-		t.Fatalf("Verify of the real takeover: %v", err)
 	}
 }
