@@ -30,9 +30,9 @@
 //   - Play (play.go) runs the device's seats to the end of the game: a
 //     bot's, or a person's through a Person function the front end gives,
 //     at a table of any game (the terminal's are term.PlayLAN and
-//     term.PlayTheGameLAN): it reads and moves the game's seat, a
-//     seat.Seat at Njet, a TheGameSeat (thegame.go) at The Game. Export writes the table's log to a file and MarkOver
-//     records that the game ended.
+//     term.PlayTheGameLAN): it reads and moves the game's seat,
+//     PersonSeat.NjetSeat or PersonSeat.TheGameSeat. Export writes the
+//     table's log to a file and MarkOver records that the game ended.
 //
 // Imports flow down: lan uses p2p, table and engine, never a front end.
 package lan

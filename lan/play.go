@@ -23,7 +23,7 @@ var ErrLeft = errors.New("lan: left the table")
 // session stops first. The seat's peer runs in Play; a Person only reads
 // its view and submits the person's choices (term.PlayLAN and
 // term.PlayTheGameLAN do this in a terminal), through the game's seat:
-// PersonSeat.NewSeat at Njet, PersonSeat.TheGameSeat at The Game.
+// PersonSeat.NjetSeat at Njet, PersonSeat.TheGameSeat at The Game.
 type Person func(ctx context.Context, seat PersonSeat) error
 
 // PersonSeat is what a Person needs of the seat it plays.
@@ -46,15 +46,18 @@ type PersonSeat struct {
 	Seats []seat.SeatInfo
 }
 
-// NewSeat returns the person's seat as a seat.Seat, for a front end that
-// reads events rather than the peer's view. It runs no goroutines: the
-// session's peer moves the table on, and the Seat tells what it did.
-func (ps PersonSeat) NewSeat() (*seat.PeerSeat, error) {
+// NjetSeat returns the person's seat at a table of Njet as a seat.Seat,
+// for a front end that reads events rather than the peer's view. It runs
+// no goroutines: the session's peer moves the table on, and the Seat tells
+// what it did.
+func (ps PersonSeat) NjetSeat() (*seat.PeerSeat, error) {
 	return seat.NewPeerSeat(ps.Peer, ps.Seat, seat.PeerSeatConfig{Changed: ps.Changed, Rounds: ps.Rounds, Seats: ps.Seats})
 }
 
-// TheGameSeat returns the person's seat at a table of The Game.
-func (ps PersonSeat) TheGameSeat() (*TheGameSeat, error) {
+// TheGameSeat returns the person's seat at a table of The Game, which
+// tells the seat's view and the moves of every seat in order, and takes
+// the person's moves.
+func (ps PersonSeat) TheGameSeat() (*seat.TheGameSeat, error) {
 	return seat.NewTheGameSeat(ps.Peer, ps.Names, ps.Changed)
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/p2p"
+	nseat "github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
@@ -98,7 +99,7 @@ func TestTheGamePersonSeat(t *testing.T) {
 		told     []thegame.Action
 		outOfTrn error
 	)
-	person := func(ctx context.Context, seat *TheGameSeat) error {
+	person := func(ctx context.Context, seat *nseat.TheGameSeat) error {
 		if seat.You() != 0 || seat.Name(0) != "Ada" {
 			t.Errorf("seat %d named %q", seat.You(), seat.Name(0))
 		}

@@ -5,5 +5,5 @@
 //
 // LAN browses, hosts, joins and resumes; hostControl is a host's lobby
 // control; lanTable plays a table of either game, the person's seat given
-// to the screen as a seat.Seat (Njet!) or a lan.TheGameSeat (The Game).
+// to the screen as a seat.Seat (Njet!) or a seat.TheGameSeat (The Game).
 package lanapp

@@ -334,7 +334,7 @@ const reconnectTimeout = 10 * time.Second
 
 func (t *lanTable) Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(ui.GameNews)) error {
 	return t.play(ctx, func(ctx context.Context, ps lan.PersonSeat) error {
-		s, err := ps.NewSeat()
+		s, err := ps.NjetSeat()
 		if err != nil {
 			return err
 		}
@@ -353,7 +353,7 @@ func (t *lanTable) TheGame() (bool, bool) {
 }
 
 // PlayTheGame plays a table of The Game: the person plays their seat on
-// The Game's table screen through the seat's lan.TheGameSeat.
+// The Game's table screen through the seat's seat.TheGameSeat.
 func (t *lanTable) PlayTheGame(ctx context.Context, person func(context.Context, ui.TheGameSource) error, news func(ui.GameNews)) error {
 	return t.play(ctx, func(ctx context.Context, ps lan.PersonSeat) error {
 		s, err := ps.TheGameSeat()

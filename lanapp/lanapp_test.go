@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
-	"github.com/njetlan/njet/lan"
 	"github.com/njetlan/njet/p2p"
+	nseat "github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
@@ -221,7 +221,7 @@ func TestLANAppTheGame(t *testing.T) {
 	}
 	var left thegame.Result
 	person := func(ctx context.Context, src ui.TheGameSource) error {
-		seat, ok := src.(*lan.TheGameSeat)
+		seat, ok := src.(*nseat.TheGameSeat)
 		if !ok {
 			return fmt.Errorf("the source is a %T", src)
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 // TheGameLANSeat is what PlayTheGameLAN needs of a person's seat at a LAN
-// table of The Game (a *lan.TheGameSeat).
+// table of The Game (a *seat.TheGameSeat).
 type TheGameLANSeat interface {
 	You() int
 	Name(seat int) string

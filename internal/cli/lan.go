@@ -311,10 +311,11 @@ func (c *cli) showPlay(e lan.Event) {
 func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
 	var err error
 	if s.Game == ntable.GameTheGame {
-		var ts *lan.TheGameSeat
-		if ts, err = s.TheGameSeat(); err == nil {
-			err = term.PlayTheGameLAN(ctx, ts, !isTerminal(c.stdin), c.stdin, c.stdout)
+		ts, serr := s.TheGameSeat()
+		if serr != nil {
+			return serr
 		}
+		err = term.PlayTheGameLAN(ctx, ts, !isTerminal(c.stdin), c.stdin, c.stdout)
 	} else {
 		err = term.PlayLAN(ctx, term.LANConfig{Seat: s.Seat, Peer: s.Peer, Changed: s.Changed, Echo: !isTerminal(c.stdin),
 			Rounds: s.Rounds, Names: s.Names}, c.stdin, c.stdout)
