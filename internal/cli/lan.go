@@ -328,7 +328,11 @@ func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
 
 // joinAs is njet join, and njet watch: the same with --watch set.
 func (c *cli) joinAs(name string, args []string) int {
-	fs := c.flagSet(name, "[--table ID | --addr A | --code C] [--bot KIND] [--player NAME] [--data DIR] [--watch [--take SEAT]]",
+	synopsis := "[--table ID | --addr A | --code C] [--bot KIND] [--player NAME] [--data DIR] [--watch [--take SEAT]]"
+	if name == "watch" {
+		synopsis = "--addr A | --code C [--take SEAT [--bot KIND]] [--player NAME] [--data DIR] [--export FILE]"
+	}
+	fs := c.flagSet(name, synopsis,
 		"Take a seat at a table: the first one found on the LAN with a free seat (or the one whose\n"+
 			"id starts with --table), or the host at --addr (host:port or a multiaddr) or --code (the\n"+
 			"host's join code), which need no multicast. You play the seat in the terminal; with\n"+
