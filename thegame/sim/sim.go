@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/njetlan/njet/thegame"
 	"github.com/njetlan/njet/thegame/bot"
@@ -129,7 +130,7 @@ func Run(cfg Config) (Summary, error) {
 				return Summary{}, err
 			}
 		}
-		signals := cfg.Signals && players[0].Name() != "coop-silent"
+		signals := cfg.Signals && !strings.HasSuffix(players[0].Name(), "-silent")
 		deck := Deck(cfg.Seed, i)
 		var rec *Record
 		var onAction func(thegame.Action)
