@@ -119,6 +119,7 @@ type judge struct {
 	seat     int
 	maxNodes int
 	jg       *Judgement // the expert's judgement, or nil
+	reached  map[planKey]float64
 }
 
 func newJudge(v *thegame.View, w Weights, signals bool, jg *Judgement) *judge {
@@ -220,6 +221,9 @@ func (j *judge) finish(p *thegame.Position) float64 {
 
 // search explores the turn from p, which has cost so far.
 func (j *judge) search(p *thegame.Position, sofar float64) {
+	if j.jg != nil && j.reachedCheaper(p, sofar) {
+		return
+	}
 	j.nodes++
 	done := p.Stopped || p.CanEnd()
 	if done {
@@ -266,6 +270,32 @@ func (j *judge) search(p *thegame.Position, sofar float64) {
 			}
 		}
 	}
+}
+
+// planKey is what decides the rest of a planned turn and its price.
+type planKey struct {
+	hand    thegame.Cards
+	tops    [thegame.NumPiles]uint8
+	onPiles uint8
+	three   bool
+}
+
+// reachedCheaper reports whether the search has been at p before at no
+// higher cost, and notes p otherwise: cards laid on different piles reach
+// the same position in either order, and the second time adds nothing.
+func (j *judge) reachedCheaper(p *thegame.Position, sofar float64) bool {
+	k := planKey{hand: p.Hand, onPiles: p.OnPiles, three: p.Three}
+	for i := range p.Piles {
+		k.tops[i] = uint8(p.Piles[i].Top)
+	}
+	if j.reached == nil {
+		j.reached = make(map[planKey]float64)
+	}
+	if c, ok := j.reached[k]; ok && c <= sofar {
+		return true
+	}
+	j.reached[k] = sofar
+	return false
 }
 
 // maxPaid is the number of cards a plan lays before only free ones may
