@@ -196,6 +196,9 @@ func (j *judge) finish(p *thegame.Position) float64 {
 	if j.w.Dead != 0 {
 		cost += j.w.Dead * float64(deadCards(p, j.others.Union(p.Hand)))
 	}
+	if j.jg != nil && j.jg.Pair != 0 {
+		cost -= j.jg.Pair * float64(tenApart(p.Hand))
+	}
 	if j.extreme {
 		for i := range thegame.NumPiles {
 			if p.Piles[i].Cmd.Lasting() {

@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"math/bits"
+
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -17,11 +19,15 @@ type Judgement struct {
 	// Hand multiplies the price of the cards the seat keeps in its hand:
 	// it must lay them soon, while the unseen ones may come much later.
 	Hand float64
+	// Pair rewards each two cards of the hand kept 10 apart: laid high
+	// first, the other follows as a backwards trick whichever pile they go
+	// on.
+	Pair float64
 }
 
 // DefaultJudgement returns the expert's judgement, tuned on seeded batches.
 func DefaultJudgement() Judgement {
-	return Judgement{Home: [5]float64{9, 4, 2, 1, 0}, Hand: 1}
+	return Judgement{Home: [5]float64{6, 3, 1.5, 0.5, 0}, Hand: 1, Pair: 0.7}
 }
 
 // NewExpert returns the expert player: Coop's turn planning, signals and
@@ -41,6 +47,9 @@ func NewExpertWeights(signals bool, w Weights, jg Judgement) *Coop {
 func ExpertWeights() Weights {
 	w := DefaultWeights()
 	w.Dead = 0 // the judgement prices the dead cards
+	// In the judgement's units a card is worth more, and a jump on a pile
+	// another seat asked for costs less.
+	w.Card, w.Mine, w.Good = 1.2, 1.5, 0.5
 	return w
 }
 
@@ -184,6 +193,19 @@ func (jg *Judgement) moveCost(p *thegame.Position, c thegame.Card, pile int, res
 		}
 	}
 	return cost
+}
+
+// tenApart counts the cards x of hand with x+10 also in hand.
+func tenApart(hand thegame.Cards) int {
+	n := 0
+	for w := range 2 {
+		for x := hand[w]; x != 0; x &= x - 1 {
+			if c := w*64 + bits.TrailingZeros64(x) + 10; c < 128 && hand.Has(thegame.Card(c)) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // homesOf counts the piles x fits by number alone, tricks aside.
