@@ -70,7 +70,7 @@ func (f *theGameFlags) variant() string {
 
 // simTheGame is njet sim --game thegame.
 func (c *cli) simTheGame(args []string) int {
-	fs := c.flagSet("sim", "--game thegame [--extreme] --players N --games G --seed S --bots greedy|coop[,...] [--signals=false] [--record FILE]",
+	fs := c.flagSet("sim", "--game thegame [--extreme] --players N --games G --seed S --bots greedy|coop|expert[,...] [--signals=false] [--record FILE]",
 		"Play games of The Game between bots and print the mean number of cards left and the win\n"+
 			"rate, with 95% intervals. With several bot kinds, each plays the same deals and the\n"+
 			"difference to the first kind is printed with its 95% interval.")
@@ -153,7 +153,7 @@ func (c *cli) simTheGame(args []string) int {
 
 // playTheGame is njet play --game thegame.
 func (c *cli) playTheGame(args []string) int {
-	fs := c.flagSet("play", "--game thegame [--extreme] [--players N] [--seed S] [--bot coop|greedy]",
+	fs := c.flagSet("play", "--game thegame [--extreme] [--players N] [--seed S] [--bot coop|expert|greedy]",
 		"Play one game of The Game in the terminal with bots: you sit in seat 0.")
 	tf := addTheGameFlags(fs)
 	seed := fs.Uint64("seed", 0, "seed of the game, to replay one (default: a fresh random seed)")

@@ -17,7 +17,7 @@ import (
 // hostTheGame is njet host --game thegame: a LAN table of The Game, the
 // host's seat played by its person in the terminal (or by a bot of --bot).
 func (c *cli) hostTheGame(args []string) int {
-	fs := c.flagSet("host", "--game thegame --name N [--extreme] [--players P] [--bots K] [--bot greedy|coop] [--player NAME] [--data DIR]",
+	fs := c.flagSet("host", "--game thegame --name N [--extreme] [--players P] [--bots K] [--bot greedy|coop|expert] [--player NAME] [--data DIR]",
 		"Create a table of The Game, advertise it on the LAN (mDNS) and print its join code and\n"+
 			"address, wait for players to join (njet join), fill --bots seats with bots hosted here,\n"+
 			"and play to the end. You play your seat in the terminal (njet join plays The Game the\n"+
