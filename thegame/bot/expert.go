@@ -27,7 +27,7 @@ type Judgement struct {
 
 // DefaultJudgement returns the expert's judgement, tuned on seeded batches.
 func DefaultJudgement() Judgement {
-	return Judgement{Home: [5]float64{6, 3, 1.5, 0.5, 0}, Hand: 1, Pair: 0.7}
+	return Judgement{Home: [5]float64{6, 3, 1.5, 0.5, 0}, Hand: 1, Pair: 3}
 }
 
 // NewExpert returns the expert player: Coop's turn planning, signals and
