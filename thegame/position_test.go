@@ -108,12 +108,20 @@ func TestFeasibleSkullNothingCovers(t *testing.T) {
 }
 
 // BenchmarkFeasible reports the time of one Feasible call on the worst
-// case of the plain search and on random turns.
+// case of the plain search (and of the plain search itself there) and on
+// random turns.
 func BenchmarkFeasible(b *testing.B) {
 	b.Run("skull-nothing-covers", func(b *testing.B) {
 		p := skullNothingCovers()
 		for b.Loop() {
 			p.Feasible()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "µs/call")
+	})
+	b.Run("skull-nothing-covers/plain-search", func(b *testing.B) {
+		p := skullNothingCovers()
+		for b.Loop() {
+			plainFeasible(p)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "µs/call")
 	})
