@@ -289,8 +289,8 @@ func (c *cli) theGameSmokeFlags(fs *flag.FlagSet, smoke, extreme bool, seed uint
 		o.TheGame.Players = players
 	}
 	if set["bots"] {
-		if bots != "greedy" && bots != "coop" {
-			return usageError(fs, "bad --bots %q: The Game's bots are greedy or coop", bots)
+		if bots != "greedy" && bots != "coop" && bots != "expert" {
+			return usageError(fs, "bad --bots %q: The Game's bots are greedy, coop or expert", bots)
 		}
 		o.TheGame.Bot = bots
 	}
