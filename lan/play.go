@@ -44,6 +44,8 @@ type PersonSeat struct {
 	// Seats says who plays each seat as the table's setup has it: the
 	// devices' people, and the bots the host's device (seat 0) runs.
 	Seats []seat.SeatInfo
+	// Hints tells that the host allowed hints at the table.
+	Hints bool
 }
 
 // NjetSeat returns the person's seat at a table of Njet as a seat.Seat,
@@ -182,7 +184,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 	case own.Human:
 		ps := PersonSeat{Game: table.GameNjet, Seat: own.Seat, Peer: p}
 		if gen, err := t.setup.Check(); err == nil {
-			ps.Game, ps.Rounds = gen.Game, gen.Rounds
+			ps.Game, ps.Rounds, ps.Hints = gen.Game, gen.Rounds, gen.Hints
 			if gen.Names != nil || theGame {
 				ps.Names = t.Names()
 			}

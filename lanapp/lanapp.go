@@ -151,7 +151,7 @@ func lobbyNews(news func(ui.LobbyNews)) func(lan.Progress) {
 		case lan.NotAdvertised:
 			news(ui.LobbyNews{Kind: ui.LobbyNotAdvertised, Err: p.Err})
 		case lan.Waiting:
-			n := ui.LobbyNews{Kind: ui.LobbyWaiting, Seated: p.Seated, Wanted: p.Wanted, Players: p.Players}
+			n := ui.LobbyNews{Kind: ui.LobbyWaiting, Seated: p.Seated, Wanted: p.Wanted, Players: p.Players, Hints: p.Hints}
 			for _, k := range p.Bots {
 				n.Bots = append(n.Bots, uiStrength(k))
 			}
@@ -192,7 +192,7 @@ func (l *LAN) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lobby
 	// needs: its news wait until then.
 	var opening []lan.Progress
 	h, err := d.OpenLobby(lan.HostConfig{Name: cfg.Name, Game: game, Variant: variant, Players: cfg.Players, BotKinds: kinds,
-		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player}, func(p lan.Progress) { opening = append(opening, p) })
+		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player, Hints: cfg.Hints}, func(p lan.Progress) { opening = append(opening, p) })
 	if err != nil {
 		return nil, err
 	}
@@ -318,6 +318,18 @@ type lanTable struct {
 func (t *lanTable) ID() string      { return t.t.ID().String() }
 func (t *lanTable) Names() []string { return t.t.Names() }
 func (t *lanTable) Close() error    { return t.t.Close() }
+
+// Hints reports whether the host allowed hints at the table.
+func (t *lanTable) Hints() bool { return t.t.Hints() }
+
+// Again sits the device at the table that plays this one again.
+func (t *lanTable) Again(ctx context.Context, news func(ui.LobbyNews)) (ui.LANTable, error) {
+	nt, err := t.dev.Again(ctx, t.t, lobbyNews(news))
+	if err != nil {
+		return nil, err
+	}
+	return &lanTable{dev: t.dev, t: nt}, nil
+}
 
 func (t *lanTable) ExportLog(w io.Writer) error { return t.dev.Store().Export(w, t.t.ID()) }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/words"
 )
@@ -53,6 +54,9 @@ type LANConfig struct {
 	// Names are the players' names by seat (the genesis's); a seat without
 	// one is called by its number.
 	Names []string
+	// Hints lets "hint" show the strong bot's answer to the open question,
+	// when the host allowed hints at the table (Genesis.Hints).
+	Hints bool
 }
 
 // Waits shorter than waitQuiet are not reported; longer ones are
@@ -329,6 +333,20 @@ func (l *lan) answer(line string) error {
 			l.out.f("> ")
 			return nil
 		}
+	case "hint":
+		switch {
+		case !l.cfg.Hints:
+			l.out.say(words.HintsOff())
+		case l.prompt == nil || l.watching:
+			l.out.say(words.NoHint())
+		default:
+			p := l.prompt
+			l.showHint(seat.Prompt{Seq: p.Seq, Kind: actionKind(p.Legal), View: p.View, Legal: p.Legal})
+		}
+		if l.prompt != nil {
+			l.out.f("> ")
+		}
+		return nil
 	}
 	if l.watching {
 		l.out.f("You are watching: a bot plays your seat now. Type \"quit\" to leave.\n")
@@ -359,6 +377,14 @@ func (l *lan) answer(line string) error {
 	l.answered[l.prompt.Seq] = true
 	l.prompt, l.cs = nil, nil
 	return nil
+}
+
+// actionKind is the kind of move a question asks for.
+func actionKind(legal []engine.Action) engine.Kind {
+	if len(legal) == 0 {
+		return 0
+	}
+	return legal[0].Kind
 }
 
 // vote asks the peer to vote to void the round of the silent seat.

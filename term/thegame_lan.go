@@ -10,6 +10,7 @@ import (
 
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
+	"github.com/njetlan/njet/words"
 )
 
 // TheGameLANSeat is what PlayTheGameLAN needs of a person's seat at a LAN
@@ -212,6 +213,14 @@ func (l *tgLAN) answer(line string) bool {
 		l.printf("%s", tgRules)
 	case "show":
 		showTheGame(l.printf, l.seat.View(), l.name)
+	case "hint":
+		if h, ok := l.seat.(interface{ Hints() bool }); !ok || !h.Hints() {
+			l.printf("%s\n", words.HintsOff())
+		} else if !l.seat.YourTurn() {
+			l.printf("%s\n", words.NoHint())
+		} else {
+			l.printf("%s\n", theGameHint(l.seat.View()))
+		}
 	case "bad":
 		l.printf("%s\n", in.msg)
 	default:

@@ -181,10 +181,17 @@ func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
 		if g.table != nil {
 			g.table.Stop() // the table of a play that stopped early
 		}
-		g.table = NewTableScreen(g.app, st, TableOptions{Names: g.lan.Names(), OnGameOver: func() {
+		opt := TableOptions{Names: g.lan.Names(), Hints: hintsAllowed(g.lan), OnGameOver: func() {
 			g.finish(nil)
 			g.app.Back()
-		}})
+		}}
+		if canPlayAgain(g.lan) {
+			opt.OnAgain = func() {
+				g.finish(nil)
+				g.app.Push(NewAgain(g.app, g.lan))
+			}
+		}
+		g.table = NewTableScreen(g.app, st, opt)
 		g.body.Objects = []fyne.CanvasObject{g.table.View()}
 		g.body.Refresh()
 		g.table.Start(ctx)

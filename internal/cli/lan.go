@@ -120,7 +120,7 @@ func why(ctx context.Context, err error) error {
 }
 
 func (c *cli) host(args []string) int {
-	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E | --extreme] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
+	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E | --extreme] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--hints] [--data DIR]",
 		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
 			"for players to join (njet join), fill --bots seats with bots hosted here, and play to the\n"+
 			"end. You play seat 0 in the terminal; with --bot KIND a bot plays it instead (a joining\n"+
@@ -133,6 +133,7 @@ func (c *cli) host(args []string) int {
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
 	rounds := fs.Int("rounds", 0, "Njet: end the game after this many rounds (0: the whole game)")
 	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for players")
+	hints := fs.Bool("hints", false, "allow hints: each person may type \"hint\" for a strong bot's move")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
@@ -173,7 +174,7 @@ func (c *cli) host(args []string) int {
 		return code
 	}
 	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Game: g.game.Name, Variant: g.variant(), Players: g.players, Bots: *bots,
-		Short: g.short, Target: g.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
+		Short: g.short, Target: g.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player, Hints: *hints}, c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", why(ctx, err))
 		return ExitFail
@@ -318,7 +319,7 @@ func (c *cli) playPerson(ctx context.Context, s lan.PersonSeat) error {
 		err = term.PlayTheGameLAN(ctx, ts, !isTerminal(c.stdin), c.stdin, c.stdout)
 	} else {
 		err = term.PlayLAN(ctx, term.LANConfig{Seat: s.Seat, Peer: s.Peer, Changed: s.Changed, Echo: !isTerminal(c.stdin),
-			Rounds: s.Rounds, Names: s.Names}, c.stdin, c.stdout)
+			Rounds: s.Rounds, Names: s.Names, Hints: s.Hints}, c.stdin, c.stdout)
 	}
 	if errors.Is(err, term.ErrLeft) {
 		return lan.ErrLeft
