@@ -87,7 +87,7 @@ func (c *cli) simTheGame(g choice, games int, seed uint64, kinds []string, signa
 		title = "The Game Extreme"
 	}
 	fmt.Fprintf(c.stdout, "%s, %d player(s), %d games, seed %d, signals %s\n", title, g.players, games, seed, on)
-	fmt.Fprintf(c.stdout, "%-12s %20s %18s %6s %9s\n", "bot", "mean cards left", "win rate", "lost", "games/s")
+	fmt.Fprintf(c.stdout, "%-12s %20s %23s %6s %9s\n", "bot", "mean cards left", "win rate (95% interval)", "lost", "games/s")
 	var first []int
 	for _, k := range kinds {
 		cfg := tgsim.Config{Players: g.players, Extreme: g.extreme, Games: games, Seed: seed, Bot: k, Signals: signals}
@@ -103,8 +103,8 @@ func (c *cli) simTheGame(g choice, games int, seed uint64, kinds []string, signa
 		if wall := c.now().Sub(start); wall > 0 {
 			rate = float64(games) / wall.Seconds()
 		}
-		fmt.Fprintf(c.stdout, "%-12s %11.2f ± %5.2f %9.1f%% ± %4.1f%% %6d %9.0f\n", k, sum.MeanLeft, sum.LeftCI,
-			100*sum.WinRate, 100*sum.WinRateCI, sum.Lost, rate)
+		fmt.Fprintf(c.stdout, "%-12s %11.2f ± %5.2f %6.1f%% (%4.1f-%4.1f%%) %6d %9.0f\n", k, sum.MeanLeft, sum.LeftCI,
+			100*sum.WinRate, 100*sum.WinLow, 100*sum.WinHigh, sum.Lost, rate)
 		if first == nil {
 			first = sum.Left
 			continue
