@@ -36,15 +36,15 @@ type TheGameScreen struct {
 	pace  time.Duration
 	do    func(func())
 
-	view   thegame.View
-	picked thegame.Card // the card chosen to lay, 0 for none
-	status string       // why the last tap did nothing, or a hint
-	bad    bool         // status tells of a refusal
-	told   []tgTurnLog  // the last turns in words, newest last
-	plays  []thegame.Action
-	last   int // the pile the last card went on, -1 before the first
+	view      thegame.View
+	picked    thegame.Card // the card chosen to lay, 0 for none
+	status    string       // why the last tap did nothing, or a hint
+	bad       bool         // status tells of a refusal
+	told      []tgTurnLog  // the last turns in words, newest last
+	plays     []thegame.Action
+	last      int // the pile the last card went on, -1 before the first
 	slotsTurn int // the turn (View.Turns) the hand's places are of
-	over    bool
+	over      bool
 
 	root     *fyne.Container
 	table    fyne.CanvasObject
@@ -1083,8 +1083,8 @@ func (l *tgLayout) refreshSizes() {
 // the height the whole needs with the piles at their least.
 type tgPlan struct {
 	turn, piles, side, note, hand float32
-	left                               float32 // the width of the piles, note and hand
-	natural                            float32
+	left                          float32 // the width of the piles, note and hand
+	natural                       float32
 	// extra is the height the piles get beyond their least in the
 	// column: what the window has to spare, kept through the person's
 	// turn.

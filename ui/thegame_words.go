@@ -49,6 +49,8 @@ func TheGameWords() reach.TheGameWords {
 type TheGameSetUpWords struct {
 	Play, Extreme, Deal string
 	Table               reach.TheGameWords
+	// Left is the game-over view's line of the cards left.
+	Left func(n int) string
 }
 
 // TheGameWordsIn switches the process's words to language code and
@@ -60,5 +62,6 @@ func TheGameWordsIn(code string) TheGameSetUpWords {
 
 func theGameSetUpWords() TheGameSetUpWords {
 	extreme, _ := tgChoiceParts(tgw("thegame.setup.extreme"))
-	return TheGameSetUpWords{Play: tgw("thegame.home.play"), Extreme: extreme, Deal: tgw("thegame.setup.play"), Table: TheGameWords()}
+	return TheGameSetUpWords{Play: tgw("thegame.home.play"), Extreme: extreme, Deal: tgw("thegame.setup.play"), Table: TheGameWords(),
+		Left: func(n int) string { return tgn("thegame.over.left", n) }}
 }
