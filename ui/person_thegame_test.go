@@ -231,3 +231,50 @@ func TestPersonPlaysTheGameTranslated(t *testing.T) {
 		})
 	}
 }
+
+// TestPersonLeavesTheGame: at the table of The Game a person opens the
+// rules and comes back to the same table, then goes Back, says yes to
+// leaving, and is home; at the app's window of 1024x720 home shows The
+// Game, the rules and the settings without a scroll, with a saved game of
+// The Game to continue and without.
+func TestPersonLeavesTheGame(t *testing.T) {
+	pa := newPersonApp(t, "en", fyne.NewSize(1024, 720))
+	p := pa.p
+	scr := pa.setUpTheGame(tgGame{players: 3, extreme: true, seed: 5})
+	player := &reach.TheGame{Words: TheGameWords()}
+	for range 3 {
+		p.Step(player)
+	}
+	p.TapText(tgw("thegame.rules"))
+	if pa.screen() != "TheGameRules" {
+		p.Fatalf("Rules at the table opened %s", pa.screen())
+	}
+	p.TapText(tr("app.back", "Back"))
+	if pa.u.Top() != scr {
+		p.Fatalf("back from the rules, the table is not the one left")
+	}
+	p.TapText(tr("app.back", "Back"))
+	p.TapText(tgw("thegame.leave.yes"))
+	if pa.screen() != "Home" {
+		p.Fatalf("after leaving the game the app shows %s, not home", pa.screen())
+	}
+	homeShows := func(extra ...string) {
+		t.Helper()
+		p.Settle()
+		s := p.Look()
+		for _, want := range append([]string{tgw("thegame.home.play"), tr("home.rules", "Rules"), tr("home.settings", "Settings")}, extra...) {
+			cs := s.Reachable(reach.Button(want))
+			if len(cs) != 1 || cs[0].OffView {
+				p.Fatalf("home does not show %q without a scroll: %v", want, s.Find(reach.Button(want)))
+			}
+		}
+	}
+	homeShows()
+	l, err := NewTheGameLocal(TheGameConfig{Players: 2, Extreme: true, Bot: "coop", Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa.u.SaveTheGame(l)
+	pa.u.Reset(NewHome(pa.u))
+	homeShows(tgn("thegame.home.continue", 2, "Variant", tgw("thegame.home.extreme")))
+}

@@ -95,6 +95,10 @@ func (g *TheGame) Next(s *Screen) (Step, error) {
 			return g.tap(*best, "a pile for "+c.Text), nil
 		}
 		if c.Reachable() {
+			if g.declined == nil {
+				g.declined = map[string]bool{}
+			}
+			g.declined[c.Text] = true
 			return g.tap(c, "to take "+c.Text+" back: no pile takes it"), nil
 		}
 		return Step{}, fmt.Errorf("%w: %s is picked, no pile is marked for it, and it cannot be tapped back%s", ErrStuck, c.Text, g.unreachable(s))
