@@ -139,6 +139,10 @@ func (s *TheGameSetup) Config() (TheGameConfig, error) {
 			cfg.Bot = k.kind
 		}
 	}
+	if s.app.tgSeed != nil {
+		cfg.Seed = s.app.tgSeed()
+		return cfg, nil
+	}
 	seed, err := freshSeed()
 	if err != nil {
 		return cfg, err
