@@ -90,6 +90,8 @@ type Game struct {
 	// cheat): no seat there is ever handed to a bot its opponent hosts.
 	abandoned *Violation
 	voided    []*Violation
+	// recovered are the takeovers that kept their round (escrow.go).
+	recovered []Recovery
 	keys      []Identity  // each seat's key now (a takeover or a claim replaces one)
 	botHost   map[int]int // bot seat -> the seat hosting it
 	// handedBack are the seats handed from a bot to a claimant; handable
@@ -187,6 +189,9 @@ func (g *Game) turn() (int, []Kind, error) {
 	case stDeal:
 		return g.rd.dealt, []Kind{KindDealTokens}, nil
 	case stPlay:
+		if s, ok := g.recoveryDue(); ok {
+			return s, []Kind{KindRecovery}, nil
+		}
 		return g.rules.entitled()
 	case stReveal:
 		return len(g.rd.reveals), []Kind{KindReveal}, nil
@@ -234,7 +239,9 @@ func (g *Game) Apply(env *Envelope) error {
 	case env.Kind == KindBotSeat:
 		err = g.applyBotSeat(seat, env.Body)
 	case env.Kind == KindVoidSilent:
-		err = g.applyVoidSilent(env)
+		v, err = g.applyVoidSilent(env)
+	case env.Kind == KindRecovery:
+		v, err = g.applyRecovery(seat, env.Body)
 	case env.Kind == KindAbandon:
 		err = g.applyAbandon(env)
 	case env.Kind == KindComplaint:
