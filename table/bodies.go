@@ -172,15 +172,15 @@ func dealBody(sealed []*crypto.Sealed) ([]byte, error) {
 }
 
 // dealEscrowBody encodes a DealTokens body of version 2: the tokens, then
-// the seat's escrow.
+// the seat's escrow; without an escrow (nil) the body of version 1.
 func dealEscrowBody(sealed []crypto.Sealed, m *crypto.EscrowMessage) ([]byte, error) {
 	ptrs := make([]*crypto.Sealed, len(sealed))
 	for i := range sealed {
 		ptrs[i] = &sealed[i]
 	}
 	b, err := dealBody(ptrs)
-	if err != nil {
-		return nil, err
+	if err != nil || m == nil {
+		return b, err
 	}
 	w := &writer{b: b}
 	w.b[0] = dealVersionEscrow
