@@ -23,6 +23,10 @@ import (
 // to rules. The core asks it through a type assertion, so a game without
 // it (The Game) deals with escrows and recoveries nowhere.
 type recoverer interface {
+	// forget is told, on every peer, that seat is played on from the
+	// escrow: a peer that knew its hand (the seat's own device, still
+	// running) forgets it.
+	forget(seat int) *Violation
 	// recoverable reports whether a seat taken over now may be played on
 	// from the escrow rather than the round dealt again.
 	recoverable() bool
@@ -113,6 +117,11 @@ func (g *Game) recover(seq uint64, seat int) *Violation {
 	rd, rc := g.rd, g.rules.(recoverer)
 	rd.gone, rd.host = seat, g.peerOf(seat)
 	g.recovered = append(g.recovered, Recovery{Seq: seq, Seat: seat, Host: rd.host})
+	if g.st == stPlay {
+		if v := rc.forget(seat); v != nil {
+			return v
+		}
+	}
 	if g.st == stReveal {
 		return g.passGone()
 	}

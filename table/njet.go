@@ -67,6 +67,17 @@ type njetDeal struct {
 	// reserved are, at the host of a recovered seat, the positions it
 	// sets aside as the seat's discard (njet_escrow.go).
 	reserved map[int]bool
+	// actions are the engine's actions of the deal so far, from snap on.
+	actions []engine.Action
+}
+
+// apply1 applies one action of the deal to the engine and keeps it.
+func (n *Njet) apply1(a engine.Action) error {
+	if err := n.eng.Apply(a); err != nil {
+		return err
+	}
+	n.d.actions = append(n.d.actions, a)
+	return nil
 }
 
 // njetSpec is Njet in the protocol: genesis version 1, two to five seats.
@@ -161,7 +172,7 @@ func (n *Njet) dealt() *Violation {
 				a.Hand = a.Hand.Add(n.cards[i])
 			}
 		}
-		if err := n.eng.Apply(a); err != nil {
+		if err := n.apply1(a); err != nil {
 			v := engineViolation(s, err)
 			v.Private = !a.Hidden
 			return v
@@ -244,7 +255,7 @@ func (n *Njet) applyBoard(seat int, kind Kind, body []byte) error {
 	}
 	// The board and the teams are public: every engine answers alike, so an
 	// illegal block or team is refused rather than halting the round.
-	return n.eng.Apply(a)
+	return n.apply1(a)
 }
 
 // ownChoice loads a hosted seat's stored choice and checks it against the
@@ -327,7 +338,7 @@ func (n *Njet) applyCommit(seat int, kind Kind, body []byte) (*Violation, error)
 	if own != nil {
 		d.own[seat] = own
 	}
-	if err := n.eng.Apply(a); err != nil {
+	if err := n.apply1(a); err != nil {
 		v := engineViolation(seat, err)
 		v.Private = !a.Hidden
 		return v, nil
@@ -381,7 +392,7 @@ func (n *Njet) checkPlayed(seat, pos int) *Violation {
 func (n *Njet) playPosition(seat, pos, i int) *Violation {
 	g, d := n.g, n.d
 	c := n.cards[i]
-	if err := n.eng.Apply(engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c}); err != nil {
+	if err := n.apply1(engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c}); err != nil {
 		// Only a renege (against voids every engine saw) is certain to be
 		// seen by all; other refusals come from what this engine knows of
 		// hosted hands.

@@ -14,6 +14,44 @@ import (
 // nothing played is lost, and the board and the discards are the gone
 // seat's own choices that nobody else could make for it.
 
+// forget hides from this peer's engine what it knew of seat's hand (its
+// deal, its discard or pass, the card passed to it) when its device still
+// runs here, its seat taken over all the same (a person who did not
+// answer, a device cut off): the seat's new player chooses its discard
+// anew from what it did not play, which the old knowledge would refuse.
+// The engine is rebuilt from the deal's start with those actions hidden.
+func (n *Njet) forget(seat int) *Violation {
+	d := n.d
+	hide := func(a engine.Action) (engine.Action, bool) {
+		left := (seat + n.g.n - 1) % n.g.n
+		mine := a.Seat == seat && a.Kind != engine.ActPlay && a.Kind != engine.ActBlock && a.Kind != engine.ActTeam ||
+			a.Seat == left && a.Kind == engine.ActPass
+		if !mine || a.Hidden {
+			return a, false
+		}
+		a.Hidden, a.Hand, a.Card, a.Cards = true, 0, engine.NoCard, [2]engine.Card{engine.NoCard, engine.NoCard}
+		return a, true
+	}
+	knew := false
+	for _, a := range d.actions {
+		if _, h := hide(a); h {
+			knew = true
+		}
+	}
+	if !knew {
+		return nil
+	}
+	eng := n.snap.Clone()
+	for _, a := range d.actions {
+		a, _ = hide(a)
+		if err := eng.Apply(a); err != nil {
+			return private(violation(seat, CheckKeys, "the deal without seat %d's hand: %v", seat, err))
+		}
+	}
+	n.eng = eng
+	return nil
+}
+
 func (n *Njet) recoverable() bool {
 	g := n.g
 	switch g.st {
