@@ -77,8 +77,13 @@ func lossGame(t *testing.T, cfg SelfplayConfig, gone []int) *Verification {
 		cfg.Logf = t.Logf
 	}
 	leaks := 0
+	watch := cfg.Watch
 	cfg.Watch = func(seat int, p *Peer) error {
 		leaks += leaveLeaks(t, p.Game(), seat)
+		leaks += escrowLeaks(t, p.Game(), seat)
+		if watch != nil {
+			return watch(seat, p)
+		}
 		return nil
 	}
 	sp := runTable(t, cfg)

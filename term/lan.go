@@ -309,8 +309,10 @@ func (l *lan) seatName(seat int) string {
 // kindName is how the text calls what a seat must post.
 func kindName(k table.Kind) string {
 	switch k {
-	case table.KindPlay:
+	case table.KindPlay, table.KindRecoveredPlay:
 		return "play a card"
+	case table.KindRecovery:
+		return "open a gone seat's cards for its bot"
 	case table.KindBlock:
 		return "block a field"
 	case table.KindTeam:
