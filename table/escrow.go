@@ -275,7 +275,11 @@ func (g *Game) verifyRecoveredPlay(seat int, p *crypto.RecoveredPlay) (int, *Vio
 	}
 	i, err := rd.cr.VerifyRecoveredPlay(rd.deck, rd.escrows[seat], p, rd.sealed)
 	if err != nil {
-		return 0, cryptoViolation(seat, err)
+		// The envelope is the recovered seat's, signed by its bot: the
+		// seat is at fault, as for any play, whoever's token failed.
+		v := cryptoViolation(seat, err)
+		v.Seat = seat
+		return 0, v
 	}
 	if i < 0 || i >= rd.params.Cards {
 		return 0, violation(seat, CheckPosition, "position %d opens to card %d of %d", p.Position, i, rd.params.Cards)

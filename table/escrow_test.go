@@ -5,6 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"crypto/ed25519"
+	"path/filepath"
+	"slices"
+
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
 )
@@ -130,4 +134,157 @@ func escrowLeaks(t *testing.T, g *Game, seat int) int {
 		}
 	}
 	return leaks
+}
+
+// recoveredRun plays a four-seat round in which a device leaves at a late
+// trick and returns the log, its recovery and the signing key of the
+// recovered seat's bot (from its host's store).
+func recoveredRun(t *testing.T) ([]*Envelope, Recovery, ed25519.PrivateKey) {
+	t.Helper()
+	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 1, Seed: 84, Net: lossy, VoidAfter: 20 * time.Second}
+	ref := referenceLog(t, cfg)
+	seq, seat := lateTrick(t, ref, cfg.Players)
+	arm := seq
+	for arm > 0 && (int(ref[arm-1].Author) != seat || ref[arm-1].Kind != KindPlay) {
+		arm--
+	}
+	cfg.Dir = t.TempDir()
+	cfg.Silences = []Silence{{Seat: seat, AtSeq: arm, BeforePublish: true, Kind: KindPlay}}
+	v := lossGame(t, cfg, []int{seat})
+	if len(v.Recovered) != 1 {
+		t.Fatalf("recovered %v", v.Recovered)
+	}
+	r := v.Recovered[0]
+	st, err := OpenStore(filepath.Join(cfg.Dir, fmt.Sprintf("seat-%d.db", r.Host)), &StoreOptions{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	next, err := st.Next(v.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	envs, err := st.Envelopes(v.Table, 0, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, err := st.Secret(v.Table, botKeyName(r.Seat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return envs, r, ed25519.NewKeyFromSeed(seed)
+}
+
+// replayTo replays envs[:upto] into an observer game and its log.
+func replayTo(t *testing.T, envs []*Envelope, upto int) (*Game, *Log) {
+	t.Helper()
+	gen, err := ParseGenesis(envs[0].Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := NewGame(GameConfig{Table: envs[0].Table, Creator: gen.Keys[0]})
+	l, err := NewLog(LogConfig{Table: envs[0].Table, Protocol: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range envs[:upto] {
+		if _, err := l.Append(env); err != nil {
+			t.Fatalf("seq %d: %v", env.Seq, err)
+		}
+	}
+	return obs, l
+}
+
+// R-ESCROW: a RecoveredPlay whose openings do not prove the card is
+// refused: the table halts on a violation naming the recovered seat, and
+// the card is not played. And after the round the audit rebuilds the
+// recovered seat's round secret from the shares the others' reveals open:
+// the seat revealed nothing, yet every position of the deck is checked.
+func TestEscrowForgedRecoveredPlayAndAudit(t *testing.T) {
+	envs, r, bot := recoveredRun(t)
+	k := slices.IndexFunc(envs, func(e *Envelope) bool { return e.Kind == KindRecoveredPlay })
+	if k < 0 {
+		t.Fatal("no recovered play in the log")
+	}
+	var genuine crypto.RecoveredPlay
+	if err := parseCrypto(KindRecoveredPlay, envs[k].Body, &genuine); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		forge func(p *crypto.RecoveredPlay)
+		check string
+	}{
+		{"a recovery token of another seat", func(p *crypto.RecoveredPlay) {
+			p.Openings[0].Recovery.Token.Share = p.Openings[1].Recovery.Token.Share
+		}, "token proof"},
+		{"the openings of another position", func(p *crypto.RecoveredPlay) {
+			p.Position ^= 1
+		}, ""},
+		{"an opening left out", func(p *crypto.RecoveredPlay) {
+			p.Openings = p.Openings[1:]
+		}, ""},
+		{"played by another host", func(p *crypto.RecoveredPlay) {
+			p.Seat = (p.Seat + 1) % 4
+			if p.Seat == r.Seat {
+				p.Seat = (p.Seat + 1) % 4
+			}
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			obs, l := replayTo(t, envs, k)
+			trick := obs.Njet().PublicView().Trick
+			p := genuine
+			p.Openings = slices.Clone(genuine.Openings)
+			tc.forge(&p)
+			body, err := cryptoBody(&p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := envs[k]
+			forged := seal(t, bot, e.Table, e.Seq, e.Prev, e.Author, e.Kind, string(body))
+			_, err = l.Append(forged)
+			viol := obs.Violation()
+			switch {
+			case err != nil && viol == nil:
+				// Refused outright: the log is unchanged.
+				if l.Next() != e.Seq {
+					t.Errorf("refused, yet the log is at %d", l.Next())
+				}
+			case viol == nil:
+				t.Fatalf("the forged play was taken")
+			case viol.Seat != r.Seat || tc.check != "" && viol.Check != tc.check:
+				t.Errorf("violation %v, want seat %d (%s)", viol, r.Seat, tc.check)
+			}
+			if got := obs.Njet().PublicView().Trick; len(got.Plays) != len(trick.Plays) {
+				t.Errorf("the forged card was played: %v", got.Plays)
+			}
+		})
+	}
+	t.Run("audit", func(t *testing.T) {
+		obs, _ := replayTo(t, envs, len(envs))
+		for _, e := range envs {
+			if e.Kind == KindReveal && int(e.Author) == r.Seat {
+				t.Fatalf("seat %d, gone, revealed at seq %d", r.Seat, e.Seq)
+			}
+		}
+		if res := obs.Njet().Results(); len(res) != 1 || res[0].Deal != 1 {
+			t.Fatalf("results %+v, want the first deal audited", res)
+		}
+		obs.mu.Lock()
+		defer obs.mu.Unlock()
+		secrets, v := obs.rd.revealed()
+		if v != nil {
+			t.Fatal(v)
+		}
+		// A token made with the rebuilt secret verifies against the
+		// seat's published key.
+		tok, err := obs.rd.cr.Token(secrets[r.Seat], obs.rd.deck, 0, fixedRand())
+		if err == nil {
+			err = obs.rd.cr.VerifyToken(obs.rd.deck, &tok)
+		}
+		if err != nil || secrets[r.Seat].Seat() != r.Seat {
+			t.Errorf("the rebuilt secret is not seat %d's: %v", r.Seat, err)
+		}
+	})
 }
