@@ -53,7 +53,7 @@ type Recovery struct {
 // escrowed reports whether the deals of this table carry escrows.
 func (g *Game) escrowed() bool {
 	_, ok := g.rules.(recoverer)
-	return ok && g.n >= crypto.MinEscrowParties
+	return ok && g.n >= crypto.MinEscrowParties && !g.noEscrow
 }
 
 // takeEscrow takes seat's escrow from its DealTokens: what anyone can

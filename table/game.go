@@ -116,6 +116,9 @@ type Game struct {
 	// guardAllow is the one VoidSilent the peer's guard lets through (its
 	// hash): the branch the peer chose after comparing it with its own.
 	guardAllow Hash
+	// noEscrow deals without escrows, as logs written before them: tests
+	// measure and replay that form.
+	noEscrow bool
 	// blind keeps the hosted seats' cards out of a game's rules (they
 	// still draft for them): tests use it to play a cheater whose own
 	// rules would refuse the cheat.
