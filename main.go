@@ -31,6 +31,7 @@ import (
 	"github.com/njetlan/njet/sim"
 	ntable "github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
+	"github.com/njetlan/njet/words"
 )
 
 func main() {
@@ -476,6 +477,10 @@ func (c *cli) verify(args []string) int {
 		for _, viol := range v.Voided {
 			fmt.Fprintf(c.stdout, "a round was voided: %v\n", viol)
 		}
+		for _, r := range v.Recovered {
+			fmt.Fprintf(c.stdout, "a round was kept: seat %d's device left at seq %d; seat %d's device played its cards, recovered from its escrow\n",
+				r.Seat, r.Seq, r.Host)
+		}
 		for _, r := range v.Results {
 			fmt.Fprintf(c.stdout, "round %d (dealer seat %d): points %v, totals %v: verified\n", r.Round, r.Dealer, r.Points, r.Totals)
 		}
@@ -785,6 +790,11 @@ func (c *cli) showPlay(e lan.Event) {
 		}
 	case lan.Shuffling:
 		fmt.Fprintf(c.stdout, "shuffling…\n")
+	case lan.Tricks:
+		fmt.Fprintf(c.stdout, "tricks…\n")
+	case lan.SeatGone:
+		seat := func(s int) words.Msg { return words.Plain(fmt.Sprintf("seat %d", s)) }
+		fmt.Fprintf(c.stdout, "%s\n", words.Gone(seat(e.Seat), seat(e.Host), e.Kept, e.You))
 	case lan.RoundOver:
 		fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", e.Result.Round, e.Result.Points, e.Result.Totals)
 	case lan.Violation:
