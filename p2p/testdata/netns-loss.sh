@@ -260,9 +260,18 @@ scen_tricks() {
 	host_table tricks 4 classic || return 1
 	for i in 1 2 3; do start "$i" "$WORK/tricks-$i" "${JOIN[@]}" --code "$CODE"; done
 	watch_growth "$WORK/tricks-0/njet.db" "$WORK/tricks-0/growth.txt"
-	# Each device prints "tricks…" when the first card of a deal is due.
+	# Each device prints "tricks…" when the first card of a deal is due;
+	# bots play a round's tricks in a fraction of a second, so device 2
+	# is killed the moment it says so, not on the next poll.
+	local victim=${PIDS[2]}
+	(
+		grep -m 1 -q "tricks…" < <(tail --pid="$victim" -n +1 -f "$WORK/tricks-2/out.txt" 2>/dev/null)
+		kill -9 "$victim" 2>/dev/null
+	) &
+	local killer=$!
 	wait_for "$WORK/tricks-2/out.txt" "tricks…" 120 || return 1
-	echo "tricks: killing device 2 during the tricks"
+	wait "$killer" 2>/dev/null || true
+	echo "tricks: killed device 2 during the tricks"
 	t0=$(lost)
 	kill_peer 2
 	finish_table tricks "$t0" 0 1 3 || return 1
