@@ -104,6 +104,18 @@ type Playing struct {
 // Shuffling: a new deal is being shuffled.
 type Shuffling struct{}
 
+// Tricks: the tricks of a deal began (its first card was played).
+type Tricks struct{}
+
+// SeatGone: the device of Seat left and the table took the seat over.
+// Kept tells that the round went on, the seat's cards recovered from the
+// escrow for its bot on the device of seat Host (this device when You);
+// otherwise the round was dealt again at once.
+type SeatGone struct {
+	Seat, Host int
+	Kept, You  bool
+}
+
 // RoundOver: a round ended and was audited.
 type RoundOver struct{ Result table.RoundResult }
 
@@ -121,6 +133,8 @@ type SecretsLost struct{}
 
 func (Playing) event()     {}
 func (Shuffling) event()   {}
+func (Tricks) event()      {}
+func (SeatGone) event()    {}
 func (RoundOver) event()   {}
 func (Violation) event()   {}
 func (CatchingUp) event()  {}
@@ -217,9 +231,21 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 // than they are read, so every event reports all the rounds not reported
 // yet, and so does the end of the session.
 func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) error {
-	reported, shuffling, lost := 0, -1, -1
+	reported, shuffling, lost, tricks, voided, kept := 0, -1, -1, -1, 0, 0
 	report := func() {
-		results := s.Peer(own).Game().Njet().Results()
+		g := s.Peer(own).Game()
+		for _, v := range g.Voided()[voided:] {
+			if v.Check == table.CheckSilent {
+				host := g.PeerOf(v.Seat)
+				onEvent(SeatGone{Seat: v.Seat, Host: host, You: host == own})
+			}
+			voided++
+		}
+		for _, r := range g.Recovered()[kept:] {
+			onEvent(SeatGone{Seat: r.Seat, Host: r.Host, Kept: true, You: r.Host == own})
+			kept++
+		}
+		results := g.Njet().Results()
 		for _, r := range results[min(reported, len(results)):] {
 			onEvent(RoundOver{Result: r})
 		}
@@ -232,6 +258,10 @@ func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) e
 		if e.Kind == table.KindShuffle && shuffling != e.Round {
 			shuffling = e.Round
 			onEvent(Shuffling{})
+		}
+		if (e.Kind == table.KindPlay || e.Kind == table.KindRecoveredPlay) && tricks != e.Round {
+			tricks = e.Round
+			onEvent(Tricks{})
 		}
 		report()
 		if s.Peer(own).View().SecretsLost && lost != e.Round {

@@ -29,6 +29,20 @@ func FuzzBodies(f *testing.F) {
 		f.Add(njetBody, uint8(env.Kind), env.Body)
 		d.postAll(env)
 	}
+	// A deal of three seats carries escrows.
+	d3 := newDriver(f, engine.Modern, 3, 1, 2)
+	for range 30 {
+		seat, kind, err := d3.turn()
+		if err != nil || kind == KindBlock {
+			break
+		}
+		env := d3.envelope(seat)
+		if kind == KindDealTokens {
+			f.Add(uint8(env.Kind), env.Body)
+			f.Add(uint8(KindRecovery), env.Body)
+		}
+		d3.postAll(env)
+	}
 	if g, err := ParseGenesis(d.sp.genesis.Body); err == nil {
 		g.Names = []string{"Анна", "Zoë"}
 		if b, err := g.MarshalBinary(); err == nil {
@@ -114,12 +128,14 @@ func FuzzBodies(f *testing.F) {
 				again, err = complaintBody(c)
 			}
 		case KindDealTokens:
-			if sealed, e := parseDeal(body); e == nil {
-				ptrs := make([]*crypto.Sealed, len(sealed))
-				for i := range sealed {
-					ptrs[i] = &sealed[i]
-				}
-				again, err = dealBody(ptrs)
+			if sealed, escrow, e := parseDealTokens(body); e == nil {
+				again, err = dealEscrowBody(sealed, escrow)
+			} else {
+				err = e
+			}
+		case KindRecovery:
+			if sealed, _, e := parseSealed(KindRecovery, body, false); e == nil {
+				again, err = dealEscrowBody(sealed, nil)
 			} else {
 				err = e
 			}

@@ -40,7 +40,7 @@ func spoilToken(t *testing.T, s *Selfplay, sender, victim int, draw bool, how st
 		if done || d.kind != KindDealTokens {
 			return
 		}
-		sealed, err := parseDeal(d.body)
+		sealed, escrow, err := parseDealTokens(d.body)
 		if err != nil || len(sealed) == 0 {
 			t.Errorf("seat %d drafted tokens %d, %v", sender, len(sealed), err)
 			return
@@ -80,11 +80,7 @@ func spoilToken(t *testing.T, s *Selfplay, sender, victim int, draw bool, how st
 			t.Errorf("no way %q to spoil a token", how)
 			return
 		}
-		ptrs := make([]*crypto.Sealed, len(sealed))
-		for j := range sealed {
-			ptrs[j] = &sealed[j]
-		}
-		body, err := dealBody(ptrs)
+		body, err := dealEscrowBody(sealed, escrow)
 		if err != nil {
 			t.Errorf("re-encode the tokens: %v", err)
 			return

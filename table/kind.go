@@ -73,9 +73,18 @@ const (
 	// its hand cannot complete the turn: the game ends (the reveals after
 	// it prove the hand).
 	KindStuck Kind = 20
+	// KindRecovery is a seat's part of the recovery of a seat whose device
+	// is gone during the tricks of a Njet deal with an escrow: its
+	// decryption token and its recovery token for each position the gone
+	// seat still holds, sealed to the device that now plays the seat.
+	KindRecovery Kind = 21
+	// KindRecoveredPlay is a card of a recovered seat played to a trick by
+	// the device that now plays it: every other seat's token and recovery
+	// token for the position, which everyone checks.
+	KindRecoveredPlay Kind = 22
 
 	// kindEnd is one past the last kind; append new kinds above it.
-	kindEnd Kind = 21
+	kindEnd Kind = 23
 )
 
 var kindNames = [...]string{
@@ -99,6 +108,8 @@ var kindNames = [...]string{
 	KindSignal:        "Signal",
 	KindTurnEnd:       "TurnEnd",
 	KindStuck:         "Stuck",
+	KindRecovery:      "Recovery",
+	KindRecoveredPlay: "RecoveredPlay",
 }
 
 // Valid reports whether k is a kind this code knows.

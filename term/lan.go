@@ -203,6 +203,15 @@ func (l *lan) update() bool {
 		l.showVoided(viol, v)
 	}
 	l.voided = len(v.Voided)
+	for _, r := range v.Recovered[min(l.recovered, len(v.Recovered)):] {
+		name := words.Plain(l.seatName(r.Seat))
+		if r.Seat == l.you {
+			name = words.Msg{}
+		}
+		l.out.f("\n")
+		l.out.say(words.Gone(name, words.Plain(l.seatName(r.Host)), true, r.Host == l.you))
+	}
+	l.recovered = len(v.Recovered)
 	if v.Over {
 		l.showGameOver(v)
 		return true
@@ -284,8 +293,10 @@ func (l *lan) seatName(seat int) string {
 // kindName is how the text calls what a seat must post.
 func kindName(k table.Kind) string {
 	switch k {
-	case table.KindPlay:
+	case table.KindPlay, table.KindRecoveredPlay:
 		return "play a card"
+	case table.KindRecovery:
+		return "open a gone seat's cards for its bot"
 	case table.KindBlock:
 		return "block a field"
 	case table.KindTeam:
@@ -411,6 +422,14 @@ func (l *lan) decline() {
 		l.cfg.Patience.Round(time.Second))
 }
 
+// hostOf is the seat whose device plays seat now.
+func hostOf(v table.PeerView, seat int) int {
+	if seat >= 0 && seat < len(v.Hosts) {
+		return v.Hosts[seat]
+	}
+	return seat
+}
+
 // waiting describes whom the table waits for.
 func (l *lan) waiting(v table.PeerView) string {
 	switch {
@@ -436,6 +455,12 @@ func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 	}
 	if viol.Seat == l.you {
 		l.out.f("\nThe table voided the round because your seat was silent (%v); a bot hosted by %s plays it now.\n", viol, host)
+		return
+	}
+	if viol.Check == table.CheckSilent {
+		// A device gone: say in plain words why the cards are dealt again.
+		l.out.f("\n")
+		l.out.say(words.Gone(words.Plain(l.seatName(viol.Seat)), words.Plain(l.seatName(hostOf(v, viol.Seat))), false, false))
 		return
 	}
 	l.out.f("\nThe table voided the round: %v. It is dealt again; a bot plays %s now.\n", viol, l.seatName(viol.Seat))

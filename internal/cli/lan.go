@@ -18,6 +18,7 @@ import (
 	ntable "github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
 	tgbot "github.com/njetlan/njet/thegame/bot"
+	"github.com/njetlan/njet/words"
 )
 
 // lanFlags are the flags that host and join share.
@@ -296,6 +297,11 @@ func (c *cli) showPlay(e lan.Event) {
 		}
 	case lan.Shuffling:
 		fmt.Fprintf(c.stdout, "shuffling…\n")
+	case lan.Tricks:
+		fmt.Fprintf(c.stdout, "tricks…\n")
+	case lan.SeatGone:
+		seat := func(s int) words.Msg { return words.Plain(fmt.Sprintf("seat %d", s)) }
+		fmt.Fprintf(c.stdout, "%s\n", words.Gone(seat(e.Seat), seat(e.Host), e.Kept, e.You))
 	case lan.RoundOver:
 		fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", e.Result.Round, e.Result.Points, e.Result.Totals)
 	case lan.Violation:

@@ -149,6 +149,10 @@ func (c *cli) verify(args []string) int {
 		for _, viol := range v.Voided {
 			fmt.Fprintf(c.stdout, "a round was voided: %v\n", viol)
 		}
+		for _, r := range v.Recovered {
+			fmt.Fprintf(c.stdout, "a round was kept: seat %d's device left at seq %d; seat %d's device played its cards, recovered from its escrow\n",
+				r.Seat, r.Seq, r.Host)
+		}
 		for _, r := range v.Results {
 			fmt.Fprintf(c.stdout, "round %d (dealer seat %d): points %v, totals %v: verified\n", r.Round, r.Dealer, r.Points, r.Totals)
 		}
