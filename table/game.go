@@ -196,9 +196,10 @@ func (g *Game) turn() (int, []Kind, error) {
 
 // stopped reports whether the violation that halted the round stops the
 // table for good: one only this peer saw, or any at a game whose cheats
-// end the table. Otherwise the others vote the round void.
+// end the table, or a failure of the checking software, which names no
+// seat to vote on. Otherwise the others vote the round void.
 func (g *Game) stopped() bool {
-	return g.halt != nil && (g.halt.Private || g.rules.traits().cheatHalts)
+	return g.halt != nil && (g.halt.Private || g.halt.Seat < 0 || g.rules.traits().cheatHalts)
 }
 
 // Apply implements Protocol. A body that does not decode is refused; a

@@ -176,7 +176,7 @@ func TestTheGameHandBackRefused(t *testing.T) {
 			return seatClaimBody(&claim.req, append([]*SeatApproval{a}, claim.approvals[1:]...))
 		}, ErrVote},
 		{"a key that never held the seat", handBackSeat, botKey, func() []byte {
-			req := SeatClaimRequest{Table: s.Table(), Seat: handBackSeat, Key: strangerID}
+			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: handBackSeat, Key: strangerID}
 			if err := req.Sign(stranger); err != nil {
 				t.Fatal(err)
 			}
@@ -191,14 +191,14 @@ func TestTheGameHandBackRefused(t *testing.T) {
 			return seatClaimBody(&req, as)
 		}, ErrVote},
 		{"a seat its own device plays", host, s.keys[host], func() []byte {
-			req := SeatClaimRequest{Table: s.Table(), Seat: uint8(host), Key: s.ids[host]}
+			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: uint8(host), Key: s.ids[host]}
 			if err := req.Sign(s.keys[host]); err != nil {
 				t.Fatal(err)
 			}
 			return seatClaimBody(&req, nil)
 		}, ErrNotEntitled},
 		{"the bot's turn claiming its host's seat", handBackSeat, botKey, func() []byte {
-			req := SeatClaimRequest{Table: s.Table(), Seat: uint8(host), Key: s.ids[host]}
+			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: uint8(host), Key: s.ids[host]}
 			if err := req.Sign(s.keys[host]); err != nil {
 				t.Fatal(err)
 			}
@@ -328,8 +328,11 @@ func TestTheGameClaimKept(t *testing.T) {
 	}
 	var tid TableID
 	tid[0] = 1
-	claim := func(seat int, signer int) []byte {
-		req := &SeatClaimRequest{Table: tid, Seat: uint8(seat), Key: ids[signer]}
+	claim := func(seat int, signer int, deal ...uint64) []byte {
+		req := &SeatClaimRequest{Table: tid, Deal: 3, Seat: uint8(seat), Key: ids[signer]}
+		if len(deal) > 0 {
+			req.Deal = deal[0]
+		}
 		if err := req.Sign(keys[signer]); err != nil {
 			t.Fatal(err)
 		}
@@ -366,6 +369,7 @@ func TestTheGameClaimKept(t *testing.T) {
 		approvals int
 	}{
 		{"the seat's own device", [][]byte{claim(1, 1)}, 1, 0},
+		{"the seat's own device for the round under way (a replay)", [][]byte{claim(1, 1, 2)}, 0, 0},
 		{"a stranger's key", [][]byte{claim(1, 3)}, 0, 0},
 		{"another seat's key", [][]byte{claim(1, 2)}, 0, 0},
 		{"a seat its own device plays", [][]byte{claim(2, 2)}, 0, 0},
