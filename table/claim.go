@@ -58,10 +58,10 @@ const (
 	// wire: 2 names the deal (version 1, without it, could be replayed).
 	ClaimRequestVersion = 2
 	ClaimSize           = 2 + 32 + 8 + 1 + 32 + SignatureSize
-	ApprovalSize    = 2 + 32 + 8 + 1 + 32 + 1 + SignatureSize
-	claimDomain     = "njet/table/v1/seat-claim\x00"
-	approvalDomain  = "njet/table/v1/seat-approval\x00"
-	claimSignedSize = ClaimSize - SignatureSize
+	ApprovalSize        = 2 + 32 + 8 + 1 + 32 + 1 + SignatureSize
+	claimDomain         = "njet/table/v1/seat-claim\x00"
+	approvalDomain      = "njet/table/v1/seat-approval\x00"
+	claimSignedSize     = ClaimSize - SignatureSize
 	// seatClaimBodyVersion is the SeatClaim body that carries a request
 	// of ClaimRequestVersion; body version 1 carries a version 1 request.
 	seatClaimBodyVersion = 2
