@@ -3,7 +3,7 @@ package table
 import (
 	"context"
 	"errors"
-	"slices"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -50,7 +50,8 @@ func (w *forkWatch) refused(next uint64, from Identity, env *Envelope) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.refusals++
-	if w.checkedAt != next || w.refusals >= recheckAfter || env.Kind == KindVoidSilent || env.Kind == KindAbandon {
+	if w.checkedAt != next || w.refusals >= recheckAfter || env.Kind == KindVoidSilent || env.Kind == KindAbandon ||
+		env.Kind == KindEquivocation {
 		w.diverged = &divergence{from: from, seq: env.Seq}
 	}
 }
@@ -170,6 +171,13 @@ func (b branches) compare(ctx context.Context, d *divergence, log *Log) (uint64,
 		return 0, nil, false, nil
 	}
 	theirs := b.branch(ctx, d.from, k)
+	if ours, ok := log.Get(k); ok && len(theirs) > 0 && theirs[0].Author == ours.Author && theirs[0].Prev == ours.Prev {
+		// One seat, two envelopes after the same one: an equivocation,
+		// not two branches to weigh. The log checks the member's and
+		// keeps the pair as evidence, which the peer then posts.
+		_, _ = log.Append(theirs[0])
+		return 0, nil, false, nil
+	}
 	if len(theirs) == 0 || !b.yields(log.Range(k, next), theirs) {
 		return 0, nil, false, nil
 	}
@@ -267,12 +275,24 @@ func firstTakeover(envs []*Envelope) int {
 
 // yields reports whether this peer's branch (ours, from the first seq that
 // differs) gives way to the member's (theirs, from the same seq): when the
+// member's begins with the evidence of an equivocation and its own does
+// not (or with evidence posted by a lower seat); otherwise when the
 // member's first takeover outweighs its own (compareVoids: more voters,
 // then the lower voters), or when its own branch has no takeover since
 // the difference and the member's was voted by a strict majority of the
 // seats (no branch without those seats can ever outweigh it). At a table
 // of two, an Abandon at the difference is followed.
 func (b branches) yields(ours, theirs []*Envelope) bool {
+	// The evidence of an equivocation at the difference outweighs
+	// anything else there: whatever followed the split on either side
+	// (a takeover voted with the equivocator among others) is void. Of
+	// two, the one by the lower seat stands.
+	if len(theirs) > 0 && theirs[0].Kind == KindEquivocation {
+		return len(ours) == 0 || ours[0].Kind != KindEquivocation || theirs[0].Author < ours[0].Author
+	}
+	if len(ours) > 0 && ours[0].Kind == KindEquivocation {
+		return false
+	}
 	ti := firstTakeover(theirs)
 	if ti < 0 {
 		return false
@@ -296,20 +316,43 @@ func (b branches) yields(ours, theirs []*Envelope) bool {
 // follows replays the stored log before seq k, then branch, into an
 // observer and reports whether every envelope is accepted.
 func (b branches) follows(k uint64, branch []*Envelope) bool {
-	envs, err := b.store.Envelopes(b.table, 0, k)
-	if err != nil || uint64(len(envs)) != k {
-		return false
-	}
-	l, err := NewLog(LogConfig{Table: b.table, Protocol: b.observer()})
+	_, l, err := b.replay(k)
 	if err != nil {
 		return false
 	}
-	for _, e := range slices.Concat(envs, branch) {
+	for _, e := range branch {
 		if _, err := l.Append(e); err != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// replay replays the stored log before seq k into an observer's game and
+// log.
+func (b branches) replay(k uint64) (*Game, *Log, error) {
+	envs, err := b.store.Envelopes(b.table, 0, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	if uint64(len(envs)) != k {
+		return nil, nil, fmt.Errorf("%w: the store holds %d envelopes, not %d", ErrNotFound, len(envs), k)
+	}
+	obs := b.observer()
+	l, err := NewLog(LogConfig{Table: b.table, Protocol: obs})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range envs {
+		if _, err := l.Append(e); err != nil {
+			return nil, nil, err
+		}
+	}
+	game, ok := obs.(*Game)
+	if !ok {
+		return nil, nil, fmt.Errorf("table: the observer is no Game")
+	}
+	return game, l, nil
 }
 
 // takeRest takes what follows the replica's log from member from while it

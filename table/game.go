@@ -127,6 +127,11 @@ func NewGame(cfg GameConfig) *Game { return &Game{cfg: cfg} }
 func (g *Game) Entitled(seq uint64) (Turn, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.entitled(seq)
+}
+
+// entitled is Entitled with g.mu held.
+func (g *Game) entitled(seq uint64) (Turn, error) {
 	if seq != g.next {
 		return Turn{}, fmt.Errorf("table: asked for seq %d, the game is at %d", seq, g.next)
 	}
@@ -242,6 +247,8 @@ func (g *Game) Apply(env *Envelope) error {
 		v, err = g.applyComplaint(seat, env.Body)
 	case env.Kind == KindSeatClaim:
 		err = g.applySeatClaim(env)
+	case env.Kind == KindEquivocation:
+		v, err = g.applyEquivocation(env)
 	case g.st == stPlay && g.halt == nil:
 		v, err = g.rules.apply(env)
 	default:

@@ -73,9 +73,14 @@ const (
 	// its hand cannot complete the turn: the game ends (the reveals after
 	// it prove the hand).
 	KindStuck Kind = 20
+	// KindEquivocation is the evidence that a seat signed two different
+	// envelopes at one seq with the same previous envelope, posted at
+	// that seq in the equivocator's place by any other seat: the round is
+	// voided and the equivocator's seat handled as a cheater's.
+	KindEquivocation Kind = 21
 
 	// kindEnd is one past the last kind; append new kinds above it.
-	kindEnd Kind = 21
+	kindEnd Kind = 22
 )
 
 var kindNames = [...]string{
@@ -99,6 +104,7 @@ var kindNames = [...]string{
 	KindSignal:        "Signal",
 	KindTurnEnd:       "TurnEnd",
 	KindStuck:         "Stuck",
+	KindEquivocation:  "Equivocation",
 }
 
 // Valid reports whether k is a kind this code knows.

@@ -173,8 +173,12 @@ type Peer struct {
 	// forks is what the peer has heard of a member whose log went
 	// another way (checkDiverged).
 	forks forkWatch
-	// rewinds counts the times the peer gave way to another branch.
-	rewinds int
+	// rewinds counts the times the peer gave way to another branch;
+	// accusations the times it posted the evidence of an equivocation,
+	// and unposted is the evidence it found it cannot post.
+	rewinds     int
+	accusations int
+	unposted    map[Hash]bool
 	// book holds the seat claims heard of and their approvals.
 	book claimBook
 	// The person's move waiting to be posted and the prompt that asked
@@ -486,6 +490,12 @@ func (p *Peer) run(outer context.Context) error {
 	for {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
+		}
+		if ev, ok := p.equivocation(); ok {
+			accused, err := p.accuse(outer, ev, stop)
+			if err != nil || accused {
+				return err
+			}
 		}
 		if d, ok := p.forks.take(); ok {
 			rewound, err := p.checkDiverged(ctx, outer, d, stop)

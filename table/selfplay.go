@@ -179,6 +179,8 @@ type Selfplay struct {
 	// alter changes its drafts (Peer.alter).
 	tamper map[int]func(env *Envelope, key ed25519.PrivateKey)
 	alter  map[int]func(d *draft)
+	// split, in tests, makes a seat's device equivocate once.
+	split map[int]*splitter
 	// human, in tests, makes a seat's peer a person's (PeerConfig.Human).
 	human map[int]bool
 	// watchers are the running watchers' peers (nil until they join) and
@@ -222,6 +224,45 @@ type crashTransport struct {
 	cutFrom  atomic.Uint64 // with cutKind, only a post at this seq or later cuts
 	cut      func()
 	gate     *gatedServer
+	// split, in tests, makes the device equivocate once (see splitter).
+	split *splitter
+}
+
+// splitter makes a seat's device equivocate once, in tests: the first of
+// its envelopes that match accepts goes as signed to the members not in
+// second, and the envelope other makes of it (the same seq and previous
+// envelope, signed again by the seat) to the members in second.
+type splitter struct {
+	match  func(env *Envelope) bool
+	other  func(env *Envelope) (*Envelope, error)
+	second []Identity
+	done   atomic.Bool
+	// sent is the envelope's seq once the split happened.
+	sent atomic.Uint64
+}
+
+// equivocate publishes data to the members outside the split's second
+// group and the other envelope to those in it.
+func (t *crashTransport) equivocate(ctx context.Context, data []byte, env *Envelope) error {
+	sp := t.split
+	ep, ok := t.Transport.(*MemEndpoint)
+	if !ok {
+		return t.Transport.Publish(ctx, data)
+	}
+	other, err := sp.other(env)
+	if err != nil {
+		return err
+	}
+	b, err := other.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	sp.sent.Store(env.Seq)
+	inSecond := func(id Identity) bool { return slices.Contains(sp.second, id) }
+	if err := ep.PublishTo(ctx, data, func(id Identity) bool { return !inSecond(id) }); err != nil {
+		return err
+	}
+	return ep.PublishTo(ctx, b, inSecond)
 }
 
 // gatedServer answers range requests until it is closed, then with
@@ -243,6 +284,11 @@ func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
 	if !IsSideMessage(data) && t.cutFor(data) && t.cutArmed.CompareAndSwap(true, false) {
 		t.cut()
 		return nil
+	}
+	if sp := t.split; sp != nil && !IsSideMessage(data) && !sp.done.Load() {
+		if env, err := ParseEnvelope(data); err == nil && sp.match(env) && sp.done.CompareAndSwap(false, true) {
+			return t.equivocate(ctx, data, env)
+		}
 	}
 	if t.armed.CompareAndSwap(true, false) {
 		t.once.Do(func() { close(t.crashed) })
@@ -422,7 +468,7 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 			peers = append(peers, id)
 		}
 	}
-	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate}
+	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate, split: s.split[seat]}
 	s.armKindCut(seat, tr)
 	s.mu.Lock()
 	seed := s.seatSeed(seat, s.back[seat])

@@ -1,0 +1,230 @@
+package table
+
+import (
+	"crypto/ed25519"
+	"crypto/sha512"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"filippo.io/edwards25519"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// resign signs env again with another signature than crypto/ed25519's (a
+// random nonce instead of the deterministic one): the same fields, a
+// second envelope that verifies under the same key. Any device can sign
+// so; an honest one never signs twice at one seq.
+func resign(env *Envelope, priv ed25519.PrivateKey, rng io.Reader) (*Envelope, error) {
+	msg, err := env.SignedBytes()
+	if err != nil {
+		return nil, err
+	}
+	h := sha512.Sum512(priv.Seed())
+	a, err := edwards25519.NewScalar().SetBytesWithClamping(h[:32])
+	if err != nil {
+		return nil, err
+	}
+	var nonce [64]byte
+	if _, err := io.ReadFull(rng, nonce[:]); err != nil {
+		return nil, err
+	}
+	r, err := edwards25519.NewScalar().SetUniformBytes(nonce[:])
+	if err != nil {
+		return nil, err
+	}
+	R := new(edwards25519.Point).ScalarBaseMult(r)
+	kh := sha512.New()
+	kh.Write(R.Bytes())
+	kh.Write(priv.Public().(ed25519.PublicKey))
+	kh.Write(msg)
+	k, err := edwards25519.NewScalar().SetUniformBytes(kh.Sum(nil))
+	if err != nil {
+		return nil, err
+	}
+	S := edwards25519.NewScalar().MultiplyAdd(k, a, r)
+	out := env.Clone()
+	copy(out.Signature[:32], R.Bytes())
+	copy(out.Signature[32:], S.Bytes())
+	id, err := IdentityOf(priv.Public().(ed25519.PublicKey))
+	if err != nil {
+		return nil, err
+	}
+	return out, out.Verify(id)
+}
+
+// seededReader is an io.Reader of a seeded generator.
+type seededReader struct{ r *rand.ChaCha8 }
+
+func (s seededReader) Read(p []byte) (int, error) { return s.r.Read(p) }
+
+func newSeededReader(seed uint64) io.Reader {
+	var k [32]byte
+	k[0], k[1] = byte(seed), byte(seed>>8)
+	return seededReader{rand.NewChaCha8(k)}
+}
+
+// R-LOG-7: the evidence of an equivocation is an envelope of the log. Any
+// other seat posts it at the seq, in the equivocator's place; every log
+// checks the pair and names the equivocator, and refuses evidence that
+// does not prove one.
+func TestEquivocationEnvelopeChecked(t *testing.T) {
+	d := newDriver(t, engine.Classic, 4, 1, 41)
+	d.runUntil(func(_ int, k Kind) bool { return k == KindBlock })
+	seat, _, _ := d.turn()
+	accuser := (seat + 1) % d.n
+	env := d.envelope(seat)
+	twin, err := resign(env, d.sp.keys[seat], newSeededReader(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if twin.Hash() == env.Hash() {
+		t.Fatal("the second signature is the first")
+	}
+	seq, prev := d.logs[d.n].Head()
+	post := func(author int, key ed25519.PrivateKey, body []byte) []error {
+		e := &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
+			Kind: KindEquivocation, Body: body}
+		if err := e.Sign(key); err != nil {
+			t.Fatal(err)
+		}
+		return d.postAll(e)
+	}
+	bodyOf := func(a, b *Envelope) []byte {
+		body, err := equivocationBody(Evidence{First: a, Second: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return body
+	}
+	other := d.envelope(seat)
+	other.Prev[0] ^= 1
+	elsewhere := d.sign(seat, other)
+	stranger := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	for _, tc := range []struct {
+		name   string
+		author int
+		key    ed25519.PrivateKey
+		body   []byte
+		want   error
+	}{
+		{"the accused posting against itself", seat, d.sp.keys[seat], bodyOf(env, twin), ErrRejected},
+		{"a pair after different envelopes", accuser, d.sp.keys[accuser], bodyOf(env, elsewhere), ErrRejected},
+		{"one envelope twice", accuser, d.sp.keys[accuser], func() []byte {
+			enc, _ := env.MarshalBinary()
+			w := newWriter()
+			for range 2 {
+				w.b = append(w.b, byte(len(enc)>>24), byte(len(enc)>>16), byte(len(enc)>>8), byte(len(enc)))
+				w.raw(enc)
+			}
+			return w.bytes()
+		}(), ErrRejected},
+		{"a pair not signed by the seat", accuser, d.sp.keys[accuser], bodyOf(env, d.sign(accuser, twin.Clone())), ErrRejected},
+		{"evidence signed by a stranger", accuser, stranger, bodyOf(env, twin), ErrBadSignature},
+		{"a body cut short", accuser, d.sp.keys[accuser], bodyOf(env, twin)[:40], ErrRejected},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			expectLogErr(t, post(tc.author, tc.key, tc.body), tc.want)
+		})
+	}
+	for i, err := range post(accuser, d.sp.keys[accuser], bodyOf(twin, env)) {
+		if err != nil {
+			t.Fatalf("log %d refused the evidence: %v", i, err)
+		}
+	}
+	for i, v := range d.violations() {
+		if v == nil || v.Seat != seat || v.Check != CheckEquivocal || !errors.Is(v, ErrCheat) || !errors.Is(v, ErrEquivocation) {
+			t.Errorf("game %d: %v, want seat %d named for equivocation", i, v, seat)
+		}
+	}
+	// The equivocator's own envelope comes too late: the seq is taken.
+	expectLogErr(t, d.postAll(env), ErrNotEntitled)
+	// The round is voted void and the equivocator's seat goes to a bot,
+	// as for any cheat; it is never handed back.
+	for range 8 {
+		if !d.step() {
+			break
+		}
+		if len(d.observer().Voided()) > 0 {
+			break
+		}
+	}
+	voided := d.observer().Voided()
+	if len(voided) != 1 || voided[0].Seat != seat || voided[0].Check != CheckEquivocal {
+		t.Fatalf("voided %v, want seat %d's equivocation", voided, seat)
+	}
+	if d.observer().HostOf(seat) < 0 || d.observer().Claimable(seat) == nil {
+		t.Errorf("seat %d: host %d, claimable %v; want a bot that stays", seat, d.observer().HostOf(seat), d.observer().Claimable(seat))
+	}
+}
+
+// A log holds a seat's envelope; another one by the seat at that seq,
+// signed after another previous envelope, is a branch the log does not
+// hold (a device that gave way signs again), not an equivocation.
+func TestEquivocationNeedsOnePrevious(t *testing.T) {
+	d := newDriver(t, engine.Classic, 3, 1, 42)
+	d.runUntil(func(_ int, k Kind) bool { return k == KindBlock })
+	seat, _, _ := d.turn()
+	env := d.envelope(seat)
+	d.postAll(env)
+	other := env.Clone()
+	other.Prev[0] ^= 1
+	expectLogErr(t, d.postAll(d.sign(seat, other)), ErrBadChain)
+	for i, l := range d.logs {
+		if n := len(l.Evidence()); n != 0 {
+			t.Errorf("log %d holds %d evidence", i, n)
+		}
+	}
+	twin, err := resign(env, d.sp.keys[seat], newSeededReader(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectLogErr(t, d.postAll(twin), ErrEquivocation)
+}
+
+func TestEquivocationBodyEncoding(t *testing.T) {
+	d := newDriver(t, engine.Classic, 3, 1, 43)
+	d.runUntil(func(_ int, k Kind) bool { return k == KindShuffle })
+	seat, _, _ := d.turn()
+	env := d.envelope(seat)
+	twin, err := resign(env, d.sp.keys[seat], newSeededReader(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := equivocationBody(Evidence{First: env, Second: twin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := equivocationBody(Evidence{First: twin, Second: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a, b) {
+		t.Fatal("one pair, two encodings")
+	}
+	eq, err := parseEquivocation(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Equivocator(&Envelope{Kind: KindEquivocation, Body: a}); got != seat {
+		t.Errorf("Equivocator = %d, want %d", got, seat)
+	}
+	if h := eq.a.Hash(); h != env.Hash() && h != twin.Hash() {
+		t.Error("the parsed pair is not the encoded one")
+	}
+	for i := range len(a) {
+		if _, err := parseEquivocation(a[:i]); err == nil {
+			t.Fatalf("a body cut to %d bytes parsed", i)
+		}
+	}
+	if _, err := parseEquivocation(append(slices.Clone(a), 0)); err == nil {
+		t.Error("a trailing byte parsed")
+	}
+	huge := []byte{BodyVersion, 0xff, 0xff, 0xff, 0xff}
+	if _, err := parseEquivocation(huge); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a length past the body: %v", err)
+	}
+}
