@@ -1,13 +1,17 @@
 package table
 
 import (
+	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/sha512"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"filippo.io/edwards25519"
 
@@ -226,5 +230,173 @@ func TestEquivocationBodyEncoding(t *testing.T) {
 	huge := []byte{BodyVersion, 0xff, 0xff, 0xff, 0xff}
 	if _, err := parseEquivocation(huge); !errors.Is(err, ErrMalformed) {
 		t.Errorf("a length past the body: %v", err)
+	}
+}
+
+// equivocationCase is one attack of the selfplay tests: the game, the
+// kind of the cheater's envelope that it signs twice.
+type equivocationCase struct {
+	name string
+	game GameName
+	kind Kind
+}
+
+var equivocationCases = []equivocationCase{
+	{"njet phase", GameNjet, KindBlock},
+	{"trick", GameNjet, KindPlay},
+	{"reveal", GameNjet, KindReveal},
+	{"thegame play", GameTheGame, KindPlay},
+}
+
+// splitSelfplay sets up a table of players seats where seat cheater
+// signs its first envelope of kind twice: the members below it get one,
+// the members above it the other.
+func splitSelfplay(t *testing.T, c equivocationCase, players, cheater int, seed uint64) *Selfplay {
+	t.Helper()
+	cfg := SelfplayConfig{Game: c.game, Edition: engine.Modern, Players: players, Rounds: 1, Seed: seed, Dir: t.TempDir()}
+	if c.game == GameTheGame {
+		cfg = theGameConfig(t, players, false, seed)
+	}
+	sp, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := newSeededReader(seed)
+	var second []Identity
+	for s := cheater + 1; s < players; s++ {
+		second = append(second, sp.ids[s])
+	}
+	sp.split = map[int]*splitter{cheater: {
+		match:  func(env *Envelope) bool { return env.Kind == c.kind && int(env.Author) == cheater },
+		other:  func(env *Envelope) (*Envelope, error) { return resign(env, sp.keys[cheater], rng) },
+		second: second,
+	}}
+	return sp
+}
+
+// R-LOG-7: a seat that signs two envelopes at one seq and sends one to
+// some devices and the other to the rest splits the table only until a
+// device holds both: every device ends with one identical log, which
+// names the equivocator (and Verify does), and no honest seat is hosted by
+// a bot, recorded as silent or named a cheat. Played in the Njet phase,
+// during tricks, at the reveal and at The Game during play, at three,
+// four and five seats.
+func TestEquivocationSplitConverges(t *testing.T) {
+	for _, c := range equivocationCases {
+		for _, players := range []int{3, 4, 5} {
+			t.Run(fmt.Sprintf("%s/players=%d", c.name, players), func(t *testing.T) {
+				const cheater = 1
+				sp := splitSelfplay(t, c, players, cheater, uint64(70+players))
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+				defer cancel()
+				if err := sp.Run(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if !sp.split[cheater].done.Load() {
+					t.Fatal("the cheater never equivocated")
+				}
+				checkEquivocation(t, sp, c, cheater)
+			})
+		}
+	}
+}
+
+// checkEquivocation checks the end of a split table: one log everywhere,
+// the equivocator named by every device and by Verify, every honest seat
+// played by its own device and never named.
+func checkEquivocation(t *testing.T, sp *Selfplay, c equivocationCase, cheater int) {
+	t.Helper()
+	out := sp.Outcomes()
+	named := func(vs []*Violation) bool {
+		return slices.ContainsFunc(vs, func(v *Violation) bool { return v.Seat == cheater && v.Check == CheckEquivocal })
+	}
+	for _, o := range out {
+		if o.Head != out[0].Head || o.Next != out[0].Next {
+			t.Errorf("seat %d ends at %d %v, seat 0 at %d %v", o.Seat, o.Next, o.Head, out[0].Next, out[0].Head)
+		}
+		all := o.Voided
+		if o.Violation != nil {
+			all = append(slices.Clone(all), o.Violation)
+		}
+		if !named(all) {
+			t.Errorf("seat %d's device does not name seat %d: voided %v, violation %v", o.Seat, cheater, o.Voided, o.Violation)
+		}
+		for _, v := range all {
+			if v.Seat != cheater {
+				t.Errorf("seat %d's device names honest seat %d: %v", o.Seat, v.Seat, v)
+			}
+		}
+		if o.Seat != cheater && o.BotHost >= 0 {
+			t.Errorf("honest seat %d is played by a bot hosted by seat %d", o.Seat, o.BotHost)
+		}
+	}
+	v, err := Verify(bytes.NewReader(seatExport(t, sp, 0)))
+	all := v.Voided
+	var viol *Violation
+	if errors.As(err, &viol) {
+		all = append(slices.Clone(all), viol)
+	} else if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if !named(all) {
+		t.Errorf("Verify does not name seat %d: voided %v, %v", cheater, v.Voided, err)
+	}
+	for _, x := range all {
+		if x.Seat != cheater {
+			t.Errorf("Verify names honest seat %d: %v", x.Seat, x)
+		}
+	}
+	if c.game == GameNjet && (err != nil || !v.Over) {
+		t.Errorf("the Njet table did not go on to its end: over %v, %v", v.Over, err)
+	}
+}
+
+// R-LOG-7, the split of the issue: the cheater keeps one envelope for
+// itself and every other device, and gives the other only to seat 0,
+// which is cut off right after. On the others' branch seat 0 is silent,
+// and the cheater votes with them to take it over (a majority); when seat
+// 0 comes back, its log holds the other envelope, so it posts the
+// evidence instead of giving way, and every device takes that branch:
+// seat 0 keeps its seat and its name, and the cheater is named.
+func TestEquivocationOutweighsTakeover(t *testing.T) {
+	for _, players := range []int{3, 4, 5} {
+		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
+			const cheater, victim = 1, 0
+			seed := uint64(90 + players)
+			cfg := SelfplayConfig{Edition: engine.Modern, Players: players, Rounds: 1, Seed: seed, Dir: t.TempDir(),
+				VoidAfter: 10 * time.Second}
+			if testing.Verbose() {
+				cfg.Logf = t.Logf
+			}
+			sp, err := newTestSelfplay(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := newSeededReader(seed)
+			sp.split = map[int]*splitter{cheater: {
+				match: func(env *Envelope) bool { return env.Kind == KindBlock && int(env.Author) == cheater },
+				other: func(env *Envelope) (*Envelope, error) { return resign(env, sp.keys[cheater], rng) },
+				isolated: func(seq uint64, other []byte) error {
+					return sp.isolate(victim, cheater, other, seq+uint64(8*players))
+				},
+			}}
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			if err := sp.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if !sp.split[cheater].done.Load() {
+				t.Fatal("the cheater never equivocated")
+			}
+			checkEquivocation(t, sp, equivocationCase{game: GameNjet, kind: KindBlock}, cheater)
+			accused, rewound := 0, 0
+			for _, o := range sp.Outcomes() {
+				accused += o.Accusations
+				rewound += o.Rewinds
+			}
+			if accused == 0 || rewound == 0 {
+				t.Errorf("%d accusations, %d rewinds: the split was never acted on", accused, rewound)
+			}
+		})
 	}
 }

@@ -380,7 +380,7 @@ func takeRest(ctx context.Context, tr Transport, from Identity, replica *Replica
 	}
 }
 
-// probeFork, once the game is over, asks each member for its envelopes
+// probeFork, once the game is over or halted, asks each member for its envelopes
 // at the last seqs of this peer's log (branches.probe), at most every
 // probeEvery. A device that finished the game alone while cut off hears
 // of no envelope it would refuse, as the others, finished too, post
@@ -389,7 +389,7 @@ func takeRest(ctx context.Context, tr Transport, from Identity, replica *Replica
 // lighter branch gives way.
 func (p *Peer) probeFork(ctx context.Context) {
 	game, log, _ := p.state()
-	if !game.Over() || !p.forks.probeDue() {
+	if !game.Over() && !game.Stopped() || !p.forks.probeDue() {
 		return
 	}
 	if d, ok := p.branches(game).probe(ctx, log); ok {
