@@ -10,11 +10,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"filippo.io/edwards25519"
 
+	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
 )
 
@@ -398,5 +400,44 @@ func TestEquivocationOutweighsTakeover(t *testing.T) {
 				t.Errorf("%d accusations, %d rewinds: the split was never acted on", accused, rewound)
 			}
 		})
+	}
+}
+
+// A failure of the checking software (a proof library whose transcript is
+// laid out otherwise, crypto.ErrSoftware) halts the table on every device
+// and names no seat: no vote, no bot, no cheat.
+func TestSoftwareFaultBlamesNoSeat(t *testing.T) {
+	d := newDriver(t, engine.Classic, 3, 1, 44)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == 1 })
+	layout := fmt.Errorf("%w: unexpected layout of the shuffle transcript", crypto.ErrSoftware)
+	for _, g := range d.games {
+		g.layoutFault = layout
+	}
+	env := d.envelope(1)
+	for i, err := range d.postAll(env) {
+		if err != nil {
+			t.Fatalf("log %d: %v", i, err)
+		}
+	}
+	for i, v := range d.violations() {
+		switch {
+		case v == nil:
+			t.Fatalf("game %d did not halt", i)
+		case v.Seat >= 0 || v.Check != CheckSoftware || errors.Is(v, ErrCheat) || !errors.Is(v, ErrSoftware) ||
+			!errors.Is(v, crypto.ErrSoftware):
+			t.Errorf("game %d: %+v, want the software named and no seat", i, v)
+		case strings.Contains(v.Error(), "seat 1") || !strings.Contains(v.Error(), "software"):
+			t.Errorf("game %d says %q", i, v.Error())
+		}
+		if !d.games[i].Stopped() {
+			t.Errorf("game %d goes on to a vote", i)
+		}
+	}
+	if _, _, err := d.turn(); !errors.Is(err, ErrHalted) {
+		t.Errorf("after the fault: %v, want ErrHalted", err)
+	}
+	// The same error from any crypto check names no seat either.
+	if v := cryptoViolation(2, fmt.Errorf("opening: %w", layout)); v.Seat != -1 || errors.Is(v, ErrCheat) {
+		t.Errorf("cryptoViolation = %+v", v)
 	}
 }

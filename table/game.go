@@ -118,6 +118,10 @@ type Game struct {
 	// still draft for them): tests use it to play a cheater whose own
 	// rules would refuse the cheat.
 	blind bool
+	// layoutFault, in tests, is what the shuffle check returns in place
+	// of its own verdict: a failure of the checking software to simulate
+	// (crypto.ErrSoftware).
+	layoutFault error
 }
 
 // NewGame returns the protocol state before the genesis.
