@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
-	"crypto/sha512"
 	"errors"
 	"fmt"
 	"io"
@@ -14,52 +13,24 @@ import (
 	"testing"
 	"time"
 
-	"filippo.io/edwards25519"
-
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/internal/forge"
 )
 
 // resign signs env again with another signature than crypto/ed25519's (a
 // random nonce instead of the deterministic one): the same fields, a
-// second envelope that verifies under the same key. Any device can sign
-// so; an honest one never signs twice at one seq.
+// second envelope that verifies under the same key.
 func resign(env *Envelope, priv ed25519.PrivateKey, rng io.Reader) (*Envelope, error) {
 	msg, err := env.SignedBytes()
 	if err != nil {
 		return nil, err
 	}
-	h := sha512.Sum512(priv.Seed())
-	a, err := edwards25519.NewScalar().SetBytesWithClamping(h[:32])
-	if err != nil {
-		return nil, err
-	}
-	var nonce [64]byte
-	if _, err := io.ReadFull(rng, nonce[:]); err != nil {
-		return nil, err
-	}
-	r, err := edwards25519.NewScalar().SetUniformBytes(nonce[:])
-	if err != nil {
-		return nil, err
-	}
-	R := new(edwards25519.Point).ScalarBaseMult(r)
-	kh := sha512.New()
-	kh.Write(R.Bytes())
-	kh.Write(priv.Public().(ed25519.PublicKey))
-	kh.Write(msg)
-	k, err := edwards25519.NewScalar().SetUniformBytes(kh.Sum(nil))
-	if err != nil {
-		return nil, err
-	}
-	S := edwards25519.NewScalar().MultiplyAdd(k, a, r)
 	out := env.Clone()
-	copy(out.Signature[:32], R.Bytes())
-	copy(out.Signature[32:], S.Bytes())
-	id, err := IdentityOf(priv.Public().(ed25519.PublicKey))
-	if err != nil {
+	if out.Signature, err = forge.Sign(priv, msg, rng); err != nil {
 		return nil, err
 	}
-	return out, out.Verify(id)
+	return out, nil
 }
 
 // seededReader is an io.Reader of a seeded generator.
