@@ -37,6 +37,9 @@ type forkWatch struct {
 type divergence struct {
 	from Identity
 	seq  uint64
+	// heavy: the refused envelope is a takeover or the evidence of an
+	// equivocation, which may outweigh this peer's branch at once.
+	heavy bool
 }
 
 // refused hears of env, from member from, refused by a log whose next seq
@@ -50,9 +53,15 @@ func (w *forkWatch) refused(next uint64, from Identity, env *Envelope) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.refusals++
-	if w.checkedAt != next || w.refusals >= recheckAfter || env.Kind == KindVoidSilent || env.Kind == KindAbandon ||
-		env.Kind == KindEquivocation {
-		w.diverged = &divergence{from: from, seq: env.Seq}
+	heavy := env.Kind == KindVoidSilent || env.Kind == KindAbandon || env.Kind == KindEquivocation
+	if w.diverged != nil && w.diverged.heavy && !heavy {
+		// A takeover or the evidence of an equivocation is compared
+		// first: the plain envelopes of a member on a dropped branch
+		// (the equivocator's own, say) must not crowd it out.
+		return
+	}
+	if w.checkedAt != next || w.refusals >= recheckAfter || heavy {
+		w.diverged = &divergence{from: from, seq: env.Seq, heavy: heavy}
 	}
 }
 
