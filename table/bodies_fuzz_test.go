@@ -33,6 +33,13 @@ func FuzzBodies(f *testing.F) {
 	if b, err := complaintBody(&complaint{kind: crypto.SealDeal, from: 1, pos: 7, reveal: &crypto.Reveal{Seat: 0}}); err == nil {
 		f.Add(uint8(KindComplaint), b)
 	}
+	if last, ok := d.logs[d.n].Get(d.logs[d.n].Next() - 1); ok {
+		twin := last.Clone()
+		twin.Signature[0] ^= 1 // the decoder reads no signature
+		if b, err := equivocationBody(Evidence{First: last, Second: twin}); err == nil {
+			f.Add(uint8(KindEquivocation), b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, k uint8, body []byte) {
 		var again []byte
 		var err error
@@ -91,6 +98,11 @@ func FuzzBodies(f *testing.F) {
 			var c *complaint
 			if c, err = parseComplaint(body); err == nil {
 				again, err = complaintBody(c)
+			}
+		case KindEquivocation:
+			var eq *equivocation
+			if eq, err = parseEquivocation(body); err == nil {
+				again, err = equivocationBody(Evidence{First: eq.b, Second: eq.a})
 			}
 		case KindDealTokens:
 			if sealed, e := parseDeal(body); e == nil {

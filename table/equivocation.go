@@ -161,16 +161,17 @@ func Equivocator(env *Envelope) (int, error) {
 	return int(eq.a.Author), nil
 }
 
-// pendingEquivocation returns evidence that log holds of an equivocation
-// not yet answered: the accused seat's envelope is still in the log at
-// that seq. skip names evidence this peer found it cannot post.
-func pendingEquivocation(log *Log, skip map[Hash]bool) (Evidence, bool) {
-	for _, ev := range log.Evidence() {
-		if ev.First.Prev != ev.Second.Prev || skip[ev.Second.Hash()] {
+// pendingEquivocation returns, of the evidence given, an equivocation of
+// log's branch not yet answered: the accused seat's envelope is still in
+// the log at that seq, after the same previous envelope as the pair.
+// skip names evidence this peer found it cannot post.
+func pendingEquivocation(log *Log, evidence []Evidence, skip map[Hash]bool) (Evidence, bool) {
+	for _, ev := range evidence {
+		if ev.First == nil || ev.Second == nil || ev.First.Prev != ev.Second.Prev || skip[ev.Second.Hash()] {
 			continue
 		}
 		held, ok := log.Get(ev.First.Seq)
-		if ok && held.Author == ev.First.Author && held.Kind != KindEquivocation {
+		if ok && held.Author == ev.First.Author && held.Prev == ev.First.Prev && held.Kind != KindEquivocation {
 			return ev, true
 		}
 	}
@@ -283,11 +284,20 @@ func (p *Peer) Accusations() int {
 	return p.accusations
 }
 
-// equivocation returns evidence the peer's log holds and has not answered.
+// equivocation returns evidence the peer holds and has not answered: its
+// log's, and, once after it opened its store, the store's (a device that
+// stopped between finding a pair and posting it).
 func (p *Peer) equivocation() (Evidence, bool) {
 	_, log, _ := p.state()
 	p.mu.Lock()
-	skip := p.unposted
+	skip, stored := p.unposted, !p.evidenceRead
+	p.evidenceRead = true
 	p.mu.Unlock()
-	return pendingEquivocation(log, skip)
+	evidence := log.Evidence()
+	if stored {
+		if kept, err := p.cfg.Store.Evidence(p.cfg.Table); err == nil {
+			evidence = append(evidence, kept...)
+		}
+	}
+	return pendingEquivocation(log, evidence, skip)
 }

@@ -133,12 +133,15 @@ func (l *Log) Table() TableID { return l.cfg.Table }
 //  1. the envelope itself (ErrUnknownVersion, ErrUnknownKind, ErrTooLarge);
 //  2. the table id (ErrWrongTable);
 //  3. a seq already in the log: the same envelope is ErrDuplicate (nothing
-//     to do); a different one by the same author, validly signed, is kept as
-//     Evidence and returned as an *EquivocationError (ErrEquivocation);
-//     anything else is ErrNotEntitled or ErrBadSignature;
+//     to do); a different one by the same author after the same previous
+//     envelope, validly signed, is kept as Evidence and returned as an
+//     *EquivocationError (ErrEquivocation); one after another previous
+//     envelope is ErrBadChain (a branch this log does not hold); anything
+//     else is ErrNotEntitled or ErrBadSignature;
 //  4. a seq ahead of the log: buffered (bounded) and reported as a *GapError
 //     (ErrGap) naming the missing range;
-//  5. the next seq: the author must be the entitled seat (ErrNotEntitled),
+//  5. the next seq: the author must be the entitled seat (ErrNotEntitled;
+//     for an Equivocation, any seat the protocol's Accusations names),
 //     the signature must verify under the seat's key (ErrBadSignature), the
 //     previous hash must match (ErrBadChain), the kind must be allowed
 //     (ErrNotEntitled), and the protocol must accept the body (ErrRejected).

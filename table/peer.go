@@ -179,6 +179,9 @@ type Peer struct {
 	rewinds     int
 	accusations int
 	unposted    map[Hash]bool
+	// evidenceRead: the store's evidence was looked at since the peer
+	// opened it (equivocation).
+	evidenceRead bool
 	// book holds the seat claims heard of and their approvals.
 	book claimBook
 	// The person's move waiting to be posted and the prompt that asked
@@ -304,6 +307,7 @@ func (p *Peer) open() error {
 	p.game, p.log, p.replica = game, log, rep
 	p.mine, p.votes = nil, nil
 	p.players = map[int]Player{}
+	p.evidenceRead = false
 	p.mu.Unlock()
 	p.book.reset()
 	// The vote was stored before it was sent: a restarted peer stands by
