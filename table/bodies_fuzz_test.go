@@ -38,8 +38,8 @@ func FuzzBodies(f *testing.F) {
 		}
 		env := d3.envelope(seat)
 		if kind == KindDealTokens {
-			f.Add(uint8(env.Kind), env.Body)
-			f.Add(uint8(KindRecovery), env.Body)
+			f.Add(njetBody, uint8(env.Kind), env.Body)
+			f.Add(njetBody, uint8(KindRecovery), env.Body)
 		}
 		d3.postAll(env)
 	}
@@ -68,6 +68,13 @@ func FuzzBodies(f *testing.F) {
 	f.Add(theGameBody, uint8(KindTurnEnd), emptyBody())
 	f.Add(theGameBody, uint8(KindStuck), emptyBody())
 	f.Add(theGameBody, uint8(KindPlay), append(signalBody(1, 0)[:2], 0, 0))
+	if last, ok := d.logs[d.n].Get(d.logs[d.n].Next() - 1); ok {
+		twin := last.Clone()
+		twin.Signature[0] ^= 1 // the decoder reads no signature
+		if b, err := equivocationBody(Evidence{First: last, Second: twin}); err == nil {
+			f.Add(njetBody, uint8(KindEquivocation), b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, game, k uint8, body []byte) {
 		var again []byte
 		var err error
@@ -126,6 +133,11 @@ func FuzzBodies(f *testing.F) {
 			var c *complaint
 			if c, err = parseComplaint(body); err == nil {
 				again, err = complaintBody(c)
+			}
+		case KindEquivocation:
+			var eq *equivocation
+			if eq, err = parseEquivocation(body); err == nil {
+				again, err = equivocationBody(Evidence{First: eq.b, Second: eq.a})
 			}
 		case KindDealTokens:
 			if sealed, escrow, e := parseDealTokens(body); e == nil {

@@ -16,14 +16,14 @@ import (
 	"github.com/njetlan/njet/thegame"
 )
 
-// claimOf is seat's request to play seat with priv's key.
-func claimOf(t *testing.T, table TableID, seat int, priv ed25519.PrivateKey) *SeatClaimRequest {
+// claimOf is a request to play seat with priv's key from deal on.
+func claimOf(t *testing.T, table TableID, seat int, priv ed25519.PrivateKey, deal uint64) *SeatClaimRequest {
 	t.Helper()
 	id, err := IdentityOf(priv.Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &SeatClaimRequest{Table: table, Seat: uint8(seat), Key: id}
+	c := &SeatClaimRequest{Table: table, Deal: deal, Seat: uint8(seat), Key: id}
 	if err := c.Sign(priv); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func approvalsOf(t *testing.T, d *driver, c *SeatClaimRequest, deal uint64, seat
 
 func TestClaimEncoding(t *testing.T) {
 	d := newDriver(t, engine.Classic, 3, 1, 95)
-	c := claimOf(t, d.sp.table, 2, d.sp.keys[2])
+	c := claimOf(t, d.sp.table, 2, d.sp.keys[2], 4)
 	b, err := c.MarshalBinary()
 	if err != nil || len(b) != ClaimSize || !IsClaim(b) || !IsSideMessage(b) {
 		t.Fatalf("%d bytes, %v", len(b), err)
@@ -153,11 +153,11 @@ func TestSeatClaimChecked(t *testing.T) {
 		}
 		return d.postAll(env)
 	}
-	back := claimOf(t, d.sp.table, gone, d.sp.keys[gone])
+	deal := d.observer().Deal()
+	back := claimOf(t, d.sp.table, gone, d.sp.keys[gone], deal)
 	// Seat 0's key turn: it hosts the bot of the seat gone, so it cannot
 	// be claimed at all.
-	deal := d.observer().Deal()
-	expectLogErr(t, post(0, d.sp.keys[0], claimOf(t, d.sp.table, 0, d.sp.keys[gone]), approvalsOf(t, d, back, deal, 1, 3)), ErrNotEntitled)
+	expectLogErr(t, post(0, d.sp.keys[0], claimOf(t, d.sp.table, 0, d.sp.keys[gone], deal), approvalsOf(t, d, back, deal, 1, 3)), ErrNotEntitled)
 	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == gone })
 	for _, tc := range []struct {
 		name      string
@@ -170,11 +170,15 @@ func TestSeatClaimChecked(t *testing.T) {
 		{"approvals for another deal", back, approvalsOf(t, d, back, deal+1, 0, 1, 3), ErrVote},
 		{"a request signed by another key", func() *SeatClaimRequest {
 			c := *back
-			c.Sig = claimOf(t, d.sp.table, gone, d.sp.keys[1]).Sig
+			c.Sig = claimOf(t, d.sp.table, gone, d.sp.keys[1], deal).Sig
 			return &c
 		}(), approvalsOf(t, d, back, deal, 0, 1, 3), ErrVote},
-		{"a key already seated", claimOf(t, d.sp.table, gone, d.sp.keys[1]),
-			approvalsOf(t, d, claimOf(t, d.sp.table, gone, d.sp.keys[1]), deal, 0, 1, 3), ErrMalformed},
+		// A request signed for an earlier deal, replayed with approvals
+		// of this one: its signature does not cover this deal.
+		{"a request replayed from an earlier deal", claimOf(t, d.sp.table, gone, d.sp.keys[gone], deal-1),
+			approvalsOf(t, d, back, deal, 0, 1, 3), ErrVote},
+		{"a key already seated", claimOf(t, d.sp.table, gone, d.sp.keys[1], deal),
+			approvalsOf(t, d, claimOf(t, d.sp.table, gone, d.sp.keys[1], deal), deal, 0, 1, 3), ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expectLogErr(t, post(gone, botKey, tc.req, tc.approvals), tc.want)
@@ -622,7 +626,7 @@ func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYo
 			if !ownKeyOnly {
 				return nil
 			}
-			req := SeatClaimRequest{Table: s.Table(), Seat: uint8(seat), Key: strangerID}
+			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: uint8(seat), Key: strangerID}
 			if err := req.Sign(stranger); err != nil {
 				t.Fatal(err)
 			}
@@ -637,14 +641,14 @@ func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYo
 			return seatClaimBody(&req, as)
 		}, ErrVote},
 		{"a seat its own device plays", host, s.keys[host], func() []byte {
-			req := SeatClaimRequest{Table: s.Table(), Seat: uint8(host), Key: s.ids[host]}
+			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: uint8(host), Key: s.ids[host]}
 			if err := req.Sign(s.keys[host]); err != nil {
 				t.Fatal(err)
 			}
 			return seatClaimBody(&req, nil)
 		}, ErrNotEntitled},
 		{"the bot's turn claiming its host's seat", seat, botKey, func() []byte {
-			req := SeatClaimRequest{Table: s.Table(), Seat: uint8(host), Key: s.ids[host]}
+			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: uint8(host), Key: s.ids[host]}
 			if err := req.Sign(s.keys[host]); err != nil {
 				t.Fatal(err)
 			}

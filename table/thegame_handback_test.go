@@ -66,8 +66,11 @@ func TestTheGameClaimKept(t *testing.T) {
 	}
 	var tid TableID
 	tid[0] = 1
-	claim := func(seat int, signer int) []byte {
-		req := &SeatClaimRequest{Table: tid, Seat: uint8(seat), Key: ids[signer]}
+	claim := func(seat int, signer int, deal ...uint64) []byte {
+		req := &SeatClaimRequest{Table: tid, Deal: 3, Seat: uint8(seat), Key: ids[signer]}
+		if len(deal) > 0 {
+			req.Deal = deal[0]
+		}
 		if err := req.Sign(keys[signer]); err != nil {
 			t.Fatal(err)
 		}
@@ -104,6 +107,7 @@ func TestTheGameClaimKept(t *testing.T) {
 		approvals int
 	}{
 		{"the seat's own device", [][]byte{claim(1, 1)}, 1, 0},
+		{"the seat's own device for the round under way (a replay)", [][]byte{claim(1, 1, 2)}, 0, 0},
 		{"a stranger's key", [][]byte{claim(1, 3)}, 0, 0},
 		{"another seat's key", [][]byte{claim(1, 2)}, 0, 0},
 		{"a seat its own device plays", [][]byte{claim(2, 2)}, 0, 0},

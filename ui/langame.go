@@ -370,6 +370,9 @@ func (g *LANGame) cheat(v *seat.Violation) string {
 	if v == nil {
 		return tr("lan.game.halted", "The round stopped at a broken rule.")
 	}
+	if v.Check == table.CheckSoftware {
+		return tr("lan.game.software", "The table stopped: the checking software failed, not a player. Update the app on every device, then check the saved game again.")
+	}
 	return tr("lan.game.cheat", "The round stopped: {{.Name}} cheated. The check that failed: {{.Check}} ({{.Step}}).",
 		map[string]any{"Name": g.seatName(v.Seat), "Check": v.Check, "Step": checkStep(v.Check)})
 }
