@@ -65,9 +65,10 @@ type SelfplayConfig struct {
 	// lobby), and their peers never start.
 	Absent []int
 	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience and
-	// Grace), on the selfplay's own clock: it stands still but for one
-	// second per Tick while the table waits for a seat whose device is
-	// cut off or gone. 0 never takes a seat over.
+	// Grace; the Refusal is selfplayRefusal times as long), on the
+	// selfplay's own clock: it stands still but for one second per Tick
+	// while the table waits for a seat whose device is cut off or gone.
+	// 0 never takes a seat over.
 	VoidAfter time.Duration
 	// Watch, when not nil, is called with a seat's peer whenever its log
 	// grows and must return quickly; an error from it ends the run.
@@ -181,6 +182,12 @@ type Selfplay struct {
 	alter  map[int]func(d *draft)
 	// human, in tests, makes a seat's peer a person's (PeerConfig.Human).
 	human map[int]bool
+	// slow, in tests, are the seats whose device is there but slow to
+	// post (a person thinking, a busy processor): the clock runs while the
+	// table waits for one. stall holds back a seat's draft of a kind while
+	// it says so; the device stays at the table and announces itself.
+	slow  map[int]bool
+	stall map[int]func(g *Game, k Kind) bool
 	// watchers are the running watchers' peers (nil until they join) and
 	// watchOut what each ended with.
 	watchers []*seatRun
@@ -260,6 +267,10 @@ func (t *crashTransport) cutFor(data []byte) bool {
 	env, err := ParseEnvelope(data)
 	return err == nil && uint32(env.Kind) == k && env.Seq >= t.cutFrom.Load()
 }
+
+// selfplayRefusal is the refusal time of a selfplay's peers, in units of
+// its VoidAfter.
+const selfplayRefusal = 6
 
 // NewSelfplay derives the seats' keys and the genesis from cfg.Seed.
 func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
@@ -451,14 +462,21 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 // added) over store and ep, sets it up with prepare and runs it until
 // stopped, closing ep and store after it.
 func (s *Selfplay) run(ctx context.Context, cfg PeerConfig, store *Store, ep *MemEndpoint, prepare func(*Peer)) (*seatRun, error) {
-	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
-	cfg.Table, cfg.Creator, cfg.Store, cfg.Tick, cfg.Poll = s.table, s.ids[0], store, ticker.C, poll.C
-	cfg.Bot, cfg.NewPlayer, cfg.Logf, cfg.LobbyBots = s.cfg.Bot, s.cfg.NewPlayer, s.cfg.Logf, s.cfg.LobbyBots
-	cfg.Patience, cfg.VoidAfter, cfg.Grace = s.cfg.VoidAfter, s.cfg.VoidAfter, s.cfg.VoidAfter
-	p, err := NewPeer(cfg)
-	if err != nil {
+	// The devices announce themselves every few ticks: the clock moves
+	// one second a tick while the table waits, well within the patience.
+	ticker, poll, beat := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick), time.NewTicker(2*s.cfg.Tick)
+	stop := func() {
 		ticker.Stop()
 		poll.Stop()
+		beat.Stop()
+	}
+	cfg.Table, cfg.Creator, cfg.Store, cfg.Tick, cfg.Poll, cfg.Heartbeat = s.table, s.ids[0], store, ticker.C, poll.C, beat.C
+	cfg.Bot, cfg.NewPlayer, cfg.Logf, cfg.LobbyBots = s.cfg.Bot, s.cfg.NewPlayer, s.cfg.Logf, s.cfg.LobbyBots
+	cfg.Patience, cfg.VoidAfter, cfg.Grace = s.cfg.VoidAfter, s.cfg.VoidAfter, s.cfg.VoidAfter
+	cfg.Refusal = selfplayRefusal * s.cfg.VoidAfter
+	p, err := NewPeer(cfg)
+	if err != nil {
+		stop()
 		return nil, errors.Join(err, ep.Close(), store.Close())
 	}
 	if prepare != nil {
@@ -468,8 +486,7 @@ func (s *Selfplay) run(ctx context.Context, cfg PeerConfig, store *Store, ep *Me
 	r := &seatRun{peer: p, store: store, stop: cancel, done: make(chan error, 1)}
 	go func() {
 		err := p.Run(rctx)
-		ticker.Stop()
-		poll.Stop()
+		stop()
 		r.done <- errors.Join(err, ep.Close(), store.Close())
 	}()
 	return r, nil
@@ -661,7 +678,7 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence, othersDone bo
 			continue
 		}
 		v := p.View()
-		waiting = waiting || v.Turn >= 0 && s.isSilent(p.Game().PeerOf(v.Turn))
+		waiting = waiting || v.Turn >= 0 && (s.isSilent(p.Game().PeerOf(v.Turn)) || s.slow[p.Game().PeerOf(v.Turn)])
 		// A seat that lost its secrets is as silent as one cut off.
 		waiting = waiting || v.SecretsLost
 	}
@@ -865,7 +882,11 @@ func (s *Selfplay) depart(i int) {
 // (Leave.ReturnAt) leaves when its When holds, before it drafts anything:
 // its store then holds only what it sent.
 func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k Kind) bool {
+	stall := s.stall[seat]
 	return func(k Kind) bool {
+		if stall != nil && stall(p.Game(), k) {
+			return true
+		}
 		for i, l := range s.cfg.Leaves {
 			if l.Seat != seat {
 				continue
