@@ -184,9 +184,10 @@ type Selfplay struct {
 	human map[int]bool
 	// slow, in tests, are the seats whose device is there but slow to
 	// post (a person thinking, a busy processor): the clock runs while the
-	// table waits for one. stall holds back a seat's draft of a kind while
-	// it says so; the device stays at the table and announces itself.
-	slow  map[int]bool
+	// table waits for one and its function, given the seat's peer, holds.
+	// stall holds back a seat's draft of a kind while it says so; the
+	// device stays at the table and announces itself.
+	slow  map[int]func(p *Peer) bool
 	stall map[int]func(g *Game, k Kind) bool
 	// watchers are the running watchers' peers (nil until they join) and
 	// watchOut what each ended with.
@@ -659,6 +660,14 @@ func (s *Selfplay) nowOf(seat int) time.Time {
 	return s.clock.Add(s.ahead[seat])
 }
 
+// slowFor reports whether the table waits for seat's device being slow
+// (see Selfplay.slow).
+func (s *Selfplay) slowFor(seat int) bool {
+	slow := s.slow[seat]
+	p := s.Peer(seat)
+	return slow != nil && p != nil && slow(p)
+}
+
 func (s *Selfplay) isSilent(seat int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -678,7 +687,7 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence, othersDone bo
 			continue
 		}
 		v := p.View()
-		waiting = waiting || v.Turn >= 0 && (s.isSilent(p.Game().PeerOf(v.Turn)) || s.slow[p.Game().PeerOf(v.Turn)])
+		waiting = waiting || v.Turn >= 0 && (s.isSilent(p.Game().PeerOf(v.Turn)) || s.slowFor(p.Game().PeerOf(v.Turn)))
 		// A seat that lost its secrets is as silent as one cut off.
 		waiting = waiting || v.SecretsLost
 	}

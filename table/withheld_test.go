@@ -96,7 +96,7 @@ func TestWithheldReveal(t *testing.T) {
 // refuseReveal makes seat's device stay at the table, announcing itself,
 // and never post its reveal: the clock runs while the table waits for it.
 func refuseReveal(s *Selfplay, seat int) {
-	s.slow = map[int]bool{seat: true}
+	s.slow = map[int]func(*Peer) bool{seat: func(p *Peer) bool { return p.View().Kind == KindReveal }}
 	s.stall = map[int]func(*Game, Kind) bool{seat: func(_ *Game, k Kind) bool { return k == KindReveal }}
 }
 
