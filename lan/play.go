@@ -49,10 +49,11 @@ func (ps PersonSeat) NewSeat() (*seat.PeerSeat, error) {
 	return seat.NewPeerSeat(ps.Peer, ps.Seat, seat.PeerSeatConfig{Changed: ps.Changed, Rounds: ps.Rounds, Seats: ps.Seats})
 }
 
-// How a table answers a device that stays silent, so that it goes on
-// within a minute of a loss: from table.DefaultPatience (30 s) of silence,
-// the seats bots play vote at once that bots take the silent device's
-// seats over, and a person is asked (term.PlayLAN, or the app through
+// How a table answers a device gone, so that it goes on within a minute
+// of a loss: every device announces itself (p2p.DefaultHeartbeat), so a
+// person who thinks on a device that is there is waited for however long;
+// from table.DefaultPatience (30 s) without a sign of life, the seats bots
+// play vote at once that bots take the gone device's seats over, and a person is asked (term.PlayLAN, or the app through
 // seat.Seat.VoteVoid); a person who does not answer votes on their own
 // after PersonVoidAfter. The lowest voter takes over at once when every
 // other seat has voted, or VoteGrace after its own vote with the votes it

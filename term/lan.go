@@ -263,10 +263,12 @@ func (l *lan) showWait(v table.PeerView) {
 		l.asking = false
 		return
 	}
-	if v.Since != l.askSince || !l.asking && v.Silent >= l.askAt+l.cfg.Patience {
-		l.askSince, l.askAt, l.asking = v.Since, v.Silent, true
+	// The question is about the device, not the person: it comes only
+	// once the device has shown no sign of life for the patience (Away).
+	if v.Since != l.askSince || !l.asking && v.Away >= l.askAt+l.cfg.Patience {
+		l.askSince, l.askAt, l.asking = v.Since, v.Away, true
 		l.out.f("%s has been silent for %v: let a bot play %s? (yes/no)\n",
-			l.deviceName(v.Turn), v.Silent.Round(time.Second), l.seatPhrase(v.Turn))
+			l.deviceName(v.Turn), v.Away.Round(time.Second), l.seatPhrase(v.Turn))
 	}
 }
 
@@ -419,6 +421,23 @@ func (l *lan) waiting(v table.PeerView) string {
 }
 
 func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
+	if viol.Seat == l.you && viol.Check == table.CheckSilent && viol != v.Abandoned {
+		host := "another seat"
+		if h := v.BotHost; h >= 0 {
+			host = l.seatName(h)
+		}
+		l.out.f("\n")
+		l.out.say(words.YourDeviceLeft(words.Plain(host)))
+		return
+	}
+	if m := voidedMsg(viol, words.Plain(l.seatName(viol.Seat)), viol == v.Abandoned); m.ID != "" {
+		l.out.f("\n")
+		l.out.say(m)
+		if viol != v.Abandoned {
+			l.out.say(words.DealtAgain())
+		}
+		return
+	}
 	if viol == v.Abandoned {
 		// At a table of two no seat is handed to the opponent.
 		l.out.f("\nThe game ends without a winner: %v. At a table of two no bot takes over a seat.\n", viol)
@@ -433,4 +452,20 @@ func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 		return
 	}
 	l.out.f("\nThe table voided the round: %v. It is dealt again; a bot plays %s now.\n", viol, l.seatName(viol.Seat))
+}
+
+// voidedMsg words a round voided for a seat's device in a person's words:
+// the device left the table (at a table of two, abandoned: the game
+// ends), or it stayed and withheld its reveal. Any other cheat gets the
+// empty Msg: the violation itself says what happened.
+func voidedMsg(viol *table.Violation, name words.Msg, abandoned bool) words.Msg {
+	switch {
+	case viol.Check == table.CheckSilent && abandoned:
+		return words.DeviceLeftAtTwo(name)
+	case viol.Check == table.CheckSilent:
+		return words.DeviceLeft(name)
+	case viol.Check == table.CheckWithheld:
+		return words.RevealWithheld(name)
+	}
+	return words.Msg{}
 }

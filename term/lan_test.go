@@ -336,8 +336,7 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 		t.Errorf("the question was withdrawn %d times, want 1:\n%s", n, screen)
 	}
 	for _, want := range []string{
-		"The table voided the round because your seat was silent",
-		"a bot hosted by seat 0 plays it now",
+		"Your device was away too long and the table went on without it: a bot hosted by seat 0 plays your seat now.",
 		// The answer typed after the withdrawal is echoed and refused.
 		withdrawn + " 1 ",
 		"=== Game over after 1 round ===",
@@ -417,12 +416,15 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 	out = flat(out)
 	hint := "seat 2's device has been silent for 5s: let a bot play seat 2? (yes/no)"
 	vote := "yes You voted to let a bot play seat 2 because seat 2's device is silent."
-	voided := "The table voided the round: table: seat 2 failed the silent check"
+	voided := "seat 2's device has left the table; a bot plays that seat now."
 	hi, vi, di := strings.Index(out, hint), strings.Index(out, vote), strings.Index(out, voided)
 	if hi < 0 || vi < hi || di < vi {
 		t.Errorf("want the hint, the vote and the void in this order (at %d, %d, %d):\n%s", hi, vi, di, screen)
 	}
-	for _, want := range []string{"a bot plays seat 2 now", "Round 1 over", "=== Game over after 1 round ==="} {
+	if strings.Contains(out, "check at seq") {
+		t.Errorf("the transcript speaks of checks and seqs:\n%s", screen)
+	}
+	for _, want := range []string{"The round is dealt again, without the points so far.", "Round 1 over", "=== Game over after 1 round ==="} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in the transcript:\n%s", want, screen)
 		}

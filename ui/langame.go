@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/words"
 )
 
 // LANGame is a LAN table: the table screen fed by the person's seat, with
@@ -364,6 +366,20 @@ func (g *LANGame) voided(ev seat.RoundVoided) string {
 	who := tr("lan.game.someone", "a seat")
 	if ev.Fault != nil {
 		who = g.seatName(ev.Fault.Seat)
+		// A device that left, or one that stayed and withheld its reveal,
+		// is told in a person's words.
+		switch {
+		case ev.Fault.Seat == g.you && ev.Fault.Check == table.CheckSilent:
+			host := tr("lan.game.someone", "a seat")
+			if ev.BotHost >= 0 {
+				host = g.seatName(ev.BotHost)
+			}
+			return say(words.YourDeviceLeft(words.Plain(host)))
+		case ev.Fault.Check == table.CheckSilent:
+			return say(words.DeviceLeft(words.Plain(who))) + " " + say(words.DealtAgain())
+		case ev.Fault.Check == table.CheckWithheld:
+			return say(words.RevealWithheld(words.Plain(who)))
+		}
 	}
 	return tr("lan.game.voided", "The round was dealt again without the points so far: {{.Name}} was at fault, and a bot plays that seat now.",
 		map[string]any{"Name": who})
