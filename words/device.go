@@ -20,7 +20,9 @@ func RevealWithheld(name Msg) Msg { return msg("device.withheld", "Name", name) 
 func Thinking(name Msg) Msg { return msg("device.thinking", "Name", name) }
 
 // DeviceAway says how long name's device has shown no sign of life.
-func DeviceAway(name Msg, seconds int) Msg { return msg("device.away", "Name", name, "Seconds", seconds) }
+func DeviceAway(name Msg, seconds int) Msg {
+	return msg("device.away", "Name", name, "Seconds", seconds)
+}
 
 // DealtAgain says that the voided round is dealt again.
 func DealtAgain() Msg { return msg("round.again") }
