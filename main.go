@@ -31,6 +31,7 @@ import (
 	"github.com/njetlan/njet/sim"
 	ntable "github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
+	"github.com/njetlan/njet/words"
 )
 
 func main() {
@@ -789,11 +790,30 @@ func (c *cli) showPlay(e lan.Event) {
 		fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", e.Result.Round, e.Result.Points, e.Result.Totals)
 	case lan.Violation:
 		fmt.Fprintf(c.stdout, "violation: %v\n", e.Err)
+	case lan.SeatTakenOver:
+		fmt.Fprintf(c.stdout, "%s\n", takenOverWords(e))
 	case lan.CatchingUp:
 		fmt.Fprintf(c.stdout, "waiting for the other devices to catch up…\n")
 	case lan.SecretsLost:
 		fmt.Fprintf(c.stdout, "this device lost its secrets for this round (its store was damaged): its seat stays silent until the table voids the round\n")
 	}
+}
+
+// takenOverWords says in a person's words why a bot plays a seat now.
+func takenOverWords(e lan.SeatTakenOver) words.Msg {
+	name := words.Plain(e.Name)
+	if e.Name == "" {
+		name = words.Plain(fmt.Sprintf("seat %d", e.Fault.Seat))
+	}
+	switch {
+	case e.Fault.Check == ntable.CheckSilent && e.Abandoned:
+		return words.DeviceLeftAtTwo(name)
+	case e.Fault.Check == ntable.CheckSilent:
+		return words.DeviceLeft(name)
+	case e.Fault.Check == ntable.CheckWithheld:
+		return words.RevealWithheld(name)
+	}
+	return words.Plain(fmt.Sprintf("a round was voided and a bot plays seat %d now: %v", e.Fault.Seat, e.Fault))
 }
 
 // playPerson lets the person play their seat in the terminal.

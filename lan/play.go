@@ -108,6 +108,18 @@ type CatchingUp struct{}
 // and plays again in the next deal. Told once per round.
 type SecretsLost struct{}
 
+// SeatTakenOver: the table voided a round for a seat (Fault) and a bot
+// plays it now: its device left (table.CheckSilent; at a table of two,
+// Abandoned: the game ends), or it withheld its reveal or cheated. Name is
+// the seat's player name ("" when it has none). Told once per void.
+type SeatTakenOver struct {
+	Fault     *table.Violation
+	Name      string
+	Abandoned bool
+}
+
+func (SeatTakenOver) event() {}
+
 func (Playing) event()     {}
 func (Shuffling) event()   {}
 func (RoundOver) event()   {}
@@ -192,7 +204,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 			return cfg.Person(ctx, ps)
 		}, onEvent)
 	default:
-		err = runBot(ctx, s, own.Seat, onEvent)
+		err = runBot(ctx, s, own.Seat, t.Names(), onEvent)
 	}
 	out := Outcome{Left: left, Over: p.Game().Over()}
 	if r, ok := p.Game().TheGame().Result(); ok {
@@ -213,14 +225,24 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 // the table's progress. Peer events may be dropped when they come faster
 // than they are read, so every event reports all the rounds not reported
 // yet, and so does the end of the session.
-func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) error {
-	reported, shuffling, lost := 0, -1, -1
+func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEvent func(Event)) error {
+	reported, shuffling, lost, voided := 0, -1, -1, 0
 	report := func() {
-		results := s.Peer(own).Game().Njet().Results()
+		game := s.Peer(own).Game()
+		results := game.Njet().Results()
 		for _, r := range results[min(reported, len(results)):] {
 			onEvent(RoundOver{Result: r})
 		}
 		reported = len(results)
+		gone := game.Voided()
+		for _, v := range gone[min(voided, len(gone)):] {
+			e := SeatTakenOver{Fault: v, Abandoned: v == game.Abandoned()}
+			if v.Seat < len(names) {
+				e.Name = names[v.Seat]
+			}
+			onEvent(e)
+		}
+		voided = len(gone)
 	}
 	err := s.Run(ctx, func(seat int, e table.Event) {
 		if seat != own {
