@@ -193,13 +193,11 @@ var catalogue = map[string]entry{
 	"game.leave":        {other: "You leave the game in round {{.N}}."},
 	"game.input-ended":  {other: "Input ended: leaving the game in round {{.N}}."},
 
-	// A table over the LAN: devices that leave, people who think.
+	// A table over the LAN: devices that leave.
 	"device.left":     {other: "{{.Name}}'s device has left the table; a bot plays that seat now."},
 	"device.left.you": {other: "Your device was away too long and the table went on without it: a bot hosted by {{.Host}} plays your seat now."},
 	"device.left.two": {other: "{{.Name}}'s device has left the table. With two players nobody takes over a seat: the game ends without a winner."},
 	"device.withheld": {other: "{{.Name}}'s device is at the table but would not show its cards after the play: the round does not count, and a bot plays that seat now."},
-	"device.thinking": {other: "{{.Name}} is thinking; the table waits."},
-	"device.away":     {other: "{{.Name}}'s device has not been heard from for {{.Seconds}} s."},
 	"round.again":     {other: "The round is dealt again, without the points so far."},
 
 	// The rules of the game, for the rules help.
