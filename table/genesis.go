@@ -94,7 +94,22 @@ type Genesis struct {
 	// (thegame.AssignmentVersion), and 0 in the base game.
 	Extreme  bool
 	Commands int
+	// Clock, when positive, is the table's clock: the seconds a person has
+	// for each move, chosen by the host in the lobby. When it runs out the
+	// person's device makes the move with its bot (the seat stays the
+	// person's). 0, the default, gives a person all the time they like.
+	// It follows the names in an extension of its own (genesisClock), so
+	// a genesis without a clock is encoded as before clocks existed.
+	Clock int
 }
+
+// MaxClock is the longest table clock, in seconds.
+const MaxClock = 3600
+
+// genesisClock is the version of the genesis extension that carries the
+// table's clock: the byte 2, then the seconds (2 bytes). It follows the
+// names extension, if any.
+const genesisClock = 2
 
 // genesisNames is the version of the genesis extension that carries the
 // players' names: the byte 1, then one length-prefixed name per seat.
@@ -147,6 +162,9 @@ func (g *Genesis) Validate() error {
 	if err := spec.validate(g); err != nil {
 		return err
 	}
+	if g.Clock < 0 || g.Clock > MaxClock {
+		return fmt.Errorf("%w: a table clock of %d s (at most %d)", ErrMalformed, g.Clock, MaxClock)
+	}
 	if len(g.Names) != 0 && len(g.Names) != n {
 		return fmt.Errorf("%w: genesis with %d names for %d seats", ErrMalformed, len(g.Names), n)
 	}
@@ -187,7 +205,8 @@ func (g *Genesis) MarshalBinary() ([]byte, error) {
 	return w.bytes(), nil
 }
 
-// writeNames writes the names extension when any seat has a name.
+// writeNames writes the names extension when any seat has a name, then
+// the clock extension when the table has a clock.
 func (g *Genesis) writeNames(w *writer) {
 	if g.named() {
 		w.u8(genesisNames)
@@ -195,24 +214,39 @@ func (g *Genesis) writeNames(w *writer) {
 			w.blob([]byte(name))
 		}
 	}
+	if g.Clock > 0 {
+		w.u8(genesisClock)
+		w.u16(g.Clock)
+	}
 }
 
-// readNames reads the names extension of n seats, if the body holds one.
+// readNames reads the extensions of a genesis of n seats that the body
+// holds: the names, then the clock, each at most once and in that order.
 func (g *Genesis) readNames(r *reader, n int) {
-	if r.err != nil || len(r.b) == 0 {
-		return
-	}
-	if v := r.u8(); v != genesisNames {
-		r.fail("genesis extension %d", v)
-	}
-	for range n {
-		if r.err != nil {
-			break
+	last := 0
+	for r.err == nil && len(r.b) > 0 {
+		v := r.u8()
+		if v <= last || v > genesisClock {
+			r.fail("genesis extension %d after %d", v, last)
+			return
 		}
-		g.Names = append(g.Names, string(r.blob(MaxNameBytes)))
-	}
-	if r.err == nil && !g.named() {
-		r.fail("genesis names all empty")
+		last = v
+		switch v {
+		case genesisNames:
+			for range n {
+				if r.err != nil {
+					break
+				}
+				g.Names = append(g.Names, string(r.blob(MaxNameBytes)))
+			}
+			if r.err == nil && !g.named() {
+				r.fail("genesis names all empty")
+			}
+		case genesisClock:
+			if g.Clock = r.u16(); r.err == nil && g.Clock == 0 {
+				r.fail("a table clock of 0 s")
+			}
+		}
 	}
 }
 

@@ -142,6 +142,10 @@ type Prompt struct {
 	Kind  Kind
 	View  engine.View
 	Legal []engine.Action
+	// Until, at a table with a clock (Genesis.Clock), is when the
+	// person's time for this move runs out (by the peer's clock): the
+	// device's bot then moves for them. Zero without a clock.
+	Until time.Time
 }
 
 // Peer is one seat at a table of any game: it replays the log through its

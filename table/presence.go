@@ -220,8 +220,9 @@ func (p *Peer) receivePresence(m Received) {
 // entitled at next, counts as away and why: its last sign of life (or
 // when the table began to wait at next, if later) when it has shown none
 // for the patience; while it is there, never at a step where a person may
-// choose (then since is now and why AbsenceUnstated), and elsewhere from
-// the refusal time on, shifted so that the patience ends with it.
+// choose at a table without a clock (then since is now and why
+// AbsenceUnstated), and elsewhere from the refusal time on (after the
+// clock, at a person's step), shifted so that the patience ends with it.
 func (p *Peer) absence(game *Game, next uint64, silent int) (since time.Time, why Absence) {
 	now := p.cfg.Now()
 	waiting := p.waitingSince(next)
@@ -233,9 +234,16 @@ func (p *Peer) absence(game *Game, next uint64, silent int) (since time.Time, wh
 	if now.Sub(last) >= p.cfg.Patience {
 		return last, AbsenceGone
 	}
+	clock := time.Duration(0)
 	if asks, _ := game.asks(next, silent); asks {
-		// A person may be thinking over the move: the device is there.
-		return now, AbsenceUnstated
+		// A person may be thinking over the move: the device is there,
+		// and without a table clock it is waited for however long.
+		if game.Genesis().Clock == 0 {
+			return now, AbsenceUnstated
+		}
+		// With one, its own bot moves once the clock runs out: only a
+		// device that does not is refusing, a refusal time later.
+		clock = time.Duration(game.Genesis().Clock) * time.Second
 	}
 	from, why := waiting, AbsenceGone
 	if s != nil && s.reached == next {
@@ -245,7 +253,7 @@ func (p *Peer) absence(game *Game, next uint64, silent int) (since time.Time, wh
 			from = s.reachedAt
 		}
 	}
-	since = from.Add(p.cfg.Refusal - p.cfg.Patience)
+	since = from.Add(clock + p.cfg.Refusal - p.cfg.Patience)
 	if since.After(now) {
 		return now, AbsenceUnstated
 	}

@@ -64,6 +64,9 @@ type SelfplayConfig struct {
 	// they leave before their acknowledgement (a device gone in the
 	// lobby), and their peers never start.
 	Absent []int
+	// Clock is the table's clock (Genesis.Clock), in seconds of the
+	// selfplay's clock; 0 has none.
+	Clock int
 	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience and
 	// Grace; the Refusal is selfplayRefusal times as long), on the
 	// selfplay's own clock: it stands still but for one second per Tick
@@ -335,7 +338,7 @@ func (cfg SelfplayConfig) genesis(rng *rand.Rand) *Genesis {
 			return &Genesis{Edition: cfg.Edition}
 		}
 		return &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n),
-			Rounds: cfg.Rounds, Short: cfg.Short, Target: cfg.Target}
+			Rounds: cfg.Rounds, Short: cfg.Short, Target: cfg.Target, Clock: cfg.Clock}
 	case GameTheGame:
 		g := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme}
 		if cfg.Extreme {

@@ -82,11 +82,52 @@ finish_all() {
 	check_logs "${dirs[@]}"
 }
 
+# answer FILE: in the background, answer every question in FILE (a
+# person's stamped screen) with a choice it shows (the first, or the next
+# one after a refusal), through descriptor 7, until netns_kill_all.
+answer() {
+	local file=$1
+	(
+		seen=0 tries=0 size=0
+		while :; do
+			sleep 0.3
+			now=$(stat -c %s "$file" 2>/dev/null || echo 0)
+			[ "$now" != "$size" ] || continue
+			size=$now
+			n=$(grep -c "Your turn" "$file" 2>/dev/null || true)
+			if [ "$n" -gt "$seen" ]; then
+				seen=$n tries=0
+			elif ! tail -n 3 "$file" | grep -Eq "not a choice|choose again" || [ "$tries" -ge 30 ]; then
+				continue
+			fi
+			# The choices after the question (cards, teams), else the
+			# fields of the board above it.
+			pick=$(awk -v k="$tries" '
+				function collect(s, v) {
+					while (match(s, /(^|[ \t])[0-9]+\)/)) {
+						v = substr(s, RSTART, RLENGTH); gsub(/[^0-9]/, "", v)
+						c[++n] = v; s = substr(s, RSTART + RLENGTH)
+					}
+				}
+				{ l[NR] = $0 }
+				/Your turn/ { t = NR }
+				END {
+					for (i = t; i <= NR; i++) collect(l[i])
+					for (i = (t > 10 ? t - 10 : 1); i < t; i++) collect(l[i])
+					if (n > 0) print c[k % n + 1]
+				}' "$file")
+			tries=$((tries + 1))
+			[ -z "$pick" ] || echo "$pick" >&7 || exit 0
+		done
+	) &
+	WATCHERS+=($!)
+}
+
 # since FILE T: the lines of a stamped FILE from time T on, unstamped.
 since() { awk -v t="$2" '$1 >= t { sub(/^[^ ]+ /, ""); print }' "$1"; }
 
 scen_think() {
-	local fifo="$WORK/ada.in" t0 t1 feeder
+	local fifo="$WORK/ada.in" t0 t1
 	mkfifo "$fifo"
 	exec 7<>"$fifo"
 	host_table think || return 1
@@ -108,17 +149,9 @@ scen_think() {
 		since "$WORK/think-2/out.txt" "$t0"
 		return 1
 	fi
-	echo "think: after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }')s the table still waits for her; what her screen said meanwhile:"
-	since "$WORK/think-2/out.txt" "$t0" | grep -E "waiting|silent|bot" | tail -n 3 || true
-	echo "think: Ada answers now, and then every question with its first choice"
-	(
-		while :; do
-			echo 1 >&7 || exit 0
-			sleep 0.5
-		done
-	) &
-	feeder=$!
-	WATCHERS+=("$feeder")
+	echo "think: after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s the table still waits for her: no device voted, asked about her or seated a bot"
+	echo "think: Ada answers now, and then every question with a choice shown"
+	answer "$WORK/think-2/out.txt"
 	finish_all think 0 1 2 || return 1
 	if grep -q "voided" "$WORK/think-0/verify.txt"; then
 		echo "think: a round was voided:"
