@@ -614,7 +614,7 @@ func (c *cli) host(args []string) int {
 	if chosenGame(args) == "thegame" {
 		return c.hostTheGame(args)
 	}
-	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--data DIR]",
+	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--clock D] [--data DIR]",
 		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
 			"for players to join, fill --bots seats with bots hosted here, and play to the end.\n"+
 			"You play seat 0 in the terminal; with --bot KIND a bot plays it instead.\n"+
@@ -626,6 +626,7 @@ func (c *cli) host(args []string) int {
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
 	rounds := fs.Int("rounds", 0, "end the game after this many rounds (0: the whole game)")
 	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for players")
+	clock := fs.Duration("clock", 0, "the table's clock: how long a person has for each move before their bot\nmakes it for them (0: no clock, people take the time they like)")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
 		return code
@@ -647,6 +648,8 @@ func (c *cli) host(args []string) int {
 		return usageError(fs, "bad --rounds %d: want 0 to 255", *rounds)
 	case *wait <= 0:
 		return usageError(fs, "bad --wait %v", *wait)
+	case *clock < 0 || *clock > ntable.MaxClock*time.Second || *clock%time.Second != 0 || *clock > 0 && *clock < 5*time.Second:
+		return usageError(fs, "bad --clock %v: want whole seconds from 5s to %v, or 0", *clock, ntable.MaxClock*time.Second)
 	}
 	if code := lf.check(fs); code >= 0 {
 		return code
@@ -663,7 +666,8 @@ func (c *cli) host(args []string) int {
 		return code
 	}
 	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Variant: e.String(), Players: *players, Bots: *bots,
-		Short: game.short, Target: game.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player}, c.progress("host"))
+		Short: game.short, Target: game.target, Rounds: *rounds, Clock: int(*clock / time.Second), Wait: *wait, Bot: *lf.bot,
+		Player: *lf.player}, c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", why(ctx, err))
 		return exitFail

@@ -235,3 +235,118 @@ func TestPresenceBusyRevealIsNoCheat(t *testing.T) {
 		}
 	}
 }
+
+// The table's clock is a genesis extension: a genesis without one encodes
+// as before clocks existed, one with a clock reads back the same, after
+// the names or alone, and a damaged or out-of-range clock is refused.
+func TestGenesisClock(t *testing.T) {
+	_, ids := seatKeys(t, 5, 3)
+	base := Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:3], Keys: ids, Rounds: 1}
+	plain, err := base.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		names []string
+	}{{"alone", nil}, {"after the names", []string{"Ada", "", "Bo"}}} {
+		g := base
+		g.Names, g.Clock = c.names, 90
+		b, err := g.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.names == nil && !bytes.Equal(b[:len(plain)], plain) {
+			t.Errorf("%s: the clock changed the bytes before it", c.name)
+		}
+		got, err := ParseGenesis(b)
+		if err != nil || got.Clock != 90 || len(got.Names) != len(c.names) {
+			t.Fatalf("%s: %+v, %v", c.name, got, err)
+		}
+	}
+	if got, err := ParseGenesis(plain); err != nil || got.Clock != 0 {
+		t.Fatalf("without a clock: %+v, %v", got, err)
+	}
+	for _, c := range []struct {
+		name string
+		body []byte
+	}{
+		{"a clock of 0 s", append(bytes.Clone(plain), genesisClock, 0, 0)},
+		{"a truncated clock", append(bytes.Clone(plain), genesisClock, 1)},
+		{"the clock before the names", append(bytes.Clone(plain), genesisClock, 0, 9, genesisNames, 0, 1, 'A', 0, 0, 0, 0)},
+		{"an unknown extension", append(bytes.Clone(plain), 3, 0, 9)},
+		{"a clock too long", append(bytes.Clone(plain), genesisClock, 0xff, 0xff)},
+	} {
+		if _, err := ParseGenesis(c.body); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	g := base
+	g.Clock = MaxClock + 1
+	if _, err := g.MarshalBinary(); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a clock of %d s: %v", g.Clock, err)
+	}
+}
+
+// At a table with a clock, a person who never moves keeps the seat: each
+// time the clock runs out (by the peer's clock) the device's own bot
+// moves for them, nobody votes, and the game ends with no round voided
+// and no bot seated.
+func TestTableClockMovesForThePerson(t *testing.T) {
+	const human, clock = 1, 30
+	cfg := njetConfig(t, 3, 1, 73)
+	cfg.VoidAfter, cfg.Clock = 10*time.Second, clock
+	cfg.Logf = t.Logf
+	sp, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.human = map[int]bool{human: true}
+	var (
+		mu      sync.Mutex
+		asked   = map[uint64]time.Time{}
+		waited  = map[uint64]time.Duration{}
+		deadOff []string
+	)
+	sp.slow = map[int]func(*Peer) bool{human: func(p *Peer) bool {
+		pr := p.View().Prompt
+		if pr == nil {
+			return false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := asked[pr.Seq]; !ok {
+			asked[pr.Seq] = sp.now()
+			if want := sp.now().Add(clock * time.Second); !pr.Until.Equal(want) {
+				deadOff = append(deadOff, fmt.Sprintf("seq %d: until %v, want %v", pr.Seq, pr.Until, want))
+			}
+		}
+		waited[pr.Seq] = sp.now().Sub(asked[pr.Seq])
+		return true
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := sp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) == 0 || len(deadOff) > 0 {
+		t.Fatalf("%d questions; deadlines off: %v", len(asked), deadOff)
+	}
+	for seq, w := range waited {
+		if w < (clock-1)*time.Second || w > (clock+5)*time.Second {
+			t.Errorf("seq %d: the bot moved %v after the question, the clock is %d s", seq, w, clock)
+		}
+	}
+	for _, o := range sp.Outcomes() {
+		if len(o.Voided) != 0 || o.BotHost >= 0 || len(o.Results) != 1 {
+			t.Errorf("seat %d: voided %v, bot host %d, results %+v", o.Seat, o.Voided, o.BotHost, o.Results)
+		}
+	}
+	log := sameLog(t, sp, seatsBut(3))
+	v, err := Verify(bytes.NewReader(log))
+	if err != nil || !v.Over || len(v.Voided) != 0 {
+		t.Fatalf("Verify: %v, %+v", err, v)
+	}
+}

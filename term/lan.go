@@ -166,6 +166,9 @@ type lan struct {
 	cur engine.View // the seat's latest view
 
 	prompt   *table.Prompt // the question shown, not yet answered
+	// clockTold is the last reminder of the table's clock given for the
+	// prompt (seconds left; 0 none yet).
+	clockTold int
 	cs       []choice
 	answered map[uint64]bool // seqs the person answered
 
@@ -224,16 +227,40 @@ func (l *lan) update() bool {
 		return true
 	}
 	l.showHalt(v)
+	// The peer's clock: when the log last grew, and how long ago.
+	now := v.Since.Add(v.Silent)
 	if l.prompt != nil && (v.Prompt == nil || v.Prompt.Seq != l.prompt.Seq) {
-		l.out.f("\nThe table moved on: that question no longer stands.\n")
+		if u := l.prompt.Until; !u.IsZero() && !now.Before(u) {
+			l.out.f("\n")
+			l.out.say(words.ClockOut())
+		} else {
+			l.out.f("\nThe table moved on: that question no longer stands.\n")
+		}
 		l.prompt, l.cs = nil, nil
 	}
 	if pr := v.Prompt; pr != nil && l.prompt == nil && !l.answered[pr.Seq] {
-		l.prompt = pr
+		l.prompt, l.clockTold = pr, 0
 		l.cs = l.choices(pr.Legal)
 		l.showSituation(l.cs, false)
+		if !pr.Until.IsZero() {
+			l.clockTold = secondsLeft(pr.Until, now)
+			l.out.say(words.ClockMove(l.clockTold))
+		}
 		l.out.f("> ")
 		return false
+	}
+	if pr := l.prompt; pr != nil && !pr.Until.IsZero() {
+		// The table's clock counts down: a reminder at 30 s and at 10 s.
+		left := secondsLeft(pr.Until, now)
+		for _, at := range []int{30, 10} {
+			if left <= at && l.clockTold > at {
+				l.clockTold = left
+				l.out.f("\n")
+				l.out.say(words.ClockLeft(left))
+				l.out.f("> ")
+				break
+			}
+		}
 	}
 	if l.prompt == nil && v.Turn >= 0 && v.Turn != l.you {
 		l.showWait(v)
@@ -468,4 +495,14 @@ func voidedMsg(viol *table.Violation, name words.Msg, abandoned bool) words.Msg 
 		return words.RevealWithheld(name)
 	}
 	return words.Msg{}
+}
+
+// secondsLeft is the time from now to until in whole seconds, rounded up
+// (0 once it has passed).
+func secondsLeft(until, now time.Time) int {
+	d := until.Sub(now)
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Second - 1) / time.Second)
 }

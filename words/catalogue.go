@@ -198,6 +198,9 @@ var catalogue = map[string]entry{
 	"device.left.you": {other: "Your device was away too long and the table went on without it: a bot hosted by {{.Host}} plays your seat now."},
 	"device.left.two": {other: "{{.Name}}'s device has left the table. With two players nobody takes over a seat: the game ends without a winner."},
 	"device.withheld": {other: "{{.Name}}'s device is at the table but would not show its cards after the play: the round does not count, and a bot plays that seat now."},
+	"clock.move":      {other: "You have {{.Seconds}} s for this move (the table's clock); then your bot makes it for you."},
+	"clock.left":      {other: "{{.Seconds}} s left for your move."},
+	"clock.out":       {other: "Your time ran out: your bot made the move for you. The seat is still yours."},
 	"round.again":     {other: "The round is dealt again, without the points so far."},
 
 	// The rules of the game, for the rules help.

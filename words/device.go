@@ -26,3 +26,14 @@ func DeviceAway(name Msg, seconds int) Msg {
 
 // DealtAgain says that the voided round is dealt again.
 func DealtAgain() Msg { return msg("round.again") }
+
+// ClockMove tells a person how long the table's clock gives them for the
+// move asked now, after which their bot makes it.
+func ClockMove(seconds int) Msg { return msg("clock.move", "Seconds", seconds) }
+
+// ClockLeft tells a person how long is left of their time for the move.
+func ClockLeft(seconds int) Msg { return msg("clock.left", "Seconds", seconds) }
+
+// ClockOut tells a person that their time ran out and their bot moved for
+// them; the seat is still theirs.
+func ClockOut() Msg { return msg("clock.out") }
