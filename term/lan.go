@@ -165,12 +165,12 @@ type lan struct {
 	cfg LANConfig
 	cur engine.View // the seat's latest view
 
-	prompt   *table.Prompt // the question shown, not yet answered
+	prompt *table.Prompt // the question shown, not yet answered
 	// clockTold is the last reminder of the table's clock given for the
 	// prompt (seconds left; 0 none yet).
 	clockTold int
-	cs       []choice
-	answered map[uint64]bool // seqs the person answered
+	cs        []choice
+	answered  map[uint64]bool // seqs the person answered
 
 	// What has been told already, beside the lanScreen's.
 	ready     bool          // the genesis is known: edition and players
