@@ -84,6 +84,9 @@ type LANHostConfig struct {
 	// TheGame hosts a table of The Game instead of Njet! (Edition, Short
 	// and Target are then not used), with the command cards when Extreme.
 	TheGame, Extreme bool
+	// Clock is the table's clock: the seconds a person has for each move
+	// before their bot makes it; 0, the default, has none.
+	Clock int
 }
 
 // JoinTo names the table Join goes to: a table seen on the LAN (Table,
