@@ -63,10 +63,11 @@ func (ps PersonSeat) TheGameSeat() (*seat.TheGameSeat, error) {
 	return seat.NewTheGameSeat(ps.Peer, ps.Names, ps.Changed)
 }
 
-// How a table answers a device that stays silent, so that it goes on
-// within a minute of a loss: from table.DefaultPatience (30 s) of silence,
-// the seats bots play vote at once that bots take the silent device's
-// seats over, and a person is asked (term.PlayLAN, or the app through
+// How a table answers a device gone, so that it goes on within a minute
+// of a loss: every device announces itself (p2p.DefaultHeartbeat), so a
+// person who thinks on a device that is there is waited for however long;
+// from table.DefaultPatience (30 s) without a sign of life, the seats bots
+// play vote at once that bots take the gone device's seats over, and a person is asked (term.PlayLAN, or the app through
 // seat.Seat.VoteVoid); a person who does not answer votes on their own
 // after PersonVoidAfter. The lowest voter takes over at once when every
 // other seat has voted, or VoteGrace after its own vote with the votes it
@@ -130,6 +131,18 @@ type CatchingUp struct{}
 // round in progress; its seat stays silent until the table voids the round,
 // and plays again in the next deal. Told once per round.
 type SecretsLost struct{}
+
+// SeatTakenOver: the table voided a round for a seat (Fault) and a bot
+// plays it now: its device left (table.CheckSilent; at a table of two,
+// Abandoned: the game ends), or it withheld its reveal or cheated. Name is
+// the seat's player name ("" when it has none). Told once per void.
+type SeatTakenOver struct {
+	Fault     *table.Violation
+	Name      string
+	Abandoned bool
+}
+
+func (SeatTakenOver) event() {}
 
 func (Playing) event()     {}
 func (Shuffling) event()   {}
@@ -209,7 +222,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 			return cfg.Person(ctx, ps)
 		}, onEvent)
 	default:
-		err = runBot(ctx, s, own.Seat, onEvent)
+		err = runBot(ctx, s, own.Seat, t.Names(), onEvent)
 	}
 	out := Outcome{Left: left, Over: p.Game().Over()}
 	if r, ok := p.Game().TheGame().Result(); ok {
@@ -230,14 +243,23 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 // the table's progress. Peer events may be dropped when they come faster
 // than they are read, so every event reports all the rounds not reported
 // yet, and so does the end of the session.
-func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) error {
+func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEvent func(Event)) error {
 	reported, shuffling, lost, tricks, voided, kept := 0, -1, -1, -1, 0, 0
 	report := func() {
 		g := s.Peer(own).Game()
 		for _, v := range g.Voided()[voided:] {
-			if v.Check == table.CheckSilent {
-				host := g.PeerOf(v.Seat)
+			// A device gone before its seat's cards could be played on:
+			// the round is dealt again, and the words say why. Any
+			// other fault (a withheld reveal, a cheat, the end of a game
+			// of two) is told as the seat taken over.
+			if host := g.PeerOf(v.Seat); v.Check == table.CheckSilent && v != g.Abandoned() {
 				onEvent(SeatGone{Seat: v.Seat, Host: host, You: host == own})
+			} else {
+				e := SeatTakenOver{Fault: v, Abandoned: v == g.Abandoned()}
+				if v.Seat < len(names) {
+					e.Name = names[v.Seat]
+				}
+				onEvent(e)
 			}
 			voided++
 		}

@@ -192,7 +192,7 @@ func (l *LAN) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lobby
 	// needs: its news wait until then.
 	var opening []lan.Progress
 	h, err := d.OpenLobby(lan.HostConfig{Name: cfg.Name, Game: game, Variant: variant, Players: cfg.Players, BotKinds: kinds,
-		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player, Hints: cfg.Hints}, func(p lan.Progress) { opening = append(opening, p) })
+		Short: cfg.Short, Target: cfg.Target, Clock: cfg.Clock, Player: cfg.Player, Hints: cfg.Hints}, func(p lan.Progress) { opening = append(opening, p) })
 	if err != nil {
 		return nil, err
 	}

@@ -435,8 +435,12 @@ func (s *PeerSeat) turnOf(v table.PeerView) *Turn {
 	if v.Turn < 0 || v.Over {
 		return nil
 	}
-	return &Turn{Seat: v.Turn, Kind: actionKind(v.Kind), Since: v.Since, Patience: v.Patience,
+	t := &Turn{Seat: v.Turn, Kind: actionKind(v.Kind), Since: v.Since, Patience: v.Patience,
 		Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed}
+	if v.Prompt != nil {
+		t.Until = v.Prompt.Until
+	}
+	return t
 }
 
 // sameTurn reports whether two Turns tell the same wait: the same seat
@@ -446,7 +450,7 @@ func sameTurn(a, b Turn) bool {
 	if a.Kind != b.Kind || a.Kind != 0 && a.Seat != b.Seat {
 		return false
 	}
-	return a.Voidable == b.Voidable && a.Votes == b.Votes && a.Needed == b.Needed
+	return a.Voidable == b.Voidable && a.Votes == b.Votes && a.Needed == b.Needed && a.Until.Equal(b.Until)
 }
 
 // promptOf is the person's question, or nil.

@@ -117,6 +117,9 @@ type Turn struct {
 	Voidable bool
 	Votes    int
 	Needed   int
+	// Until, while the person's own move is asked at a table with a
+	// clock, is when their time runs out and their bot moves for them.
+	Until time.Time
 }
 
 // RoundResult is one scored round.

@@ -76,9 +76,11 @@ func IsClaim(data []byte) bool { return len(data) > 0 && data[0] == ClaimTag }
 func IsApproval(data []byte) bool { return len(data) > 0 && data[0] == ApprovalTag }
 
 // IsSideMessage reports whether a message on a table's transport travels
-// outside the log (a vote, a seat claim or an approval) rather than being
-// an envelope.
-func IsSideMessage(data []byte) bool { return IsVote(data) || IsClaim(data) || IsApproval(data) }
+// outside the log (a vote, a seat claim, an approval or a presence) rather
+// than being an envelope.
+func IsSideMessage(data []byte) bool {
+	return IsVote(data) || IsClaim(data) || IsApproval(data) || IsPresence(data)
+}
 
 func (c *SeatClaimRequest) appendSigned(b []byte) []byte {
 	if c.legacy {

@@ -64,10 +64,14 @@ type SelfplayConfig struct {
 	// they leave before their acknowledgement (a device gone in the
 	// lobby), and their peers never start.
 	Absent []int
+	// Clock is the table's clock (Genesis.Clock), in seconds of the
+	// selfplay's clock; 0 has none.
+	Clock int
 	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience and
-	// Grace), on the selfplay's own clock: it stands still but for one
-	// second per Tick while the table waits for a seat whose device is
-	// cut off or gone. 0 never takes a seat over.
+	// Grace; the Refusal is selfplayRefusal times as long), on the
+	// selfplay's own clock: it stands still but for one second per Tick
+	// while the table waits for a seat whose device is cut off or gone.
+	// 0 never takes a seat over.
 	VoidAfter time.Duration
 	// Watch, when not nil, is called with a seat's peer whenever its log
 	// grows and must return quickly; an error from it ends the run.
@@ -185,6 +189,13 @@ type Selfplay struct {
 	returns []Silence
 	// human, in tests, makes a seat's peer a person's (PeerConfig.Human).
 	human map[int]bool
+	// slow, in tests, are the seats whose device is there but slow to
+	// post (a person thinking, a busy processor): the clock runs while the
+	// table waits for one and its function, given the seat's peer, holds.
+	// stall holds back a seat's draft of a kind while it says so; the
+	// device stays at the table and announces itself.
+	slow  map[int]func(p *Peer) bool
+	stall map[int]func(g *Game, k Kind) bool
 	// watchers are the running watchers' peers (nil until they join) and
 	// watchOut what each ended with.
 	watchers []*seatRun
@@ -322,6 +333,10 @@ func (t *crashTransport) cutFor(data []byte) bool {
 	return err == nil && uint32(env.Kind) == k && env.Seq >= t.cutFrom.Load()
 }
 
+// selfplayRefusal is the refusal time of a selfplay's peers, in units of
+// its VoidAfter.
+const selfplayRefusal = 6
+
 // NewSelfplay derives the seats' keys and the genesis from cfg.Seed.
 func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 	if cfg.NewPlayer == nil || cfg.Bot == "" {
@@ -384,7 +399,7 @@ func (cfg SelfplayConfig) genesis(rng *rand.Rand) *Genesis {
 			return &Genesis{Edition: cfg.Edition}
 		}
 		return &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n),
-			Rounds: cfg.Rounds, Short: cfg.Short, Target: cfg.Target}
+			Rounds: cfg.Rounds, Short: cfg.Short, Target: cfg.Target, Clock: cfg.Clock}
 	case GameTheGame:
 		g := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme}
 		if cfg.Extreme {
@@ -512,14 +527,21 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 // added) over store and ep, sets it up with prepare and runs it until
 // stopped, closing ep and store after it.
 func (s *Selfplay) run(ctx context.Context, cfg PeerConfig, store *Store, ep *MemEndpoint, prepare func(*Peer)) (*seatRun, error) {
-	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
-	cfg.Table, cfg.Creator, cfg.Store, cfg.Tick, cfg.Poll = s.table, s.ids[0], store, ticker.C, poll.C
-	cfg.Bot, cfg.NewPlayer, cfg.Logf, cfg.LobbyBots = s.cfg.Bot, s.cfg.NewPlayer, s.cfg.Logf, s.cfg.LobbyBots
-	cfg.Patience, cfg.VoidAfter, cfg.Grace = s.cfg.VoidAfter, s.cfg.VoidAfter, s.cfg.VoidAfter
-	p, err := NewPeer(cfg)
-	if err != nil {
+	// The devices announce themselves every few ticks: the clock moves
+	// one second a tick while the table waits, well within the patience.
+	ticker, poll, beat := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick), time.NewTicker(2*s.cfg.Tick)
+	stop := func() {
 		ticker.Stop()
 		poll.Stop()
+		beat.Stop()
+	}
+	cfg.Table, cfg.Creator, cfg.Store, cfg.Tick, cfg.Poll, cfg.Heartbeat = s.table, s.ids[0], store, ticker.C, poll.C, beat.C
+	cfg.Bot, cfg.NewPlayer, cfg.Logf, cfg.LobbyBots = s.cfg.Bot, s.cfg.NewPlayer, s.cfg.Logf, s.cfg.LobbyBots
+	cfg.Patience, cfg.VoidAfter, cfg.Grace = s.cfg.VoidAfter, s.cfg.VoidAfter, s.cfg.VoidAfter
+	cfg.Refusal = selfplayRefusal * s.cfg.VoidAfter
+	p, err := NewPeer(cfg)
+	if err != nil {
+		stop()
 		return nil, errors.Join(err, ep.Close(), store.Close())
 	}
 	if prepare != nil {
@@ -529,8 +551,7 @@ func (s *Selfplay) run(ctx context.Context, cfg PeerConfig, store *Store, ep *Me
 	r := &seatRun{peer: p, store: store, stop: cancel, done: make(chan error, 1)}
 	go func() {
 		err := p.Run(rctx)
-		ticker.Stop()
-		poll.Stop()
+		stop()
 		r.done <- errors.Join(err, ep.Close(), store.Close())
 	}()
 	return r, nil
@@ -707,6 +728,14 @@ func (s *Selfplay) nowOf(seat int) time.Time {
 	return s.clock.Add(s.ahead[seat])
 }
 
+// slowFor reports whether the table waits for seat's device being slow
+// (see Selfplay.slow).
+func (s *Selfplay) slowFor(seat int) bool {
+	slow := s.slow[seat]
+	p := s.Peer(seat)
+	return slow != nil && p != nil && slow(p)
+}
+
 func (s *Selfplay) isSilent(seat int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -726,7 +755,7 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence, othersDone bo
 			continue
 		}
 		v := p.View()
-		waiting = waiting || v.Turn >= 0 && s.isSilent(p.Game().PeerOf(v.Turn))
+		waiting = waiting || v.Turn >= 0 && (s.isSilent(p.Game().PeerOf(v.Turn)) || s.slowFor(p.Game().PeerOf(v.Turn)))
 		// A seat that lost its secrets is as silent as one cut off.
 		waiting = waiting || v.SecretsLost
 	}
@@ -974,7 +1003,11 @@ func (s *Selfplay) depart(i int) {
 // (Leave.ReturnAt) leaves when its When holds, before it drafts anything:
 // its store then holds only what it sent.
 func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k Kind) bool {
+	stall := s.stall[seat]
 	return func(k Kind) bool {
+		if stall != nil && stall(p.Game(), k) {
+			return true
+		}
 		for i, l := range s.cfg.Leaves {
 			if l.Seat != seat {
 				continue

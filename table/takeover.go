@@ -221,10 +221,11 @@ func (g *Game) applyVoidSilent(env *Envelope) (*Violation, error) {
 		return g.recover(env.Seq, seat), nil
 	}
 	v := &Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent}
-	if g.st == stReveal && g.n > 2 {
+	if g.st == stReveal && g.n > 2 && !vs.departed() {
 		// The play is over: the reveal is what lets the others audit
-		// this seat's hand, so staying silent here is how a cheat the
-		// audit would catch escapes it. It is recorded as a cheat. At two
+		// this seat's hand, so a device that is there and refuses it is
+		// how a cheat the audit would catch escapes it. It is recorded
+		// as a cheat. A device gone (a voter says so) only left. At two
 		// seats the one other seat could have voted right after its own
 		// reveal: the seat is named silent only.
 		v.Check, v.Err = CheckWithheld, ErrWithheld

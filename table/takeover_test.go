@@ -240,6 +240,11 @@ func TestDeviceGoneAtEveryStep(t *testing.T) {
 			}) && !slices.ContainsFunc(v.Voided, func(x *Violation) bool { return x.Seat != seat }) {
 				t.Errorf("silent at the %s: recovered %v, voided %v", tc.name, v.Recovered, v.Voided)
 			}
+			// A device cut off is gone, not refusing: never a withheld
+			// reveal (a cheat).
+			if slices.ContainsFunc(v.Voided, func(x *Violation) bool { return x.Check == CheckWithheld }) {
+				t.Errorf("gone at the %s, recorded as a withheld reveal: %v", tc.name, v.Voided)
+			}
 		})
 	}
 	t.Run("acknowledgement", func(t *testing.T) {

@@ -21,6 +21,13 @@ type PeerView struct {
 	Since time.Time
 	// Silent is how long the log has not grown (by the peer's clock).
 	Silent time.Duration
+	// Present is set while the device of the seat entitled next (one the
+	// table may take over) is there: it announces itself, and its person
+	// may think as long as they like. Away is how long that device has
+	// counted as away otherwise (gone, or refusing a step no person
+	// chooses): the vote opens once it reaches Patience.
+	Present bool
+	Away    time.Duration
 	// Results are the audited rounds of a Njet table; Violation what
 	// halted the round.
 	Results   []RoundResult
@@ -54,8 +61,8 @@ type PeerView struct {
 	Abandoned *Violation
 	// Seq is the log's length: the seq the table waits for.
 	Seq uint64
-	// Patience is how long a seat may stay silent before a vote to void
-	// the round is open; Voidable says it is open now (VoteVoid), with
+	// Patience is how long a seat's device may be away before a vote to
+	// void the round is open; Voidable says it is open now (VoteVoid), with
 	// Votes seen by this peer of at most Needed (every seat but the silent
 	// one; the devices still there are enough, see docs/protocol.md), and
 	// Voted when this peer's own vote is among them.

@@ -426,12 +426,15 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 	out = flat(out)
 	hint := "seat 2's device has been silent for 5s: let a bot play seat 2? (yes/no)"
 	vote := "yes You voted to let a bot play seat 2 because seat 2's device is silent."
-	voided := "seat 2 left the table. The cards cannot be played on without that device"
+	voided := "seat 2's device has left the table; a bot plays that seat now."
 	hi, vi, di := strings.Index(out, hint), strings.Index(out, vote), strings.Index(out, voided)
 	if hi < 0 || vi < hi || di < vi {
 		t.Errorf("want the hint, the vote and the void in this order (at %d, %d, %d):\n%s", hi, vi, di, screen)
 	}
-	for _, want := range []string{"plays that seat now", "Round 1 over", "=== Game over after 1 round ==="} {
+	if strings.Contains(out, "check at seq") {
+		t.Errorf("the transcript speaks of checks and seqs:\n%s", screen)
+	}
+	for _, want := range []string{"The round is dealt again, without the points so far.", "Round 1 over", "=== Game over after 1 round ==="} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in the transcript:\n%s", want, screen)
 		}

@@ -319,6 +319,10 @@ func (g *LANGame) show() {
 			g.Vote.Show()
 			text += "\n" + g.voteHelp(*g.turn)
 		}
+	case g.turn != nil && g.turn.Seat == g.you && !g.turn.Until.IsZero():
+		// The table's clock counts down the person's move.
+		left := max(int((g.turn.Until.Sub(g.app.Now())+time.Second-1)/time.Second), 0)
+		text = say(words.ClockLeft(left))
 	}
 	if text == "" {
 		text = tr("lan.game.playing", "Playing on the LAN")
@@ -360,9 +364,9 @@ func (g *LANGame) voteHelp(t seat.Turn) string {
 	args := map[string]any{"Name": g.seatName(t.Seat), "Votes": t.Votes, "Needed": t.Needed,
 		"Patience": int(t.Patience / time.Second)}
 	if len(g.seats) == 2 {
-		return tr("lan.game.vote-two", "{{.Name}} has been silent for more than {{.Patience}} s. With two players nobody can take over: if you vote, the game ends as abandoned.", args)
+		return tr("lan.game.vote-two", "The device of {{.Name}} has not been heard from for more than {{.Patience}} s. With two players nobody can take over: if you vote, the game ends as abandoned.", args)
 	}
-	return tr("lan.game.vote-help", "{{.Name}} has been silent for more than {{.Patience}} s. When every other player votes ({{.Votes}} of {{.Needed}} so far), the round is dealt again and a bot plays that seat.", args)
+	return tr("lan.game.vote-help", "The device of {{.Name}} has not been heard from for more than {{.Patience}} s. When every other player votes ({{.Votes}} of {{.Needed}} so far), the round is dealt again and a bot plays that seat.", args)
 }
 
 // cheat says plainly who cheated, at what, and where.
@@ -382,6 +386,20 @@ func (g *LANGame) voided(ev seat.RoundVoided) string {
 	who := tr("lan.game.someone", "a seat")
 	if ev.Fault != nil {
 		who = g.seatName(ev.Fault.Seat)
+		// A device that left, or one that stayed and withheld its reveal,
+		// is told in a person's words.
+		switch {
+		case ev.Fault.Seat == g.you && ev.Fault.Check == table.CheckSilent:
+			host := tr("lan.game.someone", "a seat")
+			if ev.BotHost >= 0 {
+				host = g.seatName(ev.BotHost)
+			}
+			return say(words.YourDeviceLeft(words.Plain(host)))
+		case ev.Fault.Check == table.CheckSilent:
+			return say(words.DeviceLeft(words.Plain(who))) + " " + say(words.DealtAgain())
+		case ev.Fault.Check == table.CheckWithheld:
+			return say(words.RevealWithheld(words.Plain(who)))
+		}
 	}
 	if ev.Fault != nil && ev.Fault.Check == table.CheckSilent && ev.Fault.Seat != g.you {
 		// A device gone before its cards could be played on: say so, and

@@ -121,7 +121,7 @@ func why(ctx context.Context, err error) error {
 }
 
 func (c *cli) host(args []string) int {
-	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E | --extreme] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--hints] [--data DIR]",
+	fs := c.flagSet("host", "[--game njet|thegame] --name N [--edition E | --extreme] [--players P] [--bots K] [--bot KIND] [--player NAME] [--rounds R] [--clock D] [--hints] [--data DIR]",
 		"Create a table, advertise it on the LAN (mDNS) and print its join code and address, wait\n"+
 			"for players to join (njet join), fill --bots seats with bots hosted here, and play to the\n"+
 			"end. You play seat 0 in the terminal; with --bot KIND a bot plays it instead (a joining\n"+
@@ -134,6 +134,7 @@ func (c *cli) host(args []string) int {
 	bots := fs.Int("bots", 0, "seats this device fills with bots (the rest wait for players)")
 	rounds := fs.Int("rounds", 0, "Njet: end the game after this many rounds (0: the whole game)")
 	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for players")
+	clock := fs.Duration("clock", 0, "the table's clock: how long a person has for each move before their bot\nmakes it for them (0: no clock, people take the time they like)")
 	hints := fs.Bool("hints", false, "allow hints: each person may type \"hint\" for a strong bot's move")
 	lf := addLANFlags(fs)
 	if code := parse(fs, args); code >= 0 {
@@ -154,6 +155,8 @@ func (c *cli) host(args []string) int {
 		return usageError(fs, "--rounds is not a flag of %s", g.game.Title)
 	case *wait <= 0:
 		return usageError(fs, "bad --wait %v", *wait)
+	case *clock < 0 || *clock > ntable.MaxClock*time.Second || *clock%time.Second != 0 || *clock > 0 && *clock < 5*time.Second:
+		return usageError(fs, "bad --clock %v: want whole seconds from 5s to %v, or 0", *clock, ntable.MaxClock*time.Second)
 	}
 	if *lf.bot != "" {
 		if _, err := botKinds(g.game, "bot", *lf.bot, false); err != nil {
@@ -175,7 +178,8 @@ func (c *cli) host(args []string) int {
 		return code
 	}
 	t, err := d.Host(ctx, lan.HostConfig{Name: *name, Game: g.game.Name, Variant: g.variant(), Players: g.players, Bots: *bots,
-		Short: g.short, Target: g.target, Rounds: *rounds, Wait: *wait, Bot: *lf.bot, Player: *lf.player, Hints: *hints}, c.progress("host"))
+		Short: g.short, Target: g.target, Rounds: *rounds, Clock: int(*clock / time.Second), Wait: *wait, Bot: *lf.bot, Player: *lf.player, Hints: *hints},
+		c.progress("host"))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet host: %v\n", why(ctx, err))
 		return ExitFail
@@ -299,6 +303,8 @@ func (c *cli) showPlay(e lan.Event) {
 		fmt.Fprintf(c.stdout, "shuffling…\n")
 	case lan.Tricks:
 		fmt.Fprintf(c.stdout, "tricks…\n")
+	case lan.SeatTakenOver:
+		fmt.Fprintf(c.stdout, "%s\n", takenOverWords(e))
 	case lan.SeatGone:
 		seat := func(s int) words.Msg { return words.Plain(fmt.Sprintf("seat %d", s)) }
 		fmt.Fprintf(c.stdout, "%s\n", words.Gone(seat(e.Seat), seat(e.Host), e.Kept, e.You))
@@ -561,4 +567,21 @@ func describeAd(ad lan.TableAd) string {
 	}
 	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host%s %v", ad.Name, ad.ID, gameOf(ad.Game, ad.Variant),
 		ad.Players, ad.Free, host, ad.Peer)
+}
+
+// takenOverWords says in a person's words why a bot plays a seat now.
+func takenOverWords(e lan.SeatTakenOver) words.Msg {
+	name := words.Plain(e.Name)
+	if e.Name == "" {
+		name = words.Plain(fmt.Sprintf("seat %d", e.Fault.Seat))
+	}
+	switch {
+	case e.Fault.Check == ntable.CheckSilent && e.Abandoned:
+		return words.DeviceLeftAtTwo(name)
+	case e.Fault.Check == ntable.CheckSilent:
+		return words.DeviceLeft(name)
+	case e.Fault.Check == ntable.CheckWithheld:
+		return words.RevealWithheld(name)
+	}
+	return words.Plain(fmt.Sprintf("a round was voided and a bot plays seat %d now: %v", e.Fault.Seat, e.Fault))
 }
