@@ -13,7 +13,7 @@ import (
 
 func TestRunRecordsReplay(t *testing.T) {
 	for _, extreme := range []bool{false, true} {
-		for _, kind := range []string{"greedy", "coop"} {
+		for _, kind := range []string{"greedy", "coop", "expert", "expert-silent"} {
 			for n := 1; n <= 5; n++ {
 				t.Run(fmt.Sprintf("%s/extreme=%v/%dp", kind, extreme, n), func(t *testing.T) {
 					var buf bytes.Buffer
