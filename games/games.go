@@ -80,6 +80,9 @@ type Setup struct {
 	Rounds int
 	// Hints allows hints at the table (table.Genesis.Hints).
 	Hints bool
+	// Clock is the table's clock (table.Genesis.Clock): the seconds a
+	// person has for each move; 0 has none.
+	Clock int
 }
 
 // registry holds the games, in the order a person is offered them.
@@ -179,6 +182,7 @@ func (g *Game) Genesis(variant string, s Setup) (*table.Genesis, error) {
 	if err := g.genesis(gen, v, s); err != nil {
 		return nil, err
 	}
+	gen.Clock = s.Clock
 	for _, name := range s.Names {
 		if name != "" {
 			gen.Names = slices.Clone(s.Names)

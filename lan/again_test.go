@@ -189,8 +189,9 @@ func TestPlayAgain(t *testing.T) {
 	defer next[0].Close()
 }
 
-// TestPlayAgainTheGame: a table of The Game Extreme, a host with a bot and
-// a joiner, is played again: the same game and variant, seats and bot.
+// TestPlayAgainTheGame: a table of The Game Extreme with a clock, a host
+// with a bot and a joiner, is played again: the same game and variant,
+// clock, seats and bot.
 func TestPlayAgainTheGame(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -204,7 +205,7 @@ func TestPlayAgainTheGame(t *testing.T) {
 		devs = append(devs, d)
 	}
 	h, err := devs[0].OpenLobby(HostConfig{Name: "G", Game: table.GameTheGame, Variant: "extreme", Players: 3,
-		BotKinds: []string{"greedy"}, Bot: "coop", Player: "Anna"}, nil)
+		BotKinds: []string{"greedy"}, Bot: "coop", Player: "Anna", Clock: 30}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +267,7 @@ func TestPlayAgainTheGame(t *testing.T) {
 			t.Fatalf("device %d: %v", i, err)
 		}
 		gen, err := next[i].Setup().Check()
-		if err != nil || gen.Game != table.GameTheGame || !gen.Extreme || next[i].Seat() != i ||
+		if err != nil || gen.Game != table.GameTheGame || !gen.Extreme || gen.Clock != 30 || next[i].Seat() != i ||
 			!slices.Equal(next[i].Names(), tables[i].Names()) || next[i].ID() == tables[i].ID() {
 			t.Fatalf("device %d played again as %+v (%v)", i, gen, err)
 		}

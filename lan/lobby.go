@@ -69,7 +69,7 @@ func (d *Device) OpenLobby(cfg HostConfig, progress func(Progress)) (*HostLobby,
 	}
 	cfg.Bots, cfg.BotKinds = len(kinds), slices.Clone(kinds)
 	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: cfg.Name, Game: cfg.Game, Variant: cfg.Variant,
-		Players: cfg.Players, Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds, Player: cfg.Player, Hints: cfg.Hints})
+		Players: cfg.Players, Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds, Clock: cfg.Clock, Player: cfg.Player, Hints: cfg.Hints})
 	if err != nil {
 		return nil, err
 	}

@@ -178,6 +178,9 @@ type HostConfig struct {
 	Short  bool
 	Target int
 	Rounds int
+	// Clock is the table's clock (p2p.LobbyConfig.Clock), in seconds; 0
+	// has none.
+	Clock int
 	// Wait bounds the wait for players (0: until ctx ends).
 	Wait time.Duration
 	// Bot is the kind of the bot that plays the device's own seat, seat

@@ -86,6 +86,9 @@ type LobbyConfig struct {
 	Short  bool
 	Target int
 	Rounds int
+	// Clock is the table's clock (table.Genesis.Clock), in seconds; 0, the
+	// default, gives a person all the time they like.
+	Clock int
 	// Player is the host's player name (table.CheckName); "" for none.
 	Player string
 	// Hints allows hints at the table: the genesis says so (Genesis.Hints)
@@ -347,7 +350,8 @@ func (l *Lobby) Start() (*Setup, map[int]ed25519.PrivateKey, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	setup := games.Setup{Keys: keys, Names: names, Rand: rng, Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds, Hints: l.cfg.Hints}
+	setup := games.Setup{Keys: keys, Names: names, Rand: rng, Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds,
+		Clock: l.cfg.Clock, Hints: l.cfg.Hints}
 	copy(setup.Nonce[:], l.cfg.ID[:])
 	gen, err := g.Genesis(l.cfg.Variant, setup)
 	if err != nil {

@@ -51,6 +51,14 @@ type SessionConfig struct {
 	// DeclineVoid), and the seat votes on its own only after this long.
 	// 0 uses VoidAfter.
 	PersonVoidAfter time.Duration
+	// Refusal is every local seat's PeerConfig.Refusal: how long a device
+	// that is there may stay silent at a step no person chooses
+	// (table.DefaultRefusal if 0).
+	Refusal time.Duration
+	// Heartbeat is how often each local seat announces its device to the
+	// others (table.Presence; default DefaultHeartbeat): a device that
+	// announces itself is never taken over for its person's thinking.
+	Heartbeat time.Duration
 	// Grace is every local seat's PeerConfig.Grace: how long the deciding
 	// seat waits for the votes of the devices still there before it takes
 	// over every seat without a vote (table.DefaultGrace if 0).
@@ -63,6 +71,11 @@ type SessionConfig struct {
 	Poll time.Duration
 	Logf Logf
 }
+
+// DefaultHeartbeat is SessionConfig.Heartbeat when it is 0: a few
+// announcements within table.DefaultPatience, so that a lost one or two
+// never make a device look gone.
+const DefaultHeartbeat = 3 * time.Second
 
 // Session plays a device's seats at a table of any game: a table.Peer per
 // local seat, each over its own Endpoint of one Table, all sharing the
@@ -97,6 +110,9 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 	if cfg.Poll <= 0 {
 		cfg.Poll = cfg.Tick
 	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = DefaultHeartbeat
+	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
@@ -123,8 +139,8 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 			return nil, errors.Join(err, s.Close())
 		}
 		s.eps = append(s.eps, ep)
-		tick, poll := time.NewTicker(cfg.Tick), time.NewTicker(cfg.Poll)
-		s.ticks = append(s.ticks, tick, poll)
+		tick, poll, beat := time.NewTicker(cfg.Tick), time.NewTicker(cfg.Poll), time.NewTicker(cfg.Heartbeat)
+		s.ticks = append(s.ticks, tick, poll, beat)
 		var genesis *table.Envelope
 		if ls.Seat == 0 {
 			genesis = cfg.Setup.Genesis
@@ -139,8 +155,8 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 		p, err := table.NewPeer(table.PeerConfig{Table: tbl.id, Creator: gen.Keys[0], Genesis: genesis, Seat: ls.Seat,
 			Key: ls.Key, Store: cfg.Store, Transport: ep, Peers: tbl.Members(ls.Seat), Bot: g.Bot(ls.Bot),
 			NewPlayer: g.NewPlayer, Human: ls.Human, Lend: lend, LobbyBots: lobbyBots,
-			Tick: tick.C, Poll: poll.C, Now: cfg.Now, Patience: cfg.Patience, VoidAfter: voidAfter, Grace: cfg.Grace,
-			Logf: cfg.Logf})
+			Tick: tick.C, Poll: poll.C, Heartbeat: beat.C, Now: cfg.Now, Patience: cfg.Patience, VoidAfter: voidAfter,
+			Refusal: cfg.Refusal, Grace: cfg.Grace, Logf: cfg.Logf})
 		if err != nil {
 			return nil, errors.Join(err, s.Close())
 		}

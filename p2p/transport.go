@@ -364,9 +364,10 @@ var _ table.Transport = (*Endpoint)(nil)
 // device that holds no seat, or whose author seat is not held by the
 // signed sender (pubsub's StrictSign has checked the sender's signature;
 // here the envelope's own signature must verify under a key of the author
-// seat that the sender's device holds). SilenceVotes (table.IsVote) and
-// seat approvals (table.IsApproval) pass by the same rule, the voter or
-// approving seat standing for the author; a seat claim (table.IsClaim)
+// seat that the sender's device holds). SilenceVotes (table.IsVote), seat
+// approvals (table.IsApproval) and presences (table.IsPresence) pass by
+// the same rule, the voter, approving or announced seat standing for the
+// author; a seat claim (table.IsClaim)
 // must be signed by the key it claims the seat for. Entitlement
 // and the chain are the Log's business: a valid envelope at the wrong seq
 // passes.
@@ -398,6 +399,8 @@ func (t *Table) check(src peer.ID, data []byte) pubsub.ValidationResult {
 		return t.checkClaim(data)
 	case table.IsApproval(data):
 		return t.checkApproval(dev, data)
+	case table.IsPresence(data):
+		return t.checkPresence(dev, data)
 	}
 	env, err := table.ParseEnvelope(data)
 	if err != nil || env.Table != t.id {
@@ -435,6 +438,14 @@ func (t *Table) checkClaim(data []byte) pubsub.ValidationResult {
 func (t *Table) checkApproval(dev int, data []byte) pubsub.ValidationResult {
 	a, err := table.ParseApproval(data)
 	return verdict(err == nil && a.Table == t.id && t.roster.approvalSignedBy(a, dev))
+}
+
+// checkPresence validates a device's Presence from member device dev: it
+// must parse strictly, name this table, and verify under a key of its
+// seat that dev holds: a device announces only itself.
+func (t *Table) checkPresence(dev int, data []byte) pubsub.ValidationResult {
+	a, err := table.ParsePresence(data)
+	return verdict(err == nil && a.Table == t.id && int(a.Seat) < t.roster.players && t.roster.heldBy(int(a.Seat), dev, a.Verify))
 }
 
 // verdict accepts a message that passed its checks and rejects any other.

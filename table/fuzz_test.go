@@ -125,12 +125,43 @@ func FuzzParseVote(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(enc)
+	v.Why = AbsenceRefused
+	if err := v.Sign(fx.privs[0]); err != nil {
+		f.Fatal(err)
+	}
+	if enc, err = v.MarshalBinary(); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(enc)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := ParseVote(data)
 		if err != nil {
 			return
 		}
 		enc, err := v.MarshalBinary()
+		if err != nil || !bytes.Equal(enc, data) {
+			t.Fatalf("re-encoding differs: %v", err)
+		}
+	})
+}
+
+func FuzzParsePresence(f *testing.F) {
+	fx := newFixture(f, 3, 100)
+	a := &Presence{Table: fx.table, Seat: 2, Beat: 1 << 40, Head: 9}
+	if err := a.Sign(fx.privs[2]); err != nil {
+		f.Fatal(err)
+	}
+	enc, err := a.MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(enc)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := ParsePresence(data)
+		if err != nil {
+			return
+		}
+		enc, err := a.MarshalBinary()
 		if err != nil || !bytes.Equal(enc, data) {
 			t.Fatalf("re-encoding differs: %v", err)
 		}

@@ -99,7 +99,22 @@ type Genesis struct {
 	// It follows the names in an extension of its own (genesisHints),
 	// written only when set, so a genesis without it encodes as before.
 	Hints bool
+	// Clock, when positive, is the table's clock: the seconds a person has
+	// for each move, chosen by the host in the lobby. When it runs out the
+	// person's device makes the move with its bot (the seat stays the
+	// person's). 0, the default, gives a person all the time they like.
+	// It follows the names in an extension of its own (genesisClock), so
+	// a genesis without a clock is encoded as before clocks existed.
+	Clock int
 }
+
+// MaxClock is the longest table clock, in seconds.
+const MaxClock = 3600
+
+// genesisClock is the version of the genesis extension that carries the
+// table's clock: the byte 2, then the seconds (2 bytes). It follows the
+// names extension, if any.
+const genesisClock = 2
 
 // genesisNames is the version of the genesis extension that carries the
 // players' names: the byte 1, then one length-prefixed name per seat.
@@ -107,8 +122,8 @@ type Genesis struct {
 const genesisNames = 1
 
 // genesisHints is the version of the genesis extension that says the host
-// allowed hints: the byte 2 alone, after the names extension if any.
-const genesisHints = 2
+// allowed hints: the byte 3 alone, after the names and clock extensions.
+const genesisHints = 3
 
 // Name returns the name of seat s, or "" when it has none.
 func (g *Genesis) Name(s int) string {
@@ -156,6 +171,9 @@ func (g *Genesis) Validate() error {
 	if err := spec.validate(g); err != nil {
 		return err
 	}
+	if g.Clock < 0 || g.Clock > MaxClock {
+		return fmt.Errorf("%w: a table clock of %d s (at most %d)", ErrMalformed, g.Clock, MaxClock)
+	}
 	if len(g.Names) != 0 && len(g.Names) != n {
 		return fmt.Errorf("%w: genesis with %d names for %d seats", ErrMalformed, len(g.Names), n)
 	}
@@ -197,7 +215,8 @@ func (g *Genesis) MarshalBinary() ([]byte, error) {
 }
 
 // writeNames writes the extensions: the names when any seat has a name,
-// then the hints when the host allowed them.
+// then the clock when the table has one, then the hints when the host
+// allowed them.
 func (g *Genesis) writeNames(w *writer) {
 	if g.named() {
 		w.u8(genesisNames)
@@ -205,37 +224,46 @@ func (g *Genesis) writeNames(w *writer) {
 			w.blob([]byte(name))
 		}
 	}
+	if g.Clock > 0 {
+		w.u8(genesisClock)
+		w.u16(g.Clock)
+	}
 	if g.Hints {
 		w.u8(genesisHints)
 	}
 }
 
-// readNames reads the extensions a body holds after its fields: the names
-// of n seats, then the hints, each at most once and in that order.
+// readNames reads the extensions of a genesis of n seats that the body
+// holds: the names, then the clock, then the hints, each at most once and
+// in that order.
 func (g *Genesis) readNames(r *reader, n int) {
-	if r.err != nil || len(r.b) == 0 {
-		return
-	}
-	v := r.u8()
-	if v == genesisNames {
-		for range n {
-			if r.err != nil {
-				break
-			}
-			g.Names = append(g.Names, string(r.blob(MaxNameBytes)))
-		}
-		if r.err == nil && !g.named() {
-			r.fail("genesis names all empty")
-		}
-		if r.err != nil || len(r.b) == 0 {
+	last := 0
+	for r.err == nil && len(r.b) > 0 {
+		v := r.u8()
+		if v <= last || v > genesisHints {
+			r.fail("genesis extension %d after %d", v, last)
 			return
 		}
-		v = r.u8()
+		last = v
+		switch v {
+		case genesisNames:
+			for range n {
+				if r.err != nil {
+					break
+				}
+				g.Names = append(g.Names, string(r.blob(MaxNameBytes)))
+			}
+			if r.err == nil && !g.named() {
+				r.fail("genesis names all empty")
+			}
+		case genesisClock:
+			if g.Clock = r.u16(); r.err == nil && g.Clock == 0 {
+				r.fail("a table clock of 0 s")
+			}
+		case genesisHints:
+			g.Hints = true
+		}
 	}
-	if r.err == nil && v != genesisHints {
-		r.fail("genesis extension %d", v)
-	}
-	g.Hints = r.err == nil
 }
 
 // ParseGenesis decodes and validates a genesis body.

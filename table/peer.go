@@ -62,14 +62,28 @@ type PeerConfig struct {
 	// reveals and what the rules decide alone stay automatic. Bots the
 	// peer hosts are played by their players.
 	Human bool
-	// Patience is how long the seat entitled next must have been silent
-	// before the peer votes to take it over, automatically or through
-	// VoteVoid (DefaultPatience if 0).
+	// Patience is how long the device of the seat entitled next must have
+	// shown no sign of life (no Presence, no envelope at that seq) before
+	// the peer votes to take its seats over, automatically or through
+	// VoteVoid (DefaultPatience if 0): a device gone. It is also the grace
+	// of a phone whose app is paused for a while.
 	Patience time.Duration
 	// VoidAfter, when positive, makes the peer vote on its own once the
-	// entitled seat has been silent that long (and at least Patience).
+	// entitled seat's device has been away that long (and at least
+	// Patience).
 	// 0 never votes automatically: only VoteVoid does.
 	VoidAfter time.Duration
+	// Refusal is how long a device that is there (it announces itself)
+	// and holds the log may stay silent at a step where no person chooses
+	// (keys, shuffles, reveals) before the peer votes to take its seats
+	// over (DefaultRefusal if 0, never less than Patience). A device that
+	// is there is never voted on at a person's move.
+	Refusal time.Duration
+	// Heartbeat, when not nil, makes the peer announce its device (a
+	// Presence) on every value, whatever its person does: the others then
+	// know it is there, however long its person thinks. Without it the
+	// others know the device only by its envelopes.
+	Heartbeat <-chan time.Time
 	// Grace is how long the deciding peer (the lowest voter) waits, after
 	// its own vote, for the votes of the other seats still played before
 	// it takes over every seat without a vote (DefaultGrace if 0). With
@@ -128,6 +142,10 @@ type Prompt struct {
 	Kind  Kind
 	View  engine.View
 	Legal []engine.Action
+	// Until, at a table with a clock (Genesis.Clock), is when the
+	// person's time for this move runs out (by the peer's clock): the
+	// device's bot then moves for them. Zero without a clock.
+	Until time.Time
 }
 
 // Peer is one seat at a table of any game: it replays the log through its
@@ -167,14 +185,25 @@ type Peer struct {
 	mine     *standing
 	wantVote bool
 	declined uint64 // a seq at which the person declined the vote (DeclineVoid)
+	// seen is what the peer heard of each device (by its seat) through
+	// its Presence, and beat the last beat of its own.
+	seen map[int]*sighting
+	beat uint64
 	// excluded is a takeover of this peer's seats that its guard refused
 	// at the head of its log: the seq and the number of votes it carried.
 	excluded *exclusion
 	// forks is what the peer has heard of a member whose log went
 	// another way (checkDiverged).
 	forks forkWatch
-	// rewinds counts the times the peer gave way to another branch.
-	rewinds int
+	// rewinds counts the times the peer gave way to another branch;
+	// accusations the times it posted the evidence of an equivocation,
+	// and unposted is the evidence it found it cannot post.
+	rewinds     int
+	accusations int
+	unposted    map[Hash]bool
+	// evidenceRead: the store's evidence was looked at since the peer
+	// opened it (equivocation).
+	evidenceRead bool
 	// book holds the seat claims heard of and their approvals.
 	book claimBook
 	// The person's move waiting to be posted and the prompt that asked
@@ -196,11 +225,12 @@ type Peer struct {
 	withhold func(k Kind) bool
 }
 
-// standing is this peer's vote: the seq, the silent seat and when it was
-// cast (by the peer's clock).
+// standing is this peer's vote: the seq, the silent seat, why its device
+// was away and when it was cast (by the peer's clock).
 type standing struct {
 	seq  uint64
 	seat int
+	why  Absence
 	at   time.Time
 }
 
@@ -214,8 +244,9 @@ func dealOf(game *Game) lostDeal {
 	return lostDeal{round: game.Deal(), voided: len(game.Voided())}
 }
 
-// Names of the peer's metadata in its store: seq (8) and silent seat (1)
-// of the peer's standing vote. A peer of The Game wrote its vote under
+// Names of the peer's metadata in its store: seq (8), silent seat (1) and
+// absence (1, missing in a record written before votes said why) of the
+// peer's standing vote. A peer of The Game wrote its vote under
 // metaTheGameVote before both games shared one peer; it is still read.
 const (
 	metaVote        = "silence-vote"
@@ -242,6 +273,10 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	if cfg.Grace <= 0 {
 		cfg.Grace = DefaultGrace
 	}
+	if cfg.Refusal <= 0 {
+		cfg.Refusal = DefaultRefusal
+	}
+	cfg.Refusal = max(cfg.Refusal, cfg.Patience)
 	var seed [32]byte
 	if cfg.Seed != nil {
 		seed = sha256.Sum256(append([]byte("njet/table/v1/replica-rand"), cfg.Seed[:]...))
@@ -259,7 +294,7 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	src := &seqSource{c: rand.NewChaCha8([32]byte{})}
 	p := &Peer{cfg: cfg, id: id, events: make(chan Event, cfg.Events), wake: make(chan struct{}, 1),
 		changed: make(chan struct{}, 1), rand: rand.New(rand.NewChaCha8(seed)), botSrc: src, botRand: rand.New(src),
-		since: cfg.Now()}
+		since: cfg.Now(), seen: map[int]*sighting{}}
 	if err := p.open(); err != nil {
 		return nil, err
 	}
@@ -300,6 +335,7 @@ func (p *Peer) open() error {
 	p.game, p.log, p.replica = game, log, rep
 	p.mine, p.votes = nil, nil
 	p.players = map[int]Player{}
+	p.evidenceRead = false
 	p.mu.Unlock()
 	p.book.reset()
 	// The vote was stored before it was sent: a restarted peer stands by
@@ -309,9 +345,14 @@ func (p *Peer) open() error {
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		if err == nil && len(b) == 9 {
+		if err == nil && (len(b) == 9 || len(b) == 10) {
+			// A 9-byte record was written before votes said why.
+			why := AbsenceUnstated
+			if len(b) == 10 && Absence(b[9]) < absenceEnd {
+				why = Absence(b[9])
+			}
 			if seq, seat := binary.BigEndian.Uint64(b), int(b[8]); seq == log.Next() {
-				p.stand(seq, seat)
+				p.stand(seq, seat, why)
 			}
 		}
 	}
@@ -389,7 +430,12 @@ func (p *Peer) View() PeerView {
 	game, log, _ := p.state()
 	next, prev := log.Head()
 	v := PeerView{Turn: -1, Over: game.Over(), BotHost: game.HostOf(p.cfg.Seat),
-		Voided: game.Voided(), Abandoned: game.Abandoned()}
+		Voided: game.Voided(), Recovered: game.Recovered(), Abandoned: game.Abandoned()}
+	if gen := game.Genesis(); gen != nil {
+		for s := range gen.Players() {
+			v.Hosts = append(v.Hosts, game.PeerOf(s))
+		}
+	}
 	if nj := game.Njet(); nj != nil {
 		v.Game, v.Results = nj.View(p.cfg.Seat), nj.Results()
 	}
@@ -414,7 +460,12 @@ func (p *Peer) View() PeerView {
 	v.CatchingUp = !p.caughtUp
 	v.SecretsLost = p.lost != nil && *p.lost == dealOf(game)
 	if voidable {
-		v.Voidable = v.Silent >= p.cfg.Patience
+		since, why := p.absence(game, next, v.Turn)
+		v.Present = why == AbsenceUnstated
+		if !v.Present {
+			v.Away = p.cfg.Now().Sub(since)
+		}
+		v.Voidable = !v.Present && v.Away >= p.cfg.Patience
 		if p.voteSeq == next {
 			v.Votes = len(p.votes)
 		}
@@ -475,6 +526,15 @@ func (p *Peer) run(outer context.Context) error {
 	_, _, replica := p.state()
 	errc := make(chan error, 1)
 	go func() { errc <- replica.Run(ctx) }()
+	beating := make(chan struct{})
+	go func() {
+		defer close(beating)
+		p.heartbeat(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-beating
+	}()
 	stop := func(err error) error {
 		cancel()
 		<-errc
@@ -486,6 +546,12 @@ func (p *Peer) run(outer context.Context) error {
 	for {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
+		}
+		if ev, ok := p.equivocation(); ok {
+			accused, err := p.accuse(outer, ev, stop)
+			if err != nil || accused {
+				return err
+			}
 		}
 		if d, ok := p.forks.take(); ok {
 			rewound, err := p.checkDiverged(ctx, outer, d, stop)

@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrNotHuman: Submit on a peer whose seat is played by its player.
@@ -94,15 +95,22 @@ func (p *Peer) chooser(game *Game, seq uint64, prev Hash, seat int, kind Kind) (
 				s, p.pending = nil, nil
 			}
 			p.mu.Unlock()
-			if s == nil && !alone {
+			switch {
+			case s == nil && !alone && !p.clockOut(seq, prev):
 				p.ask(game, seq, prev, seat, kind)
 				return chooser{}, false
+			case s != nil || alone:
+				c := chooser{person: true}
+				if s != nil {
+					c.move = s.move
+				}
+				return c, true
 			}
-			c := chooser{person: true}
-			if s != nil {
-				c.move = s.move
+			// The table's clock ran out: the device's bot moves for the
+			// person, who keeps the seat.
+			if p.cfg.Logf != nil {
+				p.cfg.Logf("table: seat %d: the clock ran out at seq %d; its bot moves", seat, seq)
 			}
-			return c, true
 		}
 	}
 	pl, err := p.playerOf(seat)
@@ -122,6 +130,9 @@ func (p *Peer) ask(game *Game, seq uint64, prev Hash, seat int, kind Kind) {
 		return
 	}
 	pr := &Prompt{Seq: seq, Head: prev, Seat: seat, Kind: kind}
+	if c := game.Genesis().Clock; c > 0 {
+		pr.Until = p.cfg.Now().Add(time.Duration(c) * time.Second)
+	}
 	if nj := game.Njet(); nj != nil {
 		pr.View, pr.Legal = nj.options(seat)
 	}
@@ -130,4 +141,13 @@ func (p *Peer) ask(game *Game, seq uint64, prev Hash, seat int, kind Kind) {
 	p.mu.Unlock()
 	p.emit(pr)
 	p.looked()
+}
+
+// clockOut reports whether the person's time for the move asked at (seq,
+// prev) has run out (Prompt.Until).
+func (p *Peer) clockOut(seq uint64, prev Hash) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pr := p.prompt
+	return pr != nil && pr.Seq == seq && pr.Head == prev && !pr.Until.IsZero() && !p.cfg.Now().Before(pr.Until)
 }

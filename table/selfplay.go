@@ -64,10 +64,14 @@ type SelfplayConfig struct {
 	// they leave before their acknowledgement (a device gone in the
 	// lobby), and their peers never start.
 	Absent []int
+	// Clock is the table's clock (Genesis.Clock), in seconds of the
+	// selfplay's clock; 0 has none.
+	Clock int
 	// VoidAfter is every peer's PeerConfig.VoidAfter (and Patience and
-	// Grace), on the selfplay's own clock: it stands still but for one
-	// second per Tick while the table waits for a seat whose device is
-	// cut off or gone. 0 never takes a seat over.
+	// Grace; the Refusal is selfplayRefusal times as long), on the
+	// selfplay's own clock: it stands still but for one second per Tick
+	// while the table waits for a seat whose device is cut off or gone.
+	// 0 never takes a seat over.
 	VoidAfter time.Duration
 	// Watch, when not nil, is called with a seat's peer whenever its log
 	// grows and must return quickly; an error from it ends the run.
@@ -179,8 +183,19 @@ type Selfplay struct {
 	// alter changes its drafts (Peer.alter).
 	tamper map[int]func(env *Envelope, key ed25519.PrivateKey)
 	alter  map[int]func(d *draft)
+	// split, in tests, makes a seat's device equivocate once; returns
+	// are the returns of devices it cut off, for Run to take up.
+	split   map[int]*splitter
+	returns []Silence
 	// human, in tests, makes a seat's peer a person's (PeerConfig.Human).
 	human map[int]bool
+	// slow, in tests, are the seats whose device is there but slow to
+	// post (a person thinking, a busy processor): the clock runs while the
+	// table waits for one and its function, given the seat's peer, holds.
+	// stall holds back a seat's draft of a kind while it says so; the
+	// device stays at the table and announces itself.
+	slow  map[int]func(p *Peer) bool
+	stall map[int]func(g *Game, k Kind) bool
 	// watchers are the running watchers' peers (nil until they join) and
 	// watchOut what each ended with.
 	watchers []*seatRun
@@ -198,6 +213,9 @@ type Outcome struct {
 	BotHost int
 	// Voided are the rounds voided, with the seat at fault.
 	Voided []*Violation
+	// Rewinds and Accusations count the times the peer gave way to
+	// another branch and posted the evidence of an equivocation.
+	Rewinds, Accusations int
 }
 
 type seatRun struct {
@@ -222,6 +240,55 @@ type crashTransport struct {
 	cutFrom  atomic.Uint64 // with cutKind, only a post at this seq or later cuts
 	cut      func()
 	gate     *gatedServer
+	// split, in tests, makes the device equivocate once (see splitter).
+	split *splitter
+}
+
+// splitter makes a seat's device equivocate once, in tests: the first of
+// its envelopes that match accepts goes as signed to the members not in
+// second, and the envelope other makes of it (the same seq and previous
+// envelope, signed again by the seat) to the members in second.
+type splitter struct {
+	match  func(env *Envelope) bool
+	other  func(env *Envelope) (*Envelope, error)
+	second []Identity
+	// isolated, when set, takes the other envelope instead of the
+	// members outside second (see Selfplay.isolate); the signed one then
+	// goes to every member the network reaches.
+	isolated func(seq uint64, other []byte) error
+	done     atomic.Bool
+	// sent is the envelope's seq once the split happened.
+	sent atomic.Uint64
+}
+
+// equivocate publishes data to the members outside the split's second
+// group and the other envelope to those in it.
+func (t *crashTransport) equivocate(ctx context.Context, data []byte, env *Envelope) error {
+	sp := t.split
+	ep, ok := t.Transport.(*MemEndpoint)
+	if !ok {
+		return t.Transport.Publish(ctx, data)
+	}
+	other, err := sp.other(env)
+	if err != nil {
+		return err
+	}
+	b, err := other.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	sp.sent.Store(env.Seq)
+	if sp.isolated != nil {
+		if err := sp.isolated(env.Seq, b); err != nil {
+			return err
+		}
+		return ep.PublishTo(ctx, data, nil)
+	}
+	inSecond := func(id Identity) bool { return slices.Contains(sp.second, id) }
+	if err := ep.PublishTo(ctx, data, func(id Identity) bool { return !inSecond(id) }); err != nil {
+		return err
+	}
+	return ep.PublishTo(ctx, b, inSecond)
 }
 
 // gatedServer answers range requests until it is closed, then with
@@ -244,6 +311,11 @@ func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
 		t.cut()
 		return nil
 	}
+	if sp := t.split; sp != nil && !IsSideMessage(data) && !sp.done.Load() {
+		if env, err := ParseEnvelope(data); err == nil && sp.match(env) && sp.done.CompareAndSwap(false, true) {
+			return t.equivocate(ctx, data, env)
+		}
+	}
 	if t.armed.CompareAndSwap(true, false) {
 		t.once.Do(func() { close(t.crashed) })
 		return fmt.Errorf("%w: crashed before publishing", ErrClosed)
@@ -260,6 +332,10 @@ func (t *crashTransport) cutFor(data []byte) bool {
 	env, err := ParseEnvelope(data)
 	return err == nil && uint32(env.Kind) == k && env.Seq >= t.cutFrom.Load()
 }
+
+// selfplayRefusal is the refusal time of a selfplay's peers, in units of
+// its VoidAfter.
+const selfplayRefusal = 6
 
 // NewSelfplay derives the seats' keys and the genesis from cfg.Seed.
 func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
@@ -323,7 +399,7 @@ func (cfg SelfplayConfig) genesis(rng *rand.Rand) *Genesis {
 			return &Genesis{Edition: cfg.Edition}
 		}
 		return &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n),
-			Rounds: cfg.Rounds, Short: cfg.Short, Target: cfg.Target}
+			Rounds: cfg.Rounds, Short: cfg.Short, Target: cfg.Target, Clock: cfg.Clock}
 	case GameTheGame:
 		g := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme}
 		if cfg.Extreme {
@@ -422,7 +498,7 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 			peers = append(peers, id)
 		}
 	}
-	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate}
+	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate, split: s.split[seat]}
 	s.armKindCut(seat, tr)
 	s.mu.Lock()
 	seed := s.seatSeed(seat, s.back[seat])
@@ -451,14 +527,21 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 // added) over store and ep, sets it up with prepare and runs it until
 // stopped, closing ep and store after it.
 func (s *Selfplay) run(ctx context.Context, cfg PeerConfig, store *Store, ep *MemEndpoint, prepare func(*Peer)) (*seatRun, error) {
-	ticker, poll := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick)
-	cfg.Table, cfg.Creator, cfg.Store, cfg.Tick, cfg.Poll = s.table, s.ids[0], store, ticker.C, poll.C
-	cfg.Bot, cfg.NewPlayer, cfg.Logf, cfg.LobbyBots = s.cfg.Bot, s.cfg.NewPlayer, s.cfg.Logf, s.cfg.LobbyBots
-	cfg.Patience, cfg.VoidAfter, cfg.Grace = s.cfg.VoidAfter, s.cfg.VoidAfter, s.cfg.VoidAfter
-	p, err := NewPeer(cfg)
-	if err != nil {
+	// The devices announce themselves every few ticks: the clock moves
+	// one second a tick while the table waits, well within the patience.
+	ticker, poll, beat := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick), time.NewTicker(2*s.cfg.Tick)
+	stop := func() {
 		ticker.Stop()
 		poll.Stop()
+		beat.Stop()
+	}
+	cfg.Table, cfg.Creator, cfg.Store, cfg.Tick, cfg.Poll, cfg.Heartbeat = s.table, s.ids[0], store, ticker.C, poll.C, beat.C
+	cfg.Bot, cfg.NewPlayer, cfg.Logf, cfg.LobbyBots = s.cfg.Bot, s.cfg.NewPlayer, s.cfg.Logf, s.cfg.LobbyBots
+	cfg.Patience, cfg.VoidAfter, cfg.Grace = s.cfg.VoidAfter, s.cfg.VoidAfter, s.cfg.VoidAfter
+	cfg.Refusal = selfplayRefusal * s.cfg.VoidAfter
+	p, err := NewPeer(cfg)
+	if err != nil {
+		stop()
 		return nil, errors.Join(err, ep.Close(), store.Close())
 	}
 	if prepare != nil {
@@ -468,8 +551,7 @@ func (s *Selfplay) run(ctx context.Context, cfg PeerConfig, store *Store, ep *Me
 	r := &seatRun{peer: p, store: store, stop: cancel, done: make(chan error, 1)}
 	go func() {
 		err := p.Run(rctx)
-		ticker.Stop()
-		poll.Stop()
+		stop()
 		r.done <- errors.Join(err, ep.Close(), store.Close())
 	}()
 	return r, nil
@@ -523,6 +605,10 @@ func (s *Selfplay) Run(ctx context.Context) error {
 	}
 	seen := make([]uint64, s.cfg.Players)
 	for {
+		s.mu.Lock()
+		silences = append(silences, s.returns...)
+		s.returns = nil
+		s.mu.Unlock()
 		allDone := true
 		for seat := range s.cfg.Players {
 			p := s.Peer(seat)
@@ -547,7 +633,7 @@ func (s *Selfplay) Run(ctx context.Context) error {
 		// A device cut off to come back is waited for: the others may
 		// finish first, and it comes back then, and follows them.
 		back := slices.ContainsFunc(silences, func(c Silence) bool { return c.ReturnAt > 0 && s.isSilent(c.Seat) })
-		if allDone && !back && s.backInStep() {
+		if allDone && !back && s.backInStep() && s.splitSettled() {
 			return s.stopAll()
 		}
 		var err error
@@ -642,6 +728,14 @@ func (s *Selfplay) nowOf(seat int) time.Time {
 	return s.clock.Add(s.ahead[seat])
 }
 
+// slowFor reports whether the table waits for seat's device being slow
+// (see Selfplay.slow).
+func (s *Selfplay) slowFor(seat int) bool {
+	slow := s.slow[seat]
+	p := s.Peer(seat)
+	return slow != nil && p != nil && slow(p)
+}
+
 func (s *Selfplay) isSilent(seat int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -661,7 +755,7 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence, othersDone bo
 			continue
 		}
 		v := p.View()
-		waiting = waiting || v.Turn >= 0 && s.isSilent(p.Game().PeerOf(v.Turn))
+		waiting = waiting || v.Turn >= 0 && (s.isSilent(p.Game().PeerOf(v.Turn)) || s.slowFor(p.Game().PeerOf(v.Turn)))
 		// A seat that lost its secrets is as silent as one cut off.
 		waiting = waiting || v.SecretsLost
 	}
@@ -745,6 +839,50 @@ func (s *Selfplay) headPeer() (uint64, *Peer) {
 // holds the log of the longest of the others: one that finished its game
 // alone while cut off follows the table only once it has compared the
 // branches.
+// isolate, in tests, hands data, an envelope of seat from, to seat's
+// device alone, as if sent to it, and then cuts that device off until the
+// longest log reaches returnAt: a cheater's second envelope that only one
+// device gets, which the others take for silent meanwhile.
+func (s *Selfplay) isolate(seat, from int, data []byte, returnAt uint64) error {
+	p := s.Peer(seat)
+	if p == nil {
+		return fmt.Errorf("table: selfplay: seat %d is not running", seat)
+	}
+	_, _, replica := p.state()
+	if _, err := replica.receive(s.ids[from], data); err != nil {
+		return err
+	}
+	s.net.Disconnect(s.ids[seat])
+	s.mu.Lock()
+	s.silent[seat] = true
+	s.returns = append(s.returns, Silence{Seat: seat, ReturnAt: returnAt})
+	s.mu.Unlock()
+	return nil
+}
+
+// splitSettled reports, at a table where a device equivocated (tests),
+// whether the devices running agree on one log: each halted on its own
+// branch first may still have to give way.
+func (s *Selfplay) splitSettled() bool {
+	if len(s.split) == 0 {
+		return true
+	}
+	var head Hash
+	first := true
+	for seat := range s.cfg.Players {
+		p := s.Peer(seat)
+		if p == nil || s.isSilent(seat) {
+			continue
+		}
+		_, h := p.Log().Head()
+		if !first && h != head {
+			return false
+		}
+		head, first = h, false
+	}
+	return true
+}
+
 func (s *Selfplay) backInStep() bool {
 	var longest Hash
 	var next uint64
@@ -865,7 +1003,11 @@ func (s *Selfplay) depart(i int) {
 // (Leave.ReturnAt) leaves when its When holds, before it drafts anything:
 // its store then holds only what it sent.
 func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k Kind) bool {
+	stall := s.stall[seat]
 	return func(k Kind) bool {
+		if stall != nil && stall(p.Game(), k) {
+			return true
+		}
 		for i, l := range s.cfg.Leaves {
 			if l.Seat != seat {
 				continue
@@ -925,7 +1067,7 @@ func (s *Selfplay) record(seat int, p *Peer) {
 	next, head := log.Head()
 	s.mu.Lock()
 	s.final[seat] = Outcome{Seat: seat, Next: next, Head: head, Results: game.Njet().Results(), Violation: game.Violation(),
-		BotHost: game.HostOf(seat), Voided: game.Voided()}
+		BotHost: game.HostOf(seat), Voided: game.Voided(), Rewinds: p.Rewinds(), Accusations: p.Accusations()}
 	s.mu.Unlock()
 }
 

@@ -13,12 +13,13 @@ import (
 // not over yet, …).
 var ErrCannotVote = errors.New("table: no vote to void the round now")
 
-// VoteVoid asks the peer to vote to void the round because the seat
-// entitled next stays silent (a UI's button). It fails with ErrCannotVote
-// when the entitled seat is one the peer posts for, the seat cannot be
-// taken over (no deal or acknowledgement under way, the seat at fault of
-// a cheat being voted on, a table of two: see Abandon), or the seat has
-// been silent for less than the patience.
+// VoteVoid asks the peer to vote to void the round because the device of
+// the seat entitled next is away (a UI's button). It fails with
+// ErrCannotVote when the entitled seat is one the peer posts for, the
+// seat cannot be taken over (no deal or acknowledgement under way, the
+// seat at fault of a cheat being voted on, a table of two: see Abandon),
+// or its device is at the table (see absence) or has been away for less
+// than the patience.
 // The vote itself is cast by Run.
 func (p *Peer) VoteVoid() error {
 	game, log, _ := p.state()
@@ -34,8 +35,12 @@ func (p *Peer) VoteVoid() error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if idle := p.cfg.Now().Sub(p.waitingSince(next)); idle < p.cfg.Patience {
-		return fmt.Errorf("%w: seat %d has been silent for %v, less than the patience of %v",
+	since, why := p.absence(game, next, int(turn.Seat))
+	if why == AbsenceUnstated {
+		return fmt.Errorf("%w: seat %d's device is at the table", ErrCannotVote, turn.Seat)
+	}
+	if idle := p.cfg.Now().Sub(since); idle < p.cfg.Patience {
+		return fmt.Errorf("%w: seat %d's device has been away for %v, less than the patience of %v",
 			ErrCannotVote, turn.Seat, idle.Round(time.Second), p.cfg.Patience)
 	}
 	p.wantVote = true
@@ -69,8 +74,8 @@ func (p *Peer) poll(ctx context.Context) error {
 	return p.silence(ctx, true)
 }
 
-// silence votes when the seat entitled next has been silent long enough
-// and the policy agrees; the decider's peer posts the VoidSilent once it
+// silence votes when the device of the seat entitled next has been away
+// long enough (absence) and the policy agrees; the decider's peer posts the VoidSilent once it
 // holds every other seat's vote; a fenced voter asks the decider (on a
 // poll) what it holds at the voted seq.
 func (p *Peer) silence(ctx context.Context, polled bool) error {
@@ -103,17 +108,21 @@ func (p *Peer) silence(ctx context.Context, polled bool) error {
 		restored = !held
 		voted = held
 	}
-	idle := p.cfg.Now().Sub(p.waitingSince(next))
+	since, why := p.absence(game, next, silent)
+	if restored {
+		why = p.mine.why
+	}
+	idle := p.cfg.Now().Sub(since)
 	want := p.wantVote
 	p.wantVote = false
 	p.mu.Unlock()
 	switch {
 	case !voted:
 		auto := p.cfg.VoidAfter > 0 && idle >= p.cfg.VoidAfter && p.declined != next
-		if !restored && (!(want || auto) || idle < p.cfg.Patience) {
+		if !restored && (why == AbsenceUnstated || !(want || auto) || idle < p.cfg.Patience) {
 			return nil
 		}
-		ok, err := p.vote(ctx, game, next, prev, silent)
+		ok, err := p.vote(ctx, game, next, prev, silent, why)
 		if err != nil || !ok {
 			return err
 		}
@@ -175,20 +184,21 @@ type exclusion struct {
 	votes int
 }
 
-// abandon ends a two-seat game whose other seat stays silent, when the
-// policy agrees (VoidAfter, or VoteVoid): there are no votes to gather,
+// abandon ends a two-seat game whose other seat's device is away, when
+// the policy agrees (VoidAfter, or VoteVoid): there are no votes to gather,
 // the peer's own seat decides, and the game simply ends.
 func (p *Peer) abandon(ctx context.Context, game *Game, replica *Replica, seq uint64, prev Hash, silent, dec int) error {
 	if !p.hosts(game, dec) {
 		return nil
 	}
 	p.mu.Lock()
-	idle := p.cfg.Now().Sub(p.waitingSince(seq))
+	since, why := p.absence(game, seq, silent)
+	idle := p.cfg.Now().Sub(since)
 	want := p.wantVote
 	p.wantVote = false
 	p.mu.Unlock()
 	auto := p.cfg.VoidAfter > 0 && idle >= p.cfg.VoidAfter
-	if !(want || auto) || idle < p.cfg.Patience {
+	if why == AbsenceUnstated || !(want || auto) || idle < p.cfg.Patience {
 		return nil
 	}
 	d, err := game.draftAbandon(seq)
@@ -215,10 +225,11 @@ func (p *Peer) postDraft(ctx context.Context, replica *Replica, game *Game, d *d
 }
 
 // vote signs a vote for every seat the peer posts for (but the silent
-// one), stores its standing vote and fences its game against the silent
-// seat's envelope at seq (unless it is the decider's peer), and only then
-// publishes the votes. It reports false when the log moved on first.
-func (p *Peer) vote(ctx context.Context, game *Game, seq uint64, prev Hash, silent int) (bool, error) {
+// one), saying why the silent seat's device is away, stores its standing
+// vote and fences its game against the silent seat's envelope at seq
+// (unless it is the decider's peer), and only then publishes the votes. It
+// reports false when the log moved on first.
+func (p *Peer) vote(ctx context.Context, game *Game, seq uint64, prev Hash, silent int, why Absence) (bool, error) {
 	var votes []*SilenceVote
 	for seat := range game.Genesis().Players() {
 		if seat == silent || !p.hosts(game, seat) {
@@ -228,7 +239,7 @@ func (p *Peer) vote(ctx context.Context, game *Game, seq uint64, prev Hash, sile
 		if err != nil {
 			return false, err
 		}
-		v := &SilenceVote{Table: p.cfg.Table, Seq: seq, Prev: prev, Silent: uint8(silent), Voter: uint8(seat)}
+		v := &SilenceVote{Table: p.cfg.Table, Seq: seq, Prev: prev, Silent: uint8(silent), Voter: uint8(seat), Why: why}
 		if err := v.Sign(key); err != nil {
 			return false, err
 		}
@@ -238,10 +249,10 @@ func (p *Peer) vote(ctx context.Context, game *Game, seq uint64, prev Hash, sile
 	// against, or the decider could use its vote after it took the
 	// silent seat's envelope.
 	rec := binary.BigEndian.AppendUint64(nil, seq)
-	if err := p.cfg.Store.PutMeta(p.cfg.Table, metaVote, append(rec, byte(silent))); err != nil {
+	if err := p.cfg.Store.PutMeta(p.cfg.Table, metaVote, append(rec, byte(silent), byte(why))); err != nil {
 		return false, err
 	}
-	if !p.stand(seq, silent) {
+	if !p.stand(seq, silent, why) {
 		return false, nil
 	}
 	p.mu.Lock()
@@ -262,7 +273,7 @@ func (p *Peer) vote(ctx context.Context, game *Game, seq uint64, prev Hash, sile
 // may be the decider (no lower voter is known to it), fences its game. It
 // reports false if the log has already passed seq (then the vote must not
 // be sent).
-func (p *Peer) stand(seq uint64, seat int) bool {
+func (p *Peer) stand(seq uint64, seat int, why Absence) bool {
 	game, _, _ := p.state()
 	lowest := true
 	p.mu.Lock()
@@ -279,7 +290,7 @@ func (p *Peer) stand(seq uint64, seat int) bool {
 		return false
 	}
 	p.mu.Lock()
-	p.mine = &standing{seq: seq, seat: seat, at: p.cfg.Now()}
+	p.mine = &standing{seq: seq, seat: seat, why: why, at: p.cfg.Now()}
 	p.mu.Unlock()
 	return true
 }
@@ -325,6 +336,8 @@ func (p *Peer) receiveSide(m Received) {
 		p.receiveClaim(m)
 	case IsApproval(m.Data):
 		p.receiveApproval(m)
+	case IsPresence(m.Data):
+		p.receivePresence(m)
 	default:
 		p.receiveVote(m)
 	}
@@ -341,6 +354,10 @@ func (p *Peer) receiveVote(m Received) {
 	next, prev := log.Head()
 	if v.Seq != next || game.CheckVote(v, prev) != nil {
 		return
+	}
+	if v.Why != AbsenceUnstated {
+		// A voter's device is there: its vote is its sign of life too.
+		p.sawDevice(game, int(v.Voter), next)
 	}
 	p.mu.Lock()
 	if p.voteSeq != next || p.votes == nil {

@@ -81,7 +81,8 @@ func TestSilenceVoteEncoding(t *testing.T) {
 		{"short", b[:VoteSize-1], ErrMalformed},
 		{"long", append(bytes.Clone(b), 0), ErrMalformed},
 		{"tag", append([]byte{1}, b[1:]...), ErrMalformed},
-		{"version", append([]byte{VoteTag, 2}, b[2:]...), ErrUnknownVersion},
+		{"version", append([]byte{VoteTag, 3}, b[2:]...), ErrUnknownVersion},
+		{"version 2 without its reason byte", append([]byte{VoteTag, VoteVersionWhy}, b[2:]...), ErrMalformed},
 		{"against itself", func() []byte { c := bytes.Clone(b); c[2+32+8+32] = c[2+32+8+32+1]; return c }(), ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,6 +21,13 @@ type PeerView struct {
 	Since time.Time
 	// Silent is how long the log has not grown (by the peer's clock).
 	Silent time.Duration
+	// Present is set while the device of the seat entitled next (one the
+	// table may take over) is there: it announces itself, and its person
+	// may think as long as they like. Away is how long that device has
+	// counted as away otherwise (gone, or refusing a step no person
+	// chooses): the vote opens once it reaches Patience.
+	Present bool
+	Away    time.Duration
 	// Results are the audited rounds of a Njet table; Violation what
 	// halted the round.
 	Results   []RoundResult
@@ -42,13 +49,20 @@ type PeerView struct {
 	BotHost int
 	// Voided are the rounds the table voided, each with the seat at fault.
 	Voided []*Violation
+	// Recovered are the seats whose device left while their round went
+	// on, their cards recovered from the escrow for the bot that plays
+	// them now (Game.Recovered).
+	Recovered []Recovery
+	// Hosts names, per seat, the seat whose device plays it: itself, or
+	// the host of its bot.
+	Hosts []int
 	// Abandoned, at a table of two, is why the game ended early (the last
 	// of Voided): nobody wins, and the audited rounds' totals stand.
 	Abandoned *Violation
 	// Seq is the log's length: the seq the table waits for.
 	Seq uint64
-	// Patience is how long a seat may stay silent before a vote to void
-	// the round is open; Voidable says it is open now (VoteVoid), with
+	// Patience is how long a seat's device may be away before a vote to
+	// void the round is open; Voidable says it is open now (VoteVoid), with
 	// Votes seen by this peer of at most Needed (every seat but the silent
 	// one; the devices still there are enough, see docs/protocol.md), and
 	// Voted when this peer's own vote is among them.

@@ -21,7 +21,11 @@ type SilenceVote struct {
 	Prev   Hash
 	Silent uint8 // the seat entitled at Seq that stays silent
 	Voter  uint8 // the seat that votes; its key signs
-	Sig    [SignatureSize]byte
+	// Why the voter finds the silent seat's device away. A vote of
+	// VoteVersion 1 says nothing (AbsenceUnstated); any other reason is
+	// encoded in VoteVersionWhy.
+	Why Absence
+	Sig [SignatureSize]byte
 }
 
 // Wire constants of a SilenceVote. A message on a table's transport is an
@@ -30,11 +34,14 @@ type SilenceVote struct {
 const (
 	VoteTag     = 0x56 // 'V'
 	VoteVersion = 1
-	// VoteSize is the fixed size of an encoded SilenceVote: tag, version,
-	// table (32), seq (8), prev (32), silent (1), voter (1), signature (64).
+	// VoteSize is the fixed size of an encoded SilenceVote of VoteVersion:
+	// tag, version, table (32), seq (8), prev (32), silent (1), voter (1),
+	// signature (64).
 	VoteSize = 2 + 32 + 8 + 32 + 1 + 1 + SignatureSize
-	// voteSignedSize is the part of the encoding the signature covers.
-	voteSignedSize = VoteSize - SignatureSize
+	// VoteVersionWhy is the version of a vote that says why (Why), one
+	// byte after the voter: VoteSizeWhy bytes.
+	VoteVersionWhy = 2
+	VoteSizeWhy    = VoteSize + 1
 )
 
 const voteDomain = "njet/table/v1/silence-vote\x00"
@@ -44,11 +51,39 @@ const voteDomain = "njet/table/v1/silence-vote\x00"
 func IsVote(data []byte) bool { return len(data) > 0 && data[0] == VoteTag }
 
 func (v *SilenceVote) appendSigned(b []byte) []byte {
-	b = append(b, VoteTag, VoteVersion)
+	version := byte(VoteVersion)
+	if v.Why != AbsenceUnstated {
+		version = VoteVersionWhy
+	}
+	b = append(b, VoteTag, version)
 	b = append(b, v.Table[:]...)
 	b = binary.BigEndian.AppendUint64(b, v.Seq)
 	b = append(b, v.Prev[:]...)
-	return append(b, v.Silent, v.Voter)
+	b = append(b, v.Silent, v.Voter)
+	if version == VoteVersionWhy {
+		b = append(b, byte(v.Why))
+	}
+	return b
+}
+
+// size is the length of the vote's encoding.
+func (v *SilenceVote) size() int {
+	if v.Why != AbsenceUnstated {
+		return VoteSizeWhy
+	}
+	return VoteSize
+}
+
+// check refuses a vote that cannot be encoded: against the voter itself,
+// or with no known reason.
+func (v *SilenceVote) check() error {
+	switch {
+	case v.Silent == v.Voter:
+		return fmt.Errorf("%w: seat %d votes against itself", ErrMalformed, v.Voter)
+	case v.Why >= absenceEnd:
+		return fmt.Errorf("%w: vote of seat %d with reason %v", ErrMalformed, v.Voter, v.Why)
+	}
+	return nil
 }
 
 func (v *SilenceVote) signedMessage() []byte {
@@ -57,8 +92,8 @@ func (v *SilenceVote) signedMessage() []byte {
 
 // Sign signs the vote with the voter seat's key.
 func (v *SilenceVote) Sign(priv ed25519.PrivateKey) error {
-	if v.Silent == v.Voter {
-		return fmt.Errorf("%w: seat %d votes against itself", ErrMalformed, v.Voter)
+	if err := v.check(); err != nil {
+		return err
 	}
 	return signSide(priv, v.signedMessage(), &v.Sig)
 }
@@ -94,19 +129,34 @@ func (v *SilenceVote) Verify(key Identity) error {
 	return nil
 }
 
-// MarshalBinary encodes the vote (VoteSize bytes).
+// MarshalBinary encodes the vote (VoteSize bytes, or VoteSizeWhy for a
+// vote that says why).
 func (v *SilenceVote) MarshalBinary() ([]byte, error) {
-	if v.Silent == v.Voter {
-		return nil, fmt.Errorf("%w: seat %d votes against itself", ErrMalformed, v.Voter)
+	if err := v.check(); err != nil {
+		return nil, err
 	}
-	b := v.appendSigned(make([]byte, 0, VoteSize))
+	b := v.appendSigned(make([]byte, 0, v.size()))
 	return append(b, v.Sig[:]...), nil
 }
 
+// voteLen is the size of the encoded vote that data starts with, by its
+// version byte (VoteSize when it names none known: the parse then fails).
+func voteLen(data []byte) int {
+	if len(data) > 1 && data[1] == VoteVersionWhy {
+		return VoteSizeWhy
+	}
+	return VoteSize
+}
+
 // ParseVote decodes a vote strictly: exact size, tag, version, distinct
-// seats. The signature is checked by Verify, against the voter's key.
+// seats, a known reason. The signature is checked by Verify, against the
+// voter's key.
 func ParseVote(data []byte) (*SilenceVote, error) {
-	if err := sideFrame(data, "vote", VoteSize, VoteTag, VoteVersion); err != nil {
+	version := byte(VoteVersion)
+	if len(data) > 1 && data[1] == VoteVersionWhy {
+		version = VoteVersionWhy
+	}
+	if err := sideFrame(data, "vote", voteLen(data), VoteTag, version); err != nil {
 		return nil, err
 	}
 	v := &SilenceVote{}
@@ -115,9 +165,16 @@ func ParseVote(data []byte) (*SilenceVote, error) {
 	v.Seq = binary.BigEndian.Uint64(p[32:])
 	copy(v.Prev[:], p[40:72])
 	v.Silent, v.Voter = p[72], p[73]
-	copy(v.Sig[:], p[74:])
-	if v.Silent == v.Voter {
-		return nil, fmt.Errorf("%w: seat %d votes against itself", ErrMalformed, v.Voter)
+	p = p[74:]
+	if version == VoteVersionWhy {
+		v.Why, p = Absence(p[0]), p[1:]
+		if v.Why == AbsenceUnstated {
+			return nil, fmt.Errorf("%w: a vote of version %d without a reason", ErrMalformed, version)
+		}
+	}
+	copy(v.Sig[:], p)
+	if err := v.check(); err != nil {
+		return nil, err
 	}
 	return v, nil
 }
@@ -215,7 +272,7 @@ func parseVoidSilent(body []byte) (*voidSilent, error) {
 		r.fail("%d votes", n)
 	}
 	for i := 0; i < n && r.err == nil; i++ {
-		v, err := ParseVote(r.take(VoteSize))
+		v, err := ParseVote(r.take(voteLen(r.b)))
 		if err != nil && r.err == nil {
 			r.err = fmt.Errorf("%w: VoidSilent body: vote %d: %w", ErrMalformed, i, err)
 		}
@@ -225,6 +282,13 @@ func parseVoidSilent(body []byte) (*voidSilent, error) {
 		return nil, err
 	}
 	return vs, nil
+}
+
+// departed reports whether a voter found the silent seat's device gone
+// (AbsenceGone): then the seat left, whatever the others saw. Votes of
+// version 1, which say nothing, never do.
+func (vs *voidSilent) departed() bool {
+	return slices.ContainsFunc(vs.votes, func(v *SilenceVote) bool { return v.Why == AbsenceGone })
 }
 
 // compareVoids orders two VoidSilents for the same seq: the one whose

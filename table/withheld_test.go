@@ -2,17 +2,20 @@ package table
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
-// A device that leaves instead of posting its reveal after the play is
-// taken over by the others, and every device still there ends with the
-// same log, which Verify accepts and reads the same: the silence is
-// recorded as a withheld reveal, a cheat (from three seats on; at two,
-// where the one other seat could vote right after its own reveal, the
-// seat is named silent only). Njet deals the withheld round again with a
-// bot in the seat, and the withheld deal counts for nobody; a game of The
+// A device that stays at the table (it announces itself) but never posts
+// its reveal after the play is taken over by the others, and every device
+// ends with the same log, which Verify accepts and reads the same: the
+// silence is recorded as a withheld reveal, a cheat (from three seats on;
+// at two, where the one other seat could vote right after its own reveal,
+// the seat is named silent only). A device that leaves there instead is
+// gone, not a cheat: its seat is named silent. Njet deals the round again
+// with a bot in the seat, and that deal counts for nobody; a game of The
 // Game ends with its result not verified. No view ever holds a card of a
 // hand its device does not play.
 func TestWithheldReveal(t *testing.T) {
@@ -20,28 +23,45 @@ func TestWithheldReveal(t *testing.T) {
 		name  string
 		cfg   SelfplayConfig
 		seat  int
+		stays bool // the device stays at the table and refuses
 		check string
 		err   error
 	}{
-		{"Njet, three seats", njetConfig(t, 3, 1, 58), 2, CheckWithheld, ErrWithheld},
-		{"Njet, first of four", njetConfig(t, 4, 1, 59), 0, CheckWithheld, ErrWithheld},
-		{"The Game, last of three", theGameConfig(t, 3, true, 900), 2, CheckWithheld, ErrWithheld},
-		{"The Game, first of four", theGameConfig(t, 4, false, 901), 0, CheckWithheld, ErrWithheld},
-		{"The Game, two seats", theGameConfig(t, 2, false, 902), 1, CheckSilent, ErrSilent},
+		{"Njet, three seats", njetConfig(t, 3, 1, 58), 2, true, CheckWithheld, ErrWithheld},
+		{"Njet, first of four", njetConfig(t, 4, 1, 59), 0, true, CheckWithheld, ErrWithheld},
+		{"Njet, three seats, the device leaves", njetConfig(t, 3, 1, 58), 2, false, CheckSilent, ErrSilent},
+		{"The Game, last of three", theGameConfig(t, 3, true, 900), 2, true, CheckWithheld, ErrWithheld},
+		{"The Game, first of four", theGameConfig(t, 4, false, 901), 0, true, CheckWithheld, ErrWithheld},
+		{"The Game, last of three, the device leaves", theGameConfig(t, 3, true, 900), 2, false, CheckSilent, ErrSilent},
+		{"The Game, first of four, the device leaves", theGameConfig(t, 4, false, 901), 0, false, CheckSilent, ErrSilent},
+		{"The Game, two seats, the device leaves", theGameConfig(t, 2, false, 902), 1, false, CheckSilent, ErrSilent},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			c.cfg.Leaves, c.cfg.Net = []Leave{{Seat: c.seat, AtReveal: true}}, NetConfig{Drop: 0.02, Duplicate: 0.02}
+			c.cfg.Net = NetConfig{Drop: 0.02, Duplicate: 0.02}
+			if !c.stays {
+				c.cfg.Leaves = []Leave{{Seat: c.seat, AtReveal: true}}
+			}
 			leaks := 0
 			c.cfg.Watch = func(seat int, p *Peer) error {
-				leaks += leaveLeaks(t, p.Game(), seat)
+				if seat != c.seat {
+					leaks += leaveLeaks(t, p.Game(), seat)
+				}
 				return nil
 			}
-			s := runTable(t, c.cfg)
+			s := runPrepared(t, c.cfg, func(s *Selfplay) {
+				if c.stays {
+					refuseReveal(s, c.seat)
+				}
+			})
 			if leaks != 0 {
 				t.Fatalf("%d cards in views of hands the device does not play", leaks)
 			}
-			log := sameLog(t, s, seatsBut(c.cfg.Players, c.seat))
+			present := seatsBut(c.cfg.Players, c.seat)
+			if c.stays {
+				present = seatsBut(c.cfg.Players)
+			}
+			log := sameLog(t, s, present)
 			v, err := Verify(bytes.NewReader(log))
 			if err != nil || !v.Over {
 				t.Fatalf("Verify: %v, over %v", err, v != nil && v.Over)
@@ -71,4 +91,28 @@ func TestWithheldReveal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// refuseReveal makes seat's device stay at the table, announcing itself,
+// and never post its reveal: the clock runs while the table waits for it.
+func refuseReveal(s *Selfplay, seat int) {
+	s.slow = map[int]func(*Peer) bool{seat: func(p *Peer) bool { return p.View().Kind == KindReveal }}
+	s.stall = map[int]func(*Game, Kind) bool{seat: func(_ *Game, k Kind) bool { return k == KindReveal }}
+}
+
+// runPrepared is runTable with the selfplay set up by prepare first.
+func runPrepared(t *testing.T, cfg SelfplayConfig, prepare func(s *Selfplay)) *Selfplay {
+	t.Helper()
+	s, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepare(s)
+	// The deadline only stops a hung test; nothing is asserted about time.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := s.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

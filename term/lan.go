@@ -1,7 +1,6 @@
 package term
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -108,27 +107,8 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", names: cfg.Names, view: l.view,
 		out: &printer{w: out, width: width}}
 
-	type input struct {
-		text string
-		err  error
-	}
-	lines := make(chan input)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		r := bufio.NewReader(in)
-		for {
-			text, err := readLine(r)
-			select {
-			case lines <- input{text, err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	lines, stop := readLines(in)
+	defer stop()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	l.out.f("You play seat %d. When it is your turn, answer with the number of a choice or type it as shown; "+
@@ -169,9 +149,12 @@ type lan struct {
 	cfg LANConfig
 	cur engine.View // the seat's latest view
 
-	prompt   *table.Prompt // the question shown, not yet answered
-	cs       []choice
-	answered map[uint64]bool // seqs the person answered
+	prompt *table.Prompt // the question shown, not yet answered
+	// clockTold is the last reminder of the table's clock given for the
+	// prompt (seconds left; 0 none yet).
+	clockTold int
+	cs        []choice
+	answered  map[uint64]bool // seqs the person answered
 
 	// What has been told already, beside the lanScreen's.
 	ready     bool          // the genesis is known: edition and players
@@ -223,21 +206,54 @@ func (l *lan) update() bool {
 		l.showVoided(viol, v)
 	}
 	l.voided = len(v.Voided)
+	for _, r := range v.Recovered[min(l.recovered, len(v.Recovered)):] {
+		name := words.Plain(l.seatName(r.Seat))
+		if r.Seat == l.you {
+			name = words.Msg{}
+		}
+		l.out.f("\n")
+		l.out.say(words.Gone(name, words.Plain(l.seatName(r.Host)), true, r.Host == l.you))
+	}
+	l.recovered = len(v.Recovered)
 	if v.Over {
 		l.showGameOver(v)
 		return true
 	}
 	l.showHalt(v)
+	// The peer's clock: when the log last grew, and how long ago.
+	now := v.Since.Add(v.Silent)
 	if l.prompt != nil && (v.Prompt == nil || v.Prompt.Seq != l.prompt.Seq) {
-		l.out.f("\nThe table moved on: that question no longer stands.\n")
+		if u := l.prompt.Until; !u.IsZero() && !now.Before(u) {
+			l.out.f("\n")
+			l.out.say(words.ClockOut())
+		} else {
+			l.out.f("\nThe table moved on: that question no longer stands.\n")
+		}
 		l.prompt, l.cs = nil, nil
 	}
 	if pr := v.Prompt; pr != nil && l.prompt == nil && !l.answered[pr.Seq] {
-		l.prompt = pr
+		l.prompt, l.clockTold = pr, 0
 		l.cs = l.choices(pr.Legal)
 		l.showSituation(l.cs, false)
+		if !pr.Until.IsZero() {
+			l.clockTold = secondsLeft(pr.Until, now)
+			l.out.say(words.ClockMove(l.clockTold))
+		}
 		l.out.f("> ")
 		return false
+	}
+	if pr := l.prompt; pr != nil && !pr.Until.IsZero() {
+		// The table's clock counts down: a reminder at 30 s and at 10 s.
+		left := secondsLeft(pr.Until, now)
+		for _, at := range []int{30, 10} {
+			if left <= at && l.clockTold > at {
+				l.clockTold = left
+				l.out.f("\n")
+				l.out.say(words.ClockLeft(left))
+				l.out.f("> ")
+				break
+			}
+		}
 	}
 	if l.prompt == nil && v.Turn >= 0 && v.Turn != l.you {
 		l.showWait(v)
@@ -267,10 +283,12 @@ func (l *lan) showWait(v table.PeerView) {
 		l.asking = false
 		return
 	}
-	if v.Since != l.askSince || !l.asking && v.Silent >= l.askAt+l.cfg.Patience {
-		l.askSince, l.askAt, l.asking = v.Since, v.Silent, true
+	// The question is about the device, not the person: it comes only
+	// once the device has shown no sign of life for the patience (Away).
+	if v.Since != l.askSince || !l.asking && v.Away >= l.askAt+l.cfg.Patience {
+		l.askSince, l.askAt, l.asking = v.Since, v.Away, true
 		l.out.f("%s has been silent for %v: let a bot play %s? (yes/no)\n",
-			l.deviceName(v.Turn), v.Silent.Round(time.Second), l.seatPhrase(v.Turn))
+			l.deviceName(v.Turn), v.Away.Round(time.Second), l.seatPhrase(v.Turn))
 	}
 }
 
@@ -304,8 +322,10 @@ func (l *lan) seatName(seat int) string {
 // kindName is how the text calls what a seat must post.
 func kindName(k table.Kind) string {
 	switch k {
-	case table.KindPlay:
+	case table.KindPlay, table.KindRecoveredPlay:
 		return "play a card"
+	case table.KindRecovery:
+		return "open a gone seat's cards for its bot"
 	case table.KindBlock:
 		return "block a field"
 	case table.KindTeam:
@@ -431,6 +451,14 @@ func (l *lan) decline() {
 		l.cfg.Patience.Round(time.Second))
 }
 
+// hostOf is the seat whose device plays seat now.
+func hostOf(v table.PeerView, seat int) int {
+	if seat >= 0 && seat < len(v.Hosts) {
+		return v.Hosts[seat]
+	}
+	return seat
+}
+
 // waiting describes whom the table waits for.
 func (l *lan) waiting(v table.PeerView) string {
 	switch {
@@ -445,6 +473,23 @@ func (l *lan) waiting(v table.PeerView) string {
 }
 
 func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
+	if viol.Seat == l.you && viol.Check == table.CheckSilent && viol != v.Abandoned {
+		host := "another seat"
+		if h := v.BotHost; h >= 0 {
+			host = l.seatName(h)
+		}
+		l.out.f("\n")
+		l.out.say(words.YourDeviceLeft(words.Plain(host)))
+		return
+	}
+	if m := voidedMsg(viol, words.Plain(l.seatName(viol.Seat)), viol == v.Abandoned); m.ID != "" {
+		l.out.f("\n")
+		l.out.say(m)
+		if viol != v.Abandoned {
+			l.out.say(words.DealtAgain())
+		}
+		return
+	}
 	if viol == v.Abandoned {
 		// At a table of two no seat is handed to the opponent.
 		l.out.f("\nThe game ends without a winner: %v. At a table of two no bot takes over a seat.\n", viol)
@@ -458,5 +503,37 @@ func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 		l.out.f("\nThe table voided the round because your seat was silent (%v); a bot hosted by %s plays it now.\n", viol, host)
 		return
 	}
+	if viol.Check == table.CheckSilent {
+		// A device gone: say in plain words why the cards are dealt again.
+		l.out.f("\n")
+		l.out.say(words.Gone(words.Plain(l.seatName(viol.Seat)), words.Plain(l.seatName(hostOf(v, viol.Seat))), false, false))
+		return
+	}
 	l.out.f("\nThe table voided the round: %v. It is dealt again; a bot plays %s now.\n", viol, l.seatName(viol.Seat))
+}
+
+// voidedMsg words a round voided for a seat's device in a person's words:
+// the device left the table (at a table of two, abandoned: the game
+// ends), or it stayed and withheld its reveal. Any other cheat gets the
+// empty Msg: the violation itself says what happened.
+func voidedMsg(viol *table.Violation, name words.Msg, abandoned bool) words.Msg {
+	switch {
+	case viol.Check == table.CheckSilent && abandoned:
+		return words.DeviceLeftAtTwo(name)
+	case viol.Check == table.CheckSilent:
+		return words.DeviceLeft(name)
+	case viol.Check == table.CheckWithheld:
+		return words.RevealWithheld(name)
+	}
+	return words.Msg{}
+}
+
+// secondsLeft is the time from now to until in whole seconds, rounded up
+// (0 once it has passed).
+func secondsLeft(until, now time.Time) int {
+	d := until.Sub(now)
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Second - 1) / time.Second)
 }

@@ -644,6 +644,36 @@ func (s *screen) pick(line string, legal []engine.Action, cs []choice) (engine.A
 // readLine reads one line without its line end. A line longer than maxLine
 // is cut there (the rest is read and dropped), so no input can end the game
 // but the end of the input. A last line without a line end still counts.
+// typed is a line read from the input, or the error that ended it.
+type typed struct {
+	text string
+	err  error
+}
+
+// readLines reads lines from in on a goroutine of its own, so that the
+// table moves on while nobody types, and sends them, the last with the
+// error that ended the input. The goroutine ends then, or at its next
+// line once stop is called.
+func readLines(in io.Reader) (lines <-chan typed, stop func()) {
+	out := make(chan typed)
+	done := make(chan struct{})
+	go func() {
+		r := bufio.NewReader(in)
+		for {
+			text, err := readLine(r)
+			select {
+			case out <- typed{text, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out, func() { close(done) }
+}
+
 func readLine(in *bufio.Reader) (string, error) {
 	var line []byte
 	for {

@@ -1,7 +1,6 @@
 package term
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +14,7 @@ import (
 )
 
 // TheGameLANSeat is what PlayTheGameLAN needs of a person's seat at a LAN
-// table of The Game (a *lan.TheGameSeat).
+// table of The Game (a *seat.TheGameSeat).
 type TheGameLANSeat interface {
 	You() int
 	Name(seat int) string
@@ -44,27 +43,8 @@ func PlayTheGameLAN(ctx context.Context, seat TheGameLANSeat, echo bool, in io.R
 		return fmt.Errorf("term: PlayTheGameLAN without a seat")
 	}
 	l := &tgLAN{seat: seat, you: seat.You(), out: out, echo: echo, shown: -1}
-	type input struct {
-		text string
-		err  error
-	}
-	lines := make(chan input)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		r := bufio.NewReader(in)
-		for {
-			text, err := readLine(r)
-			select {
-			case lines <- input{text, err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	lines, stop := readLines(in)
+	defer stop()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	l.printf("You play seat %d at a table of The Game; the other seats are played by their devices. "+

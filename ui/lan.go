@@ -87,6 +87,9 @@ type LANHostConfig struct {
 	// Hints allows hints at the table: each person may ask for the strong
 	// bot's move from their own view.
 	Hints bool
+	// Clock is the table's clock: the seconds a person has for each move
+	// before their bot makes it; 0, the default, has none.
+	Clock int
 }
 
 // JoinTo names the table Join goes to: a table seen on the LAN (Table,

@@ -281,6 +281,12 @@ func TestLANHostForm(t *testing.T) {
 	if cfg, err := h.Config(); err != nil || !slices.Equal(cfg.Bots, []BotStrength{BotEasy, BotEasy}) {
 		t.Fatalf("two easy bots: %+v, %v", cfg.Bots, err)
 	}
+	// The clock is off unless the host chooses one.
+	h.Clock.SetSelected("1 min")
+	if cfg, err := h.Config(); err != nil || cfg.Clock != 60 {
+		t.Fatalf("a clock of a minute: %d, %v", cfg.Clock, err)
+	}
+	h.Clock.SetSelectedIndex(0)
 	h.Bots.SetSelected("1")
 	h.Strength.SetSelected("normal")
 	screenshot(t, "lan-host-desktop", u.Window())

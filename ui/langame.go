@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/words"
 )
 
 // LANGame is a LAN table: the table screen fed by the person's seat, with
@@ -286,6 +288,12 @@ func (g *LANGame) event(ev seat.Event) {
 	case seat.RoundVoided:
 		g.halt = ""
 		g.note = g.voided(ev)
+	case seat.RoundKept:
+		name := words.Plain(g.seatName(ev.Seat))
+		if ev.Seat == g.you {
+			name = words.Msg{}
+		}
+		g.note = say(words.Gone(name, words.Plain(g.seatName(ev.Host)), true, ev.Host == g.you))
 	case seat.Watching:
 		g.note = tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
 	case seat.Audited:
@@ -311,6 +319,10 @@ func (g *LANGame) show() {
 			g.Vote.Show()
 			text += "\n" + g.voteHelp(*g.turn)
 		}
+	case g.turn != nil && g.turn.Seat == g.you && !g.turn.Until.IsZero():
+		// The table's clock counts down the person's move.
+		left := max(int((g.turn.Until.Sub(g.app.Now())+time.Second-1)/time.Second), 0)
+		text = say(words.ClockLeft(left))
 	}
 	if text == "" {
 		text = tr("lan.game.playing", "Playing on the LAN")
@@ -352,15 +364,18 @@ func (g *LANGame) voteHelp(t seat.Turn) string {
 	args := map[string]any{"Name": g.seatName(t.Seat), "Votes": t.Votes, "Needed": t.Needed,
 		"Patience": int(t.Patience / time.Second)}
 	if len(g.seats) == 2 {
-		return tr("lan.game.vote-two", "{{.Name}} has been silent for more than {{.Patience}} s. With two players nobody can take over: if you vote, the game ends as abandoned.", args)
+		return tr("lan.game.vote-two", "The device of {{.Name}} has not been heard from for more than {{.Patience}} s. With two players nobody can take over: if you vote, the game ends as abandoned.", args)
 	}
-	return tr("lan.game.vote-help", "{{.Name}} has been silent for more than {{.Patience}} s. When every other player votes ({{.Votes}} of {{.Needed}} so far), the round is dealt again and a bot plays that seat.", args)
+	return tr("lan.game.vote-help", "The device of {{.Name}} has not been heard from for more than {{.Patience}} s. When every other player votes ({{.Votes}} of {{.Needed}} so far), the round is dealt again and a bot plays that seat.", args)
 }
 
 // cheat says plainly who cheated, at what, and where.
 func (g *LANGame) cheat(v *seat.Violation) string {
 	if v == nil {
 		return tr("lan.game.halted", "The round stopped at a broken rule.")
+	}
+	if v.Check == table.CheckSoftware {
+		return tr("lan.game.software", "The table stopped: the checking software failed, not a player. Update the app on every device, then check the saved game again.")
 	}
 	return tr("lan.game.cheat", "The round stopped: {{.Name}} cheated. The check that failed: {{.Check}} ({{.Step}}).",
 		map[string]any{"Name": g.seatName(v.Seat), "Check": v.Check, "Step": checkStep(v.Check)})
@@ -371,6 +386,25 @@ func (g *LANGame) voided(ev seat.RoundVoided) string {
 	who := tr("lan.game.someone", "a seat")
 	if ev.Fault != nil {
 		who = g.seatName(ev.Fault.Seat)
+		// A device that left, or one that stayed and withheld its reveal,
+		// is told in a person's words.
+		switch {
+		case ev.Fault.Seat == g.you && ev.Fault.Check == table.CheckSilent:
+			host := tr("lan.game.someone", "a seat")
+			if ev.BotHost >= 0 {
+				host = g.seatName(ev.BotHost)
+			}
+			return say(words.YourDeviceLeft(words.Plain(host)))
+		case ev.Fault.Check == table.CheckSilent:
+			return say(words.DeviceLeft(words.Plain(who))) + " " + say(words.DealtAgain())
+		case ev.Fault.Check == table.CheckWithheld:
+			return say(words.RevealWithheld(words.Plain(who)))
+		}
+	}
+	if ev.Fault != nil && ev.Fault.Check == table.CheckSilent && ev.Fault.Seat != g.you {
+		// A device gone before its cards could be played on: say so, and
+		// that the cards are dealt again at once.
+		return say(words.Gone(words.Plain(who), words.Plain(g.seatName(ev.BotHost)), false, false))
 	}
 	return tr("lan.game.voided", "The round was dealt again without the points so far: {{.Name}} was at fault, and a bot plays that seat now.",
 		map[string]any{"Name": who})

@@ -168,8 +168,10 @@ type HostForm struct {
 	Short    *widget.Check
 	Target   *widget.Entry
 	Hints    *widget.Check
-	Open     *widget.Button
-	Problem  *widget.Label
+	// Clock is the table's clock per move, off by default.
+	Clock   *widget.Select
+	Open    *widget.Button
+	Problem *widget.Label
 }
 
 // NewHostForm makes the host form.
@@ -190,6 +192,11 @@ func NewHostForm(a *App) *HostForm {
 		f.Strength.SetSelectedIndex(min(1, n-1))
 	}
 	f.Short = widget.NewCheck(tr("lan.host.short", "Short game"), nil)
+	f.Clock = widget.NewSelect(nil, nil)
+	for _, c := range clockChoices {
+		f.Clock.Options = append(f.Clock.Options, clockName(c))
+	}
+	f.Clock.SetSelectedIndex(0)
 	f.Target = widget.NewEntry()
 	f.Target.SetPlaceHolder(tr("lan.host.target-hint", "none"))
 	f.Edition = widget.NewRadioGroup([]string{editionName(engine.Classic), editionName(engine.Modern)}, func(string) { f.editionChoices() })
@@ -218,6 +225,7 @@ func NewHostForm(a *App) *HostForm {
 		widget.NewFormItem(tr("lan.host.variant", "Variant"), container.NewVBox(f.Short, f.Extreme)),
 		widget.NewFormItem(tr("lan.host.target", "Target score"), f.Target),
 		widget.NewFormItem(tr("again.hint.button", "Hint"), f.Hints),
+		widget.NewFormItem(tr("lan.host.clock", "Clock per move"), f.Clock),
 	)
 	f.view = a.page(tr("lan.host", "Host a table"), column(container.NewVBox(form, f.Problem, f.Open)))
 	return f
@@ -342,7 +350,25 @@ func (f *HostForm) Config() (LANHostConfig, error) {
 	if cfg.Target > 0 && cfg.Short {
 		return cfg, fmt.Errorf("%s", tr("lan.host.short-target", "A short game has no target score."))
 	}
+	if i := f.Clock.SelectedIndex(); i > 0 && i < len(clockChoices) {
+		cfg.Clock = clockChoices[i]
+	}
 	return cfg, nil
+}
+
+// clockChoices are the table clocks a host chooses from, in seconds: none
+// first, the default.
+var clockChoices = []int{0, 30, 60, 120, 300}
+
+// clockName names a table clock.
+func clockName(secs int) string {
+	switch {
+	case secs == 0:
+		return tr("lan.host.clock-off", "Off: take your time")
+	case secs < 60:
+		return tr("lan.host.clock-secs", "{{.N}} s", map[string]any{"N": secs})
+	}
+	return tr("lan.host.clock-mins", "{{.N}} min", map[string]any{"N": secs / 60})
 }
 
 // open opens the lobby.

@@ -198,6 +198,22 @@ var catalogue = map[string]entry{
 	"hint.none":         {other: "No hint now."},
 	"hint.off":          {other: "The host did not allow hints at this table."},
 
+	// A device gone mid-round.
+	"gone.redeal":     {other: "{{.Name}} left the table. The cards cannot be played on without that device (the tricks had not begun, or more than one seat left at once), so the round is dealt again right away. A bot on {{.Host}}'s device plays that seat now."},
+	"gone.kept":       {other: "{{.Name}} left the table during the round. The round goes on and every trick played stands: a bot on {{.Host}}'s device plays that seat with its own cards, which the other seats opened for that device alone."},
+	"gone.kept.yours": {other: "Your seat was silent, so the table let a bot on {{.Host}}'s device play it with your cards. The round goes on and every trick played stands."},
+	"gone.kept.you":   {other: "{{.Name}} left the table during the round. The round goes on and every trick played stands: your device plays that seat now with its own cards, which the other seats opened for your device alone."},
+
+	// A table over the LAN: devices that leave.
+	"device.left":     {other: "{{.Name}}'s device has left the table; a bot plays that seat now."},
+	"device.left.you": {other: "Your device was away too long and the table went on without it: a bot hosted by {{.Host}} plays your seat now."},
+	"device.left.two": {other: "{{.Name}}'s device has left the table. With two players nobody takes over a seat: the game ends without a winner."},
+	"device.withheld": {other: "{{.Name}}'s device is at the table but would not show its cards after the play: the round does not count, and a bot plays that seat now."},
+	"clock.move":      {other: "You have {{.Seconds}} s for this move (the table's clock); then your bot makes it for you."},
+	"clock.left":      {other: "{{.Seconds}} s left for your move."},
+	"clock.out":       {other: "Your time ran out: your bot made the move for you. The seat is still yours."},
+	"round.again":     {other: "The round is dealt again, without the points so far."},
+
 	// The rules of the game, for the rules help.
 	"rules.help.title":               {other: "How Njet! ({{.Edition}}) is played with {{.Players}} players:"},
 	"rules.help.board.classic":       {other: "The board: each round, starting with the player left of the dealer, everyone in turn blocks one free field of the Njet board, but never the last free field of a row. When every row has one free field left, those fields are the rules of the round: the start player, the discard, trump, the supertrump colour and what each trick is worth."},

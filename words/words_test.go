@@ -388,6 +388,8 @@ func TestTableWords(t *testing.T) {
 		Leave(2), InputEnded(2), Received(red1, Bot(3)), FieldHeld(engine.Classic, 0, You()),
 		SeatNumber(2), BotForYou(), Phase(engine.PhaseTricks), Edition(engine.Modern), TrumpSuit(),
 		Suit(engine.Classic, engine.Black), Cards(nil), Number(4),
+		DeviceLeft(Plain("Ada")), YourDeviceLeft(Bot(1)), DeviceLeftAtTwo(Plain("Ada")), RevealWithheld(Plain("Ada")),
+		DealtAgain(), ClockMove(60), ClockLeft(10), ClockOut(),
 	} {
 		t.Run(fmt.Sprint(i, m.ID), func(t *testing.T) { checkSaid(t, m) })
 	}

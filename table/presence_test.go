@@ -1,0 +1,352 @@
+package table
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/njetlan/njet/engine"
+)
+
+// A Presence and a vote that says why encode, parse and verify; a vote of
+// version 1 still parses as one that says nothing; damaged ones are
+// refused with the error of their fault.
+func TestPresenceAndVoteWire(t *testing.T) {
+	fx := newFixture(t, 3, 100)
+	a := &Presence{Table: fx.table, Seat: 1, Beat: 77, Head: 12}
+	if err := a.Sign(fx.privs[1]); err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.MarshalBinary()
+	if err != nil || len(b) != PresenceSize || !IsPresence(b) || !IsSideMessage(b) {
+		t.Fatalf("presence: %d bytes, err %v", len(b), err)
+	}
+	got, err := ParsePresence(b)
+	if err != nil || *got != *a || got.Verify(fx.ids[1]) != nil || got.Verify(fx.ids[0]) == nil {
+		t.Fatalf("parsed %+v, err %v", got, err)
+	}
+	bad := bytes.Clone(b)
+	bad[1] = 9
+	for _, c := range []struct {
+		name string
+		data []byte
+		err  error
+	}{{"short", b[:PresenceSize-1], ErrMalformed}, {"version", bad, ErrUnknownVersion}} {
+		if _, err := ParsePresence(c.data); !errors.Is(err, c.err) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.err)
+		}
+	}
+	for _, why := range []Absence{AbsenceUnstated, AbsenceGone, AbsenceRefused} {
+		v := &SilenceVote{Table: fx.table, Seq: 7, Prev: Hash{3}, Silent: 2, Voter: 0, Why: why}
+		if err := v.Sign(fx.privs[0]); err != nil {
+			t.Fatal(err)
+		}
+		enc, err := v.MarshalBinary()
+		want := VoteSizeWhy
+		if why == AbsenceUnstated {
+			want = VoteSize
+		}
+		if err != nil || len(enc) != want {
+			t.Fatalf("%v: %d bytes, err %v", why, len(enc), err)
+		}
+		got, err := ParseVote(enc)
+		if err != nil || *got != *v || got.Verify(fx.ids[0]) != nil {
+			t.Fatalf("%v: parsed %+v, err %v", why, got, err)
+		}
+		if why != AbsenceUnstated {
+			// The reason is signed: another one does not verify.
+			enc[VoteSizeWhy-SignatureSize-1] ^= 3
+			if got, err := ParseVote(enc); err == nil && got.Verify(fx.ids[0]) == nil {
+				t.Errorf("%v: a changed reason verifies", why)
+			}
+			enc[VoteSizeWhy-SignatureSize-1] = 0
+			if _, err := ParseVote(enc); !errors.Is(err, ErrMalformed) {
+				t.Errorf("%v: a version 2 vote without a reason: %v", why, err)
+			}
+		}
+	}
+	if err := (&SilenceVote{Silent: 1, Voter: 0, Why: absenceEnd}).Sign(fx.privs[0]); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a vote with an unknown reason: %v", err)
+	}
+}
+
+// A person who thinks over a move for ten minutes, on a device that is
+// there (it announces itself), is waited for: no vote, no void, no bot.
+// Then the person moves and the game goes on to its end like any other,
+// with one log that Verify accepts.
+func TestPresenceThinkingPersonIsWaitedFor(t *testing.T) {
+	const human, think = 1, 10 * time.Minute
+	cfg := njetConfig(t, 3, 1, 71)
+	cfg.VoidAfter = 10 * time.Second
+	sp, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.human = map[int]bool{human: true}
+	sp.slow = map[int]func(*Peer) bool{human: func(p *Peer) bool { return p.View().Prompt != nil }}
+	// The deadline only stops a hung test; nothing is asserted about time.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var (
+		wg          sync.WaitGroup
+		thought     time.Duration
+		present     int
+		away, voted []string
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var start time.Time
+		for ctx.Err() == nil {
+			p := sp.Peer(human)
+			if p == nil || !sleepCtx(ctx, time.Millisecond) {
+				continue
+			}
+			if p.Game().Over() {
+				return
+			}
+			pr := p.View().Prompt
+			if pr == nil {
+				continue
+			}
+			if start.IsZero() {
+				start = sp.now()
+			}
+			if thought == 0 {
+				if sp.now().Sub(start) < think {
+					for seat := range 3 {
+						o := sp.Peer(seat)
+						if seat == human || o == nil {
+							continue
+						}
+						switch v := o.View(); {
+						case v.Turn != human:
+						case v.Present && !v.Voidable:
+							present++
+						default:
+							away = append(away, v.Away.String())
+						}
+						if err := o.VoteVoid(); err == nil {
+							voted = append(voted, fmt.Sprintf("seat %d", seat))
+						}
+					}
+					continue
+				}
+				thought = sp.now().Sub(start)
+			}
+			if err := p.Submit(pr.Legal[0]); err != nil && !errors.Is(err, engine.ErrNotYourTurn) {
+				t.Errorf("submit: %v", err)
+			}
+		}
+	}()
+	err = sp.Run(ctx)
+	cancel()
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if thought < think || present == 0 || len(away) > 0 || len(voted) > 0 {
+		t.Fatalf("thought %v; the others saw the device there %d times, away %v, voted %v", thought, present, away, voted)
+	}
+	for _, o := range sp.Outcomes() {
+		if len(o.Voided) != 0 || o.BotHost >= 0 || len(o.Results) != 1 {
+			t.Errorf("seat %d: voided %v, bot host %d, results %+v", o.Seat, o.Voided, o.BotHost, o.Results)
+		}
+	}
+	log := sameLog(t, sp, seatsBut(3))
+	if v, err := Verify(bytes.NewReader(log)); err != nil || !v.Over || len(v.Voided) != 0 {
+		t.Fatalf("Verify: %v, %+v", err, v)
+	}
+}
+
+// A device that is there but slow at its reveal (a busy processor: three
+// patiences, less than the refusal time) is not taken over and never
+// recorded as having withheld it; the game ends with the round audited.
+// A device gone in the play, at the same table, is taken over, its vote
+// certificate saying it is gone, and recorded as silent, not as a cheat.
+func TestPresenceBusyRevealIsNoCheat(t *testing.T) {
+	const busy, gone = 2, 3
+	cfg := njetConfig(t, 4, 2, 72)
+	cfg.VoidAfter = 10 * time.Second
+	cfg.Silences = []Silence{{Seat: gone, AtSeq: 30}}
+	sp, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu      sync.Mutex
+		started = map[uint64]time.Time{}
+		waited  time.Duration
+	)
+	slowReveal := func(seq uint64) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		at, ok := started[seq]
+		if !ok {
+			at = sp.now()
+			started[seq] = at
+		}
+		waited = max(waited, sp.now().Sub(at))
+		return waited < 3*cfg.VoidAfter
+	}
+	sp.slow = map[int]func(*Peer) bool{busy: func(p *Peer) bool { return p.View().Kind == KindReveal }}
+	sp.stall = map[int]func(*Game, Kind) bool{busy: func(g *Game, k Kind) bool {
+		if k != KindReveal {
+			return false
+		}
+		return slowReveal(g.Next())
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := sp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if waited < 3*cfg.VoidAfter {
+		t.Fatalf("the reveal was slow for %v only", waited)
+	}
+	log := sameLog(t, sp, seatsBut(4, gone))
+	v, err := Verify(bytes.NewReader(log))
+	if err != nil || !v.Over {
+		t.Fatalf("Verify: %v", err)
+	}
+	if len(v.Voided) != 1 || v.Voided[0].Seat != gone || v.Voided[0].Check != CheckSilent || errors.Is(v.Voided[0], ErrCheat) {
+		t.Fatalf("voided %v", v.Voided)
+	}
+	_, envs, err := ReadExport(bytes.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range envs {
+		if env.Kind != KindVoidSilent {
+			continue
+		}
+		vs, err := parseVoidSilent(env.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, vote := range vs.votes {
+			if vote.Why != AbsenceGone || int(vote.Silent) != gone {
+				t.Errorf("a vote of seat %d against seat %d says %v", vote.Voter, vote.Silent, vote.Why)
+			}
+		}
+	}
+}
+
+// The table's clock is a genesis extension: a genesis without one encodes
+// as before clocks existed, one with a clock reads back the same, after
+// the names or alone, and a damaged or out-of-range clock is refused.
+func TestGenesisClock(t *testing.T) {
+	_, ids := seatKeys(t, 5, 3)
+	base := Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:3], Keys: ids, Rounds: 1}
+	plain, err := base.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		names []string
+	}{{"alone", nil}, {"after the names", []string{"Ada", "", "Bo"}}} {
+		g := base
+		g.Names, g.Clock = c.names, 90
+		b, err := g.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.names == nil && !bytes.Equal(b[:len(plain)], plain) {
+			t.Errorf("%s: the clock changed the bytes before it", c.name)
+		}
+		got, err := ParseGenesis(b)
+		if err != nil || got.Clock != 90 || len(got.Names) != len(c.names) {
+			t.Fatalf("%s: %+v, %v", c.name, got, err)
+		}
+	}
+	if got, err := ParseGenesis(plain); err != nil || got.Clock != 0 {
+		t.Fatalf("without a clock: %+v, %v", got, err)
+	}
+	for _, c := range []struct {
+		name string
+		body []byte
+	}{
+		{"a clock of 0 s", append(bytes.Clone(plain), genesisClock, 0, 0)},
+		{"a truncated clock", append(bytes.Clone(plain), genesisClock, 1)},
+		{"the clock before the names", append(bytes.Clone(plain), genesisClock, 0, 9, genesisNames, 0, 1, 'A', 0, 0, 0, 0)},
+		{"an unknown extension", append(bytes.Clone(plain), 3, 0, 9)},
+		{"a clock too long", append(bytes.Clone(plain), genesisClock, 0xff, 0xff)},
+	} {
+		if _, err := ParseGenesis(c.body); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	g := base
+	g.Clock = MaxClock + 1
+	if _, err := g.MarshalBinary(); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a clock of %d s: %v", g.Clock, err)
+	}
+}
+
+// At a table with a clock, a person who never moves keeps the seat: each
+// time the clock runs out (by the peer's clock) the device's own bot
+// moves for them, nobody votes, and the game ends with no round voided
+// and no bot seated.
+func TestTableClockMovesForThePerson(t *testing.T) {
+	const human, clock = 1, 30
+	cfg := njetConfig(t, 3, 1, 73)
+	cfg.VoidAfter, cfg.Clock = 10*time.Second, clock
+	cfg.Logf = t.Logf
+	sp, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.human = map[int]bool{human: true}
+	var (
+		mu      sync.Mutex
+		asked   = map[uint64]time.Time{}
+		waited  = map[uint64]time.Duration{}
+		deadOff []string
+	)
+	sp.slow = map[int]func(*Peer) bool{human: func(p *Peer) bool {
+		pr := p.View().Prompt
+		if pr == nil {
+			return false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := asked[pr.Seq]; !ok {
+			asked[pr.Seq] = sp.now()
+			if want := sp.now().Add(clock * time.Second); !pr.Until.Equal(want) {
+				deadOff = append(deadOff, fmt.Sprintf("seq %d: until %v, want %v", pr.Seq, pr.Until, want))
+			}
+		}
+		waited[pr.Seq] = sp.now().Sub(asked[pr.Seq])
+		return true
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := sp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) == 0 || len(deadOff) > 0 {
+		t.Fatalf("%d questions; deadlines off: %v", len(asked), deadOff)
+	}
+	for seq, w := range waited {
+		if w < (clock-1)*time.Second || w > (clock+5)*time.Second {
+			t.Errorf("seq %d: the bot moved %v after the question, the clock is %d s", seq, w, clock)
+		}
+	}
+	for _, o := range sp.Outcomes() {
+		if len(o.Voided) != 0 || o.BotHost >= 0 || len(o.Results) != 1 {
+			t.Errorf("seat %d: voided %v, bot host %d, results %+v", o.Seat, o.Voided, o.BotHost, o.Results)
+		}
+	}
+	log := sameLog(t, sp, seatsBut(3))
+	v, err := Verify(bytes.NewReader(log))
+	if err != nil || !v.Over || len(v.Voided) != 0 {
+		t.Fatalf("Verify: %v, %+v", err, v)
+	}
+}
