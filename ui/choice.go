@@ -92,9 +92,9 @@ func (r *choiceRenderer) MinSize() fyne.Size {
 
 func (r *choiceRenderer) Refresh() {
 	r.bg.FillColor = color.Color(gold)
-	r.bg.StrokeColor, r.bg.StrokeWidth = color.Color(white), 0
+	r.bg.StrokeColor, r.bg.StrokeWidth = nil, 0
 	if r.b.hinted {
-		r.bg.StrokeWidth = 4
+		r.bg.StrokeColor, r.bg.StrokeWidth = white, 4
 	}
 	r.Layout(r.b.Size())
 	canvas.Refresh(r.b)

@@ -94,6 +94,11 @@ func newTgOver(s *TheGameScreen) *tgOver {
 		o.Again.Importance = widget.HighImportance
 		o.Done.Importance = widget.MediumImportance
 		end = container.NewGridWithColumns(2, o.Done, o.Again)
+		if s.lay.portrait {
+			// One under the other: side by side, the longest words
+			// ("Nochmal spielen") are wider than a phone.
+			end = container.NewVBox(o.Again, o.Done)
+		}
 	}
 
 	heading := widget.NewLabelWithStyle(tgw("thegame.replay"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
