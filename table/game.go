@@ -90,6 +90,8 @@ type Game struct {
 	// cheat): no seat there is ever handed to a bot its opponent hosts.
 	abandoned *Violation
 	voided    []*Violation
+	// recovered are the takeovers that kept their round (escrow.go).
+	recovered []Recovery
 	keys      []Identity  // each seat's key now (a takeover or a claim replaces one)
 	botHost   map[int]int // bot seat -> the seat hosting it
 	// handedBack are the seats handed from a bot to a claimant; handable
@@ -114,6 +116,9 @@ type Game struct {
 	// guardAllow is the one VoidSilent the peer's guard lets through (its
 	// hash): the branch the peer chose after comparing it with its own.
 	guardAllow Hash
+	// noEscrow deals without escrows, as logs written before them: tests
+	// measure and replay that form.
+	noEscrow bool
 	// blind keeps the hosted seats' cards out of a game's rules (they
 	// still draft for them): tests use it to play a cheater whose own
 	// rules would refuse the cheat.
@@ -196,6 +201,9 @@ func (g *Game) turn() (int, []Kind, error) {
 	case stDeal:
 		return g.rd.dealt, []Kind{KindDealTokens}, nil
 	case stPlay:
+		if s, ok := g.recoveryDue(); ok {
+			return s, []Kind{KindRecovery}, nil
+		}
 		return g.rules.entitled()
 	case stReveal:
 		return len(g.rd.reveals), []Kind{KindReveal}, nil
@@ -244,7 +252,9 @@ func (g *Game) Apply(env *Envelope) error {
 	case env.Kind == KindBotSeat:
 		err = g.applyBotSeat(seat, env.Body)
 	case env.Kind == KindVoidSilent:
-		err = g.applyVoidSilent(env)
+		v, err = g.applyVoidSilent(env)
+	case env.Kind == KindRecovery:
+		v, err = g.applyRecovery(seat, env.Body)
 	case env.Kind == KindAbandon:
 		err = g.applyAbandon(env)
 	case env.Kind == KindComplaint:

@@ -397,7 +397,12 @@ func (p *Peer) View() PeerView {
 	game, log, _ := p.state()
 	next, prev := log.Head()
 	v := PeerView{Turn: -1, Over: game.Over(), BotHost: game.HostOf(p.cfg.Seat),
-		Voided: game.Voided(), Abandoned: game.Abandoned()}
+		Voided: game.Voided(), Recovered: game.Recovered(), Abandoned: game.Abandoned()}
+	if gen := game.Genesis(); gen != nil {
+		for s := range gen.Players() {
+			v.Hosts = append(v.Hosts, game.PeerOf(s))
+		}
+	}
 	if nj := game.Njet(); nj != nil {
 		v.Game, v.Results = nj.View(p.cfg.Seat), nj.Results()
 	}
