@@ -428,3 +428,59 @@ func TestSoftwareFaultBlamesNoSeat(t *testing.T) {
 		t.Errorf("cryptoViolation = %+v", v)
 	}
 }
+
+// An equivocator that signs a second envelope for a seq of a deal the
+// table finished long ago, with no takeover since, splits nothing: the
+// evidence is kept but does not rewind the table. A second envelope in
+// the deal under way does.
+func TestEquivocationLateDoesNotRewind(t *testing.T) {
+	d := newDriver(t, engine.Classic, 3, 2, 45)
+	var early *Envelope
+	d.runUntil(func(seat int, k Kind) bool {
+		if k == KindBlock && early == nil {
+			early = d.envelope(seat)
+			d.postAll(early)
+			return false
+		}
+		return early != nil && k == KindBlock && len(d.observer().Njet().Results()) == 1
+	})
+	l := d.logs[d.n]
+	late, err := resign(early, d.sp.keys[early.Author], newSeededReader(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(late); !errors.Is(err, ErrEquivocation) {
+		t.Fatalf("%v, want the pair kept", err)
+	}
+	if ev, ok := pendingEquivocation(l, l.Evidence(), nil); ok {
+		t.Errorf("evidence at seq %d of a finished deal would rewind the table to there", ev.First.Seq)
+	}
+	last, _ := l.Get(l.Next() - 1)
+	recent, err := resign(last, d.sp.keys[last.Author], newSeededReader(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(recent); !errors.Is(err, ErrEquivocation) {
+		t.Fatalf("%v, want the pair kept", err)
+	}
+	if ev, ok := pendingEquivocation(l, l.Evidence(), nil); !ok || ev.First.Seq != last.Seq {
+		t.Errorf("evidence in the deal under way: %v %v", ok, ev.First)
+	}
+	// Compared as branches: evidence at the early seq does not outweigh
+	// the table's branch; at the recent one it does.
+	evidenceAt := func(e, twin *Envelope) *Envelope {
+		body, err := equivocationBody(Evidence{First: e, Second: twin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		accuser := (int(e.Author) + 1) % d.n
+		return d.sign(accuser, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: e.Seq, Prev: e.Prev,
+			Author: uint8(accuser), Kind: KindEquivocation, Body: body})
+	}
+	if outweighs(evidenceAt(early, late), l.Range(early.Seq, l.Next()), d.n) {
+		t.Error("evidence of a finished deal outweighs the table's branch")
+	}
+	if !outweighs(evidenceAt(last, recent), l.Range(last.Seq, l.Next()), d.n) {
+		t.Error("evidence of the deal under way does not outweigh the branch that split")
+	}
+}
