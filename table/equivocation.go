@@ -213,16 +213,23 @@ func outweighs(evidence *Envelope, ours []*Envelope, players int) bool {
 // pendingEquivocation returns, of the evidence given, an equivocation of
 // log's branch not yet answered: the accused seat's envelope is still in
 // the log at that seq, after the same previous envelope as the pair.
-// skip names evidence this peer found it cannot post.
+// skip names evidence this peer found it cannot post; evidence of a
+// branch the split cannot have shaped (splitSince), which it never can,
+// is added to it when skip is not nil.
 func pendingEquivocation(log *Log, evidence []Evidence, skip map[Hash]bool) (Evidence, bool) {
 	for _, ev := range evidence {
 		if ev.First == nil || ev.Second == nil || ev.First.Prev != ev.Second.Prev || skip[ev.Second.Hash()] {
 			continue
 		}
 		held, ok := log.Get(ev.First.Seq)
-		if ok && held.Author == ev.First.Author && held.Prev == ev.First.Prev && held.Kind != KindEquivocation &&
-			splitSince(log.Range(ev.First.Seq, log.Next())) {
+		if !ok || held.Author != ev.First.Author || held.Prev != ev.First.Prev || held.Kind == KindEquivocation {
+			continue
+		}
+		if splitSince(log.Range(ev.First.Seq, log.Next())) {
 			return ev, true
+		}
+		if skip != nil {
+			skip[ev.Second.Hash()] = true
 		}
 	}
 	return Evidence{}, false
@@ -340,6 +347,9 @@ func (p *Peer) Accusations() int {
 func (p *Peer) equivocation() (Evidence, bool) {
 	_, log, _ := p.state()
 	p.mu.Lock()
+	if p.unposted == nil {
+		p.unposted = map[Hash]bool{}
+	}
 	skip, stored := p.unposted, !p.evidenceRead
 	p.evidenceRead = true
 	p.mu.Unlock()
