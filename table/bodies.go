@@ -17,13 +17,14 @@ const maxSealedSize = 1 << 10
 // writer appends the fields of a body.
 type writer struct{ b []byte }
 
-func newWriter() *writer        { return &writer{b: []byte{BodyVersion}} }
-func (w *writer) u8(v int)      { w.b = append(w.b, byte(v)) }
-func (w *writer) u16(v int)     { w.b = binary.BigEndian.AppendUint16(w.b, uint16(v)) }
-func (w *writer) u64(v uint64)  { w.b = binary.BigEndian.AppendUint64(w.b, v) }
-func (w *writer) raw(v []byte)  { w.b = append(w.b, v...) }
-func (w *writer) blob(v []byte) { w.u16(len(v)); w.raw(v) }
-func (w *writer) bytes() []byte { return w.b }
+func newWriter() *writer              { return &writer{b: []byte{BodyVersion}} }
+func newWriterVersion(v byte) *writer { return &writer{b: []byte{v}} }
+func (w *writer) u8(v int)            { w.b = append(w.b, byte(v)) }
+func (w *writer) u16(v int)           { w.b = binary.BigEndian.AppendUint16(w.b, uint16(v)) }
+func (w *writer) u64(v uint64)        { w.b = binary.BigEndian.AppendUint64(w.b, v) }
+func (w *writer) raw(v []byte)        { w.b = append(w.b, v...) }
+func (w *writer) blob(v []byte)       { w.u16(len(v)); w.raw(v) }
+func (w *writer) bytes() []byte       { return w.b }
 func (w *writer) flag(v bool) {
 	if v {
 		w.u8(1)
@@ -50,13 +51,17 @@ type reader struct {
 	err  error
 }
 
-func newReader(kind Kind, b []byte) *reader {
+func newReader(kind Kind, b []byte) *reader { return newReaderVersion(kind, BodyVersion, b) }
+
+// newReaderVersion reads a body of version v (a kind whose body has a
+// later version).
+func newReaderVersion(kind Kind, v byte, b []byte) *reader {
 	r := &reader{b: b, kind: kind}
 	if len(b) == 0 {
 		r.fail("empty body")
 		return r
 	}
-	if b[0] != BodyVersion {
+	if b[0] != v {
 		r.err = fmt.Errorf("%w: %v body version %d", ErrUnknownVersion, kind, b[0])
 		return r
 	}

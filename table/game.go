@@ -123,6 +123,10 @@ type Game struct {
 	// still draft for them): tests use it to play a cheater whose own
 	// rules would refuse the cheat.
 	blind bool
+	// layoutFault, in tests, is what the shuffle check returns in place
+	// of its own verdict: a failure of the checking software to simulate
+	// (crypto.ErrSoftware).
+	layoutFault error
 }
 
 // NewGame returns the protocol state before the genesis.
@@ -132,6 +136,11 @@ func NewGame(cfg GameConfig) *Game { return &Game{cfg: cfg} }
 func (g *Game) Entitled(seq uint64) (Turn, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.entitled(seq)
+}
+
+// entitled is Entitled with g.mu held.
+func (g *Game) entitled(seq uint64) (Turn, error) {
 	if seq != g.next {
 		return Turn{}, fmt.Errorf("table: asked for seq %d, the game is at %d", seq, g.next)
 	}
@@ -204,9 +213,10 @@ func (g *Game) turn() (int, []Kind, error) {
 
 // stopped reports whether the violation that halted the round stops the
 // table for good: one only this peer saw, or any at a game whose cheats
-// end the table. Otherwise the others vote the round void.
+// end the table, or a failure of the checking software, which names no
+// seat to vote on. Otherwise the others vote the round void.
 func (g *Game) stopped() bool {
-	return g.halt != nil && (g.halt.Private || g.rules.traits().cheatHalts)
+	return g.halt != nil && (g.halt.Private || g.halt.Seat < 0 || g.rules.traits().cheatHalts)
 }
 
 // Apply implements Protocol. A body that does not decode is refused; a
@@ -251,6 +261,8 @@ func (g *Game) Apply(env *Envelope) error {
 		v, err = g.applyComplaint(seat, env.Body)
 	case env.Kind == KindSeatClaim:
 		err = g.applySeatClaim(env)
+	case env.Kind == KindEquivocation:
+		v, err = g.applyEquivocation(env)
 	case g.st == stPlay && g.halt == nil:
 		v, err = g.rules.apply(env)
 	default:

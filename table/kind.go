@@ -82,9 +82,14 @@ const (
 	// the device that now plays it: every other seat's token and recovery
 	// token for the position, which everyone checks.
 	KindRecoveredPlay Kind = 22
+	// KindEquivocation is the evidence that a seat signed two different
+	// envelopes at one seq with the same previous envelope, posted at
+	// that seq in the equivocator's place by any other seat: the round is
+	// voided and the equivocator's seat handled as a cheater's.
+	KindEquivocation Kind = 23
 
 	// kindEnd is one past the last kind; append new kinds above it.
-	kindEnd Kind = 23
+	kindEnd Kind = 24
 )
 
 var kindNames = [...]string{
@@ -110,6 +115,7 @@ var kindNames = [...]string{
 	KindStuck:         "Stuck",
 	KindRecovery:      "Recovery",
 	KindRecoveredPlay: "RecoveredPlay",
+	KindEquivocation:  "Equivocation",
 }
 
 // Valid reports whether k is a kind this code knows.

@@ -159,7 +159,11 @@ func (g *Game) applyShuffle(seat int, body []byte) (*Violation, error) {
 	if m.Seat != seat {
 		return violation(seat, CheckStructure, "a shuffle for seat %d", m.Seat), nil
 	}
-	if err := rd.cr.VerifyShuffle(rd.deck, &m); err != nil {
+	err := rd.cr.VerifyShuffle(rd.deck, &m)
+	if g.layoutFault != nil {
+		err = g.layoutFault
+	}
+	if err != nil {
 		return cryptoViolation(seat, err), nil
 	}
 	rd.shuffles = append(rd.shuffles, m)

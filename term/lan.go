@@ -1,7 +1,6 @@
 package term
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/words"
 )
@@ -54,6 +54,9 @@ type LANConfig struct {
 	// Names are the players' names by seat (the genesis's); a seat without
 	// one is called by its number.
 	Names []string
+	// Hints lets "hint" show the strong bot's answer to the open question,
+	// when the host allowed hints at the table (Genesis.Hints).
+	Hints bool
 }
 
 // Waits shorter than waitQuiet are not reported; longer ones are
@@ -104,27 +107,8 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", names: cfg.Names, view: l.view,
 		out: &printer{w: out, width: width}}
 
-	type input struct {
-		text string
-		err  error
-	}
-	lines := make(chan input)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		r := bufio.NewReader(in)
-		for {
-			text, err := readLine(r)
-			select {
-			case lines <- input{text, err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	lines, stop := readLines(in)
+	defer stop()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	l.out.f("You play seat %d. When it is your turn, answer with the number of a choice or type it as shown; "+
@@ -360,6 +344,20 @@ func (l *lan) answer(line string) error {
 			l.out.f("> ")
 			return nil
 		}
+	case "hint":
+		switch {
+		case !l.cfg.Hints:
+			l.out.say(words.HintsOff())
+		case l.prompt == nil || l.watching:
+			l.out.say(words.NoHint())
+		default:
+			p := l.prompt
+			l.showHint(seat.Prompt{Seq: p.Seq, Kind: actionKind(p.Legal), View: p.View, Legal: p.Legal})
+		}
+		if l.prompt != nil {
+			l.out.f("> ")
+		}
+		return nil
 	}
 	if l.watching {
 		l.out.f("You are watching: a bot plays your seat now. Type \"quit\" to leave.\n")
@@ -390,6 +388,14 @@ func (l *lan) answer(line string) error {
 	l.answered[l.prompt.Seq] = true
 	l.prompt, l.cs = nil, nil
 	return nil
+}
+
+// actionKind is the kind of move a question asks for.
+func actionKind(legal []engine.Action) engine.Kind {
+	if len(legal) == 0 {
+		return 0
+	}
+	return legal[0].Kind
 }
 
 // vote asks the peer to vote to void the round of the silent seat.

@@ -211,6 +211,13 @@ func (tr *transcript) String() string {
 func seatAtLAN(t *testing.T, ctx context.Context, lt *lanTable, seat int, drive func() error,
 	typist func(out string) []string) (string, error) {
 	t.Helper()
+	return seatAtLANHints(t, ctx, lt, seat, false, drive, typist)
+}
+
+// seatAtLANHints is seatAtLAN at a table whose host allowed hints, or not.
+func seatAtLANHints(t *testing.T, ctx context.Context, lt *lanTable, seat int, hints bool, drive func() error,
+	typist func(out string) []string) (string, error) {
+	t.Helper()
 	in, typed := io.Pipe()
 	out := &transcript{changed: make(chan struct{}, 1)}
 	changed := make(chan struct{}, 1)
@@ -256,7 +263,7 @@ func seatAtLAN(t *testing.T, ctx context.Context, lt *lanTable, seat int, drive 
 		}
 	}()
 	err := term.PlayLAN(ctx, term.LANConfig{Seat: seat, Peer: lt.peers[seat], Changed: changed, Patience: lanPatience,
-		Echo: true, Rounds: 1, Width: 80}, in, out)
+		Echo: true, Rounds: 1, Width: 80, Hints: hints}, in, out)
 	cancel()
 	in.Close()
 	wg.Wait()

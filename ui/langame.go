@@ -183,10 +183,17 @@ func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
 		if g.table != nil {
 			g.table.Stop() // the table of a play that stopped early
 		}
-		g.table = NewTableScreen(g.app, st, TableOptions{Names: g.lan.Names(), OnGameOver: func() {
+		opt := TableOptions{Names: g.lan.Names(), Hints: hintsAllowed(g.lan), OnGameOver: func() {
 			g.finish(nil)
 			g.app.Back()
-		}})
+		}}
+		if canPlayAgain(g.lan) {
+			opt.OnAgain = func() {
+				g.finish(nil)
+				g.app.Push(NewAgain(g.app, g.lan))
+			}
+		}
+		g.table = NewTableScreen(g.app, st, opt)
 		g.body.Objects = []fyne.CanvasObject{g.table.View()}
 		g.body.Refresh()
 		g.table.Start(ctx)
@@ -362,6 +369,9 @@ func (g *LANGame) voteHelp(t seat.Turn) string {
 func (g *LANGame) cheat(v *seat.Violation) string {
 	if v == nil {
 		return tr("lan.game.halted", "The round stopped at a broken rule.")
+	}
+	if v.Check == table.CheckSoftware {
+		return tr("lan.game.software", "The table stopped: the checking software failed, not a player. Update the app on every device, then check the saved game again.")
 	}
 	return tr("lan.game.cheat", "The round stopped: {{.Name}} cheated. The check that failed: {{.Check}} ({{.Step}}).",
 		map[string]any{"Name": g.seatName(v.Seat), "Check": v.Check, "Step": checkStep(v.Check)})

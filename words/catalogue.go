@@ -192,6 +192,11 @@ var catalogue = map[string]entry{
 	"game.shared":       {other: "Shared win with {{.Points}} points: {{.Seats}}."},
 	"game.leave":        {other: "You leave the game in round {{.N}}."},
 	"game.input-ended":  {other: "Input ended: leaving the game in round {{.N}}."},
+	"game.again":        {other: "Play again with the same seats and a fresh deal? (yes/no)"},
+	"game.again.new":    {other: "A new game with the same seats: the cards are dealt afresh."},
+	"hint":              {other: "Hint: {{.Move}}"},
+	"hint.none":         {other: "No hint now."},
+	"hint.off":          {other: "The host did not allow hints at this table."},
 
 	// A device gone mid-round.
 	"gone.redeal":     {other: "{{.Name}} left the table. The cards cannot be played on without that device (the tricks had not begun, or more than one seat left at once), so the round is dealt again right away. A bot on {{.Host}}'s device plays that seat now."},
