@@ -8,12 +8,14 @@
 # view, which the engine's replay of the game's save must match (njet
 # --smoke-check). Whole games at desktop size, on a phone upright and on its
 # side, and in a small window, with screenshots of the game under way.
-# Then The Game: a whole game of The Game Extreme with 3 players
-# (--smoke-thegame), the person's seat played by the table's own taps, at
-# both sizes, on a phone on its side (740x360) and in a small window
-# (300x400), where the table scrolls and its buttons stay in the window,
-# and in the mobile simulation, with screenshots of the game under way and
-# of the game-over view. Needs scripts/deps.sh --e2e.
+# Then The Game the same way: the person sets a game up from home (the
+# players, Extreme or not), plays it to its end with the widget tests'
+# policy and reads the cards left off the game-over view, at the app's
+# desktop size (1024x720), on a phone upright and on its side and in a
+# small window (300x400), where the table scrolls and its buttons stay in
+# the window; and a smoke game of The Game Extreme (--smoke-thegame, the
+# person's seat played by the table's own taps) in the mobile simulation.
+# Needs scripts/deps.sh --e2e.
 #
 # Output (binaries, logs, saves, probes, screenshots) goes to $E2E_OUT
 # (default: a temporary directory).
@@ -29,15 +31,12 @@ echo "e2e: building the app and the person at its window into $out"
 go build -o "$out/njet" .
 go build -o "$out/xperson" ./internal/xperson
 
-# njet NAME SIZE GAME... plays a whole game of Njet! (xperson's flags:
-# --edition, --players, --short, --target) in a window of SIZE (WxH)
-# through the real pointer, and checks the totals shown against the
-# engine's replay.
-njet() {
+# person NAME SIZE ARGS... runs the app in its probe mode in a window of
+# SIZE (WxH) under Xvfb and xperson with ARGS beside it, which plays
+# through the real pointer; xperson's output goes to NAME.person.
+person() {
 	local name=$1 size=$2
 	shift 2
-	echo "e2e: Njet! $name ($size): $*, seed $seed"
-	local start=$SECONDS
 	rm -f "$out/$name.probe" "$out/$name.save"
 	timeout 900 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
 		bin=$1 person=$2 base=$3 size=$4 dir=$5
@@ -54,14 +53,43 @@ njet() {
 		kill $pid 2>/dev/null || true
 		wait $pid 2>/dev/null || true
 		exit $code
-	' _ "$out/njet" "$out/xperson" "$out/$name" "$size" "$out" --seed "$seed" "$@" || {
+	' _ "$out/njet" "$out/xperson" "$out/$name" "$size" "$out" "$@" || {
 		echo "e2e: $name failed"; cat "$out/$name.person.err" "$out/$name.err"; return 1
 	}
+}
+
+# njet NAME SIZE GAME... plays a whole game of Njet! (xperson's flags:
+# --edition, --players, --short, --target) in a window of SIZE (WxH)
+# through the real pointer, and checks the totals shown against the
+# engine's replay.
+njet() {
+	local name=$1 size=$2
+	shift 2
+	echo "e2e: Njet! $name ($size): $*, seed $seed"
+	local start=$SECONDS
+	person "$name" "$size" --seed "$seed" "$@" || return 1
 	local totals rounds
 	totals=$(grep '^totals ' "$out/$name.person") || { echo "e2e: $name read no totals"; cat "$out/$name.person.err"; return 1; }
 	rounds=$(grep '^rounds ' "$out/$name.person" | cut -d' ' -f2)
 	echo "e2e: $name: $rounds rounds played by clicks, $totals as shown, in $((SECONDS - start)) s"
 	"$out/njet" --smoke-check "$out/$name.save" --totals "$totals"
+}
+
+# thegame_person NAME SIZE ARGS... plays a whole game of The Game
+# (xperson's --players, --extreme) in a window of SIZE through the real
+# pointer: from home by the setup's choices to the game-over view, whose
+# cards left it reads, and home again.
+thegame_person() {
+	local name=$1 size=$2
+	shift 2
+	echo "e2e: The Game $name ($size): $*"
+	local start=$SECONDS
+	person "$name" "$size" --game thegame "$@" || return 1
+	local left laid
+	left=$(grep '^left ' "$out/$name.person" | cut -d' ' -f2) || true
+	laid=$(grep '^laid ' "$out/$name.person" | cut -d' ' -f2) || true
+	[ -n "$left" ] && [ -n "$laid" ] || { echo "e2e: $name read no result"; cat "$out/$name.person" "$out/$name.person.err"; return 1; }
+	echo "e2e: $name: $laid cards laid by clicks, $left cards left as shown, in $((SECONDS - start)) s"
 }
 
 # mobile opens Fyne's mobile simulation and checks that it paints: its
@@ -154,9 +182,9 @@ njet landscape-short 740x360 --edition modern --players 5 --target 60
 njet short 300x400 --edition classic --players 3 --short
 LANGUAGE=de njet phone-de 360x740 --edition modern --players 4 --target 40
 mobile
-thegame thegame-desktop 1280x800
-thegame thegame-phone 360x740
-thegame thegame-landscape-short 740x360
-thegame thegame-short 300x400
+thegame_person thegame-desktop 1024x720 --players 3 --extreme
+thegame_person thegame-phone 360x740 --players 2
+thegame_person thegame-landscape-short 740x360 --players 4 --extreme
+thegame_person thegame-short 300x400 --players 1
 thegame thegame-mobile 620x800 mobile
 echo "e2e: screenshots in $out (desktop-*.png, phone-*.png, landscape-short-*.png, short-*.png, mobile.png, thegame-*.png)"

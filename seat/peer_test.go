@@ -343,12 +343,13 @@ func TestPeerSeatRefuses(t *testing.T) {
 	}
 }
 
-// TestPeerSeatVoidedForSilence: the person stays silent when asked to
-// play; the other seats' bots vote the round void, a bot hosted by
-// another seat takes the person's seat, and the seat tells it in order:
-// the question withdrawn, the round voided for the person's seat, the
-// person watching, and no question after that, to the end of the game.
-func TestPeerSeatVoidedForSilence(t *testing.T) {
+// TestPeerSeatTakenOverForSilence: the person stays silent when asked to
+// play a card; the other seats' bots vote, a bot hosted by another seat
+// takes the person's seat and plays on with its cards from the escrow (the
+// round is kept), and the seat tells it in order: the round kept for the
+// person's seat, the person watching, the question withdrawn, and no
+// question after that, to the end of the game.
+func TestPeerSeatTakenOverForSilence(t *testing.T) {
 	const you = 1
 	lt := newLANTable(t, engine.Classic, 3, 1, you, nil)
 	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: 1})
@@ -416,6 +417,11 @@ func TestPeerSeatVoidedForSilence(t *testing.T) {
 				t.Fatalf("voided: %+v", ev)
 			}
 			order = append(order, "voided")
+		case RoundKept:
+			if ev.Seat != you || ev.Host < 0 || ev.Host == you {
+				t.Fatalf("kept: %+v", ev)
+			}
+			order = append(order, "kept")
 		case Watching:
 			if ev.BotHost < 0 || ev.BotHost == you {
 				t.Fatalf("watching: %+v", ev)
@@ -425,7 +431,7 @@ func TestPeerSeatVoidedForSilence(t *testing.T) {
 			order = append(order, "over")
 		}
 	}
-	if want := "voided watching withdrawn over"; strings.Join(order, " ") != want {
+	if want := "kept watching withdrawn over"; strings.Join(order, " ") != want {
 		t.Fatalf("told %v, want %s", order, want)
 	}
 	if err := s.Choose(held, engine.Action{Kind: engine.ActPlay, Seat: you}); !errors.Is(err, ErrWithdrawn) {

@@ -94,6 +94,11 @@ type Genesis struct {
 	// (thegame.AssignmentVersion), and 0 in the base game.
 	Extreme  bool
 	Commands int
+	// Hints tells that the host allowed hints at the table: a person's
+	// front end may show the strong bot's move from the person's own view.
+	// It follows the names in an extension of its own (genesisHints),
+	// written only when set, so a genesis without it encodes as before.
+	Hints bool
 	// Clock, when positive, is the table's clock: the seconds a person has
 	// for each move, chosen by the host in the lobby. When it runs out the
 	// person's device makes the move with its bot (the seat stays the
@@ -115,6 +120,10 @@ const genesisClock = 2
 // players' names: the byte 1, then one length-prefixed name per seat.
 // A genesis whose names are all empty has no extension.
 const genesisNames = 1
+
+// genesisHints is the version of the genesis extension that says the host
+// allowed hints: the byte 3 alone, after the names and clock extensions.
+const genesisHints = 3
 
 // Name returns the name of seat s, or "" when it has none.
 func (g *Genesis) Name(s int) string {
@@ -205,8 +214,9 @@ func (g *Genesis) MarshalBinary() ([]byte, error) {
 	return w.bytes(), nil
 }
 
-// writeNames writes the names extension when any seat has a name, then
-// the clock extension when the table has a clock.
+// writeNames writes the extensions: the names when any seat has a name,
+// then the clock when the table has one, then the hints when the host
+// allowed them.
 func (g *Genesis) writeNames(w *writer) {
 	if g.named() {
 		w.u8(genesisNames)
@@ -218,15 +228,19 @@ func (g *Genesis) writeNames(w *writer) {
 		w.u8(genesisClock)
 		w.u16(g.Clock)
 	}
+	if g.Hints {
+		w.u8(genesisHints)
+	}
 }
 
 // readNames reads the extensions of a genesis of n seats that the body
-// holds: the names, then the clock, each at most once and in that order.
+// holds: the names, then the clock, then the hints, each at most once and
+// in that order.
 func (g *Genesis) readNames(r *reader, n int) {
 	last := 0
 	for r.err == nil && len(r.b) > 0 {
 		v := r.u8()
-		if v <= last || v > genesisClock {
+		if v <= last || v > genesisHints {
 			r.fail("genesis extension %d after %d", v, last)
 			return
 		}
@@ -246,6 +260,8 @@ func (g *Genesis) readNames(r *reader, n int) {
 			if g.Clock = r.u16(); r.err == nil && g.Clock == 0 {
 				r.fail("a table clock of 0 s")
 			}
+		case genesisHints:
+			g.Hints = true
 		}
 	}
 }

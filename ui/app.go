@@ -119,6 +119,9 @@ type App struct {
 	saving  sync.WaitGroup // saves under way
 	tgLive  Saver          // the local game of The Game being played, saved on exit
 	tgGen   int            // counts ClearTheGame calls, as saveGen does
+	// tgSeed, when set, gives the seeds of new games of The Game in
+	// place of fresh random ones (tests replay a game so).
+	tgSeed func() uint64
 
 	stopProbe context.CancelFunc // ends the probe, when Env.Probe is set
 }

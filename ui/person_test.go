@@ -70,6 +70,8 @@ func (pa *personApp) idle() bool {
 		return top.waitsForPerson()
 	case *LANGame:
 		return top.table == nil || top.table.waitsForPerson()
+	case *TheGameScreen:
+		return top.waitsForPerson()
 	}
 	return true
 }
@@ -83,6 +85,7 @@ func (t *TableScreen) waitsForPerson() bool {
 
 // settle runs the queued UI work until the app waits for the person.
 func (pa *personApp) settle() error {
+	quiet := 0
 	for range 1 << 20 {
 		select {
 		case f := <-pa.queue:
@@ -93,11 +96,17 @@ func (pa *personApp) settle() error {
 		if pa.idle() || pa.until != nil && pa.until() {
 			return nil
 		}
+		// The app's goroutines may come to wait for the person without
+		// handing the UI any work (The Game's source): look again now
+		// and then.
 		select {
 		case f := <-pa.queue:
 			f()
-		case <-time.After(10 * time.Second):
-			return errors.New("nothing happened for 10 s")
+			quiet = 0
+		case <-time.After(5 * time.Millisecond):
+			if quiet++; quiet > 2000 {
+				return errors.New("nothing happened for 10 s")
+			}
 		}
 	}
 	return errors.New("the app never waits for the person")

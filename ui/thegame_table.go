@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
+	"github.com/njetlan/njet/ui/reach"
 	"github.com/njetlan/njet/words"
 )
 
@@ -34,14 +36,15 @@ type TheGameScreen struct {
 	pace  time.Duration
 	do    func(func())
 
-	view   thegame.View
-	picked thegame.Card // the card chosen to lay, 0 for none
-	status string       // why the last tap did nothing, or a hint
-	bad    bool         // status tells of a refusal
-	told   []string     // the last moves in words, newest last
-	plays  []thegame.Action
-	last   int // the pile the last card went on, -1 before the first
-	over   bool
+	view      thegame.View
+	picked    thegame.Card // the card chosen to lay, 0 for none
+	status    string       // why the last tap did nothing, or a hint
+	bad       bool         // status tells of a refusal
+	told      []tgTurnLog  // the last turns in words, newest last
+	plays     []thegame.Action
+	last      int // the pile the last card went on, -1 before the first
+	slotsTurn int // the turn (View.Turns) the hand's places are of
+	over      bool
 
 	root     *fyne.Container
 	table    fyne.CanvasObject
@@ -56,10 +59,15 @@ type TheGameScreen struct {
 	hand     *fyne.Container
 	grid     *tgGrid
 	pgrid    *tgGrid
-	cards    []*tgCardView
-	End      *widget.Button // ends the turn once the minimum is down
-	Signal   *widget.Button // puts a signal on a pile
+	cards    []*tgCardView // the hand's cards as shown
+	pool     []*tgCardView
+	slots    []thegame.Card      // the hand's places in this turn, 0 where a card was laid
+	gaps     []*canvas.Rectangle // what stands in the places left empty
+	End      *widget.Button      // ends the turn once the minimum is down
+	Signal   *widget.Button      // puts a signal on a pile
 	Rules    *widget.Button
+	Hint     *widget.Button  // shows the strong bot's move; nil without hints
+	hinted   *thegame.Action // the hint shown, while its card stays picked
 	gameOver *tgOver
 
 	warning   *tgAsk          // the open warning before a losing play
@@ -71,7 +79,9 @@ type TheGameScreen struct {
 	// up and onLeave the person leave a game under way. Each may be nil.
 	onMove, onOver, onLeave func()
 	onFail                  func(error) // hears that the game cannot go on
-	leaveDlg                *tgAsk      // the open question before leaving
+	// onAgain, when set, offers "Play again" on the game-over view.
+	onAgain  func()
+	leaveDlg *tgAsk // the open question before leaving
 	// auto, when set, plays the person's seat by the screen's own taps
 	// (the smoke mode); autoDue says a step of it is queued.
 	auto              tgbot.Player
@@ -130,12 +140,7 @@ func newTheGameScreenBanner(a *App, src TheGameSource, names []string, pace time
 				t.plays = append(t.plays, m)
 				t.last = m.Pile
 			}
-			if line := t.moveWords(m); line != "" {
-				t.told = append(t.told, line)
-			}
-		}
-		if len(t.told) > 5 {
-			t.told = t.told[len(t.told)-5:]
+			t.tell(m)
 		}
 	}
 	t.build()
@@ -155,12 +160,12 @@ func (t *TheGameScreen) build() {
 		t.piles[i] = newTgPileView(i, func() { t.tapPile(i) })
 	}
 	t.pgrid = &tgGrid{cols: 4, gap: 8}
-	pileBox := container.New(t.pgrid)
+	pileBox := container.New(reach.Named(reach.RegionPiles, t.pgrid))
 	for _, p := range t.piles {
 		pileBox.Add(p)
 	}
 	t.grid = &tgGrid{cols: 8, gap: 6}
-	t.hand = container.New(t.grid)
+	t.hand = container.New(reach.Named(reach.RegionHand, t.grid))
 	// Words without icons: a phone's width holds the three in any language.
 	t.End = widget.NewButton(tgw("thegame.end-turn"), t.endTurn)
 	t.End.Importance = widget.HighImportance
@@ -252,12 +257,7 @@ func (t *TheGameScreen) moved(a thegame.Action) {
 		t.plays = append(t.plays, a)
 		t.last = a.Pile
 	}
-	if line := t.moveWords(a); line != "" {
-		t.told = append(t.told, line)
-		if len(t.told) > 5 {
-			t.told = t.told[len(t.told)-5:]
-		}
-	}
+	t.tell(a)
 	if t.onMove != nil {
 		t.onMove()
 	}
@@ -372,16 +372,31 @@ func (t *TheGameScreen) tapCard(c thegame.Card) {
 		return
 	}
 	t.picked = c
-	pos := t.view.Position()
-	fits := false
-	for p := range thegame.NumPiles {
-		fits = fits || pos.CanPlay(c, p)
-	}
-	if !fits {
+	if why := t.blocked(c); why != "" {
 		// Say why at once; a tap on a pile then gives that pile's reason.
-		t.status, t.bad = tgw("thegame.fits-nowhere", "Card", int(c)), true
+		t.status, t.bad = why, true
 	}
 	t.render()
+}
+
+// blocked says why c goes on no pile now, naming the command that keeps
+// it from a pile its number fits; "" when it goes on one.
+func (t *TheGameScreen) blocked(c thegame.Card) string {
+	pos := t.view.Position()
+	var cmd error
+	for p := range thegame.NumPiles {
+		err := pos.CheckPlay(c, p)
+		if err == nil {
+			return ""
+		}
+		if errors.Is(err, thegame.ErrCommand) && cmd == nil {
+			cmd = err
+		}
+	}
+	if cmd != nil {
+		return tgw("thegame.fits-nowhere.command", "Card", int(c), "Reason", tgCommandReason(cmd, pos))
+	}
+	return tgw("thegame.fits-nowhere", "Card", int(c))
 }
 
 // dropCard lays c on the pile it was dragged to, as a tap on the card and
@@ -628,6 +643,75 @@ func tgCommandReason(err error, pos thegame.Position) string {
 	return tgw("thegame.reason.command")
 }
 
+// tgSlots are the places of hand in the person's turn: the places of
+// the turn so far (last), with 0 where a card has been laid, while every
+// card of hand still has its place there; else, and out of the turn
+// (same is false), the hand as it is.
+func tgSlots(last, hand []thegame.Card, same bool) []thegame.Card {
+	keep := same && len(last) >= len(hand)
+	for _, c := range hand {
+		keep = keep && slices.Contains(last, c)
+	}
+	if !keep {
+		return slices.Clone(hand)
+	}
+	out := slices.Clone(last)
+	for i, c := range out {
+		if !slices.Contains(hand, c) {
+			out[i] = 0
+		}
+	}
+	return out
+}
+
+// tgTurnLog is one seat's turn in the list of moves: its cards, its
+// signals and its end, in order.
+type tgTurnLog struct {
+	seat  int
+	moves []string
+	ended bool
+}
+
+// tgLogTurns is how many turns the list of moves keeps.
+const tgLogTurns = 5
+
+// tell adds move a to the list of moves, a card laid or a turn ended: to
+// the line of the turn under way, or to a new one when another seat plays
+// or a turn has ended.
+func (t *TheGameScreen) tell(a thegame.Action) {
+	var part string
+	switch a.Kind {
+	case thegame.ActPlay:
+		part = tgw("thegame.log.play", "Card", tgCardWords(a.Card, t.view.Extreme), "Pile", a.Pile+1)
+	case thegame.ActEnd:
+		part = tgw("thegame.log.end")
+	default:
+		// The signals stand on their piles; the list tells the cards.
+		return
+	}
+	if n := len(t.told); n == 0 || t.told[n-1].seat != a.Seat || t.told[n-1].ended {
+		t.told = append(t.told, tgTurnLog{seat: a.Seat})
+	}
+	last := &t.told[len(t.told)-1]
+	last.moves = append(last.moves, part)
+	// A stop ends its turn without an end told.
+	last.ended = a.Kind == thegame.ActEnd || t.view.Extreme && thegame.CommandOf(a.Card) == thegame.CmdStop
+	if len(t.told) > tgLogTurns {
+		t.told = slices.Delete(t.told, 0, len(t.told)-tgLogTurns)
+	}
+}
+
+// logText is the list of moves: a line for each of the last turns, as
+// many as there are seats (at least two), each whole.
+func (t *TheGameScreen) logText() string {
+	n := min(max(len(t.view.HandSizes), 2), tgLogTurns)
+	var lines []string
+	for _, l := range t.told[max(0, len(t.told)-n):] {
+		lines = append(lines, tgw("thegame.log.turn", "Seat", t.name(l.seat), "Moves", strings.Join(l.moves, ", ")))
+	}
+	return strings.Join(lines, "\n")
+}
+
 // moveWords tells a move in a line, or "" for one not worth telling.
 func (t *TheGameScreen) moveWords(a thegame.Action) string {
 	you := a.Seat == t.view.Seat
@@ -701,11 +785,7 @@ func (t *TheGameScreen) render() {
 		t.force.Add(txt)
 	}
 	t.force.Refresh()
-	n := 4
-	if t.lay.column {
-		n = 1
-	}
-	t.log.SetText(strings.Join(t.told[max(0, len(t.told)-n):], "\n"))
+	t.log.SetText(t.logText())
 
 	// The piles.
 	held := map[thegame.Card]bool{}
@@ -717,7 +797,11 @@ func (t *TheGameScreen) render() {
 		tc := tgTrickCard(v.Piles[i])
 		pv.held = tc != 0 && held[tc] && pos.CanPlay(tc, i) && mine
 		pv.target = mine && t.picked != 0 && pos.CanPlay(t.picked, i)
+		if h := t.hinted; h != nil && h.Card == t.picked {
+			pv.target = pv.target && i == h.Pile
+		}
 		pv.muted = v.Muted
+		pv.extreme = v.Extreme
 		pv.fresh = i == t.last
 		pv.signals = nil
 		for _, k := range []thegame.Signal{thegame.SignalMine, thegame.SignalGood} {
@@ -735,14 +819,27 @@ func (t *TheGameScreen) render() {
 	}
 
 	// The hand: sorted by the engine; the cards that fit somewhere edged.
-	for len(t.cards) < len(v.Hand) {
-		cv := newTgCardView(nil)
-		t.cards = append(t.cards, cv)
-	}
-	t.cards = t.cards[:len(v.Hand)]
+	// In the person's turn each card keeps its place, the places of the
+	// cards laid left empty, so that a second tap finds the card that was
+	// there at the first.
+	t.slots = tgSlots(t.slots, v.Hand, mine && t.slotsTurn == v.Turns)
+	t.slotsTurn = v.Turns
 	t.hand.Objects = nil
-	for i, c := range v.Hand {
-		cv := t.cards[i]
+	t.cards = t.cards[:0]
+	for i, c := range t.slots {
+		if c == 0 {
+			for len(t.gaps) <= i {
+				t.gaps = append(t.gaps, canvas.NewRectangle(color.Transparent))
+			}
+			t.gaps[i].SetMinSize(tgCardSize(!t.lay.column))
+			t.hand.Add(t.gaps[i])
+			continue
+		}
+		for len(t.pool) <= len(t.cards) {
+			t.pool = append(t.pool, newTgCardView(nil))
+		}
+		cv := t.pool[len(t.cards)]
+		t.cards = append(t.cards, cv)
 		cv.card = c
 		cv.onTap = func() { t.tapCard(c) }
 		cv.onDrop = func(at fyne.Position) { t.dropCard(c, at) }
@@ -776,6 +873,9 @@ func (t *TheGameScreen) render() {
 		t.Signal.Enable()
 	} else {
 		t.Signal.Disable()
+	}
+	if t.Hint != nil {
+		setEnabled(t.Hint, mine)
 	}
 	note, col := t.status, gold
 	if note == "" {
@@ -908,6 +1008,11 @@ type tgLayout struct {
 	column   bool      // small pieces one under the other
 	aside    bool      // the buttons stand at the right
 	sized    bool
+	// keptTurn is the person's turn (View.Turns) whose piles' height,
+	// kept, the column keeps at the view keptView.
+	keptTurn int
+	keptView fyne.Size
+	kept     float32
 }
 
 const (
@@ -933,6 +1038,10 @@ func (l *tgLayout) shape(size fyne.Size) fyne.Size {
 	view := size
 	if aside {
 		view.Width -= tgAsideW + tgPad
+	} else {
+		// The scroll ends above the strip of the buttons: what it
+		// scrolls into view is not under them.
+		view.Height -= l.bar.MinSize().Height + 2*tgPad
 	}
 	pcols, hcols := l.cols(column, view.Width)
 	changed := !l.sized || portrait != l.portrait || column != l.column || aside != l.aside ||
@@ -972,7 +1081,7 @@ func (l *tgLayout) refreshSizes() {
 			p.Refresh()
 		}
 	}
-	for _, c := range s.cards {
+	for _, c := range s.pool {
 		if c.big != !l.column {
 			c.big = !l.column
 			c.Refresh()
@@ -983,10 +1092,13 @@ func (l *tgLayout) refreshSizes() {
 // tgPlan is the height of each part of the table at one width; natural is
 // the height the whole needs with the piles at their least.
 type tgPlan struct {
-	turn, piles, side, note, hand, bar float32
-	left                               float32 // the width of the piles, note and hand
-	natural                            float32
-	sideLast                           bool // the side column's words follow the hand
+	turn, piles, side, note, hand float32
+	left                          float32 // the width of the piles, note and hand
+	natural                       float32
+	// extra is the height the piles get beyond their least in the
+	// column: what the window has to spare, kept through the person's
+	// turn.
+	extra float32
 }
 
 // plan measures the parts for a table width wide.
@@ -998,9 +1110,6 @@ func (l *tgLayout) plan(objs []fyne.CanvasObject, width float32) tgPlan {
 	}
 	w := width - 2*tgPad
 	p := tgPlan{left: w}
-	if !l.aside {
-		p.bar = l.bar.MinSize().Height
-	}
 	cardH := float32(tgCardH)
 	if !l.column {
 		p.left = w - tgSideW - tgPad
@@ -1008,7 +1117,7 @@ func (l *tgLayout) plan(objs []fyne.CanvasObject, width float32) tgPlan {
 	}
 	p.turn = measure(turn, w)
 	p.note = measure(note, p.left)
-	rows := (len(l.s.cards) + l.s.grid.cols - 1) / l.s.grid.cols
+	rows := (len(l.s.slots) + l.s.grid.cols - 1) / l.s.grid.cols
 	p.hand = float32(max(rows, 1))*cardH + float32(max(rows-1, 0))*l.s.grid.gap
 	top := tgPad + p.turn + tgPad
 	if !l.column {
@@ -1016,7 +1125,7 @@ func (l *tgLayout) plan(objs []fyne.CanvasObject, width float32) tgPlan {
 		// as its words.
 		p.piles = 200
 		p.side = measure(side, tgSideW)
-		p.natural = max(top+p.piles+p.note+p.hand+p.bar+4*tgPad, top+p.side+tgPad)
+		p.natural = max(top+p.piles+p.note+p.hand+4*tgPad, top+p.side+tgPad)
 		return p
 	}
 	// A row of piles as high as the fullest pile needs.
@@ -1029,11 +1138,19 @@ func (l *tgLayout) plan(objs []fyne.CanvasObject, width float32) tgPlan {
 	}
 	p.piles = float32(pileRows)*rowH + float32(pileRows-1)*l.s.pgrid.gap
 	p.side = measure(side, w)
-	p.natural = top + p.piles + p.side + p.note + p.hand + p.bar + 4*tgPad
-	if !l.aside {
-		p.natural += tgPad
+	p.natural = top + p.piles + p.side + p.note + p.hand + 4*tgPad
+	// The piles take what the window has to spare; in the person's turn
+	// as much room as at its start, so that the hand under them stays
+	// where it is while the words below it grow or shrink and a pile's
+	// signals go.
+	p.extra = max(l.view.Height-p.natural, 0)
+	if l.s.myTurn() {
+		if l.keptTurn == l.s.view.Turns && l.keptView == l.view {
+			p.extra = max(l.kept-p.piles, 0)
+		} else {
+			l.keptTurn, l.keptView, l.kept = l.s.view.Turns, l.view, p.piles+p.extra
+		}
 	}
-	p.sideLast = l.view.Height > 0 && p.natural > l.view.Height
 	return p
 }
 
@@ -1044,7 +1161,8 @@ func (l *tgLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	if l.view.Width <= 0 {
 		return fyne.NewSize(280, 200)
 	}
-	return fyne.NewSize(280, l.plan(objs, l.view.Width).natural)
+	p := l.plan(objs, l.view.Width)
+	return fyne.NewSize(280, p.natural+p.extra)
 }
 
 func (l *tgLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
@@ -1065,7 +1183,7 @@ func (l *tgLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if !l.column {
 		// The piles at most 420 high; the note and the hand sit on the
 		// buttons at the bottom.
-		room := size.Height - top - p.note - p.hand - p.bar - 4*tgPad
+		room := size.Height - top - p.note - p.hand - 4*tgPad
 		pilesH := min(max(room, p.piles), 420)
 		place(piles, p.left, pilesH)
 		y += max(room-pilesH, 0)
@@ -1075,16 +1193,12 @@ func (l *tgLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		place(hand, p.left, p.hand)
 		return
 	}
-	// The piles take what the window has to spare.
-	place(piles, w, p.piles+max(size.Height-p.natural, 0))
-	if !p.sideLast {
-		place(side, w, p.side)
-	}
-	place(note, w, p.note)
+	// The hand right under the piles, where it stays through the turn;
+	// the note and the words of the side column follow it.
+	place(piles, w, p.piles+p.extra)
 	place(hand, w, p.hand)
-	if p.sideLast {
-		place(side, w, p.side)
-	}
+	place(note, w, p.note)
+	place(side, w, p.side)
 }
 
 // tgFrame places the scrolling table and the buttons: the buttons along

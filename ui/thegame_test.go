@@ -542,7 +542,7 @@ func TestTheGameScreens(t *testing.T) {
 			checkFits(t, w)
 			screenshot(t, "thegame-setup-"+sz.name, w)
 			cfg, err := setup.Config()
-			if err != nil || cfg.Players != 4 || !cfg.Extreme || cfg.Bot != "coop" {
+			if err != nil || cfg.Players != 4 || !cfg.Extreme || cfg.Bot != "expert" {
 				t.Fatalf("the setup gives %+v, %v", cfg, err)
 			}
 
@@ -792,7 +792,7 @@ func checkTGReach(t *testing.T, tt *tgTest) {
 	sc.ScrollToOffset(fyne.NewPos(0, 0))
 }
 
-// checkTGFits checks that the table fits the window and that every card,
+// checkTGFits checks that the table's play fits the window and that every card,
 // pile and button lies inside it, is big enough to tap, and overlaps no
 // other.
 func checkTGFits(t *testing.T, tt *tgTest) {
@@ -801,8 +801,15 @@ func checkTGFits(t *testing.T, tt *tgTest) {
 	checkFits(t, w)
 	size := w.Canvas().Size()
 	d := fyne.CurrentApp().Driver()
-	if sc := tt.scr.scroll; sc.Content.Size().Height > sc.Size().Height+0.5 {
-		t.Errorf("the table is %v in a view of %v: it scrolls", sc.Content.Size(), sc.Size())
+	// The play needs no scroll: the piles, the hand and the note under
+	// it lie in the view; the words of the seats, the commands and the
+	// moves may follow below it.
+	if sc := tt.scr.scroll; sc.Offset.Y == 0 {
+		for _, o := range []fyne.CanvasObject{tt.scr.note, tt.scr.hand} {
+			if y := o.Position().Y + o.Size().Height; y > sc.Size().Height+0.5 {
+				t.Errorf("the table's %T ends at %.0f in a view %.0f high: the play scrolls", o, y, sc.Size().Height)
+			}
+		}
 	}
 	type box struct{ x0, y0, x1, y1 float32 }
 	var boxes []box
@@ -1013,11 +1020,11 @@ func TestTheGameCommandReasons(t *testing.T) {
 		pile  int
 		want  string
 	}{
-		{"G-X7/no-trick", func(p *thegame.Position) { p.Piles[0] = thegame.Pile{Up: true, Top: 50, Cmd: thegame.CmdNoTrick} }, 40, 0, "No backwards trick"},
+		{"G-X7/no-trick", func(p *thegame.Position) { p.Piles[0] = thegame.Pile{Up: true, Top: 50, Cmd: thegame.CmdNoTrick} }, 40, 0, "“No trick” is in force"},
 		{"G-X8/one-pile", func(p *thegame.Position) {
 			p.Piles[1].Cmd = thegame.CmdOnePile
 			p.Played, p.OnPiles = 1, 1
-		}, 60, 1, "One pile is in force"},
+		}, 60, 1, "“One pile” is in force"},
 		{"G-X5/three-count", func(p *thegame.Position) { p.Three, p.Played = true, 3 }, 70, 0, "has its 3 cards"},
 		{"G-X5/three-stop", func(p *thegame.Position) { p.Three, p.Played = true, 1 }, 27, 0, "a stop may only be the third"},
 		{"G-X3/stop-skull", func(p *thegame.Position) { p.Piles[2] = thegame.Pile{Top: 31, Cmd: thegame.CmdSkull} }, 27, 0, "skull must be covered"},
@@ -1117,6 +1124,45 @@ func TestTheGameLocalConfig(t *testing.T) {
 			}
 			if err := l.Act(thegame.Action{Kind: thegame.ActPlay, Card: 50, Pile: 7}); err == nil {
 				t.Fatal("a play on pile 8 was taken")
+			}
+		})
+	}
+}
+
+// TestTheGameBlockedNamesCommand: a card that fits a pile by its number
+// but is kept from it by a command in force is refused at the tap with
+// the command's name (G-X7, G-X8), the one name the card, the pile and
+// the rules give it; a card that fits nowhere by number says only that.
+func TestTheGameBlockedNamesCommand(t *testing.T) {
+	piles := [thegame.NumPiles]thegame.Pile{{Up: true, Top: 50}, {Up: true, Top: 60}, {Top: 30}, {Top: 20}}
+	cases := []struct {
+		name  string
+		setup func(v *thegame.View)
+		card  thegame.Card
+		want  string
+	}{
+		{"G-X7/no-trick", func(v *thegame.View) { v.Piles[0].Cmd = thegame.CmdNoTrick }, 40, tgCommandShort(thegame.CmdNoTrick)},
+		{"G-X8/one-pile", func(v *thegame.View) {
+			v.Piles[3].Cmd = thegame.CmdOnePile
+			v.PlayedThisTurn, v.OnPiles = 1, 1<<3
+		}, 55, tgCommandShort(thegame.CmdOnePile)},
+		{"G-B4/by-number", func(*thegame.View) {}, 45, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := thegame.View{Players: 2, Extreme: true, Phase: thegame.PhasePlay, DrawPile: 40, Piles: piles, Hand: []thegame.Card{c.card}}
+			c.setup(&v)
+			s := &TheGameScreen{view: v}
+			got := s.blocked(c.card)
+			head := tgw("thegame.fits-nowhere", "Card", int(c.card))
+			if c.want == "" {
+				if got != head {
+					t.Fatalf("%d is refused with %q, want %q", c.card, got, head)
+				}
+				return
+			}
+			if !strings.Contains(got, strconv.Itoa(int(c.card))) || !strings.Contains(got, c.want) {
+				t.Fatalf("%d is refused with %q, which does not name %q", c.card, got, c.want)
 			}
 		})
 	}

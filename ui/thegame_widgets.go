@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"image/color"
 	"strconv"
 
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/thegame"
+	"github.com/njetlan/njet/ui/reach"
 )
 
 // The colours of The Game's table: rising piles blue, falling piles
@@ -81,8 +83,31 @@ func (c *tgCardView) DragEnd() {
 	}
 }
 
-func (c *tgCardView) MinSize() fyne.Size {
-	if c.big {
+// Shows is the card's number, as a person reads it (package reach).
+func (c *tgCardView) Shows() (kind, what string) { return "card", strconv.Itoa(int(c.card)) }
+
+// Marks are the edges a person sees on the card: it fits a pile now (gold,
+// only on the person's turn), it is picked (blue), and the trick mark.
+func (c *tgCardView) Marks() []string {
+	var m []string
+	switch {
+	case c.picked:
+		m = append(m, reach.MarkPicked)
+	case c.fits && !c.waiting:
+		m = append(m, reach.MarkFits)
+	}
+	if c.trick {
+		m = append(m, "trick")
+	}
+	return m
+}
+
+func (c *tgCardView) MinSize() fyne.Size { return tgCardSize(c.big) }
+
+// tgCardSize is the least size of a card of the hand, on a desktop (big)
+// or in the column.
+func tgCardSize(big bool) fyne.Size {
+	if big {
 		return fyne.NewSize(84, 112)
 	}
 	return fyne.NewSize(60, 64)
@@ -136,7 +161,7 @@ func (r *tgCardRender) Refresh() {
 	}
 	r.cmd.Text = ""
 	if c.cmd != thegame.CmdNone {
-		r.cmd.Text = tgCommandTag(c.cmd)
+		r.cmd.Text = tgCommandShort(c.cmd)
 	}
 	r.mark.Text = ""
 	if c.trick {
@@ -181,6 +206,7 @@ type tgPileView struct {
 	mini    bool     // in the replay: the top card and its command only
 	signals []string // "Ada: leave this pile to me", …
 	muted   bool
+	extreme bool // the Extreme game: room for a command is kept
 	big     bool
 	onTap   func()
 
@@ -206,6 +232,23 @@ func (p *tgPileView) Tapped(*fyne.PointEvent) {
 // Disabled is false: a tap on a pile is always answered, if only with why
 // nothing can go there.
 func (p *tgPileView) Disabled() bool { return false }
+
+// Shows is the pile's number, its way and its top card: "1 up 37".
+func (p *tgPileView) Shows() (kind, what string) {
+	way := "down"
+	if p.pile.Up {
+		way = "up"
+	}
+	return "pile", fmt.Sprintf("%d %s %d", p.index+1, way, p.pile.Top)
+}
+
+// Marks is the gold ring of a pile the picked card fits.
+func (p *tgPileView) Marks() []string {
+	if p.target {
+		return []string{reach.MarkTarget}
+	}
+	return nil
+}
 
 func (p *tgPileView) MinSize() fyne.Size {
 	switch {
@@ -292,9 +335,12 @@ func (p *tgPileView) needHeight(w float32) float32 {
 	}
 	const pad = 6
 	h := p.dir.MinSize().Height + 8 + p.num.MinSize().Height - 4
+	// A line for the command in the Extreme game and one for the trick
+	// card are kept whether they show or not: the pile stays as high when
+	// a card is laid on it, and so the hand below stays in its place.
 	for _, o := range []*canvas.Text{p.cmd, p.trick} {
-		if o.Text != "" {
-			h += o.MinSize().Height + 2
+		if o.Text != "" || o == p.trick || p.extreme {
+			h += fyne.MeasureText("Ag", o.TextSize, o.TextStyle).Height + 2
 		}
 	}
 	for i, o := range p.sigs.Objects {
@@ -349,9 +395,8 @@ func (r *tgPileRender) Refresh() {
 	p.trick.TextSize = small
 	p.trick.TextStyle.Bold = p.held
 	p.trick.Text = ""
-	// On a phone the trick card is shown only when the person holds it:
-	// the pile has no room to spare.
-	if t := tgTrickCard(pl); t != 0 && (p.big || p.held) {
+	// The replay's small piles show their top card only.
+	if t := tgTrickCard(pl); t != 0 && !p.mini {
 		if p.held {
 			p.trick.Text = tgw("thegame.pile.trick-held", "Card", int(t))
 			p.trick.Color = tgTrickColour

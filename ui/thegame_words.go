@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/njetlan/njet/thegame"
+	"github.com/njetlan/njet/ui/reach"
 	"github.com/njetlan/njet/words"
 )
 
@@ -12,11 +13,9 @@ func tgw(id string, args ...any) string { return say(words.TheGame(id, args...))
 // tgn is a plural phrase of The Game for count n.
 func tgn(id string, n int, args ...any) string { return say(words.TheGameCount(id, n, args...)) }
 
-// tgCommandShort is a command's short name, e.g. "Skull".
+// tgCommandShort is a command's name, e.g. "Skull": the one name a card
+// of the hand, a pile, a reason and the rules give it.
 func tgCommandShort(k thegame.Command) string { return say(words.CommandName(k)) }
-
-// tgCommandTag is a command as a card of the hand shows it.
-func tgCommandTag(k thegame.Command) string { return say(words.CommandTag(k)) }
 
 // tgCommandRule says what a command orders.
 func tgCommandRule(k thegame.Command) string { return say(words.CommandRule(k)) }
@@ -32,3 +31,37 @@ func tgSignalShort(s thegame.Signal) string { return say(words.SignalShort(s)) }
 
 // tgRatingText is the verdict on a result.
 func tgRatingText(r thegame.Rating) string { return say(words.Rating(r)) }
+
+// TheGameWords are the words on The Game's buttons in the app's language,
+// which a person (a test's, or the driver of the real window) looks for.
+func TheGameWords() reach.TheGameWords {
+	return reach.TheGameWords{
+		End:  tgw("thegame.end-turn"),
+		Done: tgw("thegame.over.done"),
+		Yes:  tgw("thegame.warn.yes"),
+		No:   tgw("thegame.warn.no"),
+	}
+}
+
+// TheGameSetUpWords are the words on the way from the home screen to a
+// table of The Game: home's button, the setup's Extreme check and its
+// button that deals.
+type TheGameSetUpWords struct {
+	Play, Extreme, Deal string
+	Table               reach.TheGameWords
+	// Left is the game-over view's line of the cards left.
+	Left func(n int) string
+}
+
+// TheGameWordsIn switches the process's words to language code and
+// returns The Game's.
+func TheGameWordsIn(code string) TheGameSetUpWords {
+	setupLang(code)
+	return theGameSetUpWords()
+}
+
+func theGameSetUpWords() TheGameSetUpWords {
+	extreme, _ := tgChoiceParts(tgw("thegame.setup.extreme"))
+	return TheGameSetUpWords{Play: tgw("thegame.home.play"), Extreme: extreme, Deal: tgw("thegame.setup.play"), Table: TheGameWords(),
+		Left: func(n int) string { return tgn("thegame.over.left", n) }}
+}

@@ -25,10 +25,6 @@ func TheGameCount(id string, n int, args ...any) Msg {
 // CommandName is the short name of an Extreme command, e.g. "Skull".
 func CommandName(k thegame.Command) Msg { return msg("thegame.command." + k.String()) }
 
-// CommandTag is the command as a card of the hand shows it, as short as
-// the language allows, e.g. "No trick".
-func CommandTag(k thegame.Command) Msg { return msg("thegame.command." + k.String() + ".tag") }
-
 // CommandRule says what an Extreme command orders, e.g. "cover it in the
 // same turn, or the game is lost." (G-X3 to G-X9).
 func CommandRule(k thegame.Command) Msg { return msg("thegame.command." + k.String() + ".rule") }
@@ -80,29 +76,26 @@ var theGameCatalogue = map[string]entry{
 	"thegame.command.cards":           {other: "(cards {{.Cards}})"},
 	"thegame.command.draw-one":        {other: "Draw one"},
 	"thegame.command.draw-one.rule":   {other: "draw only one card after a turn."},
-	"thegame.command.draw-one.tag":    {other: "Draw one"},
 	"thegame.command.no-talking":      {other: "No talking"},
 	"thegame.command.no-talking.rule": {other: "no signals while it lies on top."},
-	"thegame.command.no-talking.tag":  {other: "Silence"},
-	"thegame.command.no-trick":        {other: "No backwards trick"},
+	"thegame.command.no-trick":        {other: "No trick"},
 	"thegame.command.no-trick.rule":   {other: "nobody may use the trick, on any pile."},
-	"thegame.command.no-trick.tag":    {other: "No trick"},
 	"thegame.command.one-pile":        {other: "One pile"},
 	"thegame.command.one-pile.rule":   {other: "all cards of a turn go on one pile."},
-	"thegame.command.one-pile.tag":    {other: "One pile"},
 	"thegame.command.skull":           {other: "Skull"},
 	"thegame.command.skull.rule":      {other: "cover it in the same turn, or the game is lost."},
-	"thegame.command.skull.tag":       {other: "Skull"},
 	"thegame.command.stop":            {other: "Stop"},
 	"thegame.command.stop.rule":       {other: "the turn ends at once, even as its first card."},
-	"thegame.command.stop.tag":        {other: "Stop"},
 	"thegame.command.three":           {other: "3!"},
 	"thegame.command.three.rule":      {other: "exactly 3 cards this turn; a stop only as the third."},
-	"thegame.command.three.tag":       {other: "3!"},
 	"thegame.draw-pile":               {one: "Draw pile: 1 card", other: "Draw pile: {{.Count}} cards"},
 	"thegame.drop-on-pile":            {other: "Let the card go on a pile, or tap a pile."},
 	"thegame.end-turn":                {other: "End turn"},
 	"thegame.fits-nowhere":            {other: "{{.Card}} fits no pile now. Choose another card."},
+	"thegame.fits-nowhere.command":    {other: "{{.Card}} fits no pile now: {{.Reason}}"},
+	"thegame.log.end":                 {other: "end"},
+	"thegame.log.play":                {other: "{{.Card}} on {{.Pile}}"},
+	"thegame.log.turn":                {other: "{{.Seat}}: {{.Moves}}"},
 	"thegame.force.line":              {other: "{{.Piles}} · {{.Command}}: {{.Rule}}"},
 	"thegame.force.turn":              {other: "{{.Command}}: {{.Rule}}"},
 	"thegame.hands":                   {other: "Cards in hand: {{.Hands}}"},
@@ -149,8 +142,8 @@ var theGameCatalogue = map[string]entry{
 	"thegame.rating.won":              {other: "All 98 cards are down: you beat the game."},
 	"thegame.reason.command":          {other: "That would break a command in force."},
 	"thegame.reason.down":             {other: "{{.Card}} does not fit pile {{.Pile}}: it goes down from {{.Top}}, so it takes a lower card, or one exactly 10 higher."},
-	"thegame.reason.no-trick":         {other: "No backwards trick is in force."},
-	"thegame.reason.one-pile":         {other: "One pile is in force: all cards of this turn go on the same pile."},
+	"thegame.reason.no-trick":         {other: "“No trick” is in force: nobody may use the backwards trick."},
+	"thegame.reason.one-pile":         {other: "“One pile” is in force: all cards of this turn go on the same pile."},
 	"thegame.reason.other":            {other: "That move was refused: {{.Error}}"},
 	"thegame.reason.over":             {other: "The game is over."},
 	"thegame.reason.skull":            {other: "The skull must be covered in this turn."},
@@ -205,7 +198,7 @@ var theGameCatalogue = map[string]entry{
 	"thegame.signal.good.short":       {other: "I can play well"},
 	"thegame.signal.mine":             {other: "Please leave this pile to me"},
 	"thegame.signal.mine.short":       {other: "leave it to me"},
-	"thegame.signal.muted":            {other: "No talking is in force: no signals now."},
+	"thegame.signal.muted":            {other: "“No talking” is in force: no signals now."},
 	"thegame.signal.none":             {other: "Take my signal off"},
 	"thegame.signal.pile":             {other: "Pile {{.N}}"},
 	"thegame.signal.title":            {other: "A signal on a pile"},

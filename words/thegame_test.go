@@ -125,7 +125,7 @@ func theGameTranslator(t *testing.T, l string) Translator {
 func TestTheGameWords(t *testing.T) {
 	var msgs []Msg
 	for _, k := range thegame.Commands() {
-		msgs = append(msgs, CommandName(k), CommandRule(k), CommandCards(k), CommandTag(k))
+		msgs = append(msgs, CommandName(k), CommandRule(k), CommandCards(k))
 	}
 	for _, s := range []thegame.Signal{thegame.SignalNone, thegame.SignalMine, thegame.SignalGood} {
 		msgs = append(msgs, Signal(s), SignalShort(s))

@@ -35,6 +35,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/thegame"
 	"github.com/njetlan/njet/ui"
 	"github.com/njetlan/njet/ui/reach"
 )
@@ -70,11 +71,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	name := fs.String("name", "game", "the name the screenshots start with")
 	limit := fs.Duration("timeout", 10*time.Minute, "give up after this long")
 	verbose := fs.Bool("verbose", false, "write each click, with the time, to stderr")
+	which := fs.String("game", "njet", "the game to play: njet, or thegame (The Game; --players and --extreme)")
+	extreme := fs.Bool("extreme", false, "The Game: the Extreme variant")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	lan := *lanHost != "" || *lanJoin != ""
-	if *probeFile == "" || *saveFile == "" && !lan || *lanHost != "" && *lanJoin != "" {
+	tg := *which == "thegame"
+	if *which != "njet" && !tg {
+		fmt.Fprintf(stderr, "xperson: --game %q: njet or thegame\n", *which)
+		return 2
+	}
+	if *probeFile == "" || *saveFile == "" && !lan && !tg || *lanHost != "" && *lanJoin != "" {
 		fmt.Fprintln(stderr, "xperson: --probe is needed, and --save for a local game; --lan-host and --lan-join exclude each other")
 		return 2
 	}
@@ -82,6 +90,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "xperson: %v\n", err)
 		return 2
+	}
+	if tg {
+		return runTheGame(*probeFile, *window, *shots, *name, time.Now().Add(*limit), *verbose, *code, *players, *extreme, stdout, stderr)
 	}
 	words := ui.WordsIn(*code)
 	p, err := newPerson(*probeFile, *window, *shots, *name, time.Now().Add(*limit))
@@ -111,6 +122,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 		parts[i] = strconv.Itoa(t)
 	}
 	fmt.Fprintf(stdout, "totals %s\n", strings.Join(parts, ","))
+	return 0
+}
+
+// runTheGame plays a game of The Game at the window and prints "laid N",
+// "turns N" and "left N" (the cards left as the game-over view shows
+// them).
+func runTheGame(probeFile, win, shots, name string, deadline time.Time, verbose bool, code string, players int, extreme bool, stdout, stderr io.Writer) int {
+	if players < thegame.MinPlayers || players > thegame.MaxPlayers {
+		fmt.Fprintf(stderr, "xperson: --players %d: The Game has %d to %d\n", players, thegame.MinPlayers, thegame.MaxPlayers)
+		return 2
+	}
+	words := ui.TheGameWordsIn(code)
+	p, err := newPerson(probeFile, win, shots, name, deadline)
+	if err != nil {
+		fmt.Fprintf(stderr, "xperson: %v\n", err)
+		return 1
+	}
+	if verbose {
+		p.log = stderr
+	}
+	left, pl, err := p.playTheGame(players, extreme, words)
+	if err != nil {
+		return p.failed(stderr, err)
+	}
+	fmt.Fprintf(stdout, "laid %d\nturns %d\nleft %d\n", pl.Laid, pl.Turns, left)
 	return 0
 }
 

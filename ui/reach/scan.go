@@ -25,6 +25,13 @@ type Shower interface {
 	Shows() (kind, what string)
 }
 
+// Marker is a control that says which states it shows beside its text:
+// the edges and rings a person reads as "this card fits", "this pile
+// takes it".
+type Marker interface {
+	Marks() []string
+}
+
 // Regioner names a part of a screen; the controls and texts inside it
 // carry the name (Control.Region). A widget names itself by implementing
 // it; a container by its layout implementing it (Region).
@@ -195,6 +202,9 @@ func (w *walk) describe(i int, win Rect, top int) Control {
 		c.ScrollAt = w.scrollPoint(target)
 	}
 	c.Kind, c.Text, c.On = w.what(i)
+	if m, ok := n.obj.(Marker); ok {
+		c.Marks = m.Marks()
+	}
 	if b, ok := n.obj.(*widget.Button); ok && b.Icon != nil {
 		c.Icon = b.Icon.Name()
 	}

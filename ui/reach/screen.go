@@ -79,6 +79,10 @@ type Control struct {
 	Enabled bool `json:"enabled"`
 	// On is set for a checked check or a selected radio option.
 	On bool `json:"on,omitempty"`
+	// Marks are the states a control shows beside its text, when it says
+	// them (Marker): a card edged as one that fits, a pile ringed as a
+	// place for the picked card.
+	Marks []string `json:"marks,omitempty"`
 	// Layer is 0 for the window's content, 1 and up for the pop-ups
 	// over it (dialogs, menus).
 	Layer int `json:"layer,omitempty"`
@@ -96,6 +100,9 @@ type Control struct {
 	obj fyne.CanvasObject
 }
 
+// Marked reports whether c shows mark m.
+func (c Control) Marked(m string) bool { return slices.Contains(c.Marks, m) }
+
 // Reachable reports whether a finger can use c: it is enabled and has no
 // problem. It may still be OffView, a scroll away.
 func (c Control) Reachable() bool { return len(c.Problems) == 0 && c.Enabled }
@@ -111,6 +118,9 @@ func (c Control) Has(p string) bool {
 // String says what c is, where, and what keeps a finger from it.
 func (c Control) String() string {
 	s := fmt.Sprintf("%s %q", c.Kind, c.Text)
+	if len(c.Marks) > 0 {
+		s += " (" + strings.Join(c.Marks, ", ") + ")"
+	}
 	if c.Region != "" {
 		s += " in " + c.Region
 	}
