@@ -3,6 +3,7 @@ module github.com/njetlan/njet
 go 1.26.0
 
 require (
+	filippo.io/edwards25519 v1.2.0
 	fyne.io/fyne/v2 v2.7.3
 	github.com/grandcat/zeroconf v1.0.0
 	github.com/gtank/ristretto255 v0.2.0
@@ -15,7 +16,6 @@ require (
 
 require (
 	filippo.io/bigmod v0.1.1-0.20260103110540-f8a47775ebe5 // indirect
-	filippo.io/edwards25519 v1.2.0 // indirect
 	filippo.io/keygen v1.0.0 // indirect
 	fyne.io/systray v1.12.0 // indirect
 	github.com/BurntSushi/toml v1.5.0 // indirect

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/njetlan/njet/internal/cli"
 	"os"
 	"os/exec"
 	"strings"
@@ -13,8 +14,8 @@ import (
 // the game's own words may reach stderr, fyne's locale error included.
 func TestTerminalQuietUnderCLocale(t *testing.T) {
 	if os.Getenv("NJET_TEST_CHILD") == "play" {
-		code := run([]string{"play", "--seed", "1"}, os.Stdout, os.Stderr)
-		if code != exitOK {
+		code := cli.Run([]string{"play", "--seed", "1"}, os.Stdout, os.Stderr)
+		if code != 0 {
 			t.Fatalf("exit code %d", code)
 		}
 		return

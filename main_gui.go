@@ -15,6 +15,8 @@ import (
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/njetlan/njet/internal/cli"
+	"github.com/njetlan/njet/lanapp"
 	"github.com/njetlan/njet/thegame"
 	"github.com/njetlan/njet/ui"
 )
@@ -41,114 +43,114 @@ const smokePace = 30 * time.Millisecond
 const appGCPercent = 50
 
 // runApp opens the app's window and returns when it closes.
-func runApp(c *cli, o appOptions) int {
+func runApp(c cli.Env, o cli.AppOptions) int {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(appGCPercent)
 	}
 	a := app.NewWithID(appID)
-	if o.blank > 0 {
+	if o.Blank > 0 {
 		return blankWindow(a, o)
 	}
-	lanDev := &lanApp{dir: filepath.Join(a.Storage().RootURI().Path(), "lan")}
+	lanDev := &lanapp.LAN{Dir: filepath.Join(a.Storage().RootURI().Path(), "lan"), Lock: multicastLock}
 	defer lanDev.Close() // the app has closed: nowhere left to tell
-	env := ui.Env{Now: c.now}
-	if !o.firstFrame && (o.probe == "" || o.lanLog != "") {
+	env := ui.Env{Now: c.Now}
+	if !o.FirstFrame && (o.Probe == "" || o.LANLog != "") {
 		env.LAN = lanDev // the first-frame runs and local probe runs stay off the network
 	}
-	if o.probe != "" {
-		w, closeProbe, err := probeWriter(c, o.probe)
+	if o.Probe != "" {
+		w, closeProbe, err := probeWriter(c, o.Probe)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "njet: --probe: %v\n", err)
-			return exitFail
+			fmt.Fprintf(c.Stderr, "njet: --probe: %v\n", err)
+			return cli.ExitFail
 		}
 		defer closeProbe()
 		env.Probe = w
 		env.Pace = smokePace
-		if o.pace > 0 {
-			env.Pace = o.pace
+		if o.Pace > 0 {
+			env.Pace = o.Pace
 		}
-		if o.probeSave != "" {
+		if o.ProbeSave != "" {
 			env.Finished = func(save []byte) {
-				if err := os.WriteFile(o.probeSave, save, 0o600); err != nil {
-					fmt.Fprintf(c.stderr, "njet: --probe-save: %v\n", err)
+				if err := os.WriteFile(o.ProbeSave, save, 0o600); err != nil {
+					fmt.Fprintf(c.Stderr, "njet: --probe-save: %v\n", err)
 				}
 			}
 		}
 	}
 	var u *ui.App
-	if o.firstFrame {
+	if o.FirstFrame {
 		env.FirstFrame = func() {
 			now := time.Now()
-			fmt.Fprintf(c.stdout, "first frame %.1f ms after start (unix ns %d)\n",
+			fmt.Fprintf(c.Stdout, "first frame %.1f ms after start (unix ns %d)\n",
 				float64(now.Sub(processStart).Microseconds())/1000, now.UnixNano())
 			u.Quit()
 		}
 	}
-	if o.smokeTG {
+	if o.SmokeTheGame {
 		env.LAN = nil // the smoke game stays off the network
 		env.Pace = smokePace
-		if o.pace > 0 {
-			env.Pace = o.pace
+		if o.Pace > 0 {
+			env.Pace = o.Pace
 		}
 	}
-	code := exitOK
-	if o.lanLog != "" {
-		env.Trace = func(what string, at time.Time) { fmt.Fprintf(c.stdout, "trace %s %d\n", what, at.UnixNano()) }
-		code = exitFail // until a LAN game is over
+	code := cli.ExitOK
+	if o.LANLog != "" {
+		env.Trace = func(what string, at time.Time) { fmt.Fprintf(c.Stdout, "trace %s %d\n", what, at.UnixNano()) }
+		code = cli.ExitFail // until a LAN game is over
 		env.LANOver = func(t ui.LANTable, err error) {
 			code = lanOver(c, o, t, err)
 			fyne.Do(u.Quit)
 		}
 	}
 	u = ui.New(a, env)
-	if o.width > 0 {
-		u.Window().Resize(fyne.NewSize(o.width, o.height))
+	if o.Width > 0 {
+		u.Window().Resize(fyne.NewSize(o.Width, o.Height))
 	}
-	if o.player != "" {
-		if err := u.Prefs().SetName(o.player); err != nil {
-			fmt.Fprintf(c.stderr, "njet: --player: %v\n", err)
-			return exitUsage
+	if o.Player != "" {
+		if err := u.Prefs().SetName(o.Player); err != nil {
+			fmt.Fprintf(c.Stderr, "njet: --player: %v\n", err)
+			return cli.ExitUsage
 		}
 	}
-	if g := o.theGame; o.smokeTG {
-		code = exitFail // until the game ends
-		cfg := ui.TheGameConfig{Players: g.players, Extreme: g.extreme, Bot: g.bot, Seed: g.seed}
+	if g := o.TheGame; o.SmokeTheGame {
+		code = cli.ExitFail // until the game ends
+		cfg := ui.TheGameConfig{Players: g.Players, Extreme: g.Extreme, Bot: g.Bot, Seed: g.Seed}
 		err := u.SmokeTheGame(cfg, func(left int, rating thegame.Rating, err error) {
 			if err != nil {
-				fmt.Fprintf(c.stderr, "njet: smoke: %v\n", err)
+				fmt.Fprintf(c.Stderr, "njet: smoke: %v\n", err)
 			} else {
-				fmt.Fprintf(c.stdout, "thegame over: %d cards left, %s\n", left, rating.Words())
-				code = exitOK
+				fmt.Fprintf(c.Stdout, "thegame over: %d cards left, %s\n", left, rating.Words())
+				code = cli.ExitOK
 			}
 			u.Quit()
 		})
 		if err != nil {
-			fmt.Fprintf(c.stderr, "njet: smoke: %v\n", err)
-			return exitFail
+			fmt.Fprintf(c.Stderr, "njet: smoke: %v\n", err)
+			return cli.ExitFail
 		}
 	}
 	u.Run()
 	return code
 }
 
-// blankWindow shows a window holding one label for o.blank, the same
+// blankWindow shows a window holding one label for o.Blank, the same
 // fyne with nothing of the app: what any window of this build costs.
-func blankWindow(a fyne.App, o appOptions) int {
+func blankWindow(a fyne.App, o cli.AppOptions) int {
 	w := a.NewWindow(ui.AppName)
 	w.SetContent(widget.NewLabel(ui.AppName))
 	w.Resize(fyne.NewSize(1024, 720))
-	if o.width > 0 {
-		w.Resize(fyne.NewSize(o.width, o.height))
+	if o.Width > 0 {
+		w.Resize(fyne.NewSize(o.Width, o.Height))
 	}
-	time.AfterFunc(o.blank, func() { fyne.Do(a.Quit) })
+	time.AfterFunc(o.Blank, func() { fyne.Do(a.Quit) })
 	w.ShowAndRun()
-	return exitOK
+	return cli.ExitOK
 }
 
 // probeWriter opens the probe's file, or stdout for "-".
-func probeWriter(c *cli, name string) (io.Writer, func(), error) {
+func probeWriter(c cli.Env, name string) (io.Writer, func(), error) {
 	if name == "-" {
-		return c.stdout, func() {}, nil
+		return c.Stdout, func() {}, nil
 	}
 	f, err := os.Create(name)
 	if err != nil {
@@ -158,19 +160,19 @@ func probeWriter(c *cli, name string) (io.Writer, func(), error) {
 }
 
 // lanOver writes the LAN table's log and says how its play ended.
-func lanOver(c *cli, o appOptions, t ui.LANTable, err error) int {
+func lanOver(c cli.Env, o cli.AppOptions, t ui.LANTable, err error) int {
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet: the LAN table: %v\n", err)
-		return exitFail
+		fmt.Fprintf(c.Stderr, "njet: the LAN table: %v\n", err)
+		return cli.ExitFail
 	}
-	f, err := os.Create(o.lanLog)
+	f, err := os.Create(o.LANLog)
 	if err == nil {
 		err = errors.Join(t.ExportLog(f), f.Close())
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet: the LAN table's log: %v\n", err)
-		return exitFail
+		fmt.Fprintf(c.Stderr, "njet: the LAN table's log: %v\n", err)
+		return cli.ExitFail
 	}
-	fmt.Fprintf(c.stdout, "lan over %s\n", t.ID())
-	return exitOK
+	fmt.Fprintf(c.Stdout, "lan over %s\n", t.ID())
+	return cli.ExitOK
 }

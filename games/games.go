@@ -78,6 +78,8 @@ type Setup struct {
 	Short  bool
 	Target int
 	Rounds int
+	// Hints allows hints at the table (table.Genesis.Hints).
+	Hints bool
 }
 
 // registry holds the games, in the order a person is offered them.
@@ -173,7 +175,7 @@ func (g *Game) Genesis(variant string, s Setup) (*table.Genesis, error) {
 	if s.Rand == nil {
 		s.Rand = rand.New(rand.NewPCG(0, 0))
 	}
-	gen := &table.Genesis{Game: g.Name, Keys: slices.Clone(s.Keys), Nonce: s.Nonce}
+	gen := &table.Genesis{Game: g.Name, Keys: slices.Clone(s.Keys), Nonce: s.Nonce, Hints: s.Hints}
 	if err := g.genesis(gen, v, s); err != nil {
 		return nil, err
 	}

@@ -18,8 +18,9 @@ var theGame = &Game{
 		{ID: "base", Ad: "thegame", Title: "The Game", MinPlayers: thegame.MinPlayers, MaxPlayers: thegame.MaxPlayers},
 		{ID: "extreme", Ad: "thegame-extreme", Title: "The Game Extreme", MinPlayers: thegame.MinPlayers, MaxPlayers: thegame.MaxPlayers},
 	},
-	// The cooperative bot plays the normal and the strong seats alike.
-	Bots:  map[Strength]string{Easy: "greedy", Normal: "coop", Strong: "coop"},
+	// The expert plays the strong seats; saved tables that name coop keep
+	// it.
+	Bots:  map[Strength]string{Easy: "greedy", Normal: "coop", Strong: "expert"},
 	Kinds: tgbot.Kinds(),
 	NewPlayer: func(kind string, _ *rand.Rand) (table.Player, error) {
 		return tgbot.New(kind, true)

@@ -28,11 +28,11 @@
 //   - Reconnect (device.go) dials a table's other devices at once, for a
 //     device back from the background.
 //   - Play (play.go) runs the device's seats to the end of the game: a
-//     bot's, or a person's through a Person function the front end gives
-//     (the terminal's is term.PlayLAN). At a table of The Game a person
-//     plays through a TheGamePerson (thegame.go), which reads and moves a
-//     TheGameSeat. Export writes the table's log to a file and MarkOver
-//     records that the game ended.
+//     bot's, or a person's through a Person function the front end gives,
+//     at a table of any game (the terminal's are term.PlayLAN and
+//     term.PlayTheGameLAN): it reads and moves the game's seat,
+//     PersonSeat.NjetSeat or PersonSeat.TheGameSeat. Export writes the
+//     table's log to a file and MarkOver records that the game ended.
 //
 // Imports flow down: lan uses p2p, table and engine, never a front end.
 package lan

@@ -69,7 +69,7 @@ func (d *Device) OpenLobby(cfg HostConfig, progress func(Progress)) (*HostLobby,
 	}
 	cfg.Bots, cfg.BotKinds = len(kinds), slices.Clone(kinds)
 	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{Name: cfg.Name, Game: cfg.Game, Variant: cfg.Variant,
-		Players: cfg.Players, Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds, Player: cfg.Player})
+		Players: cfg.Players, Bots: cfg.Bots, Short: cfg.Short, Target: cfg.Target, Rounds: cfg.Rounds, Player: cfg.Player, Hints: cfg.Hints})
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (h *HostLobby) Game() table.GameName { return h.cfg.Game }
 func (h *HostLobby) Seats() Waiting { return waitingOf(h.lobby.Seats()) }
 
 func waitingOf(s p2p.LobbySeats) Waiting {
-	return Waiting{Seated: len(s.Players), Wanted: s.Wanted, Players: s.Players, Bots: s.Bots}
+	return Waiting{Seated: len(s.Players), Wanted: s.Wanted, Players: s.Players, Bots: s.Bots, Hints: s.Hints}
 }
 
 // Watch reports the lobby's seats as Waiting, at once and after every

@@ -25,7 +25,7 @@ func TestStrengths(t *testing.T) {
 	for _, c := range []struct {
 		s    Strength
 		kind string
-	}{{Easy, "random"}, {Normal, "heuristic"}, {Strong, "search"}, {Easy, "greedy"}, {Normal, "coop"}} {
+	}{{Easy, "random"}, {Normal, "heuristic"}, {Strong, "search"}, {Easy, "greedy"}, {Normal, "coop"}, {Strong, "expert"}} {
 		if StrengthOf(c.kind) != c.s {
 			t.Errorf("kind %q: strength %d, want %d", c.kind, StrengthOf(c.kind), c.s)
 		}

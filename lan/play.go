@@ -17,15 +17,19 @@ import (
 // it again.
 var ErrLeft = errors.New("lan: left the table")
 
-// Person lets a person play the device's own seat, in whatever front end,
-// until the game is over (nil), the person leaves (ErrLeft), or ctx ends
-// (its error). ctx also ends when the session stops first. The seat's peer
-// runs in Play; a Person only reads its view and submits the person's
-// choices (term.PlayLAN does this in a terminal).
+// Person lets a person play the device's own seat, at a table of any
+// game, in whatever front end, until the game is over (nil), the person
+// leaves (ErrLeft), or ctx ends (its error). ctx also ends when the
+// session stops first. The seat's peer runs in Play; a Person only reads
+// its view and submits the person's choices (term.PlayLAN and
+// term.PlayTheGameLAN do this in a terminal), through the game's seat:
+// PersonSeat.NjetSeat at Njet, PersonSeat.TheGameSeat at The Game.
 type Person func(ctx context.Context, seat PersonSeat) error
 
 // PersonSeat is what a Person needs of the seat it plays.
 type PersonSeat struct {
+	// Game is the game the table plays.
+	Game table.GameName
 	Seat int
 	// Peer posts for the seat (a person's: table.PeerConfig.Human).
 	Peer *table.Peer
@@ -40,13 +44,23 @@ type PersonSeat struct {
 	// Seats says who plays each seat as the table's setup has it: the
 	// devices' people, and the bots the host's device (seat 0) runs.
 	Seats []seat.SeatInfo
+	// Hints tells that the host allowed hints at the table.
+	Hints bool
 }
 
-// NewSeat returns the person's seat as a seat.Seat, for a front end that
-// reads events rather than the peer's view. It runs no goroutines: the
-// session's peer moves the table on, and the Seat tells what it did.
-func (ps PersonSeat) NewSeat() (*seat.PeerSeat, error) {
+// NjetSeat returns the person's seat at a table of Njet as a seat.Seat,
+// for a front end that reads events rather than the peer's view. It runs
+// no goroutines: the session's peer moves the table on, and the Seat tells
+// what it did.
+func (ps PersonSeat) NjetSeat() (*seat.PeerSeat, error) {
 	return seat.NewPeerSeat(ps.Peer, ps.Seat, seat.PeerSeatConfig{Changed: ps.Changed, Rounds: ps.Rounds, Seats: ps.Seats})
+}
+
+// TheGameSeat returns the person's seat at a table of The Game, which
+// tells the seat's view and the moves of every seat in order, and takes
+// the person's moves.
+func (ps PersonSeat) TheGameSeat() (*seat.TheGameSeat, error) {
+	return seat.NewTheGameSeat(ps.Peer, ps.Names, ps.Changed)
 }
 
 // How a table answers a device that stays silent, so that it goes on
@@ -68,11 +82,9 @@ type PlayConfig struct {
 	// members still catching up (p2p.SessionConfig.Linger).
 	Linger time.Duration
 	// Person plays the device's own seat when a person plays it
-	// (Table.Bot is "").
+	// (Table.Bot is ""). Without one, a bot of the game's normal strength
+	// plays a person's seat at The Game; at Njet it is an error.
 	Person Person
-	// TheGamePerson plays the device's own seat at a table of The Game
-	// when a person plays it; without one, a bot ("coop") plays it.
-	TheGamePerson TheGamePerson
 }
 
 // Event is what Play reports while the table plays: Playing first, then,
@@ -92,6 +104,18 @@ type Playing struct {
 // Shuffling: a new deal is being shuffled.
 type Shuffling struct{}
 
+// Tricks: the tricks of a deal began (its first card was played).
+type Tricks struct{}
+
+// SeatGone: the device of Seat left and the table took the seat over.
+// Kept tells that the round went on, the seat's cards recovered from the
+// escrow for its bot on the device of seat Host (this device when You);
+// otherwise the round was dealt again at once.
+type SeatGone struct {
+	Seat, Host int
+	Kept, You  bool
+}
+
 // RoundOver: a round ended and was audited.
 type RoundOver struct{ Result table.RoundResult }
 
@@ -109,6 +133,8 @@ type SecretsLost struct{}
 
 func (Playing) event()     {}
 func (Shuffling) event()   {}
+func (Tricks) event()      {}
+func (SeatGone) event()    {}
 func (RoundOver) event()   {}
 func (Violation) event()   {}
 func (CatchingUp) event()  {}
@@ -147,7 +173,7 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 	seats := t.seats
 	gen, gerr := t.setup.Check()
 	theGame := gerr == nil && gen.Game == table.GameTheGame
-	if theGame && own.Human && cfg.TheGamePerson == nil {
+	if theGame && own.Human && cfg.Person == nil {
 		// No front end for The Game: a bot plays the person's seat.
 		own.Human = false
 		seats = append([]p2p.LocalSeat{own}, t.seats[1:]...)
@@ -169,19 +195,11 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 	onEvent(Playing{Table: t.ID(), Seat: own.Seat, Bot: bot})
 	var left bool
 	switch {
-	case own.Human && theGame:
-		left, err = playPerson(ctx, s, own.Seat, func(ctx context.Context, changed <-chan struct{}) error {
-			ts, err := seat.NewTheGameSeat(p, t.Names(), changed)
-			if err != nil {
-				return err
-			}
-			return cfg.TheGamePerson(ctx, ts)
-		}, onEvent)
 	case own.Human:
-		ps := PersonSeat{Seat: own.Seat, Peer: p}
+		ps := PersonSeat{Game: table.GameNjet, Seat: own.Seat, Peer: p}
 		if gen, err := t.setup.Check(); err == nil {
-			ps.Rounds = gen.Rounds
-			if gen.Names != nil {
+			ps.Game, ps.Rounds, ps.Hints = gen.Game, gen.Rounds, gen.Hints
+			if gen.Names != nil || theGame {
 				ps.Names = t.Names()
 			}
 			ps.Seats = seatsOf(gen, t.setup, t.seats)
@@ -213,9 +231,21 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 // than they are read, so every event reports all the rounds not reported
 // yet, and so does the end of the session.
 func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) error {
-	reported, shuffling, lost := 0, -1, -1
+	reported, shuffling, lost, tricks, voided, kept := 0, -1, -1, -1, 0, 0
 	report := func() {
-		results := s.Peer(own).Game().Njet().Results()
+		g := s.Peer(own).Game()
+		for _, v := range g.Voided()[voided:] {
+			if v.Check == table.CheckSilent {
+				host := g.PeerOf(v.Seat)
+				onEvent(SeatGone{Seat: v.Seat, Host: host, You: host == own})
+			}
+			voided++
+		}
+		for _, r := range g.Recovered()[kept:] {
+			onEvent(SeatGone{Seat: r.Seat, Host: r.Host, Kept: true, You: r.Host == own})
+			kept++
+		}
+		results := g.Njet().Results()
 		for _, r := range results[min(reported, len(results)):] {
 			onEvent(RoundOver{Result: r})
 		}
@@ -228,6 +258,10 @@ func runBot(ctx context.Context, s *p2p.Session, own int, onEvent func(Event)) e
 		if e.Kind == table.KindShuffle && shuffling != e.Round {
 			shuffling = e.Round
 			onEvent(Shuffling{})
+		}
+		if (e.Kind == table.KindPlay || e.Kind == table.KindRecoveredPlay) && tricks != e.Round {
+			tricks = e.Round
+			onEvent(Tricks{})
 		}
 		report()
 		if s.Peer(own).View().SecretsLost && lost != e.Round {

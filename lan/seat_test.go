@@ -11,7 +11,7 @@ import (
 )
 
 // TestPersonPlaysThroughASeat: a front end plays the person's seat of a
-// hosted table through PersonSeat.NewSeat, to the end; the seat names the
+// hosted table through PersonSeat.NjetSeat, to the end; the seat names the
 // host's player as the genesis does and the host's bots as bots.
 func TestPersonPlaysThroughASeat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -35,7 +35,7 @@ func TestPersonPlaysThroughASeat(t *testing.T) {
 		over  *seat.GameOver
 	)
 	person := func(ctx context.Context, ps PersonSeat) error {
-		s, err := ps.NewSeat()
+		s, err := ps.NjetSeat()
 		if err != nil {
 			return err
 		}

@@ -139,6 +139,8 @@ type Waiting struct {
 	Seated, Wanted int
 	Players        []string
 	Bots           []string
+	// Hints tells that the host allows hints at the table.
+	Hints bool
 }
 
 // Contacting: Join dials the host at Addr.
@@ -184,6 +186,9 @@ type HostConfig struct {
 	// Player is the host's player name (table.CheckName), advertised with
 	// the table and fixed in its genesis; "" for none.
 	Player string
+	// Hints allows hints at the table (table.Genesis.Hints): a person's
+	// front end may then show the strong bot's move for their seat.
+	Hints bool
 }
 
 // Host opens a lobby for the table cfg describes, advertises it on the

@@ -53,10 +53,6 @@ func (w *Watcher) TakeSeat(ctx context.Context, seat int, kind string) (*Table, 
 	}
 	key := w.node.Key()
 	me := w.node.Identity()
-	req := &table.SeatClaimRequest{Table: w.id, Seat: uint8(seat), Key: me}
-	if err := req.Sign(key); err != nil {
-		return nil, err
-	}
 	tick := time.NewTicker(claimTick)
 	defer tick.Stop()
 	refused := 0
@@ -67,6 +63,12 @@ func (w *Watcher) TakeSeat(ctx context.Context, seat int, kind string) (*Table, 
 	}
 	for !w.handedTo(seat, me) {
 		if err := w.claimable(seat, me); err != nil {
+			return nil, err
+		}
+		// A request names the deal it opens (the watched log's): one
+		// signed for an earlier deal is refused as a replay.
+		req := &table.SeatClaimRequest{Table: w.id, Deal: w.game.ClaimRound(), Seat: uint8(seat), Key: me}
+		if err := req.Sign(key); err != nil {
 			return nil, err
 		}
 		err := w.node.Claim(ctx, w.member().ID, req)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/p2p"
+	nseat "github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
@@ -98,7 +99,7 @@ func TestTheGamePersonSeat(t *testing.T) {
 		told     []thegame.Action
 		outOfTrn error
 	)
-	person := func(ctx context.Context, seat *TheGameSeat) error {
+	person := func(ctx context.Context, seat *nseat.TheGameSeat) error {
 		if seat.You() != 0 || seat.Name(0) != "Ada" {
 			t.Errorf("seat %d named %q", seat.You(), seat.Name(0))
 		}
@@ -168,7 +169,16 @@ func TestTheGamePersonSeat(t *testing.T) {
 			defer wg.Done()
 			cfg := PlayConfig{Linger: 10 * time.Second}
 			if i == 0 {
-				cfg.TheGamePerson = person
+				cfg.Person = func(ctx context.Context, ps PersonSeat) error {
+					if ps.Game != table.GameTheGame {
+						t.Errorf("the person's seat is at %v", ps.Game)
+					}
+					s, err := ps.TheGameSeat()
+					if err != nil {
+						return err
+					}
+					return person(ctx, s)
+				}
 			}
 			outs[i], errs[i] = devices[i].Play(ctx, tables[i], cfg, func(e Event) {
 				if p, ok := e.(Playing); ok && (i == 0) != (p.Bot == "") {

@@ -181,7 +181,7 @@ func (w *Watcher) Export(path string) error {
 func (w *Watcher) View() table.PeerView {
 	next := w.log.Next()
 	v := table.PeerView{Game: w.game.Njet().PublicView(), Turn: -1, Results: w.game.Njet().Results(), Voided: w.game.Voided(),
-		Abandoned: w.game.Abandoned(), Over: w.game.Over(), Seq: next, BotHost: -1}
+		Recovered: w.game.Recovered(), Abandoned: w.game.Abandoned(), Over: w.game.Over(), Seq: next, BotHost: -1}
 	if viol := w.game.Violation(); viol != nil {
 		v.Violation = viol
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -87,6 +88,14 @@ type LobbyConfig struct {
 	Rounds int
 	// Player is the host's player name (table.CheckName); "" for none.
 	Player string
+	// Hints allows hints at the table: the genesis says so (Genesis.Hints)
+	// and joiners see it in the lobby's seats.
+	Hints bool
+	// Seats, when not empty, keeps the table for these devices: only they
+	// may claim, and they sit in this order after the host whatever the
+	// order of their claims (a table played again, with the same seats).
+	// Players must then be 1 + len(Seats) + Bots.
+	Seats []table.Identity
 	// Rand draws the lobby id, the first dealer and the bots' keys; nil
 	// uses crypto/rand.
 	Rand io.Reader
@@ -126,6 +135,17 @@ func (n *Node) OpenLobby(cfg LobbyConfig) (*Lobby, error) {
 	cfg.Variant = v.ID
 	if cfg.Bots < 0 || cfg.Bots > cfg.Players-1 {
 		return nil, fmt.Errorf("p2p: %d bots at a table of %d", cfg.Bots, cfg.Players)
+	}
+	if len(cfg.Seats) > 0 {
+		if 1+len(cfg.Seats)+cfg.Bots != cfg.Players {
+			return nil, fmt.Errorf("p2p: %d kept seats and %d bots at a table of %d", len(cfg.Seats), cfg.Bots, cfg.Players)
+		}
+		for i, id := range cfg.Seats {
+			if id == n.id || slices.Contains(cfg.Seats[:i], id) {
+				return nil, fmt.Errorf("p2p: a seat kept twice, or for the host")
+			}
+		}
+		cfg.Seats = slices.Clone(cfg.Seats)
 	}
 	player, err := table.CheckName(cfg.Player)
 	if err != nil {
@@ -176,6 +196,8 @@ type LobbySeats struct {
 	// Bots are the kinds of the bots that take the seats after the
 	// people's ("" for a kind the host did not say).
 	Bots []string
+	// Hints tells that the host allows hints at the table.
+	Hints bool
 }
 
 // Full reports whether every seat is taken.
@@ -190,7 +212,7 @@ func (l *Lobby) Seats() LobbySeats {
 
 func (l *Lobby) seatsLocked() LobbySeats {
 	return LobbySeats{Players: append([]string{l.cfg.Player}, l.names...), Wanted: l.cfg.Players - len(l.bots),
-		Bots: append([]string(nil), l.bots...)}
+		Bots: append([]string(nil), l.bots...), Hints: l.cfg.Hints}
 }
 
 // ErrSeatsTaken: SetBots asked for more bots than the free seats hold.
@@ -215,6 +237,8 @@ func (l *Lobby) SetBots(kinds []string) error {
 		return fmt.Errorf("p2p: the table has started")
 	case 1+len(l.claims)+len(kinds) > l.cfg.Players:
 		return fmt.Errorf("%w: %d people and %d bots at a table of %d", ErrSeatsTaken, 1+len(l.claims), len(kinds), l.cfg.Players)
+	case len(l.cfg.Seats) > 0 && 1+len(l.cfg.Seats)+len(kinds) != l.cfg.Players:
+		return fmt.Errorf("%w: the table is kept for %d people", ErrSeatsTaken, 1+len(l.cfg.Seats))
 	}
 	l.bots = append([]string(nil), kinds...)
 	l.cfg.Bots = len(kinds)
@@ -323,7 +347,7 @@ func (l *Lobby) Start() (*Setup, map[int]ed25519.PrivateKey, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	setup := games.Setup{Keys: keys, Names: names, Rand: rng, Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds}
+	setup := games.Setup{Keys: keys, Names: names, Rand: rng, Short: l.cfg.Short, Target: l.cfg.Target, Rounds: l.cfg.Rounds, Hints: l.cfg.Hints}
 	copy(setup.Nonce[:], l.cfg.ID[:])
 	gen, err := g.Genesis(l.cfg.Variant, setup)
 	if err != nil {
@@ -396,8 +420,20 @@ func (l *Lobby) claim(id table.Identity, name string) error {
 	if 1+len(l.claims) >= l.cfg.Players-len(l.bots) {
 		return fmt.Errorf("%w: the table is full", ErrRefused)
 	}
-	l.claims = append(l.claims, id)
-	l.names = append(l.names, name)
+	at := len(l.claims)
+	if len(l.cfg.Seats) > 0 {
+		kept := slices.Index(l.cfg.Seats, id)
+		if kept < 0 {
+			return fmt.Errorf("%w: the table is kept for its players", ErrRefused)
+		}
+		// The kept seats' order, whatever the order of the claims.
+		at = 0
+		for at < len(l.claims) && slices.Index(l.cfg.Seats, l.claims[at]) < kept {
+			at++
+		}
+	}
+	l.claims = slices.Insert(l.claims, at, id)
+	l.names = slices.Insert(l.names, at, name)
 	l.notify()
 	return nil
 }
@@ -527,8 +563,17 @@ func encodeSeats(s LobbySeats) []byte {
 	for _, b := range s.Bots {
 		msg = append(append(msg, byte(len(b))), b...)
 	}
+	if s.Hints {
+		// A flag byte after the bots, only when set: a table without
+		// hints sends what older joiners read.
+		msg = append(msg, seatsHints)
+	}
 	return msg
 }
+
+// seatsHints is the flag byte that ends a seats message whose table
+// allows hints.
+const seatsHints = 1
 
 // botKindOK reports whether k is a bot kind a lobby lists.
 func botKindOK(k string) bool {
@@ -585,6 +630,9 @@ func parseSeats(msg []byte) (LobbySeats, error) {
 			return bad("a bot kind")
 		}
 		s.Bots = append(s.Bots, b)
+	}
+	if len(rest) == 1 && rest[0] == seatsHints {
+		s.Hints, rest = true, nil
 	}
 	if len(rest) != 0 {
 		return bad("trailing bytes")

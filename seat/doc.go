@@ -16,7 +16,7 @@
 // while it waits for the person. Save and ResumeLocal keep an unfinished
 // game across restarts.
 //
-// PeerSeat is the Seat of a person at a LAN table (lan.PersonSeat.NewSeat
+// PeerSeat is the Seat of a person at a LAN table (lan.PersonSeat.NjetSeat
 // makes one). It runs no goroutines either: the table's peer moves the
 // game on, and Next reads the envelopes its log gained (whose authors and
 // kinds give the order and who moved) and the peer's view (which gives

@@ -55,6 +55,7 @@ type PeerSeat struct {
 	deal     tally // what was told of the current deal
 	results  int   // RoundOver told
 	voided   int   // RoundVoided told
+	kept     int   // RoundKept told
 	halted   bool  // the current halt told
 	watching bool
 	asked    uint64     // seq of the last YourTurn, or 0
@@ -165,7 +166,7 @@ func (s *PeerSeat) sync(v table.PeerView) {
 		teams:    v.Game.Phase > engine.PhaseTeams,
 		received: v.Game.Phase > engine.PhaseDiscard,
 	}
-	s.results, s.voided = len(v.Results), len(v.Voided)
+	s.results, s.voided, s.kept = len(v.Results), len(v.Voided), len(v.Recovered)
 	s.halted = v.Violation != nil
 	s.watching = v.BotHost >= 0
 	s.asked, s.askedAt, s.open = 0, table.Hash{}, false
@@ -197,6 +198,10 @@ func (s *PeerSeat) sync(v table.PeerView) {
 func (s *PeerSeat) after(v table.PeerView) {
 	s.flushResults(v)
 	s.flushVoided(v)
+	for _, r := range v.Recovered[min(s.kept, len(v.Recovered)):] {
+		s.tell(RoundKept{Seat: r.Seat, Host: r.Host})
+	}
+	s.kept = len(v.Recovered)
 	if s.deal.dealt {
 		s.flushDeal(v.Game)
 	} else if v.Game.Phase >= engine.PhaseNjet && v.Game.Phase < engine.PhaseRoundOver {

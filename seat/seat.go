@@ -162,6 +162,12 @@ type RoundVoided struct {
 	BotHost int
 }
 
+// RoundKept tells that the device of Seat left during a LAN round's
+// tricks and the round goes on: a bot on the device of seat Host plays
+// the seat with its cards, recovered from the escrow for that device
+// alone. No trick is lost.
+type RoundKept struct{ Seat, Host int }
+
 // Watching tells that a bot hosted by BotHost now plays the person's seat:
 // the person only watches.
 type Watching struct{ BotHost int }
@@ -170,6 +176,7 @@ type Watching struct{ BotHost int }
 // (ties share the win).
 type GameOver struct{ Totals, Winners []int }
 
+func (RoundKept) event()    {}
 func (Sync) event()         {}
 func (Dealt) event()        {}
 func (Moved) event()        {}

@@ -71,6 +71,9 @@ func (s *TheGameSeat) Moves(from int) []thegame.Action {
 	return nil
 }
 
+// Hints reports whether the host allowed hints at the table.
+func (s *TheGameSeat) Hints() bool { return s.peer.Game().Genesis().Hints }
+
 // YourTurn reports whether the table waits for the person's move.
 func (s *TheGameSeat) YourTurn() bool { return s.peer.YourTurn() }
 

@@ -175,7 +175,7 @@ func TestTwoSeatsSilentOverTheNetwork(t *testing.T) {
 // token for position pos of victim is bad in the given way.
 func corruptToken(t *testing.T, d *driver, body []byte, sender, victim int, how string) []byte {
 	t.Helper()
-	sealed, err := parseDeal(body)
+	sealed, escrow, err := parseDealTokens(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,11 +198,7 @@ func corruptToken(t *testing.T, d *driver, body []byte, sender, victim int, how 
 		}
 		*m = *bad
 	}
-	ptrs := make([]*crypto.Sealed, len(sealed))
-	for j := range sealed {
-		ptrs[j] = &sealed[j]
-	}
-	out, err := dealBody(ptrs)
+	out, err := dealEscrowBody(sealed, escrow)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,13 +17,14 @@ const maxSealedSize = 1 << 10
 // writer appends the fields of a body.
 type writer struct{ b []byte }
 
-func newWriter() *writer        { return &writer{b: []byte{BodyVersion}} }
-func (w *writer) u8(v int)      { w.b = append(w.b, byte(v)) }
-func (w *writer) u16(v int)     { w.b = binary.BigEndian.AppendUint16(w.b, uint16(v)) }
-func (w *writer) u64(v uint64)  { w.b = binary.BigEndian.AppendUint64(w.b, v) }
-func (w *writer) raw(v []byte)  { w.b = append(w.b, v...) }
-func (w *writer) blob(v []byte) { w.u16(len(v)); w.raw(v) }
-func (w *writer) bytes() []byte { return w.b }
+func newWriter() *writer              { return &writer{b: []byte{BodyVersion}} }
+func newWriterVersion(v byte) *writer { return &writer{b: []byte{v}} }
+func (w *writer) u8(v int)            { w.b = append(w.b, byte(v)) }
+func (w *writer) u16(v int)           { w.b = binary.BigEndian.AppendUint16(w.b, uint16(v)) }
+func (w *writer) u64(v uint64)        { w.b = binary.BigEndian.AppendUint64(w.b, v) }
+func (w *writer) raw(v []byte)        { w.b = append(w.b, v...) }
+func (w *writer) blob(v []byte)       { w.u16(len(v)); w.raw(v) }
+func (w *writer) bytes() []byte       { return w.b }
 func (w *writer) flag(v bool) {
 	if v {
 		w.u8(1)
@@ -50,13 +51,17 @@ type reader struct {
 	err  error
 }
 
-func newReader(kind Kind, b []byte) *reader {
+func newReader(kind Kind, b []byte) *reader { return newReaderVersion(kind, BodyVersion, b) }
+
+// newReaderVersion reads a body of version v (a kind whose body has a
+// later version).
+func newReaderVersion(kind Kind, v byte, b []byte) *reader {
 	r := &reader{b: b, kind: kind}
 	if len(b) == 0 {
 		r.fail("empty body")
 		return r
 	}
-	if b[0] != BodyVersion {
+	if b[0] != v {
 		r.err = fmt.Errorf("%w: %v body version %d", ErrUnknownVersion, kind, b[0])
 		return r
 	}
@@ -171,8 +176,54 @@ func dealBody(sealed []*crypto.Sealed) ([]byte, error) {
 	return w.bytes(), nil
 }
 
+// dealEscrowBody encodes a DealTokens body of version 2: the tokens, then
+// the seat's escrow; without an escrow (nil) the body of version 1.
+func dealEscrowBody(sealed []crypto.Sealed, m *crypto.EscrowMessage) ([]byte, error) {
+	ptrs := make([]*crypto.Sealed, len(sealed))
+	for i := range sealed {
+		ptrs[i] = &sealed[i]
+	}
+	b, err := dealBody(ptrs)
+	if err != nil || m == nil {
+		return b, err
+	}
+	w := &writer{b: b}
+	w.b[0] = dealVersionEscrow
+	if err := w.marshal(m); err != nil {
+		return nil, err
+	}
+	return w.bytes(), nil
+}
+
+// dealVersionEscrow is the body version of a DealTokens that carries the
+// seat's escrow after its tokens.
+const dealVersionEscrow = 2
+
+// maxEscrowSize bounds one encoded crypto.EscrowMessage inside a body.
+const maxEscrowSize = 1 << 11
+
 func parseDeal(body []byte) ([]crypto.Sealed, error) {
-	r := newReader(KindDealTokens, body)
+	sealed, _, err := parseSealed(KindDealTokens, body, false)
+	return sealed, err
+}
+
+// parseDealTokens decodes a DealTokens body of either version: version 1
+// holds the tokens only, version 2 the seat's escrow after them.
+func parseDealTokens(body []byte) ([]crypto.Sealed, *crypto.EscrowMessage, error) {
+	return parseSealed(KindDealTokens, body, true)
+}
+
+// parseSealed decodes a list of sealed messages (a DealTokens or a
+// Recovery body), and the escrow that follows them in a DealTokens of
+// version 2 when escrow allows it.
+func parseSealed(kind Kind, body []byte, escrow bool) ([]crypto.Sealed, *crypto.EscrowMessage, error) {
+	var m *crypto.EscrowMessage
+	var r *reader
+	if escrow && len(body) > 0 && body[0] == dealVersionEscrow {
+		r, m = &reader{b: body[1:], kind: kind}, new(crypto.EscrowMessage)
+	} else {
+		r = newReader(kind, body)
+	}
 	n := r.u16()
 	if n > crypto.MaxParties*crypto.MaxCards {
 		r.fail("%d sealed tokens", n)
@@ -183,7 +234,13 @@ func parseDeal(body []byte) ([]crypto.Sealed, error) {
 		r.unmarshal(&s, maxSealedSize)
 		out = append(out, s)
 	}
-	return out, r.finish()
+	if m != nil {
+		r.unmarshal(m, maxEscrowSize)
+	}
+	if err := r.finish(); err != nil {
+		return nil, nil, err
+	}
+	return out, m, nil
 }
 
 func voteBody(seq uint64) []byte {
@@ -248,7 +305,7 @@ func complaintBody(c *complaint) ([]byte, error) {
 func parseComplaint(body []byte) (*complaint, error) {
 	r := newReader(KindComplaint, body)
 	c := &complaint{kind: crypto.SealKind(r.u8()), from: r.u8(), pos: r.u8(), reveal: new(crypto.Reveal)}
-	if r.err == nil && c.kind != crypto.SealDeal && c.kind != crypto.SealForward {
+	if r.err == nil && (c.kind < crypto.SealDeal || c.kind > crypto.SealRecovery) {
 		r.fail("seal kind %d", c.kind)
 	}
 	r.unmarshal(c.reveal, 256)

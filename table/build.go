@@ -58,8 +58,9 @@ func (g *Game) draftLocked(seq uint64, seat int, rnd io.Reader, c chooser) (*dra
 			d.body, err = cryptoBody(m)
 		}
 	case d.kind == KindDealTokens && g.st == stDeal:
-		to, pos := g.dealOrder(seat)
-		err = g.draftTokens(d, seat, to, pos, rnd)
+		err = g.draftDeal(d, seat, rnd)
+	case d.kind == KindRecovery:
+		err = g.draftRecovery(d, seat, rnd)
 	case d.kind == KindReveal:
 		var sec *crypto.Secrets
 		if sec, err = g.hosted(seat); err == nil {
@@ -120,7 +121,7 @@ func (g *Game) asksLocked(seq uint64, seat int) (bool, bool) {
 	if seq != g.next || g.st != stPlay || g.halt != nil {
 		return false, false
 	}
-	if who, _, err := g.turn(); err != nil || who != seat {
+	if who, kinds, err := g.turn(); err != nil || who != seat || kinds[0] == KindRecovery {
 		return false, false
 	}
 	if _, bad := g.complaint(seat); bad {

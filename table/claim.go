@@ -12,11 +12,24 @@ import (
 // over, back again, or a watcher. It names the seat and the claimant's
 // key and is signed by that key, which proves the claimant holds it. The
 // request travels over the table's transport like a SilenceVote.
+//
+// A request names the deal (crypto round) it is for: the one whose key
+// setup comes next when it is signed, which the approvals name too. So a
+// request is good for one deal only, and one replayed later (by any member
+// that heard it) is refused by every peer and every log: the seat cannot
+// be handed to a device that left again. Requests of version 1 named no
+// deal; logs written before keep them in their SeatClaim bodies (body
+// version 1) and still verify, but no peer accepts or approves one any
+// more.
 type SeatClaimRequest struct {
 	Table TableID
+	Deal  uint64
 	Seat  uint8
 	Key   Identity
 	Sig   [SignatureSize]byte
+	// legacy marks a version 1 request, read from an old SeatClaim body:
+	// its signature covers no deal.
+	legacy bool
 }
 
 // SeatApproval is one seat's signed agreement, outside the log, that the
@@ -38,14 +51,20 @@ type SeatApproval struct {
 // Wire constants of the claim messages. Like VoteTag, no envelope version
 // will ever take these values.
 const (
-	ClaimTag        = 0x43 // 'C'
-	ApprovalTag     = 0x41 // 'A'
-	ClaimVersion    = 1
-	ClaimSize       = 2 + 32 + 1 + 32 + SignatureSize
-	ApprovalSize    = 2 + 32 + 8 + 1 + 32 + 1 + SignatureSize
-	claimDomain     = "njet/table/v1/seat-claim\x00"
-	approvalDomain  = "njet/table/v1/seat-approval\x00"
-	claimSignedSize = ClaimSize - SignatureSize
+	ClaimTag     = 0x43 // 'C'
+	ApprovalTag  = 0x41 // 'A'
+	ClaimVersion = 1
+	// ClaimRequestVersion is the version of a SeatClaimRequest on the
+	// wire: 2 names the deal (version 1, without it, could be replayed).
+	ClaimRequestVersion = 2
+	ClaimSize           = 2 + 32 + 8 + 1 + 32 + SignatureSize
+	ApprovalSize        = 2 + 32 + 8 + 1 + 32 + 1 + SignatureSize
+	claimDomain         = "njet/table/v1/seat-claim\x00"
+	approvalDomain      = "njet/table/v1/seat-approval\x00"
+	claimSignedSize     = ClaimSize - SignatureSize
+	// seatClaimBodyVersion is the SeatClaim body that carries a request
+	// of ClaimRequestVersion; body version 1 carries a version 1 request.
+	seatClaimBodyVersion = 2
 )
 
 // IsClaim reports whether a message on a table's transport is a
@@ -62,8 +81,15 @@ func IsApproval(data []byte) bool { return len(data) > 0 && data[0] == ApprovalT
 func IsSideMessage(data []byte) bool { return IsVote(data) || IsClaim(data) || IsApproval(data) }
 
 func (c *SeatClaimRequest) appendSigned(b []byte) []byte {
-	b = append(b, ClaimTag, ClaimVersion)
+	if c.legacy {
+		b = append(b, ClaimTag, ClaimVersion)
+		b = append(b, c.Table[:]...)
+		b = append(b, c.Seat)
+		return append(b, c.Key[:]...)
+	}
+	b = append(b, ClaimTag, ClaimRequestVersion)
 	b = append(b, c.Table[:]...)
+	b = binary.BigEndian.AppendUint64(b, c.Deal)
 	b = append(b, c.Seat)
 	return append(b, c.Key[:]...)
 }
@@ -81,19 +107,28 @@ func (c *SeatClaimRequest) Verify() error {
 	return nil
 }
 
-// MarshalBinary encodes the request (ClaimSize bytes).
+// MarshalBinary encodes the request (ClaimSize bytes). A version 1
+// request, which only an old log holds, is never sent again.
 func (c *SeatClaimRequest) MarshalBinary() ([]byte, error) {
+	if c.legacy {
+		return nil, fmt.Errorf("%w: a claim request of version 1 names no deal and is not sent", ErrUnknownVersion)
+	}
 	return append(c.appendSigned(make([]byte, 0, ClaimSize)), c.Sig[:]...), nil
 }
 
-// ParseClaim decodes a claim request strictly; Verify checks it.
+// ParseClaim decodes a claim request strictly; Verify checks it. A
+// request of version 1 (no deal) is refused with ErrUnknownVersion: it
+// could be replayed.
 func ParseClaim(data []byte) (*SeatClaimRequest, error) {
-	if err := sideFrame(data, "claim", ClaimSize, ClaimTag, ClaimVersion); err != nil {
+	if len(data) >= 2 && data[0] == ClaimTag && data[1] == ClaimVersion {
+		return nil, fmt.Errorf("%w: a seat claim request of version 1 names no deal; the claimant must update the app", ErrUnknownVersion)
+	}
+	if err := sideFrame(data, "claim", ClaimSize, ClaimTag, ClaimRequestVersion); err != nil {
 		return nil, err
 	}
-	c := &SeatClaimRequest{Seat: data[34]}
+	c := &SeatClaimRequest{Deal: binary.BigEndian.Uint64(data[34:42]), Seat: data[42]}
 	copy(c.Table[:], data[2:34])
-	copy(c.Key[:], data[35:67])
+	copy(c.Key[:], data[43:75])
 	copy(c.Sig[:], data[claimSignedSize:])
 	return c, nil
 }
@@ -146,9 +181,13 @@ type seatClaim struct {
 
 // seatClaimBody encodes a SeatClaim body: version · seat (1) · key (32) ·
 // the claimant's signature (64) · count (1) · count × (approver (1) ·
-// signature (64)).
+// signature (64)). Body version 2 carries a request of version 2, whose
+// deal is the claim's own (the approvals'), so it is not repeated.
 func seatClaimBody(req *SeatClaimRequest, approvals []*SeatApproval) []byte {
 	w := newWriter()
+	if !req.legacy {
+		w = newWriterVersion(seatClaimBodyVersion)
+	}
 	w.u8(int(req.Seat))
 	w.raw(req.Key[:])
 	w.raw(req.Sig[:])
@@ -163,8 +202,14 @@ func seatClaimBody(req *SeatClaimRequest, approvals []*SeatApproval) []byte {
 // parseSeatClaim decodes a SeatClaim body of table at deal: the approvals
 // are rebuilt from it (they sign the table, deal, seat and key).
 func parseSeatClaim(table TableID, deal uint64, body []byte) (*seatClaim, error) {
-	r := newReader(KindSeatClaim, body)
-	c := &seatClaim{req: SeatClaimRequest{Table: table, Seat: uint8(r.u8())}}
+	legacy := len(body) == 0 || body[0] != seatClaimBodyVersion
+	var r *reader
+	if legacy {
+		r = newReader(KindSeatClaim, body)
+	} else {
+		r = newReaderVersion(KindSeatClaim, seatClaimBodyVersion, body)
+	}
+	c := &seatClaim{req: SeatClaimRequest{Table: table, Deal: deal, Seat: uint8(r.u8()), legacy: legacy}}
 	c.req.Key = r.identity()
 	copy(c.req.Sig[:], r.take(SignatureSize))
 	n := r.u8()

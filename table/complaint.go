@@ -34,7 +34,8 @@ func draftComplaint(seq uint64, sec *crypto.Secrets, m *crypto.Sealed) (*draft, 
 // failed: ciphertext, commitment, token proof, …) when the message does
 // not open, and the complainer's (CheckComplaint, ErrFalseComplaint) when
 // it opens.
-func judgeComplaint(cr *crypto.Round, deck crypto.Deck, sealed []crypto.Sealed, seat int, c *complaint) (*Violation, error) {
+func judgeComplaint(rd *cryptoRound, seat int, c *complaint) (*Violation, error) {
+	cr, deck, sealed := rd.cr, rd.deck, rd.sealed
 	i := slices.IndexFunc(sealed, func(m crypto.Sealed) bool {
 		return m.Kind == c.kind && m.From == c.from && m.To == seat && m.Position == c.pos
 	})
@@ -53,6 +54,10 @@ func judgeComplaint(cr *crypto.Round, deck crypto.Deck, sealed []crypto.Sealed, 
 	switch m.Kind {
 	case crypto.SealDeal:
 		_, err = cr.OpenDeal(sec, deck, m)
+	case crypto.SealEscrow:
+		_, err = cr.OpenEscrow(sec, rd.escrows[m.From])
+	case crypto.SealRecovery:
+		_, err = cr.OpenRecovery(sec, rd.escrows[rd.gone], deck, m)
 	default:
 		_, _, err = cr.OpenForward(sec, deck, m, sealed[:i])
 	}

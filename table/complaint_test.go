@@ -40,7 +40,7 @@ func spoilToken(t *testing.T, s *Selfplay, sender, victim int, draw bool, how st
 		if done || d.kind != KindDealTokens {
 			return
 		}
-		sealed, err := parseDeal(d.body)
+		sealed, escrow, err := parseDealTokens(d.body)
 		if err != nil || len(sealed) == 0 {
 			t.Errorf("seat %d drafted tokens %d, %v", sender, len(sealed), err)
 			return
@@ -80,11 +80,7 @@ func spoilToken(t *testing.T, s *Selfplay, sender, victim int, draw bool, how st
 			t.Errorf("no way %q to spoil a token", how)
 			return
 		}
-		ptrs := make([]*crypto.Sealed, len(sealed))
-		for j := range sealed {
-			ptrs[j] = &sealed[j]
-		}
-		body, err := dealBody(ptrs)
+		body, err := dealEscrowBody(sealed, escrow)
 		if err != nil {
 			t.Errorf("re-encode the tokens: %v", err)
 			return
@@ -240,7 +236,7 @@ func TestComplaintOverTheNetwork(t *testing.T) {
 					t.Fatalf("seat %d posted %v at seq %d before its complaint", c.victim, e.Kind, e.Seq)
 				}
 			}
-			obs := replayTheGame(t, s.Table(), s.ids[0], envs[:v.Seq])
+			obs := replayGame(t, s.Table(), s.ids[0], envs[:v.Seq])
 			turn, err := obs.Entitled(v.Seq)
 			if err != nil {
 				t.Fatal(err)
@@ -370,6 +366,88 @@ func falseComplaintNamesTheComplainer(t *testing.T, cfg SelfplayConfig) {
 				if !errors.As(err, &vv) || vv.Seat != tc.seat || vv.Check != tc.check {
 					t.Fatalf("Verify: %v, want seat %d named for the %q check", err, tc.seat, tc.check)
 				}
+			}
+		})
+	}
+}
+
+// replayGame returns an observer's Game after envs, at a table of any
+// game.
+func replayGame(t *testing.T, table TableID, creator Identity, envs []*Envelope) *Game {
+	t.Helper()
+	obs := NewGame(GameConfig{Table: table, Creator: creator})
+	log, err := NewLog(LogConfig{Table: table, Protocol: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range envs {
+		if _, err := log.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return obs
+}
+
+// A Complaint may take the place of a reveal after the game (at The Game
+// a seat whose draw failed may find the game over before its next turn;
+// at Njet the reveals follow each round): there too it is re-checked,
+// here with secrets that open the token, so the complainer is named.
+func TestComplaintAtTheReveal(t *testing.T) {
+	const liar, from = 1, 0
+	for _, game := range []struct {
+		name string
+		play func(t *testing.T) (*Selfplay, []byte)
+		// reveal reads the crypto reveal out of a reveal's body.
+		reveal func(body []byte) (*crypto.Reveal, error)
+	}{
+		{"Njet", func(t *testing.T) (*Selfplay, []byte) {
+			s := runTable(t, SelfplayConfig{Edition: engine.Classic, Players: 3, Rounds: 1, Seed: 190, Dir: t.TempDir()})
+			return s, seatExport(t, s, 0)
+		}, func(body []byte) (*crypto.Reveal, error) {
+			rv, _, err := parseReveal(body)
+			return rv, err
+		}},
+		{"The Game", func(t *testing.T) (*Selfplay, []byte) {
+			s, exports := playTheGame(t, 2, false, 190, nil)
+			return s, exports[0]
+		}, func(body []byte) (*crypto.Reveal, error) {
+			rv := new(crypto.Reveal)
+			return rv, parseCrypto(KindReveal, body, rv)
+		}},
+	} {
+		t.Run(game.name, func(t *testing.T) {
+			s, export := game.play(t)
+			_, envs, err := ReadExport(bytes.NewReader(export))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := slices.IndexFunc(envs, func(e *Envelope) bool { return e.Kind == KindReveal && int(e.Author) == liar })
+			if r < 0 {
+				t.Fatal("no reveal of the liar")
+			}
+			reveal, err := game.reveal(envs[r].Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obs := replayGame(t, s.Table(), s.ids[0], envs[:r])
+			i := slices.IndexFunc(obs.rd.sealed, func(m crypto.Sealed) bool { return m.From == from && m.To == liar })
+			if i < 0 {
+				t.Fatal("no token sealed to the liar")
+			}
+			m := obs.rd.sealed[i]
+			body, err := complaintBody(&complaint{kind: m.Kind, from: m.From, pos: m.Position, reveal: reveal})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]*Envelope, r+1)
+			for j := range out {
+				out[j] = envs[j].Clone()
+			}
+			out[r].Kind, out[r].Body = KindComplaint, body
+			_, err = Verify(bytes.NewReader(reseal(t, out, s.keys)))
+			var v *Violation
+			if !errors.As(err, &v) || v.Seat != liar || v.Check != CheckComplaint || v.Seq != uint64(r) || !errors.Is(err, ErrFalseComplaint) {
+				t.Fatalf("Verify: %v, want seat %d's false complaint at seq %d", err, liar, r)
 			}
 		})
 	}

@@ -42,8 +42,12 @@
 //     instead. A seat taken over is handed back to its device, or to a
 //     watcher, with a SeatClaim (claim.go). A sealed message that does not
 //     open is answered by its recipient's Complaint, which every log
-//     re-checks to name the sender (or the complainer). A Violation names
-//     the seat that broke a check.
+//     re-checks to name the sender (or the complainer). Two envelopes of
+//     one seat at one seq are posted by any other seat as an Equivocation
+//     at that seq (equivocation.go), which voids the round like a cheat
+//     and outweighs any branch. A Violation names the seat that broke a
+//     check, or the checking software itself (seat -1), never a seat for
+//     the software's failure.
 //   - Rules (rules.go): what a game adds to the Game: the cards of a
 //     deal, whose turn it is in the play, what a move does, what a hosted
 //     seat's player chooses, the audit after the reveals, and what a
@@ -55,13 +59,16 @@
 //     deals again from the cards not yet played, and its cheats end the
 //     table. A third game is a third implementation and an entry in
 //     gameSpecs (docs/architecture.md, "Adding a game").
-//   - Peer (peer.go, person.go, silence.go, handback.go, fork.go): one
+//   - Peer (peer.go, person.go, silence.go, handback.go, fork.go,
+//     equivocation.go): one
 //     device's seat at a table of any game — Replica + Game + the players
 //     of its bots (PeerConfig.NewPlayer: the table imports no player) or a
 //     person's moves (Submit) — with a view and events for a UI. It votes
 //     and decides the takeover of a silent seat, claims its seat back and
 //     approves others' claims, and after a partition compares its branch
-//     with a member's and follows the heavier one.
+//     with a member's and follows the heavier one; holding the two
+//     envelopes of an equivocation, it rewinds to their seq and posts
+//     the evidence there.
 //   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
 //     crashes, silences, leaves and watchers on demand; Verify (verify.go):
 //     the offline check of an export.

@@ -75,6 +75,9 @@ var (
 	// ErrFalseComplaint: a Complaint about a sealed message that opens
 	// with the complainer's revealed secrets.
 	ErrFalseComplaint = errors.New("table: the sealed message opens")
+	// ErrSoftware: the checking software failed, not a seat (a
+	// *Violation with CheckSoftware). The table halts and names no seat.
+	ErrSoftware = errors.New("table: a failure of the checking software, not of any seat")
 )
 
 // GapError reports that an envelope arrived ahead of the log. Envelopes with

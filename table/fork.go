@@ -3,7 +3,7 @@ package table
 import (
 	"context"
 	"errors"
-	"slices"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -37,6 +37,9 @@ type forkWatch struct {
 type divergence struct {
 	from Identity
 	seq  uint64
+	// heavy: the refused envelope is a takeover or the evidence of an
+	// equivocation, which may outweigh this peer's branch at once.
+	heavy bool
 }
 
 // refused hears of env, from member from, refused by a log whose next seq
@@ -50,8 +53,15 @@ func (w *forkWatch) refused(next uint64, from Identity, env *Envelope) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.refusals++
-	if w.checkedAt != next || w.refusals >= recheckAfter || env.Kind == KindVoidSilent || env.Kind == KindAbandon {
-		w.diverged = &divergence{from: from, seq: env.Seq}
+	heavy := env.Kind == KindVoidSilent || env.Kind == KindAbandon || env.Kind == KindEquivocation
+	if w.diverged != nil && w.diverged.heavy && !heavy {
+		// A takeover or the evidence of an equivocation is compared
+		// first: the plain envelopes of a member on a dropped branch
+		// (the equivocator's own, say) must not crowd it out.
+		return
+	}
+	if w.checkedAt != next || w.refusals >= recheckAfter || heavy {
+		w.diverged = &divergence{from: from, seq: env.Seq, heavy: heavy}
 	}
 }
 
@@ -170,6 +180,13 @@ func (b branches) compare(ctx context.Context, d *divergence, log *Log) (uint64,
 		return 0, nil, false, nil
 	}
 	theirs := b.branch(ctx, d.from, k)
+	if ours, ok := log.Get(k); ok && len(theirs) > 0 && theirs[0].Author == ours.Author && theirs[0].Prev == ours.Prev {
+		// One seat, two envelopes after the same one: an equivocation,
+		// not two branches to weigh. The log checks the member's and
+		// keeps the pair as evidence, which the peer then posts.
+		_, _ = log.Append(theirs[0])
+		return 0, nil, false, nil
+	}
 	if len(theirs) == 0 || !b.yields(log.Range(k, next), theirs) {
 		return 0, nil, false, nil
 	}
@@ -267,12 +284,24 @@ func firstTakeover(envs []*Envelope) int {
 
 // yields reports whether this peer's branch (ours, from the first seq that
 // differs) gives way to the member's (theirs, from the same seq): when the
+// member's begins with the evidence of an equivocation and its own does
+// not (or with evidence posted by a lower seat); otherwise when the
 // member's first takeover outweighs its own (compareVoids: more voters,
 // then the lower voters), or when its own branch has no takeover since
 // the difference and the member's was voted by a strict majority of the
 // seats (no branch without those seats can ever outweigh it). At a table
 // of two, an Abandon at the difference is followed.
 func (b branches) yields(ours, theirs []*Envelope) bool {
+	// The evidence of an equivocation at the difference outweighs
+	// anything else there: whatever followed the split on either side
+	// (a takeover voted with the equivocator among others) is void. Of
+	// two, the one by the lower seat stands.
+	if len(theirs) > 0 && theirs[0].Kind == KindEquivocation {
+		return len(ours) == 0 || ours[0].Kind != KindEquivocation || theirs[0].Author < ours[0].Author
+	}
+	if len(ours) > 0 && ours[0].Kind == KindEquivocation {
+		return false
+	}
 	ti := firstTakeover(theirs)
 	if ti < 0 {
 		return false
@@ -296,20 +325,43 @@ func (b branches) yields(ours, theirs []*Envelope) bool {
 // follows replays the stored log before seq k, then branch, into an
 // observer and reports whether every envelope is accepted.
 func (b branches) follows(k uint64, branch []*Envelope) bool {
-	envs, err := b.store.Envelopes(b.table, 0, k)
-	if err != nil || uint64(len(envs)) != k {
-		return false
-	}
-	l, err := NewLog(LogConfig{Table: b.table, Protocol: b.observer()})
+	_, l, err := b.replay(k)
 	if err != nil {
 		return false
 	}
-	for _, e := range slices.Concat(envs, branch) {
+	for _, e := range branch {
 		if _, err := l.Append(e); err != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// replay replays the stored log before seq k into an observer's game and
+// log.
+func (b branches) replay(k uint64) (*Game, *Log, error) {
+	envs, err := b.store.Envelopes(b.table, 0, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	if uint64(len(envs)) != k {
+		return nil, nil, fmt.Errorf("%w: the store holds %d envelopes, not %d", ErrNotFound, len(envs), k)
+	}
+	obs := b.observer()
+	l, err := NewLog(LogConfig{Table: b.table, Protocol: obs})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range envs {
+		if _, err := l.Append(e); err != nil {
+			return nil, nil, err
+		}
+	}
+	game, ok := obs.(*Game)
+	if !ok {
+		return nil, nil, fmt.Errorf("table: the observer is no Game")
+	}
+	return game, l, nil
 }
 
 // takeRest takes what follows the replica's log from member from while it
@@ -337,7 +389,7 @@ func takeRest(ctx context.Context, tr Transport, from Identity, replica *Replica
 	}
 }
 
-// probeFork, once the game is over, asks each member for its envelopes
+// probeFork, once the game is over or halted, asks each member for its envelopes
 // at the last seqs of this peer's log (branches.probe), at most every
 // probeEvery. A device that finished the game alone while cut off hears
 // of no envelope it would refuse, as the others, finished too, post
@@ -346,7 +398,7 @@ func takeRest(ctx context.Context, tr Transport, from Identity, replica *Replica
 // lighter branch gives way.
 func (p *Peer) probeFork(ctx context.Context) {
 	game, log, _ := p.state()
-	if !game.Over() || !p.forks.probeDue() {
+	if !game.Over() && !game.Stopped() || !p.forks.probeDue() {
 		return
 	}
 	if d, ok := p.branches(game).probe(ctx, log); ok {

@@ -90,6 +90,8 @@ type Game struct {
 	// cheat): no seat there is ever handed to a bot its opponent hosts.
 	abandoned *Violation
 	voided    []*Violation
+	// recovered are the takeovers that kept their round (escrow.go).
+	recovered []Recovery
 	keys      []Identity  // each seat's key now (a takeover or a claim replaces one)
 	botHost   map[int]int // bot seat -> the seat hosting it
 	// handedBack are the seats handed from a bot to a claimant; handable
@@ -114,10 +116,17 @@ type Game struct {
 	// guardAllow is the one VoidSilent the peer's guard lets through (its
 	// hash): the branch the peer chose after comparing it with its own.
 	guardAllow Hash
+	// noEscrow deals without escrows, as logs written before them: tests
+	// measure and replay that form.
+	noEscrow bool
 	// blind keeps the hosted seats' cards out of a game's rules (they
 	// still draft for them): tests use it to play a cheater whose own
 	// rules would refuse the cheat.
 	blind bool
+	// layoutFault, in tests, is what the shuffle check returns in place
+	// of its own verdict: a failure of the checking software to simulate
+	// (crypto.ErrSoftware).
+	layoutFault error
 }
 
 // NewGame returns the protocol state before the genesis.
@@ -127,6 +136,11 @@ func NewGame(cfg GameConfig) *Game { return &Game{cfg: cfg} }
 func (g *Game) Entitled(seq uint64) (Turn, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.entitled(seq)
+}
+
+// entitled is Entitled with g.mu held.
+func (g *Game) entitled(seq uint64) (Turn, error) {
 	if seq != g.next {
 		return Turn{}, fmt.Errorf("table: asked for seq %d, the game is at %d", seq, g.next)
 	}
@@ -187,6 +201,9 @@ func (g *Game) turn() (int, []Kind, error) {
 	case stDeal:
 		return g.rd.dealt, []Kind{KindDealTokens}, nil
 	case stPlay:
+		if s, ok := g.recoveryDue(); ok {
+			return s, []Kind{KindRecovery}, nil
+		}
 		return g.rules.entitled()
 	case stReveal:
 		return len(g.rd.reveals), []Kind{KindReveal}, nil
@@ -196,9 +213,10 @@ func (g *Game) turn() (int, []Kind, error) {
 
 // stopped reports whether the violation that halted the round stops the
 // table for good: one only this peer saw, or any at a game whose cheats
-// end the table. Otherwise the others vote the round void.
+// end the table, or a failure of the checking software, which names no
+// seat to vote on. Otherwise the others vote the round void.
 func (g *Game) stopped() bool {
-	return g.halt != nil && (g.halt.Private || g.rules.traits().cheatHalts)
+	return g.halt != nil && (g.halt.Private || g.halt.Seat < 0 || g.rules.traits().cheatHalts)
 }
 
 // Apply implements Protocol. A body that does not decode is refused; a
@@ -234,13 +252,17 @@ func (g *Game) Apply(env *Envelope) error {
 	case env.Kind == KindBotSeat:
 		err = g.applyBotSeat(seat, env.Body)
 	case env.Kind == KindVoidSilent:
-		err = g.applyVoidSilent(env)
+		v, err = g.applyVoidSilent(env)
+	case env.Kind == KindRecovery:
+		v, err = g.applyRecovery(seat, env.Body)
 	case env.Kind == KindAbandon:
 		err = g.applyAbandon(env)
 	case env.Kind == KindComplaint:
 		v, err = g.applyComplaint(seat, env.Body)
 	case env.Kind == KindSeatClaim:
 		err = g.applySeatClaim(env)
+	case env.Kind == KindEquivocation:
+		v, err = g.applyEquivocation(env)
 	case g.st == stPlay && g.halt == nil:
 		v, err = g.rules.apply(env)
 	default:

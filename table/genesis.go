@@ -94,12 +94,21 @@ type Genesis struct {
 	// (thegame.AssignmentVersion), and 0 in the base game.
 	Extreme  bool
 	Commands int
+	// Hints tells that the host allowed hints at the table: a person's
+	// front end may show the strong bot's move from the person's own view.
+	// It follows the names in an extension of its own (genesisHints),
+	// written only when set, so a genesis without it encodes as before.
+	Hints bool
 }
 
 // genesisNames is the version of the genesis extension that carries the
 // players' names: the byte 1, then one length-prefixed name per seat.
 // A genesis whose names are all empty has no extension.
 const genesisNames = 1
+
+// genesisHints is the version of the genesis extension that says the host
+// allowed hints: the byte 2 alone, after the names extension if any.
+const genesisHints = 2
 
 // Name returns the name of seat s, or "" when it has none.
 func (g *Genesis) Name(s int) string {
@@ -187,7 +196,8 @@ func (g *Genesis) MarshalBinary() ([]byte, error) {
 	return w.bytes(), nil
 }
 
-// writeNames writes the names extension when any seat has a name.
+// writeNames writes the extensions: the names when any seat has a name,
+// then the hints when the host allowed them.
 func (g *Genesis) writeNames(w *writer) {
 	if g.named() {
 		w.u8(genesisNames)
@@ -195,25 +205,37 @@ func (g *Genesis) writeNames(w *writer) {
 			w.blob([]byte(name))
 		}
 	}
+	if g.Hints {
+		w.u8(genesisHints)
+	}
 }
 
-// readNames reads the names extension of n seats, if the body holds one.
+// readNames reads the extensions a body holds after its fields: the names
+// of n seats, then the hints, each at most once and in that order.
 func (g *Genesis) readNames(r *reader, n int) {
 	if r.err != nil || len(r.b) == 0 {
 		return
 	}
-	if v := r.u8(); v != genesisNames {
+	v := r.u8()
+	if v == genesisNames {
+		for range n {
+			if r.err != nil {
+				break
+			}
+			g.Names = append(g.Names, string(r.blob(MaxNameBytes)))
+		}
+		if r.err == nil && !g.named() {
+			r.fail("genesis names all empty")
+		}
+		if r.err != nil || len(r.b) == 0 {
+			return
+		}
+		v = r.u8()
+	}
+	if r.err == nil && v != genesisHints {
 		r.fail("genesis extension %d", v)
 	}
-	for range n {
-		if r.err != nil {
-			break
-		}
-		g.Names = append(g.Names, string(r.blob(MaxNameBytes)))
-	}
-	if r.err == nil && !g.named() {
-		r.fail("genesis names all empty")
-	}
+	g.Hints = r.err == nil
 }
 
 // ParseGenesis decodes and validates a genesis body.

@@ -186,8 +186,9 @@ func (g *Game) Claimable(seat int) error {
 	return nil
 }
 
-// CheckClaim checks a SeatClaimRequest heard of: for this table, signed by
-// the key it names, of a seat a claimant may ask for now (Claimable), and
+// CheckClaim checks a SeatClaimRequest heard of: for this table and for
+// the deal a claim posted now opens (ClaimRound), signed by the key it
+// names, of a seat a claimant may ask for now (Claimable), and
 // where only the genesis may claim a seat back, by the seat's genesis key
 // (a request by any other key would replace the device's own in a book).
 func (g *Game) CheckClaim(req *SeatClaimRequest) error {
@@ -197,6 +198,13 @@ func (g *Game) CheckClaim(req *SeatClaimRequest) error {
 		return fmt.Errorf("%w: a claim of seat %d", ErrNotClaimable, req.Seat)
 	case g.genesisClaims() && req.Key != gen.Keys[req.Seat]:
 		return fmt.Errorf("%w: seat %d claimed by a key the genesis did not give it", ErrNotClaimable, req.Seat)
+	case req.legacy:
+		return fmt.Errorf("%w: a claim of seat %d names no deal", ErrNotClaimable, req.Seat)
+	}
+	if round := g.ClaimRound(); req.Deal != round {
+		// Signed for another deal: an old request replayed, or one
+		// overtaken by the table (its claimant signs a new one).
+		return fmt.Errorf("%w: a claim of seat %d for deal %d, the claim now opens deal %d", ErrNotClaimable, req.Seat, req.Deal, round)
 	}
 	if err := req.Verify(); err != nil {
 		return err
@@ -227,7 +235,7 @@ func (p *Peer) claim(ctx context.Context) {
 		!catching && game.KeyOf(p.cfg.Seat) == p.id {
 		return
 	}
-	req := &SeatClaimRequest{Table: p.cfg.Table, Seat: uint8(p.cfg.Seat), Key: p.id}
+	req := &SeatClaimRequest{Table: p.cfg.Table, Deal: game.ClaimRound(), Seat: uint8(p.cfg.Seat), Key: p.id}
 	if req.Sign(p.cfg.Key) != nil {
 		return
 	}
@@ -265,9 +273,14 @@ func (b *claimBook) keep(req *SeatClaimRequest) {
 	if b.claims == nil {
 		b.claims, b.approvals = map[uint8]*SeatClaimRequest{}, map[uint8]map[uint8]*SeatApproval{}
 	}
-	if cur := b.claims[req.Seat]; cur == nil || cur.Key != req.Key {
+	cur := b.claims[req.Seat]
+	if cur == nil || cur.Key != req.Key {
 		b.claims[req.Seat] = req
 		delete(b.approvals, req.Seat)
+	} else if cur.Deal != req.Deal {
+		// The same claimant for a later deal: its approvals name their
+		// deals and are sorted out by approved.
+		b.claims[req.Seat] = req
 	}
 }
 
@@ -318,7 +331,7 @@ func (b *claimBook) approved(seat uint8, want []int, round uint64) (*SeatClaimRe
 			approvals = append(approvals, a)
 		}
 	}
-	if req == nil || len(approvals) != len(want) {
+	if req == nil || req.Deal != round || len(approvals) != len(want) {
 		return nil, nil
 	}
 	return req, approvals
@@ -366,6 +379,9 @@ func (p *Peer) approve(ctx context.Context) {
 		if game.Claimable(int(c.Seat)) != nil || game.KeyOf(int(c.Seat)) == c.Key {
 			p.book.forget(c.Seat)
 			continue
+		}
+		if c.Deal != round {
+			continue // signed for another deal: its claimant signs anew
 		}
 		for _, s := range game.Approvers(int(c.Seat)) {
 			if !p.hosts(game, s) || s == int(c.Seat) && !p.cfg.Lend {

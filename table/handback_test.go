@@ -6,22 +6,24 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/thegame"
 )
 
-// claimOf is seat's request to play seat with priv's key.
-func claimOf(t *testing.T, table TableID, seat int, priv ed25519.PrivateKey) *SeatClaimRequest {
+// claimOf is a request to play seat with priv's key from deal on.
+func claimOf(t *testing.T, table TableID, seat int, priv ed25519.PrivateKey, deal uint64) *SeatClaimRequest {
 	t.Helper()
 	id, err := IdentityOf(priv.Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &SeatClaimRequest{Table: table, Seat: uint8(seat), Key: id}
+	c := &SeatClaimRequest{Table: table, Deal: deal, Seat: uint8(seat), Key: id}
 	if err := c.Sign(priv); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func approvalsOf(t *testing.T, d *driver, c *SeatClaimRequest, deal uint64, seat
 
 func TestClaimEncoding(t *testing.T) {
 	d := newDriver(t, engine.Classic, 3, 1, 95)
-	c := claimOf(t, d.sp.table, 2, d.sp.keys[2])
+	c := claimOf(t, d.sp.table, 2, d.sp.keys[2], 4)
 	b, err := c.MarshalBinary()
 	if err != nil || len(b) != ClaimSize || !IsClaim(b) || !IsSideMessage(b) {
 		t.Fatalf("%d bytes, %v", len(b), err)
@@ -151,11 +153,11 @@ func TestSeatClaimChecked(t *testing.T) {
 		}
 		return d.postAll(env)
 	}
-	back := claimOf(t, d.sp.table, gone, d.sp.keys[gone])
+	deal := d.observer().Deal()
+	back := claimOf(t, d.sp.table, gone, d.sp.keys[gone], deal)
 	// Seat 0's key turn: it hosts the bot of the seat gone, so it cannot
 	// be claimed at all.
-	deal := d.observer().Deal()
-	expectLogErr(t, post(0, d.sp.keys[0], claimOf(t, d.sp.table, 0, d.sp.keys[gone]), approvalsOf(t, d, back, deal, 1, 3)), ErrNotEntitled)
+	expectLogErr(t, post(0, d.sp.keys[0], claimOf(t, d.sp.table, 0, d.sp.keys[gone], deal), approvalsOf(t, d, back, deal, 1, 3)), ErrNotEntitled)
 	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == gone })
 	for _, tc := range []struct {
 		name      string
@@ -168,11 +170,15 @@ func TestSeatClaimChecked(t *testing.T) {
 		{"approvals for another deal", back, approvalsOf(t, d, back, deal+1, 0, 1, 3), ErrVote},
 		{"a request signed by another key", func() *SeatClaimRequest {
 			c := *back
-			c.Sig = claimOf(t, d.sp.table, gone, d.sp.keys[1]).Sig
+			c.Sig = claimOf(t, d.sp.table, gone, d.sp.keys[1], deal).Sig
 			return &c
 		}(), approvalsOf(t, d, back, deal, 0, 1, 3), ErrVote},
-		{"a key already seated", claimOf(t, d.sp.table, gone, d.sp.keys[1]),
-			approvalsOf(t, d, claimOf(t, d.sp.table, gone, d.sp.keys[1]), deal, 0, 1, 3), ErrMalformed},
+		// A request signed for an earlier deal, replayed with approvals
+		// of this one: its signature does not cover this deal.
+		{"a request replayed from an earlier deal", claimOf(t, d.sp.table, gone, d.sp.keys[gone], deal-1),
+			approvalsOf(t, d, back, deal, 0, 1, 3), ErrVote},
+		{"a key already seated", claimOf(t, d.sp.table, gone, d.sp.keys[1], deal),
+			approvalsOf(t, d, claimOf(t, d.sp.table, gone, d.sp.keys[1], deal), deal, 0, 1, 3), ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expectLogErr(t, post(gone, botKey, tc.req, tc.approvals), tc.want)
@@ -440,4 +446,295 @@ func TestSeatHandedBack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// playHandBack plays cfg, a table where seat's device leaves, is taken
+// over, comes back (restarted from its store) and gets its seat back.
+// Every look at a log checks that no peer knows a card of a hand its
+// device does not play (leaveLeaks): after the hand-back, the former host
+// of the bot knows nothing of the hand the device plays.
+func playHandBack(t *testing.T, cfg SelfplayConfig, seat int) (*Selfplay, string) {
+	t.Helper()
+	lines := &logLines{}
+	cfg.Logf = lines.logf
+	leaks := 0
+	cfg.Watch = func(at int, p *Peer) error {
+		leaks += leaveLeaks(t, p.Game(), at)
+		return nil
+	}
+	s, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := cfg.Dir
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := s.Run(ctx); err != nil {
+		// Where each device stood, for the failure's diagnosis.
+		for at, p := range s.peerList() {
+			if p == nil {
+				continue
+			}
+			next, _ := p.Log().Head()
+			turn, terr := p.Game().Entitled(next)
+			t.Logf("seat %d: log at %d, entitled %+v (%v), seat played by %d, catching up %v, done %v", at, next,
+				turn.Kinds, terr, p.Game().PeerOf(seat), p.CatchingUp(), p.Done())
+		}
+		lines.mu.Lock()
+		for _, l := range lines.lines[max(0, len(lines.lines)-20):] {
+			t.Log(l)
+		}
+		lines.mu.Unlock()
+		t.Fatal(err)
+	}
+	if leaks != 0 {
+		t.Fatalf("%d cards in views of hands the device does not play", leaks)
+	}
+	if s.Returns() != 1 {
+		t.Fatalf("%d devices came back, want 1", s.Returns())
+	}
+	if lines.count(fmt.Sprintf("hands seat %d back", seat)) == 0 {
+		t.Error("no hand-back posted")
+	}
+	return s, dir
+}
+
+// TestHandBackRefused: a log of any game refuses a SeatClaim that does
+// not hold, with a clear error, and loses nothing by it: the forged claim
+// is offered at the real claim's seq, refused, and the real one then goes
+// on to a log that Verify accepts.
+func TestHandBackRefused(t *testing.T) {
+	for _, game := range []struct {
+		name string
+		seat int
+		cfg  func(t *testing.T) SelfplayConfig
+		// move is a move of the seat's person, refused with notYours
+		// while a bot plays the seat.
+		move     any
+		notYours error
+		// ownKeyOnly: only the genesis key may claim the seat back (a
+		// table's traits); at Njet a watcher's key may take a bot's seat
+		// (TestWatcherTakesASeatAtTheNextDeal), so a stranger's claim is
+		// no forgery there.
+		ownKeyOnly bool
+	}{
+		{"Njet", 2, func(t *testing.T) SelfplayConfig {
+			return SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: 93, Dir: t.TempDir(),
+				VoidAfter: 20 * time.Second, Leaves: []Leave{{Seat: 2, AtSeq: 30, ReturnAt: 1}}}
+		}, engine.Action{Kind: engine.ActBlock, Seat: 2}, engine.ErrNotYourTurn, false},
+		{"The Game Extreme", handBackSeat, func(t *testing.T) SelfplayConfig { return handBackConfig(t, true, 2102, 1) },
+			thegame.Action{Kind: thegame.ActEnd, Seat: handBackSeat}, thegame.ErrNotYourTurn, true},
+	} {
+		t.Run(game.name, func(t *testing.T) {
+			handBackRefused(t, game.cfg(t), game.seat, game.move, game.notYours, game.ownKeyOnly)
+		})
+	}
+}
+
+// handBackRefused plays cfg, where seat's device leaves and comes back,
+// and offers forged claims of the seat at the real claim's seq; a claim by
+// a key that never held the seat is one when ownKeyOnly.
+func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYours error, ownKeyOnly bool) {
+	s, dir := playHandBack(t, cfg, seat)
+	x := seatExport(t, s, 0)
+	_, envs, err := ReadExport(bytes.NewReader(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := -1
+	for i, e := range envs {
+		if e.Kind == KindSeatClaim {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		t.Fatal("no SeatClaim in the log")
+	}
+	real := envs[k]
+	claim, err := parseSeatClaim(s.Table(), 0, real.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Replay up to the claim through an observer's log.
+	obs := NewGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
+	log, err := NewLog(LogConfig{Table: s.Table(), Protocol: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range envs[:k] {
+		if _, err := log.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	host := obs.PeerOf(seat)
+	if host == seat {
+		t.Fatal("the seat is not a bot's before the claim")
+	}
+	// The bot's key, stored by its host's device before the takeover.
+	st, err := OpenStore(filepath.Join(dir, fmt.Sprintf("seat-%d.db", host)), &StoreOptions{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, err := st.Secret(s.Table(), botKeyName(seat))
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	botKey := ed25519.NewKeyFromSeed(seed)
+	round := obs.ClaimRound()
+	approvers := obs.Approvers(seat)
+	if len(approvers) != cfg.Players-1 || len(claim.approvals) != len(approvers) {
+		t.Fatalf("approvers %v, %d approvals in the claim", approvers, len(claim.approvals))
+	}
+	approval := func(seat uint8, key Identity, signer ed25519.PrivateKey, deal uint64) *SeatApproval {
+		a := &SeatApproval{Table: s.Table(), Deal: deal, Seat: seat, Key: key, Approver: uint8(approvers[0])}
+		if err := a.Sign(signer); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	stranger := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+	strangerID, err := IdentityOf(stranger.Public().(ed25519.PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		author int
+		signer ed25519.PrivateKey
+		body   func() []byte
+		want   error
+	}{
+		{"a forged request", seat, botKey, func() []byte {
+			req := claim.req
+			req.Sig[0] ^= 1
+			return seatClaimBody(&req, claim.approvals)
+		}, ErrVote},
+		{"a missing approval", seat, botKey, func() []byte {
+			return seatClaimBody(&claim.req, claim.approvals[1:])
+		}, ErrVote},
+		{"an approval signed by the claimant", seat, botKey, func() []byte {
+			a := approval(uint8(seat), claim.req.Key, s.keys[seat], round)
+			return seatClaimBody(&claim.req, append([]*SeatApproval{a}, claim.approvals[1:]...))
+		}, ErrVote},
+		{"an approval for another round", seat, botKey, func() []byte {
+			a := approval(uint8(seat), claim.req.Key, s.keys[approvers[0]], round+1)
+			return seatClaimBody(&claim.req, append([]*SeatApproval{a}, claim.approvals[1:]...))
+		}, ErrVote},
+		{"a key that never held the seat", seat, botKey, func() []byte {
+			if !ownKeyOnly {
+				return nil
+			}
+			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: uint8(seat), Key: strangerID}
+			if err := req.Sign(stranger); err != nil {
+				t.Fatal(err)
+			}
+			var as []*SeatApproval
+			for _, ap := range approvers {
+				a := &SeatApproval{Table: s.Table(), Deal: round, Seat: uint8(seat), Key: strangerID, Approver: uint8(ap)}
+				if err := a.Sign(s.keys[ap]); err != nil {
+					t.Fatal(err)
+				}
+				as = append(as, a)
+			}
+			return seatClaimBody(&req, as)
+		}, ErrVote},
+		{"a seat its own device plays", host, s.keys[host], func() []byte {
+			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: uint8(host), Key: s.ids[host]}
+			if err := req.Sign(s.keys[host]); err != nil {
+				t.Fatal(err)
+			}
+			return seatClaimBody(&req, nil)
+		}, ErrNotEntitled},
+		{"the bot's turn claiming its host's seat", seat, botKey, func() []byte {
+			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: uint8(host), Key: s.ids[host]}
+			if err := req.Sign(s.keys[host]); err != nil {
+				t.Fatal(err)
+			}
+			return seatClaimBody(&req, nil)
+		}, ErrVote},
+	}
+	next, prev := log.Head()
+	for _, c := range cases {
+		body := c.body()
+		if body == nil {
+			continue // no forgery at this game
+		}
+		t.Run(c.name, func(t *testing.T) {
+			forged := &Envelope{Version: EnvelopeVersion, Table: s.Table(), Seq: next, Prev: prev,
+				Author: uint8(c.author), Kind: KindSeatClaim, Body: body}
+			if err := forged.Sign(c.signer); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := log.Append(forged); !errors.Is(err, c.want) {
+				t.Fatalf("Append: %v, want %v", err, c.want)
+			}
+			if n, h := log.Head(); n != next || h != prev {
+				t.Fatalf("the refused claim moved the log to %d", n)
+			}
+			if obs.PeerOf(seat) != host || obs.KeyOf(seat) == s.ids[seat] {
+				t.Fatal("the refused claim changed who plays the seat")
+			}
+		})
+	}
+	// A person's device back at the seat is not asked for a move while the
+	// bot plays it, and a move it submits is refused.
+	person := personAt(t, s, seat, envs[:k])
+	if person.YourTurn() {
+		t.Error("a person's seat that a bot plays is asked for a move")
+	}
+	if err := person.Submit(move); !errors.Is(err, notYours) {
+		t.Errorf("Submit while a bot plays the seat: %v, want %v", err, notYours)
+	}
+	if err := obs.Claimable(host); !errors.Is(err, ErrNotClaimable) {
+		t.Errorf("Claimable of the host's own seat: %v, want %v", err, ErrNotClaimable)
+	}
+	// Nothing lost: the real claim and the rest of the log follow.
+	for _, e := range envs[k:] {
+		if _, err := log.Append(e); err != nil {
+			t.Fatalf("seq %d after the refusals: %v", e.Seq, err)
+		}
+	}
+	if got := obs.HandedBack(); len(got) != 1 || got[0].Seq != real.Seq {
+		t.Fatalf("handed back %+v, want the real claim at seq %d", got, real.Seq)
+	}
+	if !obs.Over() {
+		t.Fatal("the replayed game is not over")
+	}
+	if err := obs.Claimable(seat); !errors.Is(err, ErrOver) {
+		t.Errorf("Claimable once the game is over: %v, want %v", err, ErrOver)
+	}
+}
+
+// personAt returns a person's peer at seat whose log holds envs.
+func personAt(t *testing.T, s *Selfplay, seat int, envs []*Envelope) *Peer {
+	t.Helper()
+	st, err := OpenStore(filepath.Join(t.TempDir(), "person.db"), &StoreOptions{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	net, err := NewMemNetwork(s.Table(), rand.New(rand.NewPCG(3, 3)), NetConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ep, err := net.Join(ctx, s.ids[seat], st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ep.Close() })
+	p, err := NewPeer(PeerConfig{Table: s.Table(), Creator: s.ids[0], Seat: seat,
+		Key: s.keys[seat], Store: st, Transport: ep, Human: true, Bot: s.cfg.Bot, NewPlayer: testPlayers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range envs {
+		if _, err := p.Log().Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
 }

@@ -73,9 +73,23 @@ const (
 	// its hand cannot complete the turn: the game ends (the reveals after
 	// it prove the hand).
 	KindStuck Kind = 20
+	// KindRecovery is a seat's part of the recovery of a seat whose device
+	// is gone during the tricks of a Njet deal with an escrow: its
+	// decryption token and its recovery token for each position the gone
+	// seat still holds, sealed to the device that now plays the seat.
+	KindRecovery Kind = 21
+	// KindRecoveredPlay is a card of a recovered seat played to a trick by
+	// the device that now plays it: every other seat's token and recovery
+	// token for the position, which everyone checks.
+	KindRecoveredPlay Kind = 22
+	// KindEquivocation is the evidence that a seat signed two different
+	// envelopes at one seq with the same previous envelope, posted at
+	// that seq in the equivocator's place by any other seat: the round is
+	// voided and the equivocator's seat handled as a cheater's.
+	KindEquivocation Kind = 23
 
 	// kindEnd is one past the last kind; append new kinds above it.
-	kindEnd Kind = 21
+	kindEnd Kind = 24
 )
 
 var kindNames = [...]string{
@@ -99,6 +113,9 @@ var kindNames = [...]string{
 	KindSignal:        "Signal",
 	KindTurnEnd:       "TurnEnd",
 	KindStuck:         "Stuck",
+	KindRecovery:      "Recovery",
+	KindRecoveredPlay: "RecoveredPlay",
+	KindEquivocation:  "Equivocation",
 }
 
 // Valid reports whether k is a kind this code knows.

@@ -56,7 +56,6 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	}
 	d.logs = append(d.logs, lobbyLog) // postAll feeds it every envelope
 	wPriv, wID := watcherKey(t, "lobby")
-	claim := claimOf(t, d.sp.table, lent, wPriv)
 
 	d.runUntil(func(seat int, k Kind) bool { return len(d.observer().Njet().Results()) == 1 })
 	for _, tc := range []struct {
@@ -82,7 +81,8 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 
 	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == person })
 	deal := d.observer().Deal()
-	grab := claimOf(t, d.sp.table, person, wPriv)
+	claim := claimOf(t, d.sp.table, lent, wPriv, deal)
+	grab := claimOf(t, d.sp.table, person, wPriv, deal)
 	for _, tc := range []struct {
 		name      string
 		approvals []*SeatApproval
@@ -137,7 +137,7 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	// A second watcher cannot take the seat from the first: its key turn
 	// has passed.
 	other, _ := watcherKey(t, "other")
-	second := claimOf(t, d.sp.table, lent, other)
+	second := claimOf(t, d.sp.table, lent, other, deal)
 	expectLogErr(t, post(lent, wPriv, second, approvalsOf(t, d, second, deal, 0, 1, 2)), ErrNotEntitled)
 
 	d.sp.keys[lent] = wPriv // the watcher's device plays the seat from here

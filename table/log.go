@@ -52,6 +52,17 @@ type Protocol interface {
 	Apply(env *Envelope) error
 }
 
+// Accusations is implemented by a Protocol that takes the evidence of an
+// equivocation into the log (KindEquivocation): such an envelope is
+// posted at the seq where a seat equivocated, in its place, by any other
+// seat. AccuserKey returns the key of seat at seq, for the envelope's
+// signature, or an error when seat may not post evidence there. The body
+// itself (the two envelopes and the seat they convict) is checked by
+// Apply. A Log whose Protocol lacks it refuses such envelopes.
+type Accusations interface {
+	AccuserKey(seq uint64, seat uint8) (Identity, error)
+}
+
 // Defaults for LogConfig.
 const (
 	DefaultMaxAhead      = 1024
@@ -122,12 +133,15 @@ func (l *Log) Table() TableID { return l.cfg.Table }
 //  1. the envelope itself (ErrUnknownVersion, ErrUnknownKind, ErrTooLarge);
 //  2. the table id (ErrWrongTable);
 //  3. a seq already in the log: the same envelope is ErrDuplicate (nothing
-//     to do); a different one by the same author, validly signed, is kept as
-//     Evidence and returned as an *EquivocationError (ErrEquivocation);
-//     anything else is ErrNotEntitled or ErrBadSignature;
+//     to do); a different one by the same author after the same previous
+//     envelope, validly signed, is kept as Evidence and returned as an
+//     *EquivocationError (ErrEquivocation); one after another previous
+//     envelope is ErrBadChain (a branch this log does not hold); anything
+//     else is ErrNotEntitled or ErrBadSignature;
 //  4. a seq ahead of the log: buffered (bounded) and reported as a *GapError
 //     (ErrGap) naming the missing range;
-//  5. the next seq: the author must be the entitled seat (ErrNotEntitled),
+//  5. the next seq: the author must be the entitled seat (ErrNotEntitled;
+//     for an Equivocation, any seat the protocol's Accusations names),
 //     the signature must verify under the seat's key (ErrBadSignature), the
 //     previous hash must match (ErrBadChain), the kind must be allowed
 //     (ErrNotEntitled), and the protocol must accept the body (ErrRejected).
@@ -164,13 +178,9 @@ func (l *Log) Append(env *Envelope) ([]*Envelope, error) {
 // extend applies the checks of step 5 and appends env at the next seq.
 func (l *Log) extend(env *Envelope) error {
 	seq := env.Seq
-	entitled, err := l.proto.Entitled(seq)
+	turn, err := l.turnOf(env)
 	if err != nil {
-		return fmt.Errorf("%w: nobody may post at seq %d: %w", ErrNotEntitled, seq, err)
-	}
-	turn, ok := entitled.of(env.Author)
-	if !ok {
-		return fmt.Errorf("%w: seat %d posted at seq %d, seat %d is entitled", ErrNotEntitled, env.Author, seq, entitled.Seat)
+		return err
 	}
 	if err := env.Verify(turn.Key); err != nil {
 		return err
@@ -197,6 +207,33 @@ func (l *Log) extend(env *Envelope) error {
 	return nil
 }
 
+// turnOf returns the turn under which env may be posted at the next seq:
+// its author's (Entitled), or for the evidence of an equivocation, any
+// seat's with that one kind (Accusations).
+func (l *Log) turnOf(env *Envelope) (Turn, error) {
+	seq := env.Seq
+	if env.Kind == KindEquivocation {
+		acc, ok := l.proto.(Accusations)
+		if !ok {
+			return Turn{}, fmt.Errorf("%w: no evidence of equivocation is taken at this table", ErrNotEntitled)
+		}
+		key, err := acc.AccuserKey(seq, env.Author)
+		if err != nil {
+			return Turn{}, fmt.Errorf("%w: seat %d may not post evidence at seq %d: %w", ErrNotEntitled, env.Author, seq, err)
+		}
+		return Turn{Seat: env.Author, Key: key, Kinds: []Kind{KindEquivocation}}, nil
+	}
+	entitled, err := l.proto.Entitled(seq)
+	if err != nil {
+		return Turn{}, fmt.Errorf("%w: nobody may post at seq %d: %w", ErrNotEntitled, seq, err)
+	}
+	turn, ok := entitled.of(env.Author)
+	if !ok {
+		return Turn{}, fmt.Errorf("%w: seat %d posted at seq %d, seat %d is entitled", ErrNotEntitled, env.Author, seq, entitled.Seat)
+	}
+	return turn, nil
+}
+
 // behind handles an envelope for a seq the log already holds.
 func (l *Log) behind(env *Envelope) error {
 	held := l.entries[env.Seq]
@@ -205,6 +242,13 @@ func (l *Log) behind(env *Envelope) error {
 	}
 	if env.Author != held.Author {
 		return fmt.Errorf("%w: seat %d posted at seq %d, which seat %d holds", ErrNotEntitled, env.Author, env.Seq, held.Author)
+	}
+	if env.Prev != held.Prev {
+		// Signed after another previous envelope: a branch this log
+		// does not hold (a device that gave way signs again on the
+		// branch it took). Only two envelopes after the same previous
+		// one are an equivocation.
+		return fmt.Errorf("%w: seat %d at seq %d names another previous envelope than the log's", ErrBadChain, env.Author, env.Seq)
 	}
 	key := l.keys[env.Seq]
 	if err := env.Verify(key); err != nil {

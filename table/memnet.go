@@ -208,6 +208,13 @@ func (e *MemEndpoint) enqueue(m Received) {
 
 // Publish implements Transport.
 func (e *MemEndpoint) Publish(ctx context.Context, data []byte) error {
+	return e.PublishTo(ctx, data, nil)
+}
+
+// PublishTo publishes data to the members to accepts (every member when
+// nil): a device that sends one message to some members and another to
+// the rest, as a cheater may (tests of equivocation).
+func (e *MemEndpoint) PublishTo(ctx context.Context, data []byte, to func(Identity) bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -220,8 +227,8 @@ func (e *MemEndpoint) Publish(ctx context.Context, data []byte) error {
 	n := e.net
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	for id, to := range n.peers {
-		if id == e.id || n.rng.Float64() < n.cfg.Drop {
+	for id, dst := range n.peers {
+		if id == e.id || to != nil && !to(id) || n.rng.Float64() < n.cfg.Drop {
 			continue
 		}
 		copies := 1
@@ -229,7 +236,7 @@ func (e *MemEndpoint) Publish(ctx context.Context, data []byte) error {
 			copies = 2
 		}
 		for range copies {
-			to.enqueue(Received{From: e.id, Data: append([]byte(nil), data...)})
+			dst.enqueue(Received{From: e.id, Data: append([]byte(nil), data...)})
 		}
 	}
 	return nil

@@ -64,6 +64,20 @@ type njetDeal struct {
 	playedBy  []int // per position: the seat that played it, or -1
 	cardAt    map[int]engine.Card
 	own       map[int]*choice // the hosted seats' own choices
+	// reserved are, at the host of a recovered seat, the positions it
+	// sets aside as the seat's discard (njet_escrow.go).
+	reserved map[int]bool
+	// actions are the engine's actions of the deal so far, from snap on.
+	actions []engine.Action
+}
+
+// apply1 applies one action of the deal to the engine and keeps it.
+func (n *Njet) apply1(a engine.Action) error {
+	if err := n.eng.Apply(a); err != nil {
+		return err
+	}
+	n.d.actions = append(n.d.actions, a)
+	return nil
 }
 
 // njetSpec is Njet in the protocol: genesis version 1, two to five seats.
@@ -158,7 +172,7 @@ func (n *Njet) dealt() *Violation {
 				a.Hand = a.Hand.Add(n.cards[i])
 			}
 		}
-		if err := n.eng.Apply(a); err != nil {
+		if err := n.apply1(a); err != nil {
 			v := engineViolation(s, err)
 			v.Private = !a.Hidden
 			return v
@@ -180,6 +194,9 @@ func (n *Njet) entitled() (int, []Kind, error) {
 		}
 		return s, []Kind{KindDiscardCommit}, nil
 	case engine.PhaseTricks:
+		if s := n.eng.Turn(); s == n.g.rd.gone {
+			return s, []Kind{KindRecoveredPlay}, nil
+		}
 		return n.eng.Turn(), []Kind{KindPlay}, nil
 	}
 	return 0, nil, fmt.Errorf("table: no turn in engine phase %s", n.eng.Phase())
@@ -194,6 +211,8 @@ func (n *Njet) apply(env *Envelope) (*Violation, error) {
 		return n.applyCommit(seat, env.Kind, env.Body)
 	case KindPlay:
 		return n.applyPlay(seat, env.Body)
+	case KindRecoveredPlay:
+		return n.applyRecoveredPlay(seat, env.Body)
 	}
 	return nil, fmt.Errorf("%w: %v is not part of a Njet table", ErrUnknownKind, env.Kind)
 }
@@ -236,7 +255,7 @@ func (n *Njet) applyBoard(seat int, kind Kind, body []byte) error {
 	}
 	// The board and the teams are public: every engine answers alike, so an
 	// illegal block or team is refused rather than halting the round.
-	return n.eng.Apply(a)
+	return n.apply1(a)
 }
 
 // ownChoice loads a hosted seat's stored choice and checks it against the
@@ -319,7 +338,7 @@ func (n *Njet) applyCommit(seat int, kind Kind, body []byte) (*Violation, error)
 	if own != nil {
 		d.own[seat] = own
 	}
-	if err := n.eng.Apply(a); err != nil {
+	if err := n.apply1(a); err != nil {
 		v := engineViolation(seat, err)
 		v.Private = !a.Hidden
 		return v, nil
@@ -337,41 +356,56 @@ func (n *Njet) applyPlay(seat int, body []byte) (*Violation, error) {
 	if err := parseCrypto(KindPlay, body, &m); err != nil {
 		return nil, err
 	}
-	g, d := n.g, n.d
 	if m.Seat != seat {
 		return violation(seat, CheckStructure, "a play for seat %d", m.Seat), nil
 	}
-	pos := m.Position
-	left := (seat + g.n - 1) % g.n
-	switch o := n.owner(pos); {
-	case o < 0:
-		return violation(seat, CheckPosition, "position %d is dealt to nobody", pos), nil
-	case d.playedBy[pos] >= 0:
-		return violation(seat, CheckPosition, "position %d was played already", pos), nil
-	case o == seat && d.passPos[seat] == pos:
-		return violation(seat, CheckPosition, "position %d was passed on", pos), nil
-	case o != seat && !(o == left && d.passPos[left] == pos):
-		return violation(seat, CheckPosition, "position %d is in the hand of seat %d", pos, o), nil
+	if v := n.checkPlayed(seat, m.Position); v != nil {
+		return v, nil
 	}
-	i, v := g.verifyPlay(seat, &m)
+	i, v := n.g.verifyPlay(seat, &m)
 	if v != nil {
 		return v, nil
 	}
+	return n.playPosition(seat, m.Position, i), nil
+}
+
+// checkPlayed checks that seat may play position pos: it is in the seat's
+// hand, not played, not passed on, or it was passed to the seat.
+func (n *Njet) checkPlayed(seat, pos int) *Violation {
+	d := n.d
+	left := (seat + n.g.n - 1) % n.g.n
+	switch o := n.owner(pos); {
+	case o < 0:
+		return violation(seat, CheckPosition, "position %d is dealt to nobody", pos)
+	case d.playedBy[pos] >= 0:
+		return violation(seat, CheckPosition, "position %d was played already", pos)
+	case o == seat && d.passPos[seat] == pos:
+		return violation(seat, CheckPosition, "position %d was passed on", pos)
+	case o != seat && !(o == left && d.passPos[left] == pos):
+		return violation(seat, CheckPosition, "position %d is in the hand of seat %d", pos, o)
+	}
+	return nil
+}
+
+// playPosition applies seat's play of position pos, opened to card i, to the
+// engine; after the last trick the reveals begin.
+func (n *Njet) playPosition(seat, pos, i int) *Violation {
+	g, d := n.g, n.d
 	c := n.cards[i]
-	if err := n.eng.Apply(engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c}); err != nil {
+	if err := n.apply1(engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c}); err != nil {
 		// Only a renege (against voids every engine saw) is certain to be
 		// seen by all; other refusals come from what this engine knows of
 		// hosted hands.
 		v := engineViolation(seat, err)
 		v.Private = !errors.Is(err, engine.ErrRenege)
-		return v, nil
+		return v
 	}
 	d.playedBy[pos] = seat
 	d.cardAt[pos] = c
 	if p := n.eng.Phase(); p == engine.PhaseRoundOver || p == engine.PhaseGameOver {
-		g.st = stReveal
+		return g.revealsBegin()
 	}
-	return nil, nil
+	return nil
 }
 
 func (n *Njet) reveal(seat int, body []byte) (*crypto.Reveal, *Violation, error) {
@@ -387,7 +421,7 @@ func (n *Njet) reveal(seat int, body []byte) (*crypto.Reveal, *Violation, error)
 		return nil, cryptoViolation(seat, err), nil
 	}
 	rule := n.eng.Rules().Discard
-	want := map[engine.DiscardRule]int{engine.Discard1: 1, engine.Discard2: 2, engine.Discard1NoOnes: 1, engine.PassLeft: 1}[rule]
+	want := discardCount(rule)
 	kind := KindDiscardCommit
 	if rule == engine.PassLeft {
 		kind = KindPassCommit
@@ -447,18 +481,8 @@ func (n *Njet) audit() *Violation {
 		return cryptoViolation(g.n-1, err)
 	}
 	for i := range rd.sealed {
-		m := &rd.sealed[i]
-		var err error
-		switch m.Kind {
-		case crypto.SealDeal:
-			_, err = rd.cr.OpenDeal(secrets[m.To], rd.deck, m)
-		case crypto.SealForward:
-			_, _, err = rd.cr.OpenForward(secrets[m.To], rd.deck, m, rd.sealed[:i])
-		default:
-			err = fmt.Errorf("sealed message %d of kind %d", i, m.Kind)
-		}
-		if err != nil {
-			return cryptoViolation(m.From, err)
+		if err := rd.auditSealed(secrets, i); err != nil {
+			return cryptoViolation(rd.sealed[i].From, err)
 		}
 	}
 	rnd := fixedRand()

@@ -42,6 +42,8 @@ func (n *Njet) draft(d *draft, seat int, rnd io.Reader, c chooser) error {
 		return n.draftChoice(d, seat, a, rnd)
 	case KindPlay:
 		return n.draftPlay(d, seat, a, rnd)
+	case KindRecoveredPlay:
+		return n.draftRecoveredPlay(d, seat, a, rnd)
 	}
 	return nil
 }
@@ -51,6 +53,10 @@ func (n *Njet) draft(d *draft, seat int, rnd io.Reader, c chooser) error {
 // person has not chosen.
 func (n *Njet) choose(seat int, c chooser) (engine.Action, bool, error) {
 	legal := n.eng.Legal(seat)
+	v := n.eng.View(seat)
+	if seat == n.g.rd.gone {
+		v, legal = n.recoveredChoice(seat)
+	}
 	if len(legal) == 0 {
 		return engine.Action{}, false, fmt.Errorf("table: seat %d has no legal action", seat)
 	}
@@ -69,7 +75,6 @@ func (n *Njet) choose(seat int, c chooser) (engine.Action, bool, error) {
 		if !ok {
 			return engine.Action{}, false, fmt.Errorf("table: seat %d: a player %T does not play Njet", seat, c.player)
 		}
-		v := n.eng.View(seat)
 		a = pl.Act(&v, legal)
 	}
 	if (c.strict || c.person) && !slices.Contains(legal, a) {

@@ -173,8 +173,15 @@ type Peer struct {
 	// forks is what the peer has heard of a member whose log went
 	// another way (checkDiverged).
 	forks forkWatch
-	// rewinds counts the times the peer gave way to another branch.
-	rewinds int
+	// rewinds counts the times the peer gave way to another branch;
+	// accusations the times it posted the evidence of an equivocation,
+	// and unposted is the evidence it found it cannot post.
+	rewinds     int
+	accusations int
+	unposted    map[Hash]bool
+	// evidenceRead: the store's evidence was looked at since the peer
+	// opened it (equivocation).
+	evidenceRead bool
 	// book holds the seat claims heard of and their approvals.
 	book claimBook
 	// The person's move waiting to be posted and the prompt that asked
@@ -300,6 +307,7 @@ func (p *Peer) open() error {
 	p.game, p.log, p.replica = game, log, rep
 	p.mine, p.votes = nil, nil
 	p.players = map[int]Player{}
+	p.evidenceRead = false
 	p.mu.Unlock()
 	p.book.reset()
 	// The vote was stored before it was sent: a restarted peer stands by
@@ -389,7 +397,12 @@ func (p *Peer) View() PeerView {
 	game, log, _ := p.state()
 	next, prev := log.Head()
 	v := PeerView{Turn: -1, Over: game.Over(), BotHost: game.HostOf(p.cfg.Seat),
-		Voided: game.Voided(), Abandoned: game.Abandoned()}
+		Voided: game.Voided(), Recovered: game.Recovered(), Abandoned: game.Abandoned()}
+	if gen := game.Genesis(); gen != nil {
+		for s := range gen.Players() {
+			v.Hosts = append(v.Hosts, game.PeerOf(s))
+		}
+	}
 	if nj := game.Njet(); nj != nil {
 		v.Game, v.Results = nj.View(p.cfg.Seat), nj.Results()
 	}
@@ -486,6 +499,12 @@ func (p *Peer) run(outer context.Context) error {
 	for {
 		if err := p.act(ctx); err != nil {
 			return stop(err)
+		}
+		if ev, ok := p.equivocation(); ok {
+			accused, err := p.accuse(outer, ev, stop)
+			if err != nil || accused {
+				return err
+			}
 		}
 		if d, ok := p.forks.take(); ok {
 			rewound, err := p.checkDiverged(ctx, outer, d, stop)

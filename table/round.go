@@ -25,10 +25,25 @@ type cryptoRound struct {
 	// hands are the cards dealt to each seat, in seat order from
 	// position 0.
 	hands []int
+	// escrows are each seat's escrow of its round secret, by seat (nil
+	// for a seat that dealt without one: a table of two, The Game, a log
+	// written before escrows).
+	escrows []*crypto.EscrowMessage
+	// gone is the seat whose device left while the round went on with
+	// its cards recovered from its escrow, or -1; host is the seat whose
+	// device plays it and alone learns its cards. recovering are the
+	// positions the Recovery envelopes open to the host, recoveryPosted
+	// counts those posted.
+	gone, host     int
+	recovering     []int
+	recoveryPosted int
 
 	// Hosted seats only.
 	secrets  map[int]*crypto.Secrets
 	openings map[int][]crypto.Opening // per position: the tokens a hosted holder received
+	// recOpen holds, at the host, the openings of the gone seat's
+	// positions that the Recovery envelopes carried.
+	recOpen map[int][]crypto.RecoveryOpening
 	// bad maps a hosted seat to the index in sealed of the first message
 	// to it that did not open: the seat posts a Complaint at its next turn
 	// instead of halting alone (which would make it look silent).
@@ -36,15 +51,26 @@ type cryptoRound struct {
 }
 
 // revealed returns every seat's round secrets from its reveal; a reveal
-// whose secrets do not check names its seat.
+// whose secrets do not check names its seat. A seat gone whose cards were
+// recovered revealed nothing: its secret is rebuilt from its escrow.
 func (rd *cryptoRound) revealed() ([]*crypto.Secrets, *Violation) {
 	secrets := make([]*crypto.Secrets, len(rd.reveals))
 	for s := range rd.reveals {
+		if s == rd.gone {
+			continue
+		}
 		sec, err := rd.cr.Secrets(&rd.reveals[s])
 		if err != nil {
 			return nil, cryptoViolation(s, err)
 		}
 		secrets[s] = sec
+	}
+	if rd.gone >= 0 {
+		sec, v := rd.rebuiltSecrets(secrets)
+		if v != nil {
+			return nil, v
+		}
+		secrets[rd.gone] = sec
 	}
 	return secrets, nil
 }
@@ -57,8 +83,12 @@ func (g *Game) startRound() {
 	g.rd = &cryptoRound{
 		params:   crypto.Params{TableID: g.cfg.Table, Round: g.round, Parties: g.n, Cards: cards, DeckID: id},
 		hands:    hands,
+		escrows:  make([]*crypto.EscrowMessage, g.n),
+		gone:     -1,
+		host:     -1,
 		secrets:  map[int]*crypto.Secrets{},
 		openings: map[int][]crypto.Opening{},
+		recOpen:  map[int][]crypto.RecoveryOpening{},
 		bad:      map[int]int{},
 	}
 	g.st = stKeys
@@ -129,7 +159,11 @@ func (g *Game) applyShuffle(seat int, body []byte) (*Violation, error) {
 	if m.Seat != seat {
 		return violation(seat, CheckStructure, "a shuffle for seat %d", m.Seat), nil
 	}
-	if err := rd.cr.VerifyShuffle(rd.deck, &m); err != nil {
+	err := rd.cr.VerifyShuffle(rd.deck, &m)
+	if g.layoutFault != nil {
+		err = g.layoutFault
+	}
+	if err != nil {
 		return cryptoViolation(seat, err), nil
 	}
 	rd.shuffles = append(rd.shuffles, m)
@@ -160,9 +194,21 @@ func (g *Game) dealOrder(seat int) (to, pos []int) {
 }
 
 func (g *Game) applyDeal(seat int, body []byte) (*Violation, error) {
+	sealed, escrow, err := parseDealTokens(body)
+	if err != nil {
+		return nil, err
+	}
+	if escrow != nil && !g.escrowed() {
+		return nil, fmt.Errorf("%w: an escrow at a table that makes none", ErrMalformed)
+	}
 	to, pos := g.dealOrder(seat)
-	if v, err := g.takeTokens(seat, body, to, pos); v != nil || err != nil {
-		return v, err
+	if v := g.takeSealed(seat, sealed, to, pos); v != nil {
+		return v, nil
+	}
+	if escrow != nil {
+		if v := g.takeEscrow(seat, escrow); v != nil {
+			return v, nil
+		}
 	}
 	g.rd.dealt++
 	if g.rd.dealt < g.n {
@@ -182,15 +228,20 @@ func (g *Game) takeTokens(seat int, body []byte, to, pos []int) (*Violation, err
 	if err != nil {
 		return nil, err
 	}
+	return g.takeSealed(seat, sealed, to, pos), nil
+}
+
+// takeSealed is takeTokens with the body decoded.
+func (g *Game) takeSealed(seat int, sealed []crypto.Sealed, to, pos []int) *Violation {
 	rd := g.rd
 	if len(sealed) != len(to) {
-		return violation(seat, CheckStructure, "%d sealed tokens, want %d", len(sealed), len(to)), nil
+		return violation(seat, CheckStructure, "%d sealed tokens, want %d", len(sealed), len(to))
 	}
 	for i := range sealed {
 		m := &sealed[i]
 		if m.Kind != crypto.SealDeal || m.From != seat || m.To != to[i] || m.Position != pos[i] {
 			return violation(seat, CheckStructure, "sealed token %d is %d from %d to %d for position %d",
-				i, m.Kind, m.From, m.To, m.Position), nil
+				i, m.Kind, m.From, m.To, m.Position)
 		}
 	}
 	opened := map[int]crypto.Opening{}
@@ -214,7 +265,7 @@ func (g *Game) takeTokens(seat int, body []byte, to, pos []int) (*Violation, err
 		rd.openings[p] = append(rd.openings[p], o)
 	}
 	rd.sealed = append(rd.sealed, sealed...)
-	return nil, nil
+	return nil
 }
 
 // opensFor returns the round secrets of seat when this peer opens the
@@ -270,6 +321,9 @@ func (g *Game) applyReveal(seat int, body []byte) (*Violation, error) {
 	}
 	rd := g.rd
 	rd.reveals = append(rd.reveals, *rv)
+	if rd.gone >= 0 {
+		return g.passGone(), nil
+	}
 	if len(rd.reveals) < g.n {
 		return nil, nil
 	}
@@ -327,7 +381,7 @@ func (g *Game) applyComplaint(seat int, body []byte) (*Violation, error) {
 	if !g.complainable() {
 		return nil, fmt.Errorf("%w: a complaint outside a deal", ErrMalformed)
 	}
-	return judgeComplaint(g.rd.cr, g.rd.deck, g.rd.sealed, seat, c)
+	return judgeComplaint(g.rd, seat, c)
 }
 
 // hosted returns the round secrets of a seat this peer hosts.

@@ -179,6 +179,10 @@ type Selfplay struct {
 	// alter changes its drafts (Peer.alter).
 	tamper map[int]func(env *Envelope, key ed25519.PrivateKey)
 	alter  map[int]func(d *draft)
+	// split, in tests, makes a seat's device equivocate once; returns
+	// are the returns of devices it cut off, for Run to take up.
+	split   map[int]*splitter
+	returns []Silence
 	// human, in tests, makes a seat's peer a person's (PeerConfig.Human).
 	human map[int]bool
 	// watchers are the running watchers' peers (nil until they join) and
@@ -198,6 +202,9 @@ type Outcome struct {
 	BotHost int
 	// Voided are the rounds voided, with the seat at fault.
 	Voided []*Violation
+	// Rewinds and Accusations count the times the peer gave way to
+	// another branch and posted the evidence of an equivocation.
+	Rewinds, Accusations int
 }
 
 type seatRun struct {
@@ -222,6 +229,55 @@ type crashTransport struct {
 	cutFrom  atomic.Uint64 // with cutKind, only a post at this seq or later cuts
 	cut      func()
 	gate     *gatedServer
+	// split, in tests, makes the device equivocate once (see splitter).
+	split *splitter
+}
+
+// splitter makes a seat's device equivocate once, in tests: the first of
+// its envelopes that match accepts goes as signed to the members not in
+// second, and the envelope other makes of it (the same seq and previous
+// envelope, signed again by the seat) to the members in second.
+type splitter struct {
+	match  func(env *Envelope) bool
+	other  func(env *Envelope) (*Envelope, error)
+	second []Identity
+	// isolated, when set, takes the other envelope instead of the
+	// members outside second (see Selfplay.isolate); the signed one then
+	// goes to every member the network reaches.
+	isolated func(seq uint64, other []byte) error
+	done     atomic.Bool
+	// sent is the envelope's seq once the split happened.
+	sent atomic.Uint64
+}
+
+// equivocate publishes data to the members outside the split's second
+// group and the other envelope to those in it.
+func (t *crashTransport) equivocate(ctx context.Context, data []byte, env *Envelope) error {
+	sp := t.split
+	ep, ok := t.Transport.(*MemEndpoint)
+	if !ok {
+		return t.Transport.Publish(ctx, data)
+	}
+	other, err := sp.other(env)
+	if err != nil {
+		return err
+	}
+	b, err := other.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	sp.sent.Store(env.Seq)
+	if sp.isolated != nil {
+		if err := sp.isolated(env.Seq, b); err != nil {
+			return err
+		}
+		return ep.PublishTo(ctx, data, nil)
+	}
+	inSecond := func(id Identity) bool { return slices.Contains(sp.second, id) }
+	if err := ep.PublishTo(ctx, data, func(id Identity) bool { return !inSecond(id) }); err != nil {
+		return err
+	}
+	return ep.PublishTo(ctx, b, inSecond)
 }
 
 // gatedServer answers range requests until it is closed, then with
@@ -243,6 +299,11 @@ func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
 	if !IsSideMessage(data) && t.cutFor(data) && t.cutArmed.CompareAndSwap(true, false) {
 		t.cut()
 		return nil
+	}
+	if sp := t.split; sp != nil && !IsSideMessage(data) && !sp.done.Load() {
+		if env, err := ParseEnvelope(data); err == nil && sp.match(env) && sp.done.CompareAndSwap(false, true) {
+			return t.equivocate(ctx, data, env)
+		}
 	}
 	if t.armed.CompareAndSwap(true, false) {
 		t.once.Do(func() { close(t.crashed) })
@@ -422,7 +483,7 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 			peers = append(peers, id)
 		}
 	}
-	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate}
+	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate, split: s.split[seat]}
 	s.armKindCut(seat, tr)
 	s.mu.Lock()
 	seed := s.seatSeed(seat, s.back[seat])
@@ -523,6 +584,10 @@ func (s *Selfplay) Run(ctx context.Context) error {
 	}
 	seen := make([]uint64, s.cfg.Players)
 	for {
+		s.mu.Lock()
+		silences = append(silences, s.returns...)
+		s.returns = nil
+		s.mu.Unlock()
 		allDone := true
 		for seat := range s.cfg.Players {
 			p := s.Peer(seat)
@@ -547,7 +612,7 @@ func (s *Selfplay) Run(ctx context.Context) error {
 		// A device cut off to come back is waited for: the others may
 		// finish first, and it comes back then, and follows them.
 		back := slices.ContainsFunc(silences, func(c Silence) bool { return c.ReturnAt > 0 && s.isSilent(c.Seat) })
-		if allDone && !back && s.backInStep() {
+		if allDone && !back && s.backInStep() && s.splitSettled() {
 			return s.stopAll()
 		}
 		var err error
@@ -745,6 +810,50 @@ func (s *Selfplay) headPeer() (uint64, *Peer) {
 // holds the log of the longest of the others: one that finished its game
 // alone while cut off follows the table only once it has compared the
 // branches.
+// isolate, in tests, hands data, an envelope of seat from, to seat's
+// device alone, as if sent to it, and then cuts that device off until the
+// longest log reaches returnAt: a cheater's second envelope that only one
+// device gets, which the others take for silent meanwhile.
+func (s *Selfplay) isolate(seat, from int, data []byte, returnAt uint64) error {
+	p := s.Peer(seat)
+	if p == nil {
+		return fmt.Errorf("table: selfplay: seat %d is not running", seat)
+	}
+	_, _, replica := p.state()
+	if _, err := replica.receive(s.ids[from], data); err != nil {
+		return err
+	}
+	s.net.Disconnect(s.ids[seat])
+	s.mu.Lock()
+	s.silent[seat] = true
+	s.returns = append(s.returns, Silence{Seat: seat, ReturnAt: returnAt})
+	s.mu.Unlock()
+	return nil
+}
+
+// splitSettled reports, at a table where a device equivocated (tests),
+// whether the devices running agree on one log: each halted on its own
+// branch first may still have to give way.
+func (s *Selfplay) splitSettled() bool {
+	if len(s.split) == 0 {
+		return true
+	}
+	var head Hash
+	first := true
+	for seat := range s.cfg.Players {
+		p := s.Peer(seat)
+		if p == nil || s.isSilent(seat) {
+			continue
+		}
+		_, h := p.Log().Head()
+		if !first && h != head {
+			return false
+		}
+		head, first = h, false
+	}
+	return true
+}
+
 func (s *Selfplay) backInStep() bool {
 	var longest Hash
 	var next uint64
@@ -925,7 +1034,7 @@ func (s *Selfplay) record(seat int, p *Peer) {
 	next, head := log.Head()
 	s.mu.Lock()
 	s.final[seat] = Outcome{Seat: seat, Next: next, Head: head, Results: game.Njet().Results(), Violation: game.Violation(),
-		BotHost: game.HostOf(seat), Voided: game.Voided()}
+		BotHost: game.HostOf(seat), Voided: game.Voided(), Rewinds: p.Rewinds(), Accusations: p.Accusations()}
 	s.mu.Unlock()
 }
 

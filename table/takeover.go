@@ -173,20 +173,20 @@ func (g *Game) seatBots(taken []takenSeat, author int) {
 // decider's device; the decider (the author) is one of the voters,
 // normally the lowest (see Peer.decider). The game's rules then void what
 // the round in progress hid.
-func (g *Game) applyVoidSilent(env *Envelope) error {
+func (g *Game) applyVoidSilent(env *Envelope) (*Violation, error) {
 	vs, err := parseVoidSilent(env.Body)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	seat, err := g.silentSeat(env, vs.silent, g.n != 2 || !g.rules.traits().abandonAtTwo, "voids")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := g.checkCertificate(vs, env.Prev); err != nil {
-		return err
+		return nil, err
 	}
 	if !slices.Contains(vs.voters(), int(env.Author)) {
-		return fmt.Errorf("%w: seat %d posts a void it did not vote for", ErrVote, env.Author)
+		return nil, fmt.Errorf("%w: seat %d posts a void it did not vote for", ErrVote, env.Author)
 	}
 	// A device that is there is not gone: a takeover of a seat it plays,
 	// voted by no strict majority of the seats, is refused (a majority
@@ -195,7 +195,7 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 	if g.guard != nil && 2*len(vs.votes) <= g.n && env.Hash() != g.guardAllow {
 		for _, t := range vs.taken {
 			if g.keys[g.peerOf(t.seat)] == *g.guard {
-				return fmt.Errorf("%w: the void at seq %d takes over seat %d, which this device plays", ErrFenced, env.Seq, t.seat)
+				return nil, fmt.Errorf("%w: the void at seq %d takes over seat %d, which this device plays", ErrFenced, env.Seq, t.seat)
 			}
 		}
 	}
@@ -211,7 +211,14 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 			g.handable[t.seat] = t.seat != cheat.Seat
 		}
 		g.rules.void(cheat)
-		return nil
+		return nil, nil
+	}
+	if len(vs.taken) == 1 && g.recoverSeat(seat) {
+		// One seat gone, whose secret is in escrow: the round goes on,
+		// its bot playing the cards the escrow recovers.
+		g.seatBots(vs.taken, int(env.Author))
+		g.handable[seat] = true
+		return g.recover(env.Seq, seat), nil
 	}
 	v := &Violation{Seq: env.Seq, Seat: seat, Check: CheckSilent, Err: ErrSilent}
 	if g.st == stReveal && g.n > 2 {
@@ -230,7 +237,7 @@ func (g *Game) applyVoidSilent(env *Envelope) error {
 		g.handable[t.seat] = !(t.seat == seat && v.Check == CheckWithheld)
 	}
 	g.rules.void(v)
-	return nil
+	return nil, nil
 }
 
 // checkCertificate checks a VoidSilent's certificate against the state at

@@ -77,8 +77,13 @@ func lossGame(t *testing.T, cfg SelfplayConfig, gone []int) *Verification {
 		cfg.Logf = t.Logf
 	}
 	leaks := 0
+	watch := cfg.Watch
 	cfg.Watch = func(seat int, p *Peer) error {
 		leaks += leaveLeaks(t, p.Game(), seat)
+		leaks += escrowLeaks(t, p.Game(), seat)
+		if watch != nil {
+			return watch(seat, p)
+		}
 		return nil
 	}
 	sp := runTable(t, cfg)
@@ -122,6 +127,9 @@ func lossGame(t *testing.T, cfg SelfplayConfig, gone []int) *Verification {
 			t.Errorf("voided for a cheat: %v", x)
 		}
 		voided = append(voided, x.Seat)
+	}
+	for _, r := range v.Recovered {
+		voided = append(voided, r.Seat)
 	}
 	if len(voided) == 0 {
 		t.Errorf("no takeover recorded")
@@ -172,9 +180,11 @@ func replayObserver(t *testing.T, path string) *Game {
 // A device that vanishes for good at any step of the game — its
 // acknowledgement, key setup, shuffle, deal, Njet phase, team choice,
 // discard or pass, tricks, reveal, or between two rounds — is taken over
-// by the devices still there: the round is voided and dealt again without
-// its keys, a bot hosted by the lowest voter plays its seat, and every
-// remaining device ends with the same log, which Verify accepts.
+// by the devices still there: before the tricks the round is voided and
+// dealt again without its keys, during the tricks and at the reveal its
+// cards are recovered from its escrow and the round goes on; a bot hosted
+// by the lowest voter plays its seat, and every remaining device ends
+// with the same log, which Verify accepts.
 func TestDeviceGoneAtEveryStep(t *testing.T) {
 	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 2, Seed: 61, Net: lossy, VoidAfter: 20 * time.Second}
 	ref := referenceLog(t, cfg)
@@ -221,13 +231,14 @@ func TestDeviceGoneAtEveryStep(t *testing.T) {
 			}
 			c.Silences = []Silence{{Seat: seat, AtSeq: arm, BeforePublish: true, Kind: ref[seq].Kind}}
 			v := lossGame(t, c, []int{seat})
-			// A loaded machine may make another seat slow enough to be
-			// taken over too; the takeover at the reveal is still named
-			// a withheld reveal.
-			if tc.name == "reveal" && !slices.ContainsFunc(v.Voided, func(x *Violation) bool {
-				return x.Check == CheckWithheld && x.Seat == seat
-			}) {
-				t.Errorf("silent at the reveal: %v", v.Voided)
+			// During the tricks and at the reveal the seat's escrow keeps
+			// the round: a recovery, neither a void nor a withheld
+			// reveal (a loaded machine may make another seat slow enough
+			// to be taken over too, which voids the round as before).
+			if (tc.name == "reveal" || tc.name == "tricks") && !slices.ContainsFunc(v.Recovered, func(r Recovery) bool {
+				return r.Seat == seat
+			}) && !slices.ContainsFunc(v.Voided, func(x *Violation) bool { return x.Seat != seat }) {
+				t.Errorf("silent at the %s: recovered %v, voided %v", tc.name, v.Recovered, v.Voided)
 			}
 		})
 	}
@@ -410,62 +421,83 @@ func TestCompareVoids(t *testing.T) {
 	}
 }
 
-// A device cut off from the others, not gone: both sides go on. The three
-// devices together take its seat over; alone, it votes the three of them
-// out of its own log. When it comes back, the branches are compared at the
-// first seq where they differ: the takeover with more votes wins, so the
-// lone device drops its branch, follows the table and watches its seat
-// played by the table's bot. Every log ends the same.
+// A device cut off from the others, not gone, at a table of either game:
+// both sides go on. The other devices together take its seat over; alone,
+// it votes them out of its own log. When it comes back, the branches are
+// compared at the first seq where they differ: the takeover with more
+// votes wins, so the lone device drops its branch, follows the table and
+// watches its seat played by the table's bot (or gets it back). Every log
+// ends the same.
 func TestPartitionedDeviceFollowsTheHeavierBranch(t *testing.T) {
-	const cut = 3
-	lines := &logLines{}
-	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 2, Seed: 91, Net: lossy,
-		VoidAfter: 20 * time.Second, Logf: func(f string, a ...any) {
-			lines.logf(f, a...)
-			if testing.Verbose() && !strings.Contains(f, "range") && !strings.Contains(f, "rejected seq") {
-				t.Logf(f, a...)
+	for _, game := range []struct {
+		name string
+		cut  int
+		cfg  func(t *testing.T) SelfplayConfig
+		// The device is cut inside its first post of kind from seq from
+		// on: it holds an envelope nobody else has.
+		kind Kind
+		from uint64
+	}{
+		{"Njet, in the Njet phase", 3, func(t *testing.T) SelfplayConfig {
+			return SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 2, Seed: 91, Net: lossy, VoidAfter: 20 * time.Second}
+		}, KindBlock, 0},
+		{"The Game, in the play", 2, func(t *testing.T) SelfplayConfig {
+			cfg := theGameConfig(t, 3, false, 95)
+			cfg.Net, cfg.VoidAfter = lossy, 20*time.Second
+			return cfg
+		}, KindPlay, 20},
+	} {
+		t.Run(game.name, func(t *testing.T) {
+			cut := game.cut
+			lines := &logLines{}
+			cfg := game.cfg(t)
+			cfg.Logf = func(f string, a ...any) {
+				lines.logf(f, a...)
+				if testing.Verbose() && !strings.Contains(f, "range") && !strings.Contains(f, "rejected seq") {
+					t.Logf(f, a...)
+				}
 			}
-		}}
-	ref := referenceLog(t, cfg)
-	seq, _ := stepSeq(t, ref, 0, cut, KindBlock)
-	// Cut inside its block: the device holds an envelope nobody else has.
-	cfg.Silences = []Silence{{Seat: cut, AtSeq: seq - 2, ReturnAt: seq + 60, BeforePublish: true, Kind: KindBlock}}
-	cfg.Dir = t.TempDir()
-	sp, err := newTestSelfplay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+			ref := referenceLog(t, cfg)
+			seq, _ := stepSeq(t, ref, game.from, cut, game.kind)
+			cfg.Silences = []Silence{{Seat: cut, AtSeq: seq - 2, ReturnAt: seq + 60, BeforePublish: true, Kind: game.kind}}
+			cfg.Dir = t.TempDir()
+			sp, err := newTestSelfplay(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
 
-	if err := sp.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	out := sp.Outcomes()
-	for _, o := range out {
-		if o.Head != out[0].Head || o.Next != out[0].Next {
-			t.Errorf("seat %d ends at %d %v, seat 0 at %d %v", o.Seat, o.Next, o.Head, out[0].Next, out[0].Head)
-		}
-	}
-	if lines.count("went on without this device") == 0 {
-		t.Errorf("the cut device never compared its branch with the table's")
-	}
-	if n := lines.count(fmt.Sprintf("seat %d votes to void the round", cut)); n == 0 {
-		t.Logf("the cut device did not vote on its own side (the clock moved too little)")
-	}
-	path := filepath.Join(t.TempDir(), "log")
-	if _, err := sp.Export(cut, path); err != nil {
-		t.Fatal(err)
-	}
-	v, err := verifyFile(path)
-	if err != nil || !v.Over {
-		t.Fatalf("verify: %v", err)
-	}
-	// The table's bot plays the cut seat, or the device, back at the
-	// table, claimed its seat and got it back at a deal.
-	back := len(v.HandedBack) == 1 && v.HandedBack[0].Seat == cut && v.HandedBack[0].Key == sp.ids[cut]
-	if out[cut].BotHost != 0 && !(out[cut].BotHost == -1 && back) {
-		t.Errorf("the cut seat is hosted by %d (handed back %+v), want 0 or its own device", out[cut].BotHost, v.HandedBack)
+			if err := sp.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			out := sp.Outcomes()
+			for _, o := range out {
+				if o.Head != out[0].Head || o.Next != out[0].Next {
+					t.Errorf("seat %d ends at %d %v, seat 0 at %d %v", o.Seat, o.Next, o.Head, out[0].Next, out[0].Head)
+				}
+			}
+			if lines.count("went on without this device") == 0 {
+				t.Errorf("the cut device never compared its branch with the table's")
+			}
+			if n := lines.count(fmt.Sprintf("seat %d votes to void the round", cut)); n == 0 {
+				t.Logf("the cut device did not vote on its own side (the clock moved too little)")
+			}
+			path := filepath.Join(t.TempDir(), "log")
+			if _, err := sp.Export(cut, path); err != nil {
+				t.Fatal(err)
+			}
+			v, err := verifyFile(path)
+			if err != nil || !v.Over {
+				t.Fatalf("verify: %v", err)
+			}
+			// The table's bot plays the cut seat, or the device, back at the
+			// table, claimed its seat and got it back at a deal.
+			back := len(v.HandedBack) == 1 && v.HandedBack[0].Seat == cut && v.HandedBack[0].Key == sp.ids[cut]
+			if out[cut].BotHost != 0 && !(out[cut].BotHost == -1 && back) {
+				t.Errorf("the cut seat is hosted by %d (handed back %+v), want 0 or its own device", out[cut].BotHost, v.HandedBack)
+			}
+		})
 	}
 }
 
@@ -632,88 +664,98 @@ func droppedRange(lines *logLines, seat int) (uint64, uint64) {
 	return 0, 0
 }
 
-// TestTheGameVerifyForgedTakeover: Verify refuses a takeover at a table of
-// The Game whose certificate does not hold: each forged VoidSilent replaces
+// TestVerifyForgedTakeover: Verify refuses a takeover whose certificate
+// does not hold, at a table of any game: each forged VoidSilent replaces
 // the real one, signed by the real decider.
-func TestTheGameVerifyForgedTakeover(t *testing.T) {
-	cfg := theGameConfig(t, 4, false, 77)
-	cfg.Leaves = []Leave{{Seat: 3, AtSeq: 30}}
-	s, err := newTestSelfplay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := s.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	x := seatExport(t, s, 0)
-	_, envs, err := ReadExport(bytes.NewReader(x))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := -1
-	for i, e := range envs {
-		if e.Kind == KindVoidSilent {
-			k = i
-			break
-		}
-	}
-	if k < 0 {
-		t.Fatal("no takeover in the log")
-	}
-	real := envs[k]
-	vs, err := parseVoidSilent(real.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vote := func(voter, silent int, seq uint64) *SilenceVote {
-		v := &SilenceVote{Table: s.Table(), Seq: seq, Prev: real.Prev, Silent: uint8(silent), Voter: uint8(voter)}
-		if err := v.Sign(s.keys[voter]); err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	var bot Identity
-	bot[0] = 9
-	cases := []struct {
-		name   string
-		author int
-		body   func() ([]byte, error)
+func TestVerifyForgedTakeover(t *testing.T) {
+	for _, game := range []struct {
+		name string
+		cfg  SelfplayConfig
 	}{
-		{"the author did not vote", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, []takenSeat{{seat: 0, bot: bot}, {seat: 3, bot: vs.taken[0].bot}}, vs.votes[1:])
-		}},
-		{"a vote for another seq", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 3, real.Seq+1), vs.votes[1], vs.votes[2]})
-		}},
-		{"a vote against another seat", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 2, real.Seq), vs.votes[1], vs.votes[2]})
-		}},
-		{"a seat without a vote not taken", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, vs.taken, vs.votes[:2])
-		}},
-		{"a bot with a seated key", 0, func() ([]byte, error) {
-			return voidSilentBody(vs.silent, []takenSeat{{seat: 3, bot: s.ids[1]}}, vs.votes)
-		}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			body, err := c.body()
+		{"Njet", SelfplayConfig{Edition: engine.Classic, Players: 4, Rounds: 1, Seed: 77, Dir: t.TempDir(), VoidAfter: 10 * time.Second}},
+		{"The Game", theGameConfig(t, 4, false, 77)},
+	} {
+		t.Run(game.name, func(t *testing.T) {
+			cfg := game.cfg
+			cfg.Leaves = []Leave{{Seat: 3, AtSeq: 30}}
+			s, err := newTestSelfplay(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			forged := &Envelope{Version: EnvelopeVersion, Table: s.Table(), Kind: KindVoidSilent, Author: uint8(c.author), Body: body}
-			log := append(append([]*Envelope(nil), envs[:k]...), forged)
-			_, err = Verify(bytes.NewReader(reseal(t, log, s.keys)))
-			if !errors.Is(err, ErrVote) && !errors.Is(err, ErrMalformed) {
-				t.Fatalf("Verify: %v, want a refused takeover", err)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			if err := s.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			x := seatExport(t, s, 0)
+			_, envs, err := ReadExport(bytes.NewReader(x))
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := -1
+			for i, e := range envs {
+				if e.Kind == KindVoidSilent {
+					k = i
+					break
+				}
+			}
+			if k < 0 {
+				t.Fatal("no takeover in the log")
+			}
+			real := envs[k]
+			vs, err := parseVoidSilent(real.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vote := func(voter, silent int, seq uint64) *SilenceVote {
+				v := &SilenceVote{Table: s.Table(), Seq: seq, Prev: real.Prev, Silent: uint8(silent), Voter: uint8(voter)}
+				if err := v.Sign(s.keys[voter]); err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			var bot Identity
+			bot[0] = 9
+			cases := []struct {
+				name   string
+				author int
+				body   func() ([]byte, error)
+			}{
+				{"the author did not vote", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, []takenSeat{{seat: 0, bot: bot}, {seat: 3, bot: vs.taken[0].bot}}, vs.votes[1:])
+				}},
+				{"a vote for another seq", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 3, real.Seq+1), vs.votes[1], vs.votes[2]})
+				}},
+				{"a vote against another seat", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, vs.taken, []*SilenceVote{vote(0, 2, real.Seq), vs.votes[1], vs.votes[2]})
+				}},
+				{"a seat without a vote not taken", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, vs.taken, vs.votes[:2])
+				}},
+				{"a bot with a seated key", 0, func() ([]byte, error) {
+					return voidSilentBody(vs.silent, []takenSeat{{seat: 3, bot: s.ids[1]}}, vs.votes)
+				}},
+			}
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					body, err := c.body()
+					if err != nil {
+						t.Fatal(err)
+					}
+					forged := &Envelope{Version: EnvelopeVersion, Table: s.Table(), Kind: KindVoidSilent, Author: uint8(c.author), Body: body}
+					log := append(append([]*Envelope(nil), envs[:k]...), forged)
+					_, err = Verify(bytes.NewReader(reseal(t, log, s.keys)))
+					if !errors.Is(err, ErrVote) && !errors.Is(err, ErrMalformed) {
+						t.Fatalf("Verify: %v, want a refused takeover", err)
+					}
+				})
+			}
+			// The real takeover, resealed the same way, passes.
+			log := append(append([]*Envelope(nil), envs[:k]...), real)
+			if _, err := Verify(bytes.NewReader(reseal(t, log, s.keys))); err != nil {
+				t.Fatalf("Verify of the real takeover: %v", err)
 			}
 		})
-	}
-	// The real takeover, resealed the same way, passes.
-	log := append(append([]*Envelope(nil), envs[:k]...), real)
-	if _, err := Verify(bytes.NewReader(reseal(t, log, s.keys))); err != nil {
-		t.Fatalf("Verify of the real takeover: %v", err)
 	}
 }

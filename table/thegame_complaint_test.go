@@ -2,32 +2,13 @@ package table
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"testing"
 
-	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/thegame"
 )
-
-// replayTheGame returns an observer's Game after envs.
-func replayTheGame(t *testing.T, table TableID, creator Identity, envs []*Envelope) *Game {
-	t.Helper()
-	obs := NewGame(GameConfig{Table: table, Creator: creator})
-	log, err := NewLog(LogConfig{Table: table, Protocol: obs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range envs {
-		if _, err := log.Append(e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return obs
-}
 
 // A person's seat complains as a bot's does: the Complaint takes its turn
 // whatever move the person handed in, and the table counts the turn as
@@ -91,43 +72,5 @@ func TestTheGameComplaintTakesAPersonsTurn(t *testing.T) {
 				t.Fatalf("draft %+v, %v; want the complaint the log holds", d, err)
 			}
 		})
-	}
-}
-
-// A Complaint may take the place of a reveal after the game (a seat whose
-// draw failed may find the game over before its next turn): there too it
-// is re-checked, here with secrets that open the token, so the
-// complainer is named.
-func TestTheGameComplaintAtTheReveal(t *testing.T) {
-	const players, liar, from = 2, 1, 0
-	s, exports := playTheGame(t, players, false, 190, nil)
-	_, envs, err := ReadExport(bytes.NewReader(exports[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := slices.IndexFunc(envs, func(e *Envelope) bool { return e.Kind == KindReveal && int(e.Author) == liar })
-	if r < 0 {
-		t.Fatal("no reveal of the liar")
-	}
-	var reveal crypto.Reveal
-	if err := parseCrypto(KindReveal, envs[r].Body, &reveal); err != nil {
-		t.Fatal(err)
-	}
-	obs := replayTheGame(t, s.Table(), s.ids[0], envs[:r])
-	i := slices.IndexFunc(obs.rd.sealed, func(m crypto.Sealed) bool { return m.From == from && m.To == liar })
-	m := obs.rd.sealed[i]
-	body, err := complaintBody(&complaint{kind: m.Kind, from: m.From, pos: m.Position, reveal: &reveal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]*Envelope, r+1)
-	for j := range out {
-		out[j] = envs[j].Clone()
-	}
-	out[r].Kind, out[r].Body = KindComplaint, body
-	_, err = Verify(bytes.NewReader(reseal(t, out, s.keys)))
-	var v *Violation
-	if !errors.As(err, &v) || v.Seat != liar || v.Check != CheckComplaint || v.Seq != uint64(r) || !errors.Is(err, ErrFalseComplaint) {
-		t.Fatalf("Verify: %v, want seat %d's false complaint at seq %d", err, liar, r)
 	}
 }

@@ -3,62 +3,7 @@ package table
 import (
 	"bytes"
 	"testing"
-
-	"github.com/njetlan/njet/thegame"
 )
-
-// FuzzTheGameBodies checks the decoders of a table of The Game: whatever
-// decodes re-encodes to the same bytes, so each value has one encoding.
-func FuzzTheGameBodies(f *testing.F) {
-	for _, x := range []bool{false, true} {
-		g := &Genesis{Game: GameTheGame, Keys: []Identity{{1}, {2}, {3}}, Extreme: x, Names: []string{"", "Zoë", ""}}
-		if x {
-			g.Commands = thegame.AssignmentVersion
-		}
-		if b, err := g.MarshalBinary(); err == nil {
-			f.Add(uint8(KindGenesis), b)
-		}
-	}
-	f.Add(uint8(KindSignal), signalBody(2, thegame.SignalGood))
-	f.Add(uint8(KindTurnEnd), emptyBody())
-	f.Add(uint8(KindStuck), emptyBody())
-	f.Add(uint8(KindPlay), append(signalBody(1, 0)[:2], 0, 0))
-	f.Fuzz(func(t *testing.T, k uint8, body []byte) {
-		var again []byte
-		var err error
-		switch Kind(k) {
-		case KindGenesis:
-			var g *Genesis
-			if g, err = ParseGenesis(body); err == nil {
-				again, err = g.MarshalBinary()
-			}
-		case KindSignal:
-			var pile int
-			var s thegame.Signal
-			if pile, s, err = parseSignal(body); err == nil {
-				again = signalBody(pile, s)
-			}
-		case KindTurnEnd, KindStuck:
-			if err = parseEmpty(Kind(k), body); err == nil {
-				again = emptyBody()
-			}
-		case KindPlay:
-			if pile, m, e := parsePlayBody(body); e == nil {
-				again, err = playBody(pile, m)
-			} else {
-				err = e
-			}
-		default:
-			return
-		}
-		if err != nil {
-			return
-		}
-		if !bytes.Equal(again, body) {
-			t.Fatalf("%v body %x re-encodes as %x", Kind(k), body, again)
-		}
-	})
-}
 
 // FuzzTheGameApply offers a table of The Game, in the middle of a game,
 // envelopes with any kind and body, signed by the seat entitled: the

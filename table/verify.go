@@ -17,6 +17,10 @@ type Verification struct {
 	// Voided are the violations whose rounds the table voided (and whose
 	// seats it gave to bots); the log holds them as evidence.
 	Voided []*Violation
+	// Recovered are the takeovers that kept their round: the seat's
+	// cards recovered from its escrow and played on by a bot (see
+	// Game.Recovered). They void nothing, so they are not in Voided.
+	Recovered []Recovery
 	// Abandoned is why a two-seat game ended early, or nil (see
 	// Game.Abandoned); it is also listed in Voided.
 	Abandoned *Violation
@@ -90,7 +94,7 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 		return v, fmt.Errorf("%w: an export without envelopes", ErrCorrupt)
 	}
 	v.Over, v.Voided, v.Abandoned = game.Over(), game.Voided(), game.Abandoned()
-	v.HandedBack = game.HandedBack()
+	v.HandedBack, v.Recovered = game.HandedBack(), game.Recovered()
 	if tg := game.TheGame(); tg != nil {
 		if r, ok := tg.Result(); ok {
 			v.TheGame = &r

@@ -42,6 +42,13 @@ type PeerView struct {
 	BotHost int
 	// Voided are the rounds the table voided, each with the seat at fault.
 	Voided []*Violation
+	// Recovered are the seats whose device left while their round went
+	// on, their cards recovered from the escrow for the bot that plays
+	// them now (Game.Recovered).
+	Recovered []Recovery
+	// Hosts names, per seat, the seat whose device plays it: itself, or
+	// the host of its bot.
+	Hosts []int
 	// Abandoned, at a table of two, is why the game ended early (the last
 	// of Voided): nobody wins, and the audited rounds' totals stand.
 	Abandoned *Violation

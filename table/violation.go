@@ -17,11 +17,15 @@ const (
 	CheckSilent    = "silent"          // not a cheat: the round was voided for a silent seat (ErrSilent)
 	CheckWithheld  = "withheld reveal" // a seat silent at its reveal, after the play (ErrWithheld)
 	CheckComplaint = "false complaint" // a Complaint about a sealed message that opens (ErrFalseComplaint)
+	CheckSoftware  = "software"        // not a cheat: the checking software failed (crypto.ErrSoftware); Seat is -1
+	CheckEquivocal = "equivocation"    // two envelopes of the seat at one seq, both validly signed (ErrEquivocation)
 )
 
 // Violation is a detected cheat: the seat whose signed envelope (at Seq)
 // broke the check. The log holding that envelope is the evidence. It wraps
-// ErrCheat and the underlying error.
+// ErrCheat and the underlying error. A failure of the checking software
+// itself (CheckSoftware) names no seat: Seat is -1, and it wraps neither
+// ErrCheat nor any seat's fault, only ErrSoftware.
 type Violation struct {
 	Seq   uint64
 	Seat  int
@@ -35,6 +39,9 @@ type Violation struct {
 
 // Error names the seat and the check.
 func (v *Violation) Error() string {
+	if v.Check == CheckSoftware {
+		return fmt.Sprintf("table: the checking software failed at seq %d, no seat is at fault (update the app on every device): %v", v.Seq, v.Err)
+	}
 	return fmt.Sprintf("table: seat %d failed the %s check at seq %d: %v", v.Seat, v.Check, v.Seq, v.Err)
 }
 
@@ -42,8 +49,11 @@ func (v *Violation) Error() string {
 // silent (CheckSilent), which cheated in nothing, only the underlying
 // ErrSilent. A seat silent at its reveal (CheckWithheld) did cheat.
 func (v *Violation) Unwrap() []error {
-	if v.Check == CheckSilent {
+	switch v.Check {
+	case CheckSilent:
 		return []error{v.Err}
+	case CheckSoftware:
+		return []error{ErrSoftware, v.Err}
 	}
 	return []error{ErrCheat, v.Err}
 }
@@ -59,8 +69,14 @@ func private(v *Violation) *Violation {
 }
 
 // cryptoViolation attributes a crypto failure: the seat it names, or the
-// author when it names none.
+// author when it names none. A failure of the checking software (a proof
+// library's transcript laid out otherwise than expected) is no seat's: it
+// names the software, so that an update of a library never blames an
+// honest seat.
 func cryptoViolation(author int, err error) *Violation {
+	if errors.Is(err, crypto.ErrSoftware) {
+		return softwareViolation(err)
+	}
 	var ce *crypto.CheatError
 	if errors.As(err, &ce) {
 		seat := ce.Seat
@@ -70,4 +86,11 @@ func cryptoViolation(author int, err error) *Violation {
 		return &Violation{Seat: seat, Check: ce.Check.String(), Err: err}
 	}
 	return &Violation{Seat: author, Check: CheckStructure, Err: err}
+}
+
+// softwareViolation is the halt for a failure of the checking software:
+// every device runs the same checks on the same log, so every one halts
+// there, and none blames a seat.
+func softwareViolation(err error) *Violation {
+	return &Violation{Seat: -1, Check: CheckSoftware, Err: err}
 }

@@ -1,7 +1,6 @@
 package term
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/words"
 )
@@ -54,6 +54,9 @@ type LANConfig struct {
 	// Names are the players' names by seat (the genesis's); a seat without
 	// one is called by its number.
 	Names []string
+	// Hints lets "hint" show the strong bot's answer to the open question,
+	// when the host allowed hints at the table (Genesis.Hints).
+	Hints bool
 }
 
 // Waits shorter than waitQuiet are not reported; longer ones are
@@ -104,27 +107,8 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	l.screen = &screen{e: e, n: v.Game.Players, you: cfg.Seat, others: "Seat", names: cfg.Names, view: l.view,
 		out: &printer{w: out, width: width}}
 
-	type input struct {
-		text string
-		err  error
-	}
-	lines := make(chan input)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		r := bufio.NewReader(in)
-		for {
-			text, err := readLine(r)
-			select {
-			case lines <- input{text, err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	lines, stop := readLines(in)
+	defer stop()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	l.out.f("You play seat %d. When it is your turn, answer with the number of a choice or type it as shown; "+
@@ -219,6 +203,15 @@ func (l *lan) update() bool {
 		l.showVoided(viol, v)
 	}
 	l.voided = len(v.Voided)
+	for _, r := range v.Recovered[min(l.recovered, len(v.Recovered)):] {
+		name := words.Plain(l.seatName(r.Seat))
+		if r.Seat == l.you {
+			name = words.Msg{}
+		}
+		l.out.f("\n")
+		l.out.say(words.Gone(name, words.Plain(l.seatName(r.Host)), true, r.Host == l.you))
+	}
+	l.recovered = len(v.Recovered)
 	if v.Over {
 		l.showGameOver(v)
 		return true
@@ -300,8 +293,10 @@ func (l *lan) seatName(seat int) string {
 // kindName is how the text calls what a seat must post.
 func kindName(k table.Kind) string {
 	switch k {
-	case table.KindPlay:
+	case table.KindPlay, table.KindRecoveredPlay:
 		return "play a card"
+	case table.KindRecovery:
+		return "open a gone seat's cards for its bot"
 	case table.KindBlock:
 		return "block a field"
 	case table.KindTeam:
@@ -349,6 +344,20 @@ func (l *lan) answer(line string) error {
 			l.out.f("> ")
 			return nil
 		}
+	case "hint":
+		switch {
+		case !l.cfg.Hints:
+			l.out.say(words.HintsOff())
+		case l.prompt == nil || l.watching:
+			l.out.say(words.NoHint())
+		default:
+			p := l.prompt
+			l.showHint(seat.Prompt{Seq: p.Seq, Kind: actionKind(p.Legal), View: p.View, Legal: p.Legal})
+		}
+		if l.prompt != nil {
+			l.out.f("> ")
+		}
+		return nil
 	}
 	if l.watching {
 		l.out.f("You are watching: a bot plays your seat now. Type \"quit\" to leave.\n")
@@ -381,6 +390,14 @@ func (l *lan) answer(line string) error {
 	return nil
 }
 
+// actionKind is the kind of move a question asks for.
+func actionKind(legal []engine.Action) engine.Kind {
+	if len(legal) == 0 {
+		return 0
+	}
+	return legal[0].Kind
+}
+
 // vote asks the peer to vote to void the round of the silent seat.
 func (l *lan) vote() {
 	v := l.cfg.Peer.View()
@@ -403,6 +420,14 @@ func (l *lan) decline() {
 	}
 	l.out.f("The table keeps waiting for %s; you will be asked again in %v.\n", l.seatName(v.Turn),
 		l.cfg.Patience.Round(time.Second))
+}
+
+// hostOf is the seat whose device plays seat now.
+func hostOf(v table.PeerView, seat int) int {
+	if seat >= 0 && seat < len(v.Hosts) {
+		return v.Hosts[seat]
+	}
+	return seat
 }
 
 // waiting describes whom the table waits for.
@@ -430,6 +455,12 @@ func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 	}
 	if viol.Seat == l.you {
 		l.out.f("\nThe table voided the round because your seat was silent (%v); a bot hosted by %s plays it now.\n", viol, host)
+		return
+	}
+	if viol.Check == table.CheckSilent {
+		// A device gone: say in plain words why the cards are dealt again.
+		l.out.f("\n")
+		l.out.say(words.Gone(words.Plain(l.seatName(viol.Seat)), words.Plain(l.seatName(hostOf(v, viol.Seat))), false, false))
 		return
 	}
 	l.out.f("\nThe table voided the round: %v. It is dealt again; a bot plays %s now.\n", viol, l.seatName(viol.Seat))

@@ -21,6 +21,7 @@ type lanScreen struct {
 	blocks, plays int  // blocks and plays of the deal told
 	results       int  // round results told
 	voided        int  // voided rounds told
+	recovered     int  // rounds kept after a device left, told
 	violation     bool // the halt of the round was told
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/sim"
 	"github.com/njetlan/njet/words"
 )
@@ -47,7 +48,24 @@ const maxLine = 4096
 // Play runs one game with the person in seat You reading in and writing out.
 // It returns nil when the game ends, when the person quits and when the input
 // ends; an error only for a bad Config, a failed write or a failed read.
+//
+// When a game ends the person is asked whether to play again: "yes" deals
+// a new game with the same seats, bots and length from a fresh seed (drawn
+// from the game's own randomness, so a transcript stays reproducible).
 func Play(cfg Config, in io.Reader, out io.Writer) error {
+	r := bufio.NewReader(in)
+	for {
+		next, err := playOne(cfg, r, out)
+		if err != nil || next == nil {
+			return err
+		}
+		cfg.Seed = *next
+	}
+}
+
+// playOne plays one game; it returns the seed of the next game when the
+// person asked to play again.
+func playOne(cfg Config, in *bufio.Reader, out io.Writer) (*uint64, error) {
 	kind := cfg.Bot
 	if kind == "" {
 		kind = "heuristic"
@@ -65,7 +83,7 @@ func Play(cfg Config, in io.Reader, out io.Writer) error {
 		Target:      cfg.Target,
 	})
 	if err != nil {
-		return fmt.Errorf("term: %w", err)
+		return nil, fmt.Errorf("term: %w", err)
 	}
 	s := &match{echo: cfg.Echo, g: g, rng: rng, bots: make([]bot.Player, cfg.Players),
 		screen: &screen{e: cfg.Edition, n: cfg.Players, you: You, others: "Bot", names: words.LocalNames(cfg.Players),
@@ -76,14 +94,41 @@ func Play(cfg Config, in io.Reader, out io.Writer) error {
 			continue
 		}
 		if s.bots[seat], err = bot.New(kind, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))); err != nil {
-			return fmt.Errorf("term: %w", err)
+			return nil, fmt.Errorf("term: %w", err)
 		}
 	}
-	s.in = bufio.NewReader(in)
+	s.in = in
 	if err := s.run(); err != nil {
-		return err
+		return nil, err
 	}
-	return s.out.err
+	if s.out.err != nil || !s.again {
+		return nil, s.out.err
+	}
+	next := rng.Uint64()
+	s.out.say(words.NewGame())
+	return &next, s.out.err
+}
+
+// askAgain asks whether to play again once the game is over; anything but
+// "yes" (and the end of the input) leaves.
+func (s *match) askAgain() error {
+	s.out.say(words.PlayAgain())
+	s.out.f("> ")
+	text, err := readLine(s.in)
+	if errors.Is(err, io.EOF) {
+		s.out.f("\n")
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("term: read: %w", err)
+	}
+	if s.echo {
+		s.out.f("%s\n", text)
+	}
+	switch normalise(text) {
+	case "yes", "y", "again":
+		s.again = true
+	}
+	return nil
 }
 
 // errQuit ends the game early: the person quit or the input ended.
@@ -97,6 +142,10 @@ type match struct {
 	rng  *rand.Rand
 	bots []bot.Player // nil at You
 	in   *bufio.Reader
+	// asked counts the person's questions: a hint's seed.
+	asked uint64
+	// again is set when the person asked to play again at the end.
+	again bool
 }
 
 // screen writes a seat's view of a game as text and reads the seat's
@@ -177,7 +226,7 @@ func (s *match) run() error {
 		switch s.g.Phase() {
 		case engine.PhaseGameOver:
 			s.showGameOver()
-			return nil
+			return s.askAgain()
 		case engine.PhaseRoundOver:
 			if err := s.pause(); errors.Is(err, errQuit) {
 				return nil
@@ -505,6 +554,7 @@ func cardList(cards []engine.Card) string {
 
 // ask shows the situation and reads the person's choice until it is one.
 func (s *match) ask(legal []engine.Action) (engine.Action, error) {
+	s.asked++
 	cs := s.choices(legal)
 	s.showSituation(cs, false)
 	for tries := 0; ; tries++ {
@@ -521,6 +571,9 @@ func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 		case "help", "?":
 			s.showSituation(cs, true)
 			continue
+		case "hint":
+			s.showHint(seat.Prompt{Seq: s.asked, Kind: legal[0].Kind, View: s.g.View(You), Legal: legal})
+			continue
 		case "score":
 			s.showStandings()
 			s.showRoundSoFar()
@@ -533,6 +586,17 @@ func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 			return a, nil
 		}
 	}
+}
+
+// showHint prints the strong bot's answer to the question p, from the
+// seat's own view; the person still chooses.
+func (s *screen) showHint(p seat.Prompt) {
+	a, err := seat.Hint(p)
+	if err != nil {
+		s.out.say(words.NoHint())
+		return
+	}
+	s.out.say(words.Hint(words.Action(s.e, a, s.seats())))
 }
 
 // pick returns the choice that a normalised answer names, or explains
@@ -580,6 +644,36 @@ func (s *screen) pick(line string, legal []engine.Action, cs []choice) (engine.A
 // readLine reads one line without its line end. A line longer than maxLine
 // is cut there (the rest is read and dropped), so no input can end the game
 // but the end of the input. A last line without a line end still counts.
+// typed is a line read from the input, or the error that ended it.
+type typed struct {
+	text string
+	err  error
+}
+
+// readLines reads lines from in on a goroutine of its own, so that the
+// table moves on while nobody types, and sends them, the last with the
+// error that ended the input. The goroutine ends then, or at its next
+// line once stop is called.
+func readLines(in io.Reader) (lines <-chan typed, stop func()) {
+	out := make(chan typed)
+	done := make(chan struct{})
+	go func() {
+		r := bufio.NewReader(in)
+		for {
+			text, err := readLine(r)
+			select {
+			case out <- typed{text, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out, func() { close(done) }
+}
+
 func readLine(in *bufio.Reader) (string, error) {
 	var line []byte
 	for {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 	tgsim "github.com/njetlan/njet/thegame/sim"
@@ -32,23 +33,41 @@ type TheGameConfig struct {
 // bots in the other seats. It returns nil when the game ends, when the
 // person quits and when the input ends; an error for a bad config, a failed
 // write or a failed read.
+//
+// At the end the person is asked whether to play again: "yes" deals a new
+// game with the same seats and bots from a fresh seed (drawn from the
+// game's seed, so a transcript stays reproducible).
 func PlayTheGame(cfg TheGameConfig, in io.Reader, out io.Writer) error {
+	r := bufio.NewReader(in)
+	for {
+		again, err := playTheGame(cfg, r, out)
+		if err != nil || !again {
+			return err
+		}
+		cfg.Seed = rand.New(rand.NewPCG(cfg.Seed, 0x61676e)).Uint64()
+		fmt.Fprintf(out, "%s\n", words.NewGame())
+	}
+}
+
+// playTheGame plays one game; it reports whether the person asked to
+// play again.
+func playTheGame(cfg TheGameConfig, in *bufio.Reader, out io.Writer) (bool, error) {
 	kind := cfg.Bot
 	if kind == "" {
 		kind = "coop"
 	}
 	g, err := thegame.NewGame(thegame.Config{Players: cfg.Players, Extreme: cfg.Extreme})
 	if err != nil {
-		return fmt.Errorf("term: %w", err)
+		return false, fmt.Errorf("term: %w", err)
 	}
-	m := &tgMatch{g: g, echo: cfg.Echo, in: bufio.NewReader(in), out: out,
+	m := &tgMatch{g: g, echo: cfg.Echo, in: in, out: out,
 		deck: tgsim.Shuffle(rand.New(rand.NewPCG(cfg.Seed, 0x7467))), bots: make([]tgbot.Player, cfg.Players)}
 	for s := range m.bots {
 		if s == You {
 			continue
 		}
 		if m.bots[s], err = tgbot.New(kind, true); err != nil {
-			return fmt.Errorf("term: %w", err)
+			return false, fmt.Errorf("term: %w", err)
 		}
 	}
 	err = m.run()
@@ -58,7 +77,7 @@ func PlayTheGame(cfg TheGameConfig, in io.Reader, out io.Writer) error {
 	if err == nil {
 		err = m.werr
 	}
-	return err
+	return m.again && err == nil, err
 }
 
 // tgMatch is a terminal game of The Game under way.
@@ -71,7 +90,8 @@ type tgMatch struct {
 	out    io.Writer
 	werr   error
 	talked int
-	shown  int // the turn whose table was last shown
+	shown  int  // the turn whose table was last shown
+	again  bool // the person asked to play again at the end
 }
 
 func (m *tgMatch) printf(format string, args ...any) {
@@ -195,6 +215,7 @@ const tgHelp = `Type:
   good PILE      signal "I can play well here"
   clear PILE     take your signal off a pile
   show           show the table again
+  hint           the move a strong bot would make in your place
   rules          the rules in short
   quit           leave the game
 `
@@ -246,7 +267,28 @@ func (m *tgMatch) run() error {
 		m.printf("The command %q could not be kept.\n", r.Broken.String())
 	}
 	m.printf("%s\n", capitalise(r.Rating().Words()))
+	m.printf("%s\n> ", words.PlayAgain())
+	ans, err := m.read()
+	if err != nil {
+		return err
+	}
+	switch strings.ToLower(ans) {
+	case "yes", "y", "again":
+		m.again = true
+	}
 	return nil
+}
+
+// theGameHint says the strong bot's move for the seat of v.
+func theGameHint(v thegame.View) string {
+	a, err := seat.TheGameHint(v)
+	switch {
+	case err != nil:
+		return words.NoHint().String()
+	case a.Kind == thegame.ActEnd:
+		return words.Hint(words.Plain("end your turn")).String()
+	}
+	return words.Hint(words.Plain(fmt.Sprintf("lay %d on pile %d", a.Card, a.Pile+1))).String()
 }
 
 func capitalise(s string) string {
@@ -312,6 +354,9 @@ func (m *tgMatch) personStep() error {
 		return nil
 	case "show":
 		m.show()
+		return nil
+	case "hint":
+		m.printf("%s\n", theGameHint(m.g.View(You)))
 		return nil
 	case "bad":
 		m.printf("%s\n", in.msg)
@@ -384,6 +429,8 @@ func parseTheGame(line string, you int) tgInput {
 		return tgInput{word: "quit"}
 	case "help", "?":
 		return tgInput{word: "help"}
+	case "hint":
+		return tgInput{word: "hint"}
 	case "rules", "show":
 		return tgInput{word: f[0]}
 	case "end", "e":

@@ -1,7 +1,6 @@
 package term
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,10 +10,11 @@ import (
 
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
+	"github.com/njetlan/njet/words"
 )
 
 // TheGameLANSeat is what PlayTheGameLAN needs of a person's seat at a LAN
-// table of The Game (a *lan.TheGameSeat).
+// table of The Game (a *seat.TheGameSeat).
 type TheGameLANSeat interface {
 	You() int
 	Name(seat int) string
@@ -43,27 +43,8 @@ func PlayTheGameLAN(ctx context.Context, seat TheGameLANSeat, echo bool, in io.R
 		return fmt.Errorf("term: PlayTheGameLAN without a seat")
 	}
 	l := &tgLAN{seat: seat, you: seat.You(), out: out, echo: echo, shown: -1}
-	type input struct {
-		text string
-		err  error
-	}
-	lines := make(chan input)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		r := bufio.NewReader(in)
-		for {
-			text, err := readLine(r)
-			select {
-			case lines <- input{text, err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	lines, stop := readLines(in)
+	defer stop()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	l.printf("You play seat %d at a table of The Game; the other seats are played by their devices. "+
@@ -232,6 +213,14 @@ func (l *tgLAN) answer(line string) bool {
 		l.printf("%s", tgRules)
 	case "show":
 		showTheGame(l.printf, l.seat.View(), l.name)
+	case "hint":
+		if h, ok := l.seat.(interface{ Hints() bool }); !ok || !h.Hints() {
+			l.printf("%s\n", words.HintsOff())
+		} else if !l.seat.YourTurn() {
+			l.printf("%s\n", words.NoHint())
+		} else {
+			l.printf("%s\n", theGameHint(l.seat.View()))
+		}
 	case "bad":
 		l.printf("%s\n", in.msg)
 	default:

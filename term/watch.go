@@ -1,7 +1,6 @@
 package term
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -56,23 +55,8 @@ func WatchLAN(ctx context.Context, cfg WatchConfig, in io.Reader, out io.Writer)
 	w.screen = &screen{e: engine.Classic, you: -1, watching: true, others: "Seat", names: cfg.Names,
 		view: w.view, out: &printer{w: out, width: width}}
 
-	lines := make(chan string)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		r := bufio.NewReader(in)
-		for {
-			text, err := readLine(r)
-			if err != nil {
-				return
-			}
-			select {
-			case lines <- text:
-			case <-done:
-				return
-			}
-		}
-	}()
+	lines, stop := readLines(in)
+	defer stop()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	if cfg.Taking != "" {
@@ -90,7 +74,12 @@ func WatchLAN(ctx context.Context, cfg WatchConfig, in io.Reader, out io.Writer)
 			return ctx.Err()
 		case <-cfg.Changed:
 		case <-tick.C:
-		case line := <-lines:
+		case got := <-lines:
+			if got.err != nil {
+				lines = nil // the end of the input only stops the typing
+				continue
+			}
+			line := got.text
 			if cfg.Echo {
 				w.out.f("%s\n", line)
 			}

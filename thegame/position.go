@@ -210,16 +210,111 @@ func (p *Position) CanPlayAny() bool {
 // command kept: it may end now, or some sequence of plays from the hand
 // leads to a position where it may. After a play that leaves it false the
 // game is over (G-B6, G-X2).
-func (p *Position) Feasible() bool { return p.search(true) }
+//
+// The search remembers the positions it has found to be dead ends: cards
+// laid on different piles lead to the same position in either order, so
+// without that memory a skull that nothing can cover would make it try
+// every order of the whole hand.
+func (p *Position) Feasible() bool {
+	if p.CanEnd() {
+		return true
+	}
+	var dead map[turnKey]struct{}
+	return p.feasible(&dead)
+}
+
+// turnKey is what decides the rest of a turn, the draw pile and the
+// variant aside (they do not change within a turn).
+type turnKey struct {
+	hand    Cards
+	tops    [NumPiles]uint8
+	onPiles uint8
+	played  uint8
+	three   bool
+}
+
+func (p *Position) key() turnKey {
+	k := turnKey{hand: p.Hand, onPiles: p.OnPiles, played: uint8(min(p.Played, 255)), three: p.Three}
+	for i := range p.Piles {
+		k.tops[i] = uint8(p.Piles[i].Top)
+	}
+	return k
+}
+
+// feasible is Feasible's search; dead holds the positions known to lead
+// nowhere, made when first needed.
+func (p *Position) feasible(dead *map[turnKey]struct{}) bool {
+	if p.CanEnd() {
+		return true
+	}
+	if p.plainlyStuck() {
+		return false
+	}
+	var k turnKey
+	if *dead != nil {
+		k = p.key()
+		if _, ok := (*dead)[k]; ok {
+			return false
+		}
+	}
+	for w := range 2 {
+		for x := p.Hand[w]; x != 0; x &= x - 1 {
+			c := Card(w*64 + trailing(x))
+			for pile := range NumPiles {
+				if !p.CanPlay(c, pile) {
+					continue
+				}
+				q := *p
+				q.Play(c, pile)
+				if q.feasible(dead) {
+					return true
+				}
+			}
+		}
+	}
+	if *dead == nil {
+		*dead = make(map[turnKey]struct{})
+		k = p.key()
+	}
+	(*dead)[k] = struct{}{}
+	return false
+}
+
+// plainlyStuck reports a turn that cannot be completed whatever is laid: a
+// skull whose pile no card of the hand fits (its top stays until a card
+// covers it), or a "3!" with too few cards left. It is only a shortcut: it
+// never says stuck when some sequence completes the turn.
+func (p *Position) plainlyStuck() bool {
+	if !p.Extreme || p.Stopped {
+		return false
+	}
+	if p.Three && p.Played+p.Hand.Len() < 3 {
+		return true
+	}
+	for i := range p.Piles {
+		if p.Piles[i].Cmd != CmdSkull {
+			continue
+		}
+		fits := false
+		for w := range 2 {
+			for x := p.Hand[w]; x != 0 && !fits; x &= x - 1 {
+				fits, _ = p.Piles[i].Fits(Card(w*64 + trailing(x)))
+			}
+		}
+		if !fits {
+			return true
+		}
+	}
+	return false
+}
 
 // CanPlayMin reports whether the hand can play the turn's minimum number of
 // cards (or a stop), commands that would bind later aside. A turn that
 // cannot is never begun: the game ends (G-B6). A turn that can but then
-// cannot keep a skull or a "3!" loses the game (G-X2).
-func (p *Position) CanPlayMin() bool { return p.search(false) }
-
-func (p *Position) search(keepAll bool) bool {
-	if keepAll && p.CanEnd() || !keepAll && (p.Stopped || p.Played >= p.Min()) {
+// cannot keep a skull or a "3!" loses the game (G-X2). It looks at most two
+// cards deep.
+func (p *Position) CanPlayMin() bool {
+	if p.Stopped || p.Played >= p.Min() {
 		return true
 	}
 	for w := range 2 {
@@ -231,7 +326,7 @@ func (p *Position) search(keepAll bool) bool {
 				}
 				q := *p
 				q.Play(c, pile)
-				if q.search(keepAll) {
+				if q.CanPlayMin() {
 					return true
 				}
 			}

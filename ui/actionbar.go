@@ -41,6 +41,8 @@ type actionBar struct {
 	status  *phrase
 	lastRow *fyne.Container
 	last    *widget.Button
+	hint    *widget.Button      // asks the strong bot's move, on the person's turn
+	hinted  *phrase             // the hint in words
 	frames  []fyne.CanvasObject // the empty places of cards to pick
 }
 
@@ -50,6 +52,7 @@ func newActionBar(t *TableScreen) *actionBar {
 		help:   newPhrase(&t.lay.colW, 14, false, white),
 		wait:   newPhrase(&t.lay.colW, 16, false, white),
 		status: newPhrase(&t.lay.colW, 15, true, gold),
+		hinted: newPhrase(&t.lay.colW, 15, true, gold),
 	}
 	b.bg = canvas.NewRectangle(panelColour)
 	b.bg.CornerRadius = 8
@@ -59,9 +62,10 @@ func newActionBar(t *TableScreen) *actionBar {
 	b.confirm.Importance = widget.HighImportance
 	b.discard = container.New(&flowLayout{width: &t.lay.colW, gap: 12}, b.picked, container.NewCenter(b.confirm))
 	b.last = widget.NewButton("", func() { t.peek = !t.peek; t.refresh() })
-	b.lastRow = container.NewHBox(layout.NewSpacer(), b.last)
+	b.hint = widget.NewButtonWithIcon(tr("again.hint.button", "Hint"), theme.HelpIcon(), t.askHint)
+	b.lastRow = container.NewHBox(layout.NewSpacer(), b.hint, b.last)
 	b.content = container.NewVBox(reach.Region(reach.RegionPrompt, b.prompt.object()), b.help.object(), b.teams, b.discard,
-		b.wait.object(), b.status.object(), b.lastRow)
+		b.wait.object(), b.status.object(), b.hinted.object(), b.lastRow)
 	b.padded = container.NewPadded(b.content)
 	b.scroll = container.NewVScroll(b.padded)
 	b.scrolls = true
@@ -103,8 +107,8 @@ func (b *actionBar) heightFor(w float32) float32 {
 		}
 		h := o.MinSize().Height
 		switch o {
-		case b.prompt.object(), b.help.object(), b.wait.object(), b.status.object():
-			for _, ph := range []*phrase{b.prompt, b.help, b.wait, b.status} {
+		case b.prompt.object(), b.help.object(), b.wait.object(), b.status.object(), b.hinted.object():
+			for _, ph := range []*phrase{b.prompt, b.help, b.wait, b.status, b.hinted} {
 				if ph.object() == o {
 					h = ph.heightFor(inner)
 				}
@@ -166,7 +170,17 @@ func (b *actionBar) update(t *TableScreen) {
 	b.setDiscard(t, p != nil && (p.Kind == engine.ActDiscard || p.Kind == engine.ActPass))
 	b.wait.set(wait)
 	b.status.set(t.status)
-	show(b.lastRow, m.last != nil && m.summary == nil && m.over == nil)
+	b.hinted.set(t.hintText())
+	offer := p != nil && t.opt.Hints
+	show(b.hint, offer)
+	if offer && (t.hinting || t.currentHint() != nil) {
+		b.hint.Disable()
+	} else {
+		b.hint.Enable()
+	}
+	lastOn := m.last != nil && m.summary == nil && m.over == nil
+	show(b.last, lastOn)
+	show(b.lastRow, lastOn || offer)
 	txt := tr("table.show-last", "Show the last trick")
 	if t.peek {
 		txt = tr("table.hide-last", "Back to the table")

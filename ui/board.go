@@ -104,6 +104,11 @@ func (r *fieldRenderer) style() {
 		r.bg.FillColor = ruleFill
 		r.bg.StrokeColor, r.bg.StrokeWidth = ruleEdge, 2
 		bold = true
+	case fs.Blockable && fs.Hinted:
+		// The hint's field: filled in gold as well as framed.
+		r.bg.FillColor = color.NRGBA{R: 0xff, G: 0xd5, B: 0x4f, A: 0xff}
+		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 5
+		bold = true
 	case fs.Blockable:
 		r.bg.FillColor = white
 		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 3
@@ -274,8 +279,10 @@ func (b *boardPanel) field(t *TableScreen, fs fieldState) *fieldView {
 
 // update shows the board of the model.
 func (b *boardPanel) update(t *TableScreen) {
+	h := t.currentHint()
 	for _, row := range t.model.board() {
 		for _, fs := range row {
+			fs.Hinted = h != nil && h.a.Kind == engine.ActBlock && h.a.Row == fs.Row && h.a.Field == fs.Field
 			b.field(t, fs)
 		}
 	}

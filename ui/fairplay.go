@@ -92,9 +92,9 @@ func stepOf(k table.Kind) fairStep {
 		return stepKeys
 	case table.KindShuffle:
 		return stepShuffle
-	case table.KindDealTokens:
+	case table.KindDealTokens, table.KindRecovery:
 		return stepDeal
-	case table.KindPlay:
+	case table.KindPlay, table.KindRecoveredPlay:
 		return stepPlays
 	case table.KindDiscardCommit, table.KindPassCommit:
 		return stepCommitments

@@ -61,7 +61,18 @@ func (t *TableScreen) gameOverView() fyne.CanvasObject {
 	parts = append(parts, table, label(tr("table.chart", "Running totals"), 15, false, white), newChart(m.running()))
 	home := widget.NewButton(tr("table.game-over-done", "Done"), t.leaveOver)
 	home.Importance = widget.HighImportance
-	return reach.Region(reach.RegionOver, bg, container.NewPadded(sheet(parts, home)))
+	if t.opt.OnAgain == nil {
+		return reach.Region(reach.RegionOver, bg, container.NewPadded(sheet(parts, home)))
+	}
+	// Play again beside Done, the first choice; two narrower buttons fit
+	// a phone's width side by side.
+	again := widget.NewButton(tr("again.play", "Play again"), t.playAgain)
+	again.Importance = widget.HighImportance
+	home.Importance = widget.MediumImportance
+	size := fyne.NewSize(145, 48)
+	row := container.NewCenter(container.NewHBox(container.NewGridWrap(size, home), container.NewGridWrap(size, again)))
+	body := container.NewBorder(nil, row, nil, nil, container.NewVScroll(container.NewVBox(parts...)))
+	return reach.Region(reach.RegionOver, bg, container.NewPadded(body))
 }
 
 // chart draws one line per seat through its totals after each round, in

@@ -84,6 +84,9 @@ type LANHostConfig struct {
 	// TheGame hosts a table of The Game instead of Njet! (Edition, Short
 	// and Target are then not used), with the command cards when Extreme.
 	TheGame, Extreme bool
+	// Hints allows hints at the table: each person may ask for the strong
+	// bot's move from their own view.
+	Hints bool
 }
 
 // JoinTo names the table Join goes to: a table seen on the LAN (Table,
@@ -110,6 +113,8 @@ type LobbyNews struct {
 	Seated, Wanted int
 	Players        []string
 	Bots           []BotStrength
+	// Hints tells that the host allows hints at the table (Waiting).
+	Hints bool
 	// Table is the table Join found (Found).
 	Table LANTableAd
 	// Err is why the table is not advertised (NotAdvertised).

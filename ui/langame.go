@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/words"
 )
 
 // LANGame is a LAN table: the table screen fed by the person's seat, with
@@ -181,10 +183,17 @@ func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
 		if g.table != nil {
 			g.table.Stop() // the table of a play that stopped early
 		}
-		g.table = NewTableScreen(g.app, st, TableOptions{Names: g.lan.Names(), OnGameOver: func() {
+		opt := TableOptions{Names: g.lan.Names(), Hints: hintsAllowed(g.lan), OnGameOver: func() {
 			g.finish(nil)
 			g.app.Back()
-		}})
+		}}
+		if canPlayAgain(g.lan) {
+			opt.OnAgain = func() {
+				g.finish(nil)
+				g.app.Push(NewAgain(g.app, g.lan))
+			}
+		}
+		g.table = NewTableScreen(g.app, st, opt)
 		g.body.Objects = []fyne.CanvasObject{g.table.View()}
 		g.body.Refresh()
 		g.table.Start(ctx)
@@ -279,6 +288,12 @@ func (g *LANGame) event(ev seat.Event) {
 	case seat.RoundVoided:
 		g.halt = ""
 		g.note = g.voided(ev)
+	case seat.RoundKept:
+		name := words.Plain(g.seatName(ev.Seat))
+		if ev.Seat == g.you {
+			name = words.Msg{}
+		}
+		g.note = say(words.Gone(name, words.Plain(g.seatName(ev.Host)), true, ev.Host == g.you))
 	case seat.Watching:
 		g.note = tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
 	case seat.Audited:
@@ -355,6 +370,9 @@ func (g *LANGame) cheat(v *seat.Violation) string {
 	if v == nil {
 		return tr("lan.game.halted", "The round stopped at a broken rule.")
 	}
+	if v.Check == table.CheckSoftware {
+		return tr("lan.game.software", "The table stopped: the checking software failed, not a player. Update the app on every device, then check the saved game again.")
+	}
 	return tr("lan.game.cheat", "The round stopped: {{.Name}} cheated. The check that failed: {{.Check}} ({{.Step}}).",
 		map[string]any{"Name": g.seatName(v.Seat), "Check": v.Check, "Step": checkStep(v.Check)})
 }
@@ -364,6 +382,11 @@ func (g *LANGame) voided(ev seat.RoundVoided) string {
 	who := tr("lan.game.someone", "a seat")
 	if ev.Fault != nil {
 		who = g.seatName(ev.Fault.Seat)
+	}
+	if ev.Fault != nil && ev.Fault.Check == table.CheckSilent && ev.Fault.Seat != g.you {
+		// A device gone before its cards could be played on: say so, and
+		// that the cards are dealt again at once.
+		return say(words.Gone(words.Plain(who), words.Plain(g.seatName(ev.BotHost)), false, false))
 	}
 	return tr("lan.game.voided", "The round was dealt again without the points so far: {{.Name}} was at fault, and a bot plays that seat now.",
 		map[string]any{"Name": who})

@@ -167,6 +167,7 @@ type HostForm struct {
 	Strength *widget.Select
 	Short    *widget.Check
 	Target   *widget.Entry
+	Hints    *widget.Check
 	Open     *widget.Button
 	Problem  *widget.Label
 }
@@ -200,6 +201,7 @@ func NewHostForm(a *App) *HostForm {
 	f.Game = widget.NewRadioGroup([]string{tr("lan.host.njet", "Njet!"), tr("lan.game.thegame", "The Game")}, func(string) { f.gameChoices() })
 	f.Game.Required = true
 	f.Game.SetSelected(tr("lan.host.njet", "Njet!"))
+	f.Hints = widget.NewCheck(tr("again.lobby.allow-hints", "Allow hints"), nil)
 	f.Problem = widget.NewLabel("")
 	f.Problem.Wrapping = fyne.TextWrapWord
 	f.Problem.Importance = widget.DangerImportance
@@ -215,6 +217,7 @@ func NewHostForm(a *App) *HostForm {
 		widget.NewFormItem(tr("lan.host.strength", "Bots play"), f.Strength),
 		widget.NewFormItem(tr("lan.host.variant", "Variant"), container.NewVBox(f.Short, f.Extreme)),
 		widget.NewFormItem(tr("lan.host.target", "Target score"), f.Target),
+		widget.NewFormItem(tr("again.hint.button", "Hint"), f.Hints),
 	)
 	f.view = a.page(tr("lan.host", "Host a table"), column(container.NewVBox(form, f.Problem, f.Open)))
 	return f
@@ -310,6 +313,7 @@ func (f *HostForm) Config() (LANHostConfig, error) {
 	if f.theGame() {
 		cfg = LANHostConfig{TheGame: true, Extreme: f.Extreme.Checked, Player: f.app.PlayerName()}
 	}
+	cfg.Hints = f.Hints.Checked
 	cfg.Name = strings.TrimSpace(f.Name.Text)
 	if cfg.Name == "" {
 		return cfg, fmt.Errorf("%s", tr("lan.host.no-name", "Give the table a name."))

@@ -44,6 +44,11 @@ type Lobby struct {
 	last      LobbyNews // the last seats shown
 	strengths []BotStrength
 	cancel    context.CancelFunc
+	// hints says whether the host allows hints; again is the table played
+	// again (nil in a new table's lobby), whose people the lobby waits
+	// for.
+	hints *widget.Label
+	again LANTable
 }
 
 // NewHosting opens a lobby for the table cfg describes.
@@ -58,6 +63,11 @@ func NewJoining(a *App, to JoinTo, name string) *Lobby {
 }
 
 func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
+	return newLobbyTitled(a, host, to, name, tr("lan.lobby.title", "Table {{.Name}}", map[string]any{"Name": name}))
+}
+
+// newLobbyTitled is newLobby under its own title.
+func newLobbyTitled(a *App, host *LANHostConfig, to JoinTo, name, title string) *Lobby {
 	l := &Lobby{app: a, host: host, to: to, name: name}
 	l.status = widget.NewLabel(tr("lan.lobby.opening", "Opening…"))
 	l.status.Wrapping = fyne.TextWrapWord
@@ -77,6 +87,9 @@ func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
 	l.addr.Wrapping = fyne.TextWrapBreak
 	l.addr.Hide()
 	l.seats = container.NewVBox()
+	l.hints = widget.NewLabel("")
+	l.hints.Wrapping = fyne.TextWrapWord
+	l.hints.Hide()
 	l.Leave = widget.NewButtonWithIcon(tr("lan.lobby.leave", "Leave"), theme.LogoutIcon(), a.Back)
 	l.AddBot = widget.NewButtonWithIcon(tr("lan.lobby.add-bot", "Add a bot"), theme.ContentAddIcon(), l.addBot)
 	l.StartGame = widget.NewButtonWithIcon(tr("lan.lobby.start", "Start the game"), theme.MediaPlayIcon(), l.start)
@@ -97,8 +110,7 @@ func newLobby(a *App, host *LANHostConfig, to JoinTo, name string) *Lobby {
 			l.Strength.SetSelectedIndex(min(1, len(l.strengths)-1))
 		}
 	}
-	title := tr("lan.lobby.title", "Table {{.Name}}", map[string]any{"Name": name})
-	l.view = a.page(title, column(container.NewVBox(l.game, l.status, l.code, l.addr, l.seats, l.hostUI, l.Leave)))
+	l.view = a.page(title, column(container.NewVBox(l.game, l.status, l.code, l.addr, l.seats, l.hints, l.hostUI, l.Leave)))
 	return l
 }
 
@@ -128,6 +140,8 @@ func (l *Lobby) Start(ctx context.Context) {
 		var err error
 		if lan == nil {
 			err = errNoLAN
+		} else if l.again != nil {
+			t, err = playAgain(ctx, l.again, news)
 		} else if l.host != nil {
 			t, err = lan.Host(ctx, *l.host, news)
 		} else {
@@ -240,7 +254,7 @@ func (l *Lobby) show(n LobbyNews) {
 			if l.control != nil {
 				l.hostUI.Show()
 			}
-			l.fill(LobbyNews{Seated: 1, Wanted: l.host.Players - len(l.host.Bots), Players: []string{l.host.Player}, Bots: l.host.Bots})
+			l.fill(LobbyNews{Seated: 1, Wanted: l.host.Players - len(l.host.Bots), Players: []string{l.host.Player}, Bots: l.host.Bots, Hints: l.host.Hints})
 		}
 	case LobbyNotAdvertised:
 		l.status.SetText(tr("lan.lobby.not-advertised", "This network hides the table ({{.Err}}): give your friends the code.",
@@ -259,7 +273,9 @@ func (l *Lobby) show(n LobbyNews) {
 			l.fill(n) // the seats as they stand; the status says the table starts
 			break
 		}
-		if n.Seated >= n.Wanted && l.control != nil {
+		if l.again != nil {
+			l.status.SetText(l.againStatus(n))
+		} else if n.Seated >= n.Wanted && l.control != nil {
 			l.status.SetText(tr("lan.lobby.full", "Every seat is taken: start the game when you are ready."))
 		} else if n.Seated >= n.Wanted {
 			l.status.SetText(tr("lan.lobby.full-joiner", "Every seat is taken: the game starts when the host says so."))
@@ -283,6 +299,7 @@ func (l *Lobby) fill(n LobbyNews) {
 		l.app.trace("lobby-seats", l.app.Now())
 	}
 	l.last = n
+	l.showHints(n)
 	var objs []fyne.CanvasObject
 	seatLine := func(i int, name string) string {
 		return tr("lan.lobby.seat", "Seat {{.N}}: {{.Name}}", map[string]any{"N": i + 1, "Name": name})

@@ -298,6 +298,8 @@ type fieldState struct {
 	// field; Last when it is free but the last free field of its row.
 	Blockable bool
 	Last      bool
+	// Hinted marks the field the hint says to block.
+	Hinted bool
 }
 
 // board lists the fields of each row.

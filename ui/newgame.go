@@ -374,6 +374,17 @@ func startLocal(a *App, cfg seat.LocalConfig) error {
 	return nil
 }
 
+// playAgain starts a new local game like cfg (edition, seats, names,
+// bots, length) with a fresh deal.
+func (a *App) playAgain(cfg seat.LocalConfig) error {
+	seed, err := freshSeed()
+	if err != nil {
+		return err
+	}
+	cfg.Seed = seed
+	return startLocal(a, cfg)
+}
+
 // resumeLocal sits the person down again at the saved local game. A save
 // that cannot be read is removed, so that home stops offering it.
 func resumeLocal(a *App) error {
@@ -397,6 +408,14 @@ func resumeLocal(a *App) error {
 // home.
 func (a *App) playLocal(l *seat.Local, opt TableOptions) {
 	opt.Names = namesOf(l.Config())
+	opt.Hints = true
+	if opt.OnAgain == nil {
+		opt.OnAgain = func() {
+			if err := a.playAgain(l.Config()); err != nil {
+				a.ShowError(err)
+			}
+		}
+	}
 	if opt.OnChoice == nil {
 		opt.OnChoice = func() { a.SaveLocal(l) }
 	}

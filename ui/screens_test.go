@@ -423,6 +423,7 @@ func TestTranslationsComplete(t *testing.T) {
 			tr := readTranslations(t, "app."+code+".json")
 			table := readTranslations(t, "table."+code+".json")
 			maps.Copy(table, readTranslations(t, "lan."+code+".json"))
+			maps.Copy(table, readTranslations(t, "again."+code+".json"))
 			if code != "en" {
 				for k, en := range others {
 					got, ok := table[k]

@@ -29,6 +29,12 @@ type TableOptions struct {
 	// OnHome, when set, puts a Home button on the table that calls it
 	// (a local game, which is saved; a LAN table has its own Leave).
 	OnHome func()
+	// OnAgain, when set, puts a "Play again" button on the game-over view
+	// that calls it: a new game with the same seats and a fresh deal.
+	OnAgain func()
+	// Hints offers a Hint button on the person's turn (at a LAN table only
+	// when the host allowed hints).
+	Hints bool
 }
 
 // TableScreen is the game screen: the seats, the Njet board, the trick, the
@@ -60,6 +66,10 @@ type TableScreen struct {
 	forcedSeq uint64
 	// scrolledFor is the question the small shape last scrolled to.
 	scrolledFor uint64
+	// hint is the strong bot's answer to the open question, shown and
+	// not played; hinting is set while it is being worked out.
+	hint    *shownHint
+	hinting bool
 
 	// cards are the hand's cards a person can see, in order (the keys).
 	cards []*cardView
@@ -293,6 +303,13 @@ func (t *TableScreen) nextRound() {
 	}
 }
 
+// playAgain starts the same table again with a fresh deal.
+func (t *TableScreen) playAgain() {
+	if t.opt.OnAgain != nil {
+		t.opt.OnAgain()
+	}
+}
+
 // leaveOver closes the game-over view.
 func (t *TableScreen) leaveOver() {
 	if t.opt.OnGameOver != nil {
@@ -426,7 +443,8 @@ func (t *TableScreen) refresh() {
 	for _, hc := range m.hand() {
 		c := hc.Card
 		cv := t.views.card(t.views.hand, c, func() { t.tapCard(c) },
-			cardState{usable: hc.Legal, dim: hc.Dim, trump: hc.Trump, super: hc.Super, focused: !hc.Chosen && len(t.cards) == t.focus})
+			cardState{usable: hc.Legal, dim: hc.Dim, trump: hc.Trump, super: hc.Super, focused: !hc.Chosen && len(t.cards) == t.focus,
+				lit: !hc.Chosen && t.hinted(c)})
 		cards = append(cards, cv)
 		if hc.Chosen {
 			picked[cv] = true

@@ -131,6 +131,12 @@ func (g *LANTheGame) person(ctx, pctx context.Context, src TheGameSource) error 
 	g.app.do(func() {
 		g.banner.Hide()
 		g.Screen = newTheGameScreenBanner(g.app, s, g.names, g.app.Pace(), g.app.do, g.banner)
+		if hintsAllowed(g.lan) {
+			g.Screen.offerHints()
+		}
+		if canPlayAgain(g.lan) {
+			g.Screen.onAgain = func() { g.app.Push(NewAgain(g.app, g.lan)) }
+		}
 		g.body.Objects = []fyne.CanvasObject{g.Screen.View()}
 		g.body.Refresh()
 		g.Screen.Start(ctx)

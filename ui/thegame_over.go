@@ -29,6 +29,7 @@ type tgOver struct {
 	Step                    *widget.Label
 	Chain                   *widget.Label
 	Done                    *widget.Button
+	Again                   *widget.Button // nil unless the game can be played again
 
 	piles  [thegame.NumPiles]*tgPileView
 	order  []int // indexes into s.plays in the order the replay steps
@@ -87,6 +88,14 @@ func newTgOver(s *TheGameScreen) *tgOver {
 	o.Done = widget.NewButtonWithIcon(tgw("thegame.over.done"), theme.HomeIcon(), o.done)
 	o.Done.Importance = widget.HighImportance
 
+	end := fyne.CanvasObject(o.Done)
+	if s.onAgain != nil {
+		o.Again = widget.NewButtonWithIcon(tr("again.play", "Play again"), theme.MediaReplayIcon(), s.onAgain)
+		o.Again.Importance = widget.HighImportance
+		o.Done.Importance = widget.MediumImportance
+		end = container.NewGridWithColumns(2, o.Done, o.Again)
+	}
+
 	heading := widget.NewLabelWithStyle(tgw("thegame.replay"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	felt := container.NewStack(canvas.NewRectangle(feltColour), container.NewPadded(pileBox))
 	body := container.NewVBox(
@@ -95,7 +104,7 @@ func newTgOver(s *TheGameScreen) *tgOver {
 		heading, o.Mode, felt, o.Step,
 		container.NewGridWithColumns(4, o.First, o.Prev, o.Next, o.Last),
 		o.Chain,
-		layoutSpacer(8), o.Done, layoutSpacer(16),
+		layoutSpacer(8), end, layoutSpacer(16),
 	)
 	o.view = container.NewVScroll(container.New(&tgColumn{}, body))
 	o.Mode.SetSelected(byMove)

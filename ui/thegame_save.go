@@ -261,6 +261,18 @@ func (a *App) keepTheGame(scr *TheGameScreen, l *TheGameLocal) {
 	scr.onMove = func() { a.SaveTheGame(l) }
 	scr.onOver = a.ClearTheGame
 	scr.onLeave = a.ClearTheGame
+	scr.onAgain = func() {
+		cfg := l.Config()
+		seed, err := freshSeed()
+		if err == nil {
+			cfg.Seed = seed
+			err = a.startTheGame(cfg)
+		}
+		if err != nil {
+			a.ShowError(err)
+		}
+	}
+	scr.offerHints()
 }
 
 // startTheGame begins a new local game of The Game, replacing a saved one.

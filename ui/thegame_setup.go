@@ -23,10 +23,11 @@ const (
 )
 
 // tgBotKinds are the bots offered for The Game: easy is the greedy bot,
-// strong the cooperative one that plans its turns and signals.
+// strong the expert that plans its turns, prices every unplayed card by the
+// piles it still fits, and signals.
 var tgBotKinds = []struct{ id, kind string }{
 	{"thegame.bot.easy", "greedy"},
-	{"thegame.bot.strong", "coop"},
+	{"thegame.bot.strong", "expert"},
 }
 
 // TheGameSetup is the screen that sets up a game of The Game against bots

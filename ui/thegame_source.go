@@ -38,7 +38,7 @@ type TheGameSource interface {
 type TheGameConfig struct {
 	Players int    // 1 to 5; the person sits in seat 0
 	Extreme bool   // play with the command cards
-	Bot     string // the bots' kind for thegame/bot.New: "greedy" or "coop"
+	Bot     string // the bots' kind for thegame/bot.New: "greedy", "coop" or "expert"
 	Seed    uint64 // the order of the deck comes from it
 }
 

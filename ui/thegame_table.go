@@ -66,6 +66,8 @@ type TheGameScreen struct {
 	End      *widget.Button      // ends the turn once the minimum is down
 	Signal   *widget.Button      // puts a signal on a pile
 	Rules    *widget.Button
+	Hint     *widget.Button  // shows the strong bot's move; nil without hints
+	hinted   *thegame.Action // the hint shown, while its card stays picked
 	gameOver *tgOver
 
 	warning   *tgAsk          // the open warning before a losing play
@@ -77,7 +79,9 @@ type TheGameScreen struct {
 	// up and onLeave the person leave a game under way. Each may be nil.
 	onMove, onOver, onLeave func()
 	onFail                  func(error) // hears that the game cannot go on
-	leaveDlg                *tgAsk      // the open question before leaving
+	// onAgain, when set, offers "Play again" on the game-over view.
+	onAgain  func()
+	leaveDlg *tgAsk // the open question before leaving
 	// auto, when set, plays the person's seat by the screen's own taps
 	// (the smoke mode); autoDue says a step of it is queued.
 	auto              tgbot.Player
@@ -793,6 +797,9 @@ func (t *TheGameScreen) render() {
 		tc := tgTrickCard(v.Piles[i])
 		pv.held = tc != 0 && held[tc] && pos.CanPlay(tc, i) && mine
 		pv.target = mine && t.picked != 0 && pos.CanPlay(t.picked, i)
+		if h := t.hinted; h != nil && h.Card == t.picked {
+			pv.target = pv.target && i == h.Pile
+		}
 		pv.muted = v.Muted
 		pv.extreme = v.Extreme
 		pv.fresh = i == t.last
@@ -866,6 +873,9 @@ func (t *TheGameScreen) render() {
 		t.Signal.Enable()
 	} else {
 		t.Signal.Disable()
+	}
+	if t.Hint != nil {
+		setEnabled(t.Hint, mine)
 	}
 	note, col := t.status, gold
 	if note == "" {

@@ -542,7 +542,7 @@ func TestTheGameScreens(t *testing.T) {
 			checkFits(t, w)
 			screenshot(t, "thegame-setup-"+sz.name, w)
 			cfg, err := setup.Config()
-			if err != nil || cfg.Players != 4 || !cfg.Extreme || cfg.Bot != "coop" {
+			if err != nil || cfg.Players != 4 || !cfg.Extreme || cfg.Bot != "expert" {
 				t.Fatalf("the setup gives %+v, %v", cfg, err)
 			}
 

@@ -192,6 +192,17 @@ var catalogue = map[string]entry{
 	"game.shared":       {other: "Shared win with {{.Points}} points: {{.Seats}}."},
 	"game.leave":        {other: "You leave the game in round {{.N}}."},
 	"game.input-ended":  {other: "Input ended: leaving the game in round {{.N}}."},
+	"game.again":        {other: "Play again with the same seats and a fresh deal? (yes/no)"},
+	"game.again.new":    {other: "A new game with the same seats: the cards are dealt afresh."},
+	"hint":              {other: "Hint: {{.Move}}"},
+	"hint.none":         {other: "No hint now."},
+	"hint.off":          {other: "The host did not allow hints at this table."},
+
+	// A device gone mid-round.
+	"gone.redeal":     {other: "{{.Name}} left the table. The cards cannot be played on without that device (the tricks had not begun, or more than one seat left at once), so the round is dealt again right away. A bot on {{.Host}}'s device plays that seat now."},
+	"gone.kept":       {other: "{{.Name}} left the table during the round. The round goes on and every trick played stands: a bot on {{.Host}}'s device plays that seat with its own cards, which the other seats opened for that device alone."},
+	"gone.kept.yours": {other: "Your seat was silent, so the table let a bot on {{.Host}}'s device play it with your cards. The round goes on and every trick played stands."},
+	"gone.kept.you":   {other: "{{.Name}} left the table during the round. The round goes on and every trick played stands: your device plays that seat now with its own cards, which the other seats opened for your device alone."},
 
 	// The rules of the game, for the rules help.
 	"rules.help.title":               {other: "How Njet! ({{.Edition}}) is played with {{.Players}} players:"},

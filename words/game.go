@@ -299,3 +299,18 @@ func TrickWon(who Msg, n int, w engine.Win, loot []engine.Card) Msg {
 	}
 	return msg(you(id, who), "Seat", who, "N", n, "Card", Card(w.Card), "Why", WinReason(w), "Loot", Cards(loot))
 }
+
+// Gone says that the device of seat name left the table mid-round and
+// what became of the round: kept, the seat's cards opened for the bot on
+// host's device (you when that is this device), or dealt again at once.
+func Gone(name, host Msg, kept, you bool) Msg {
+	switch {
+	case kept && name.ID == "":
+		return msg("gone.kept.yours", "Host", host)
+	case kept && you:
+		return msg("gone.kept.you", "Name", name)
+	case kept:
+		return msg("gone.kept", "Name", name, "Host", host)
+	}
+	return msg("gone.redeal", "Name", name, "Host", host)
+}

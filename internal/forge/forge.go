@@ -1,8 +1,10 @@
-// Package forge builds shuffle passes that are not permutations of their
-// input, with proofs that go.dedis.ch/kyber/v4's shuffle.PairShuffle.Verify
-// (v4.0.2) accepts on its own. It exists for tests only: they play the
-// attack against crypto.Round.VerifyShuffle and the table, which must
-// reject it and name the shuffler. Nothing outside _test.go files imports
+// Package forge builds what a cheater sends and an honest device never
+// does: shuffle passes that are not permutations of their input, with
+// proofs that go.dedis.ch/kyber/v4's shuffle.PairShuffle.Verify (v4.0.2)
+// accepts on its own, and second Ed25519 signatures of a message (Sign),
+// with which a seat equivocates. It exists for tests only: they play the
+// attacks against crypto.Round.VerifyShuffle and the table, which must
+// catch them and name the cheater. Nothing outside _test.go files imports
 // it.
 //
 // The forgery follows the gap described in the crypto package: kyber's

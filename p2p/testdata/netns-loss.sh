@@ -24,6 +24,11 @@
 #           bot the host seated in the lobby (--bots 1); after a round a
 #           watcher takes that seat (--take 2), plays it from a later
 #           round to the end and ends with the players' log
+#   tricks  a joiner of four (Classic) killed during the tricks of the
+#           first round: the others take its seat over and the round goes
+#           on with its cards, recovered from its escrow by the bot's host
+#           (no trick lost, no redeal); prints what each remaining device
+#           said of it, word for word, and what `njet verify` says
 #   thegame three devices at a table of The Game Extreme with bots
 #           (njet host --game thegame --extreme); device 2 is killed
 #           mid-game: the other two take its seat over, deal the cards
@@ -250,6 +255,42 @@ scen_thegame() {
 	echo "thegame: device 2's seat taken over at seq $seq, mid-game"
 }
 
+scen_tricks() {
+	local t0 i
+	host_table tricks 4 classic || return 1
+	for i in 1 2 3; do start "$i" "$WORK/tricks-$i" "${JOIN[@]}" --code "$CODE"; done
+	watch_growth "$WORK/tricks-0/njet.db" "$WORK/tricks-0/growth.txt"
+	# Each device prints "tricks…" when the first card of a deal is due;
+	# bots play a round's tricks in a fraction of a second, so device 2
+	# is killed the moment it says so, not on the next poll.
+	local victim=${PIDS[2]}
+	(
+		grep -m 1 -q "tricks…" < <(tail --pid="$victim" -n +1 -f "$WORK/tricks-2/out.txt" 2>/dev/null)
+		kill -9 "$victim" 2>/dev/null
+	) &
+	local killer=$!
+	wait_for "$WORK/tricks-2/out.txt" "tricks…" 120 || return 1
+	wait "$killer" 2>/dev/null || true
+	echo "tricks: killed device 2 during the tricks"
+	t0=$(lost)
+	kill_peer 2
+	finish_table tricks "$t0" 0 1 3 || return 1
+	echo "tricks: what the other devices said, word for word:"
+	for i in 0 1 3; do
+		grep -E "left the table" "$WORK/tricks-$i/out.txt" | cut -d' ' -f2- | sed "s/^/  device $i: /"
+	done
+	echo "tricks: what njet verify says:"
+	grep -E "a round was (kept|voided)" "$WORK/tricks-0/verify.txt" | sed "s/^/  /"
+	grep -q "a round was kept" "$WORK/tricks-0/verify.txt" || {
+		echo "tricks: the round was not kept"
+		return 1
+	}
+	! grep -q "a round was voided" "$WORK/tricks-0/verify.txt" || {
+		echo "tricks: a round was voided"
+		return 1
+	}
+}
+
 # wait_size FILE BYTES SECONDS: until FILE holds at least BYTES, or fail.
 wait_size() {
 	local n=$(($3 * 10))
@@ -261,7 +302,7 @@ wait_size() {
 }
 
 want() { [ -z "${LOSS_SCENARIOS:-}" ] || [[ " $LOSS_SCENARIOS " == *" $1 "* ]]; }
-for s in host shuffle lobby two partition watcher_seat lobby_seat thegame; do
+for s in host shuffle lobby two partition watcher_seat lobby_seat tricks thegame; do
 	want "$s" || continue
 	echo "== $s"
 	t=$SECONDS

@@ -25,11 +25,12 @@ type Player interface {
 var ErrUnknownKind = errors.New("bot: unknown kind")
 
 // Kinds lists the kinds New accepts.
-func Kinds() []string { return []string{"greedy", "coop", "coop-silent"} }
+func Kinds() []string { return []string{"greedy", "coop", "coop-silent", "expert", "expert-silent"} }
 
 // New returns a player of the named kind. signals tells whether the player
-// gives and reads signals; greedy never does, and coop-silent is coop
-// without signals whatever signals says (to measure what they add).
+// gives and reads signals; greedy never does, and coop-silent and
+// expert-silent are coop and expert without signals whatever signals says
+// (to measure what they add).
 func New(kind string, signals bool) (Player, error) {
 	switch strings.ToLower(strings.TrimSpace(kind)) {
 	case "greedy":
@@ -38,6 +39,10 @@ func New(kind string, signals bool) (Player, error) {
 		return NewCoop(signals), nil
 	case "coop-silent":
 		return NewCoop(false), nil
+	case "expert":
+		return NewExpert(signals), nil
+	case "expert-silent":
+		return NewExpert(false), nil
 	}
 	return nil, fmt.Errorf("%w %q (want one of %s)", ErrUnknownKind, kind, strings.Join(Kinds(), ", "))
 }

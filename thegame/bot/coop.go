@@ -4,10 +4,13 @@ import (
 	"github.com/njetlan/njet/thegame"
 )
 
-// Coop is the cooperative player. Its zero value is not ready; use NewCoop.
+// Coop is the cooperative player. Its zero value is not ready; use NewCoop
+// or NewExpert (Coop with the expert's Judgement).
 type Coop struct {
-	signals bool
-	w       Weights
+	signals   bool
+	w         Weights
+	kind      string     // "coop" when empty
+	judgement *Judgement // the expert's; nil for coop
 
 	plan     []thegame.Action
 	planTurn int // v.Turns when the plan was made
@@ -50,12 +53,16 @@ func NewCoopWeights(signals bool, w Weights) *Coop {
 	return &Coop{signals: signals, w: w, planTurn: -1}
 }
 
-// Name returns "coop", or "coop-silent" without signals.
+// Name returns "coop" or "expert", with "-silent" without signals.
 func (b *Coop) Name() string {
-	if !b.signals {
-		return "coop-silent"
+	kind := b.kind
+	if kind == "" {
+		kind = "coop"
 	}
-	return "coop"
+	if !b.signals {
+		return kind + "-silent"
+	}
+	return kind
 }
 
 // Act plays the next card of the turn's plan, made when the turn began.
@@ -111,10 +118,12 @@ type judge struct {
 	seq      []thegame.Action
 	seat     int
 	maxNodes int
+	jg       *Judgement // the expert's judgement, or nil
+	reached  map[planKey]float64
 }
 
-func newJudge(v *thegame.View, w Weights, signals bool) *judge {
-	j := &judge{w: w, end: v.DrawPile == 0, extreme: v.Extreme, seat: v.Seat, maxNodes: 20000}
+func newJudge(v *thegame.View, w Weights, signals bool, jg *Judgement) *judge {
+	j := &judge{w: w, end: v.DrawPile == 0, extreme: v.Extreme, seat: v.Seat, maxNodes: 20000, jg: jg}
 	var hand thegame.Cards
 	for _, c := range v.Hand {
 		hand = hand.Add(c)
@@ -154,6 +163,9 @@ func (j *judge) cost(p *thegame.Position, c thegame.Card, pile int) float64 {
 		card = j.w.EndCard
 	}
 	gap := pl.Gap(c)
+	if j.jg != nil {
+		return j.judgedCost(p, c, pile, card, gap)
+	}
 	if gap == -10 {
 		return -float64(j.alive.CountBetween(int(c), pl.Top)) - j.w.Trick - card
 	}
@@ -165,11 +177,27 @@ func (j *judge) cost(p *thegame.Position, c thegame.Card, pile int) float64 {
 	return cost
 }
 
+// judgedCost is cost by the expert's judgement: what the play changes in
+// the price of the other unplayed cards, less the reward of a card.
+func (j *judge) judgedCost(p *thegame.Position, c thegame.Card, pile int, card float64, gap int) float64 {
+	cost := j.jg.moveCost(p, c, pile, j.others.Union(p.Hand.Remove(c)), p.Hand.Remove(c)) - card
+	if gap == -10 {
+		return cost - j.w.Trick
+	}
+	if j.alive.CountBetween(p.Piles[pile].Top, int(c)) > 0 {
+		cost += j.penalty[pile]
+	}
+	return cost
+}
+
 // finish weighs the position a turn ends in.
 func (j *judge) finish(p *thegame.Position) float64 {
 	cost := 0.0
 	if j.w.Dead != 0 {
 		cost += j.w.Dead * float64(deadCards(p, j.others.Union(p.Hand)))
+	}
+	if j.jg != nil && j.jg.Pair != 0 {
+		cost -= j.jg.Pair * float64(tenApart(p.Hand))
 	}
 	if j.extreme {
 		for i := range thegame.NumPiles {
@@ -196,6 +224,9 @@ func (j *judge) finish(p *thegame.Position) float64 {
 
 // search explores the turn from p, which has cost so far.
 func (j *judge) search(p *thegame.Position, sofar float64) {
+	if j.jg != nil && j.reachedCheaper(p, sofar) {
+		return
+	}
 	j.nodes++
 	done := p.Stopped || p.CanEnd()
 	if done {
@@ -244,6 +275,32 @@ func (j *judge) search(p *thegame.Position, sofar float64) {
 	}
 }
 
+// planKey is what decides the rest of a planned turn and its price.
+type planKey struct {
+	hand    thegame.Cards
+	tops    [thegame.NumPiles]uint8
+	onPiles uint8
+	three   bool
+}
+
+// reachedCheaper reports whether the search has been at p before at no
+// higher cost, and notes p otherwise: cards laid on different piles reach
+// the same position in either order, and the second time adds nothing.
+func (j *judge) reachedCheaper(p *thegame.Position, sofar float64) bool {
+	k := planKey{hand: p.Hand, onPiles: p.OnPiles, three: p.Three}
+	for i := range p.Piles {
+		k.tops[i] = uint8(p.Piles[i].Top)
+	}
+	if j.reached == nil {
+		j.reached = make(map[planKey]float64)
+	}
+	if c, ok := j.reached[k]; ok && c <= sofar {
+		return true
+	}
+	j.reached[k] = sofar
+	return false
+}
+
 // maxPaid is the number of cards a plan lays before only free ones may
 // follow: two for the duty and one to cover a skull.
 const maxPaid = 3
@@ -275,7 +332,7 @@ func hopeless(p *thegame.Position) bool {
 
 // makePlan returns the plays of the turn ahead.
 func (b *Coop) makePlan(v *thegame.View) []thegame.Action {
-	j := newJudge(v, b.w, b.signals)
+	j := newJudge(v, b.w, b.signals, b.judgement)
 	p := v.Position()
 	if j.end && v.Players == 1 {
 		if seq := longestRun(&p, v.Seat); seq != nil {
@@ -291,7 +348,7 @@ func (b *Coop) Talk(v *thegame.View) []thegame.Action {
 	if !b.signals || v.Muted || v.Players < 2 {
 		return nil
 	}
-	j := newJudge(v, b.w, false)
+	j := newJudge(v, b.w, false, nil)
 	p := v.Position()
 	var out []thegame.Action
 	for pile := range thegame.NumPiles {

@@ -8,5 +8,10 @@
 // its own, plays extra cards only when they cost next to nothing, and once
 // the draw pile is empty searches for the longest run it can still lay.
 //
-// Both are deterministic: the same views give the same actions.
+// The expert (NewExpert) is Coop's planning with a better Judgement: every
+// unplayed card is priced by how many piles it still fits, so that a jump
+// costs what it takes from the cards' homes rather than the count of
+// numbers it skips; its turn search remembers the positions it has reached.
+//
+// All are deterministic: the same views give the same actions.
 package bot

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/njetlan/njet/thegame"
 	"github.com/njetlan/njet/thegame/bot"
@@ -92,14 +93,15 @@ type Config struct {
 
 // Summary sums up a batch.
 type Summary struct {
-	Games     int
-	Left      []int // cards left per game, in order
-	Wins      int
-	Lost      int // games lost by a command that could not be kept
-	MeanLeft  float64
-	LeftCI    float64 // half-width of the 95% interval of MeanLeft
-	WinRate   float64
-	WinRateCI float64 // half-width of the 95% interval of WinRate (normal approximation)
+	Games    int
+	Left     []int // cards left per game, in order
+	Wins     int
+	Lost     int // games lost by a command that could not be kept
+	MeanLeft float64
+	LeftCI   float64 // half-width of the 95% interval of MeanLeft
+	WinRate  float64
+	WinLow   float64 // the 95% Wilson interval of WinRate: never below 0 or above 1,
+	WinHigh  float64 // and wider than zero even when no game or every game is won
 }
 
 // Deck returns the deck order of game i (from 0) of a batch with seed: the
@@ -128,7 +130,7 @@ func Run(cfg Config) (Summary, error) {
 				return Summary{}, err
 			}
 		}
-		signals := cfg.Signals && players[0].Name() != "coop-silent"
+		signals := cfg.Signals && !strings.HasSuffix(players[0].Name(), "-silent")
 		deck := Deck(cfg.Seed, i)
 		var rec *Record
 		var onAction func(thegame.Action)
@@ -157,8 +159,31 @@ func Run(cfg Config) (Summary, error) {
 	sum.Games = cfg.Games
 	sum.MeanLeft, sum.LeftCI = MeanCI(sum.Left)
 	sum.WinRate = float64(sum.Wins) / float64(sum.Games)
-	sum.WinRateCI = 1.96 * math.Sqrt(sum.WinRate*(1-sum.WinRate)/float64(sum.Games))
+	sum.WinLow, sum.WinHigh = Wilson(sum.Wins, sum.Games)
 	return sum, nil
+}
+
+// Wilson returns the 95% Wilson score interval of a share of k successes
+// in n trials. Unlike the normal approximation it stays inside 0 to 1 and
+// does not shrink to nothing at 0 or n successes: no win in 1,000 games
+// still allows a rate up to about 0.4%.
+func Wilson(k, n int) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	const z = 1.96
+	p, nn := float64(k)/float64(n), float64(n)
+	den := 1 + z*z/nn
+	mid := (p + z*z/(2*nn)) / den
+	half := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / den
+	lo, hi = max(0, mid-half), min(1, mid+half)
+	if k == 0 {
+		lo = 0 // exactly, not a rounding error above it
+	}
+	if k == n {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // MeanCI returns the mean of xs and the half-width of its 95% interval

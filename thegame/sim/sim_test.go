@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -92,5 +93,29 @@ func TestMeanAndDiffIntervals(t *testing.T) {
 	}
 	if _, err := Run(Config{Players: 9, Games: 1, Bot: "coop"}); !errors.Is(err, thegame.ErrBadConfig) {
 		t.Errorf("Run with 9 players: %v", err)
+	}
+}
+
+func TestWilson(t *testing.T) {
+	cases := []struct {
+		k, n   int
+		lo, hi float64 // to 0.0005
+	}{
+		{0, 1000, 0, 0.0038},
+		{1000, 1000, 0.9962, 1},
+		{123, 1000, 0.1040, 0.1448},
+		{1, 2, 0.0945, 0.9055},
+		{0, 0, 0, 1},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%d-of-%d", tc.k, tc.n), func(t *testing.T) {
+			lo, hi := Wilson(tc.k, tc.n)
+			if math.Abs(lo-tc.lo) > 0.0005 || math.Abs(hi-tc.hi) > 0.0005 {
+				t.Errorf("Wilson(%d, %d) = %.4f..%.4f, want %.4f..%.4f", tc.k, tc.n, lo, hi, tc.lo, tc.hi)
+			}
+			if tc.n > 0 && (hi <= lo || float64(tc.k)/float64(tc.n) < lo || float64(tc.k)/float64(tc.n) > hi) {
+				t.Errorf("the interval %.4f..%.4f does not hold the rate", lo, hi)
+			}
+		})
 	}
 }

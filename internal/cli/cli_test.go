@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -24,33 +24,33 @@ func TestRunUsage(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no command", nil, exitUsage, "Commands:"},
-		{"unknown command", []string{"dance"}, exitUsage, `unknown command "dance"`},
-		{"play bad edition", []string{"play", "--edition", "deluxe"}, exitUsage, `bad --edition "deluxe"`},
-		{"play classic 5", []string{"play", "--players", "5"}, exitUsage, "the classic edition seats 3 to 4 players"},
-		{"play modern 1", []string{"play", "--edition", "modern", "--players", "1"}, exitUsage, "the modern edition seats 2 to 5 players"},
-		{"play unknown bot", []string{"play", "--bot", "genius"}, exitUsage, `bad --bot "genius"`},
-		{"play unknown flag", []string{"play", "--colour", "red"}, exitUsage, "flag provided but not defined"},
-		{"play extra argument", []string{"play", "now"}, exitUsage, `unexpected argument "now"`},
-		{"sim bad edition", []string{"sim", "--edition", "deluxe"}, exitUsage, `bad --edition "deluxe"`},
-		{"sim modern 6", []string{"sim", "--edition", "modern", "--players", "6"}, exitUsage, "seats 2 to 5"},
-		{"sim unknown bot", []string{"sim", "--bots", "heuristic,genius"}, exitUsage, `bad --bots entry "genius"`},
-		{"sim no games", []string{"sim", "--games", "0"}, exitUsage, "bad --games 0"},
-		{"sim bad seed", []string{"sim", "--seed", "-1"}, exitUsage, "invalid value"},
-		{"sim short modern", []string{"sim", "--edition", "modern", "--short"}, exitUsage, "the short game is a Classic variant"},
-		{"play negative target", []string{"play", "--target", "-5"}, exitUsage, "bad --target -5"},
-		{"sim short and target", []string{"sim", "--short", "--target", "50"}, exitUsage, "choose one"},
+		{"no command", nil, ExitUsage, "Commands:"},
+		{"unknown command", []string{"dance"}, ExitUsage, `unknown command "dance"`},
+		{"play bad edition", []string{"play", "--edition", "deluxe"}, ExitUsage, `bad --edition "deluxe"`},
+		{"play classic 5", []string{"play", "--players", "5"}, ExitUsage, "the classic edition seats 3 to 4 players"},
+		{"play modern 1", []string{"play", "--edition", "modern", "--players", "1"}, ExitUsage, "the modern edition seats 2 to 5 players"},
+		{"play unknown bot", []string{"play", "--bot", "genius"}, ExitUsage, `bad --bot "genius"`},
+		{"play unknown flag", []string{"play", "--colour", "red"}, ExitUsage, "flag provided but not defined"},
+		{"play extra argument", []string{"play", "now"}, ExitUsage, `unexpected argument "now"`},
+		{"sim bad edition", []string{"sim", "--edition", "deluxe"}, ExitUsage, `bad --edition "deluxe"`},
+		{"sim modern 6", []string{"sim", "--edition", "modern", "--players", "6"}, ExitUsage, "seats 2 to 5"},
+		{"sim unknown bot", []string{"sim", "--bots", "heuristic,genius"}, ExitUsage, `bad --bots entry "genius"`},
+		{"sim no games", []string{"sim", "--games", "0"}, ExitUsage, "bad --games 0"},
+		{"sim bad seed", []string{"sim", "--seed", "-1"}, ExitUsage, "invalid value"},
+		{"sim short modern", []string{"sim", "--edition", "modern", "--short"}, ExitUsage, "the short game is a Classic variant"},
+		{"play negative target", []string{"play", "--target", "-5"}, ExitUsage, "bad --target -5"},
+		{"sim short and target", []string{"sim", "--short", "--target", "50"}, ExitUsage, "choose one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(tc.args, &stdout, &stderr)
+			code := Run(tc.args, &stdout, &stderr)
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d", code, tc.code)
 			}
 			if !strings.Contains(stderr.String(), tc.want) {
 				t.Errorf("stderr lacks %q:\n%s", tc.want, stderr.String())
 			}
-			if tc.code == exitUsage && tc.args != nil && !strings.Contains(stderr.String(), "Usage: njet") {
+			if tc.code == ExitUsage && tc.args != nil && !strings.Contains(stderr.String(), "Usage: njet") {
 				t.Errorf("no usage on stderr:\n%s", stderr.String())
 			}
 		})
@@ -60,9 +60,9 @@ func TestRunUsage(t *testing.T) {
 func TestSimRecord(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.jsonl")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"sim", "--edition", "modern", "--players", "5", "--games", "3", "--seed", "4",
+	code := Run([]string{"sim", "--edition", "modern", "--players", "5", "--games", "3", "--seed", "4",
 		"--bots", "random,heuristic", "--record", path}, &stdout, &stderr)
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("exit code %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{"games 3, rounds 30", "random", "heuristic", "rounds/s"} {
@@ -101,7 +101,7 @@ func TestSimGameLength(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "games.jsonl")
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"sim", "--games", "4", "--seed", "9", "--record", path}, tc.args...)
-			if code := run(args, &stdout, &stderr); code != exitOK {
+			if code := Run(args, &stdout, &stderr); code != ExitOK {
 				t.Fatalf("exit code %d: %s", code, stderr.String())
 			}
 			f, err := os.Open(path)
@@ -135,8 +135,8 @@ func TestSimGameLength(t *testing.T) {
 func TestSimRecordUnwritable(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	path := filepath.Join(t.TempDir(), "no", "such", "dir", "games.jsonl")
-	if code := run([]string{"sim", "--games", "1", "--record", path}, &stdout, &stderr); code != exitFail {
-		t.Fatalf("exit code %d, want %d", code, exitFail)
+	if code := Run([]string{"sim", "--games", "1", "--record", path}, &stdout, &stderr); code != ExitFail {
+		t.Fatalf("exit code %d, want %d", code, ExitFail)
 	}
 }
 
@@ -148,7 +148,7 @@ func TestSimSummaryUsesClock(t *testing.T) {
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	calls := 0
 	c.now = func() time.Time { calls++; return base.Add(time.Duration(calls) * 2 * time.Second) }
-	if code := c.run([]string{"sim", "--games", "2", "--seed", "3"}); code != exitOK {
+	if code := c.run([]string{"sim", "--games", "2", "--seed", "3"}); code != ExitOK {
 		t.Fatalf("exit code %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "wall time 2s, 8 rounds/s") {
@@ -160,7 +160,7 @@ func TestPlayPrintsSeedAndEndsOnEOF(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	c := newCLI(strings.NewReader("1\n"), &stdout, &stderr)
 	c.freshSeed = func() (uint64, error) { return 1234, nil }
-	if code := c.run([]string{"play", "--edition", "modern", "--players", "3"}); code != exitOK {
+	if code := c.run([]string{"play", "--edition", "modern", "--players", "3"}); code != ExitOK {
 		t.Fatalf("exit code %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
@@ -178,7 +178,7 @@ func TestPlayWholeGame(t *testing.T) {
 	c := newCLI(in, p, &stderr)
 	code := c.run([]string{"play", "--seed", "8", "--bot", "random"})
 	p.close()
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("exit code %d: %s", code, stderr.String())
 	}
 	if out := p.transcript(); !strings.Contains(out, "=== Game over after 8 rounds ===") {
@@ -189,8 +189,8 @@ func TestPlayWholeGame(t *testing.T) {
 func TestSelfplayAndVerify(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"selfplay", "--edition", "modern", "--players", "3", "--rounds", "1", "--seed", "2", "--out", dir}, &stdout, &stderr)
-	if code != exitOK {
+	code := Run([]string{"selfplay", "--edition", "modern", "--players", "3", "--rounds", "1", "--seed", "2", "--out", dir}, &stdout, &stderr)
+	if code != ExitOK {
 		t.Fatalf("selfplay exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
@@ -209,7 +209,7 @@ func TestSelfplayAndVerify(t *testing.T) {
 	path := filepath.Join(dir, "seat-1.njetlog")
 	stdout.Reset()
 	stderr.Reset()
-	if code := run([]string{"verify", path}, &stdout, &stderr); code != exitOK {
+	if code := Run([]string{"verify", path}, &stdout, &stderr); code != ExitOK {
 		t.Fatalf("verify exit %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "1 round verified") || !strings.Contains(stdout.String(), "verified\n") {
@@ -226,12 +226,12 @@ func TestSelfplayAndVerify(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := run([]string{"verify", bad}, &stdout, &stderr); code != exitFail || !strings.Contains(stderr.String(), "njet verify") {
+	if code := Run([]string{"verify", bad}, &stdout, &stderr); code != ExitFail || !strings.Contains(stderr.String(), "njet verify") {
 		t.Errorf("verify of a changed log: exit %d, stderr %s", code, stderr.String())
 	}
 	for _, args := range [][]string{{"verify"}, {"selfplay", "--players", "3"}, {"selfplay", "--rounds", "-1", "--out", dir}} {
-		if code := run(args, &stdout, &stderr); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if code := Run(args, &stdout, &stderr); code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, ExitUsage)
 		}
 	}
 }
@@ -251,14 +251,16 @@ func TestLANUsage(t *testing.T) {
 		{"join bad code", []string{"join", "--bot", "random", "--code", "!!"}, "bad --code"},
 		{"tables bad wait", []string{"tables", "--wait", "0s"}, "bad --wait"},
 		{"watch on the LAN", []string{"join", "--watch"}, "--watch needs --addr or --code"},
+		{"the watch command on the LAN", []string{"watch"}, "--watch needs --addr or --code"},
+		{"the watch command with a bot", []string{"watch", "--bot", "random", "--addr", "1.2.3.4:5"}, "--watch takes no seat"},
 		{"watch with a bot", []string{"join", "--watch", "--bot", "random", "--addr", "1.2.3.4:5"}, "--watch takes no seat"},
 		{"take without watch", []string{"join", "--take", "1", "--addr", "1.2.3.4:5"}, "--take needs --watch"},
 		{"take a bad seat", []string{"join", "--watch", "--take", "-2", "--addr", "1.2.3.4:5"}, "bad --take -2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if code := run(tc.args, &stdout, &stderr); code != exitUsage {
-				t.Errorf("exit code %d, want %d", code, exitUsage)
+			if code := Run(tc.args, &stdout, &stderr); code != ExitUsage {
+				t.Errorf("exit code %d, want %d", code, ExitUsage)
 			}
 			if !strings.Contains(stderr.String(), tc.want) {
 				t.Errorf("stderr lacks %q:\n%s", tc.want, stderr.String())
@@ -269,10 +271,10 @@ func TestLANUsage(t *testing.T) {
 
 func TestJoinUnreachableHost(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"join", "--bot", "random", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0",
+	code := Run([]string{"join", "--bot", "random", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0",
 		"--addr", "127.0.0.1:1", "--wait", "20s"}, &stdout, &stderr)
-	if code != exitFail {
-		t.Errorf("exit code %d, want %d", code, exitFail)
+	if code != ExitFail {
+		t.Errorf("exit code %d, want %d", code, ExitFail)
 	}
 	if !strings.Contains(stderr.String(), "cannot reach the host") {
 		t.Errorf("stderr lacks the reason:\n%s", stderr.String())
@@ -417,7 +419,7 @@ func TestJoinAsHumanOnLoopback(t *testing.T) {
 	first, in := newPerson([]string{"banana", "99"}, 4)
 	code, stderr := join(first, in, "--addr", addr)
 	out := first.transcript()
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("join: exit %d: %s\n%s", code, stderr, out)
 	}
 	// The terminal wraps to its width: sentences are looked for with the
@@ -433,7 +435,7 @@ func TestJoinAsHumanOnLoopback(t *testing.T) {
 	again, in := newPerson(nil, 0)
 	code, stderr = join(again, in)
 	out = again.transcript()
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("join again: exit %d: %s\n%s", code, stderr, out)
 	}
 	for _, want := range []string{"resuming table", "you play seat 1", "Your choices:", "Seat 2 plays",
@@ -447,7 +449,7 @@ func TestJoinAsHumanOnLoopback(t *testing.T) {
 	}
 	select {
 	case code := <-hostCode:
-		if code != exitOK {
+		if code != ExitOK {
 			t.Fatalf("host: exit %d: %s\n%s", code, hostErr, hostOut)
 		}
 	case <-ctx.Done():
@@ -460,7 +462,7 @@ func TestJoinAsHumanOnLoopback(t *testing.T) {
 		t.Fatalf("host and joiner logs differ:\n%s\n%s", hostOut, out)
 	}
 	var vout, verr bytes.Buffer
-	if code := run([]string{"verify", j[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "1 round verified") {
+	if code := Run([]string{"verify", j[2]}, &vout, &verr); code != ExitOK || !strings.Contains(vout.String(), "1 round verified") {
 		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
 	}
 }
@@ -490,7 +492,7 @@ func TestJoinWatchOnLoopback(t *testing.T) {
 	var out, stderr bytes.Buffer
 	code := newCLI(strings.NewReader(""), &out, &stderr).run([]string{"join", "--watch", "--addr", addr,
 		"--data", dir, "--listen", "/ip4/127.0.0.1/tcp/0", "--export", filepath.Join(dir, "w.njetlog")})
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("watch: exit %d: %s\n%s", code, stderr.String(), out.String())
 	}
 	for _, want := range []string{"watching table", "You are watching", "Round 2 over", "=== Game over after 2 rounds ==="} {
@@ -503,7 +505,7 @@ func TestJoinWatchOnLoopback(t *testing.T) {
 	}
 	select {
 	case code := <-hostCode:
-		if code != exitOK {
+		if code != ExitOK {
 			t.Fatalf("host: exit %d: %s\n%s", code, hostErr, hostOut)
 		}
 	case <-ctx.Done():
@@ -515,7 +517,7 @@ func TestJoinWatchOnLoopback(t *testing.T) {
 		t.Fatalf("the watcher's log differs from the host's:\n%s\n%s", hostOut, out.String())
 	}
 	var vout, verr bytes.Buffer
-	if code := run([]string{"verify", w[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "2 rounds verified") {
+	if code := Run([]string{"verify", w[2]}, &vout, &verr); code != ExitOK || !strings.Contains(vout.String(), "2 rounds verified") {
 		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
 	}
 }
@@ -528,7 +530,7 @@ func TestJoinWatchOnLoopback(t *testing.T) {
 // is refused with a clear error and exit status 1.
 func TestJoinWatchTakesALobbyBotSeat(t *testing.T) {
 	var hout, herr bytes.Buffer
-	if code := run([]string{"help"}, &hout, &herr); code != exitOK || !strings.Contains(hout.String(), "take a seat a bot plays (seated in the lobby or since its device left)") {
+	if code := Run([]string{"help"}, &hout, &herr); code != ExitOK || !strings.Contains(hout.String(), "take a seat a bot plays (seated in the lobby or since its device left)") {
 		t.Errorf("njet help does not say which seats a watcher may take: exit %d\n%s%s", code, hout.String(), herr.String())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -554,8 +556,8 @@ func TestJoinWatchTakesALobbyBotSeat(t *testing.T) {
 	var out, stderr bytes.Buffer
 	code := newCLI(strings.NewReader(""), &out, &stderr).run([]string{"join", "--watch", "--addr", addr, "--take", "0",
 		"--bot", "random", "--data", t.TempDir(), "--listen", "/ip4/127.0.0.1/tcp/0"})
-	if code != exitFail || !strings.Contains(stderr.String(), "that seat cannot be taken") {
-		t.Errorf("take the host's seat: exit %d, want %d: %s\n%s", code, exitFail, stderr.String(), out.String())
+	if code != ExitFail || !strings.Contains(stderr.String(), "that seat cannot be taken") {
+		t.Errorf("take the host's seat: exit %d, want %d: %s\n%s", code, ExitFail, stderr.String(), out.String())
 	}
 	dir := t.TempDir()
 	out.Reset()
@@ -563,12 +565,12 @@ func TestJoinWatchTakesALobbyBotSeat(t *testing.T) {
 	code = newCLI(strings.NewReader(""), &out, &stderr).run([]string{"join", "--watch", "--addr", addr, "--take", "1",
 		"--bot", "random", "--data", dir, "--listen", "/ip4/127.0.0.1/tcp/0", "--linger", "10s",
 		"--export", filepath.Join(dir, "w.njetlog")})
-	if code != exitOK || !strings.Contains(out.String(), "the table gave you seat 1") {
+	if code != ExitOK || !strings.Contains(out.String(), "the table gave you seat 1") {
 		t.Fatalf("take lobby bot seat 1: exit %d: %s\n%s", code, stderr.String(), out.String())
 	}
 	select {
 	case code := <-hostCode:
-		if code != exitOK {
+		if code != ExitOK {
 			t.Fatalf("host: exit %d: %s\n%s", code, hostErr, hostOut)
 		}
 	case <-ctx.Done():
@@ -580,7 +582,7 @@ func TestJoinWatchTakesALobbyBotSeat(t *testing.T) {
 		t.Fatalf("the former watcher's log differs from the host's:\n%s\n%s", hostOut, out.String())
 	}
 	var vout, verr bytes.Buffer
-	if code := run([]string{"verify", w[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "9 rounds verified") ||
+	if code := Run([]string{"verify", w[2]}, &vout, &verr); code != ExitOK || !strings.Contains(vout.String(), "9 rounds verified") ||
 		!strings.Contains(vout.String(), "seat 1 was handed from its bot to device") {
 		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -25,8 +25,8 @@ func TestDuelUsage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if code := run(append([]string{"duel"}, tc.args...), &stdout, &stderr); code != exitUsage {
-				t.Errorf("exit code %d, want %d", code, exitUsage)
+			if code := Run(append([]string{"duel"}, tc.args...), &stdout, &stderr); code != ExitUsage {
+				t.Errorf("exit code %d, want %d", code, ExitUsage)
 			}
 			if !strings.Contains(stderr.String(), tc.want) || !strings.Contains(stderr.String(), "Usage: njet duel") {
 				t.Errorf("stderr lacks %q or the usage:\n%s", tc.want, stderr.String())
@@ -42,9 +42,9 @@ func TestDuelUsage(t *testing.T) {
 // one summary line and stderr the progress.
 func TestDuelLine(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"duel", "--edition", "modern", "--players", "2", "--deals", "3", "--seed", "5",
+	code := Run([]string{"duel", "--edition", "modern", "--players", "2", "--deals", "3", "--seed", "5",
 		"--a", "search:quick", "--b", "random"}, &stdout, &stderr)
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("exit code %d\n%s", code, stderr.String())
 	}
 	re := regexp.MustCompile(`^search:quick vs random: points per seat per round -?\d+\.\d{3} vs -?\d+\.\d{3}, difference -?\d+\.\d{3} ± \d+\.\d{3} \(95% confidence\)\n$`)
@@ -55,7 +55,7 @@ func TestDuelLine(t *testing.T) {
 		t.Errorf("no progress on stderr: %q", stderr.String())
 	}
 	var again bytes.Buffer
-	run([]string{"duel", "--edition", "modern", "--players", "2", "--deals", "3", "--seed", "5",
+	Run([]string{"duel", "--edition", "modern", "--players", "2", "--deals", "3", "--seed", "5",
 		"--a", "search:quick", "--b", "random", "--workers", "1"}, &again, &bytes.Buffer{})
 	if again.String() != stdout.String() {
 		t.Errorf("one seed, two results: %q and %q", stdout.String(), again.String())

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -29,8 +29,7 @@ func (c *cli) duel(args []string) int {
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	g := gameFlags{edition: *edition, players: *players}
-	e, err := g.check()
+	e, err := checkEdition(*edition, *players)
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
@@ -70,8 +69,8 @@ func (c *cli) duel(args []string) int {
 		if errors.Is(err, ctx.Err()) && res.Deals > 0 {
 			fmt.Fprintf(c.stderr, "njet duel: stopped after %d deals: %s\n", res.Deals, res.Line())
 		}
-		return exitFail
+		return ExitFail
 	}
 	fmt.Fprintln(c.stdout, res.Line())
-	return exitOK
+	return ExitOK
 }

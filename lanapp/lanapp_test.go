@@ -1,6 +1,4 @@
-//go:build !nogui
-
-package main
+package lanapp
 
 import (
 	"bytes"
@@ -12,8 +10,8 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
-	"github.com/njetlan/njet/lan"
 	"github.com/njetlan/njet/p2p"
+	nseat "github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
@@ -21,9 +19,9 @@ import (
 )
 
 // loopbackLAN is an app's LAN on 127.0.0.1 only.
-func loopbackLAN(t *testing.T) *lanApp {
+func loopbackLAN(t *testing.T) *LAN {
 	t.Helper()
-	l := &lanApp{dir: t.TempDir(), listen: []string{"/ip4/127.0.0.1/tcp/0"}}
+	l := &LAN{Dir: t.TempDir(), Listen: []string{"/ip4/127.0.0.1/tcp/0"}}
 	t.Cleanup(func() { l.Close() })
 	return l
 }
@@ -223,7 +221,7 @@ func TestLANAppTheGame(t *testing.T) {
 	}
 	var left thegame.Result
 	person := func(ctx context.Context, src ui.TheGameSource) error {
-		seat, ok := src.(*lan.TheGameSeat)
+		seat, ok := src.(*nseat.TheGameSeat)
 		if !ok {
 			return fmt.Errorf("the source is a %T", src)
 		}

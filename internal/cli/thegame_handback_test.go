@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func TestVerifyTheGameHandBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, stderr bytes.Buffer
-	if code := run([]string{"verify", path}, &out, &stderr); code != exitOK {
+	if code := Run([]string{"verify", path}, &out, &stderr); code != ExitOK {
 		t.Fatalf("verify: exit %d: %s%s", code, out.String(), stderr.String())
 	}
 	for _, want := range []string{"a round was voided", "seat 1 was handed from its bot to device", "The Game (Extreme), 3 players"} {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ func TestTargetHelpSaysHouseRule(t *testing.T) {
 	for _, cmd := range []string{"play", "sim"} {
 		t.Run(cmd, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if code := run([]string{cmd, "-h"}, &stdout, &stderr); code != exitOK {
+			if code := Run([]string{cmd, "-h"}, &stdout, &stderr); code != ExitOK {
 				t.Fatalf("exit code %d", code)
 			}
 			help := strings.Join(strings.Fields(stdout.String()), " ")
@@ -30,7 +30,7 @@ func TestHelpGoesToStdout(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"play", "-h"}, {"join", "--help"}, {"host", "--name", "x", "-h"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if code := run(args, &stdout, &stderr); code != exitOK {
+			if code := Run(args, &stdout, &stderr); code != ExitOK {
 				t.Fatalf("exit code %d", code)
 			}
 			if !strings.Contains(stdout.String(), "Usage: njet") || stderr.Len() != 0 {
@@ -42,7 +42,7 @@ func TestHelpGoesToStdout(t *testing.T) {
 		})
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"play", "--colour", "red"}, &stdout, &stderr); code != exitUsage || stdout.Len() != 0 || !strings.Contains(stderr.String(), "Usage: njet play") {
+	if code := Run([]string{"play", "--colour", "red"}, &stdout, &stderr); code != ExitUsage || stdout.Len() != 0 || !strings.Contains(stderr.String(), "Usage: njet play") {
 		t.Fatalf("a bad flag: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }

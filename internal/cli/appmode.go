@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -17,43 +17,46 @@ import (
 	"github.com/njetlan/njet/seat"
 )
 
-// processStart is as close to the start of the process as Go code gets;
-// the app's first-frame figure counts from here.
-var processStart = time.Now()
+// Window opens the app's window with o and returns the exit code when it
+// closes. The root package gives one (main_gui.go); a build without the
+// app (nogui) gives none, and njet without a command prints the usage.
+type Window func(env Env, o AppOptions) int
 
-// openWindow opens the app's window; main_gui.go sets it. Built with the
-// nogui tag it stays nil, and njet without a command prints the usage.
-var openWindow func(c *cli, o appOptions) int
-
-// appOptions are the app mode's flags. None is shown in the usage: they
-// serve tests and measurements.
-type appOptions struct {
-	width, height float32 // window size; 0 leaves the app's own
-	game          seat.LocalConfig
-	firstFrame    bool
-	pace          time.Duration // the bots' pace in a test mode; 0: fast
-	// lanLog, with probe, puts the app on the LAN and writes the log of
-	// the LAN table played to it at the end; player is the person's name.
-	lanLog, player string
-	// smokeTG plays theGame, a smoke game of The Game.
-	smokeTG bool
-	theGame theGameSmoke
-	// probe is where the app writes what its window shows (package
-	// ui/reach), "-" for stdout; probeSave where it writes the save of a
-	// local game of Njet! that ends.
-	probe, probeSave string
-	// blank opens only a window with one label for this long, the
-	// baseline of the app's memory figures.
-	blank time.Duration
+// Env is what the window needs of the command line: its streams and clock.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Now            func() time.Time
 }
 
-// theGameSmoke is a smoke game of The Game: the person in seat 0 played
-// by the table screen's taps, bots of kind bot in the other seats.
-type theGameSmoke struct {
-	players int
-	extreme bool
-	bot     string
-	seed    uint64
+// AppOptions are the app mode's flags. None is shown in the usage: they
+// serve tests and measurements.
+type AppOptions struct {
+	Width, Height float32 // window size; 0 leaves the app's own
+	Game          seat.LocalConfig
+	FirstFrame    bool
+	Pace          time.Duration // the bots' pace in a test mode; 0: fast
+	// LANLog, with Probe, puts the app on the LAN and writes the log of
+	// the LAN table played to it at the end; Player is the person's name.
+	LANLog, Player string
+	// SmokeTheGame plays TheGame, a smoke game of The Game.
+	SmokeTheGame bool
+	TheGame      TheGameSmoke
+	// Probe is where the app writes what its window shows (package
+	// ui/reach), "-" for stdout; ProbeSave where it writes the save of a
+	// local game of Njet! that ends.
+	Probe, ProbeSave string
+	// Blank opens only a window with one label for this long, the
+	// baseline of the app's memory figures.
+	Blank time.Duration
+}
+
+// TheGameSmoke is a smoke game of The Game: the person in seat 0 played
+// by the table screen's taps, bots of kind Bot in the other seats.
+type TheGameSmoke struct {
+	Players int
+	Extreme bool
+	Bot     string
+	Seed    uint64
 }
 
 // app runs njet without a command: the app's window, or one of its hidden
@@ -92,7 +95,7 @@ type theGameSmoke struct {
 //	--player NAME        the person's name (the settings' name)
 func (c *cli) app(args []string) int {
 	fs := c.flagSet("", "[--size WxH]", "Open the Njet app.")
-	game := addGameFlags(fs)
+	game := addGameFlags(fs, false)
 	seed := fs.Uint64("seed", 7, "seed of a test mode's game")
 	bots := fs.String("bots", "heuristic", "The Game's smoke mode: the bots' kind")
 	size := fs.String("size", "", "window size, e.g. 360x740")
@@ -103,15 +106,14 @@ func (c *cli) app(args []string) int {
 	lanLog := fs.String("lan-log", "", "with --probe: play on the LAN and write the table's log to this file at the end")
 	player := fs.String("player", "", "the person's name")
 	smokeTG := fs.Bool("smoke-thegame", false, "play a local game of The Game by the table screen's own controls and exit at game over")
-	extreme := fs.Bool("extreme", false, "the smoke game of The Game is Extreme")
 	probe := fs.String("probe", "", "write what the window shows as lines of JSON to this file (-: stdout)")
 	probeSave := fs.String("probe-save", "", "with --probe: write the save of a local game that ends to this file")
 	blank := fs.Duration("blank", 0, "open a window with one label for this long, then quit")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
-	if *smokeTG || *extreme {
-		return c.theGameSmokeFlags(fs, *smokeTG, *extreme, *seed, *bots, game.players, *size, *pace)
+	if *smokeTG || game.extreme {
+		return c.theGameSmokeFlags(fs, *smokeTG, game.extreme, *seed, *bots, game.players, *size, *pace)
 	}
 	switch {
 	case *lanLog != "" && *probe == "":
@@ -122,11 +124,11 @@ func (c *cli) app(args []string) int {
 	if *check != "" {
 		return c.smokeCheck(*check, *totals)
 	}
-	e, err := game.check()
+	g, err := game.check()
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	kinds, err := botKinds(*bots)
+	kinds, err := botKinds(g.game, "bots", *bots, true)
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
@@ -136,21 +138,27 @@ func (c *cli) app(args []string) int {
 	if *blank < 0 || *blank > time.Hour {
 		return usageError(fs, "bad --blank %v: want 0 to 1h", *blank)
 	}
-	o := appOptions{blank: *blank, firstFrame: *first, pace: *pace,
-		lanLog: *lanLog, player: *player, probe: *probe, probeSave: *probeSave,
-		game: seat.LocalConfig{Edition: e, Players: game.players, Seed: *seed, Bots: kinds,
-			Short: game.short, Target: game.target}}
-	if *size != "" {
-		if o.width, o.height, err = parseSize(*size); err != nil {
+	o := AppOptions{Blank: *blank, FirstFrame: *first, Pace: *pace,
+		LANLog: *lanLog, Player: *player, Probe: *probe, ProbeSave: *probeSave,
+		Game: seat.LocalConfig{Edition: g.edition, Players: g.players, Seed: *seed, Bots: kinds,
+			Short: g.short, Target: g.target}}
+	return c.openApp(fs, o, *size)
+}
+
+// openApp opens the app with o in a window of size ("": the app's own).
+func (c *cli) openApp(fs *flag.FlagSet, o AppOptions, size string) int {
+	if size != "" {
+		var err error
+		if o.Width, o.Height, err = parseSize(size); err != nil {
 			return usageError(fs, "%v", err)
 		}
 	}
-	if openWindow == nil {
+	if c.open == nil {
 		fmt.Fprintf(c.stderr, "njet: this njet was built without the app (nogui); give a command\n\n")
 		c.usage(c.stderr)
-		return exitUsage
+		return ExitUsage
 	}
-	return openWindow(c, o)
+	return c.open(Env{Stdout: c.stdout, Stderr: c.stderr, Now: c.now}, o)
 }
 
 // parseSize reads a window size such as 360x740.
@@ -169,24 +177,24 @@ func (c *cli) smokeCheck(file, printed string) int {
 	want, err := parseTotals(printed)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet: --totals: %v\n", err)
-		return exitUsage
+		return ExitUsage
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet: %v\n", err)
-		return exitFail
+		return ExitFail
 	}
 	got, err := replayTotals(data)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "njet: replaying %s: %v\n", file, err)
-		return exitFail
+		return ExitFail
 	}
 	if !slices.Equal(got, want) {
 		fmt.Fprintf(c.stderr, "njet: the app showed totals %v, the engine's replay %v\n", want, got)
-		return exitFail
+		return ExitFail
 	}
 	fmt.Fprintf(c.stdout, "totals %v agree with the engine\n", got)
-	return exitOK
+	return ExitOK
 }
 
 // parseTotals reads "a,b,c" (or "totals a,b,c" as xperson prints).
@@ -273,32 +281,21 @@ func (c *cli) theGameSmokeFlags(fs *flag.FlagSet, smoke, extreme bool, seed uint
 			return usageError(fs, "--%s does not go with --smoke-thegame", name)
 		}
 	}
-	o := appOptions{pace: pace, smokeTG: true, theGame: theGameSmoke{players: 3, extreme: extreme, bot: "coop", seed: seed}}
+	o := AppOptions{Pace: pace, SmokeTheGame: true, TheGame: TheGameSmoke{Players: 3, Extreme: extreme, Bot: "coop", Seed: seed}}
 	if set["players"] {
 		if players < 1 || players > 5 {
 			return usageError(fs, "bad --players %d: The Game seats 1 to 5 players", players)
 		}
-		o.theGame.players = players
+		o.TheGame.Players = players
 	}
 	if set["bots"] {
-		if bots != "greedy" && bots != "coop" {
-			return usageError(fs, "bad --bots %q: The Game's bots are greedy or coop", bots)
+		if bots != "greedy" && bots != "coop" && bots != "expert" {
+			return usageError(fs, "bad --bots %q: The Game's bots are greedy, coop or expert", bots)
 		}
-		o.theGame.bot = bots
+		o.TheGame.Bot = bots
 	}
 	if pace < 0 || pace > time.Minute {
 		return usageError(fs, "bad --pace %v: want 0 to 1m", pace)
 	}
-	if size != "" {
-		var err error
-		if o.width, o.height, err = parseSize(size); err != nil {
-			return usageError(fs, "%v", err)
-		}
-	}
-	if openWindow == nil {
-		fmt.Fprintf(c.stderr, "njet: this njet was built without the app (nogui); give a command\n\n")
-		c.usage(c.stderr)
-		return exitUsage
-	}
-	return openWindow(c, o)
+	return c.openApp(fs, o, size)
 }

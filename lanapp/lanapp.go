@@ -1,6 +1,4 @@
-//go:build !nogui
-
-package main
+package lanapp
 
 import (
 	"context"
@@ -17,25 +15,37 @@ import (
 	"github.com/njetlan/njet/ui"
 )
 
-// lanApp is the app's LAN (ui.LAN) over package lan: the device opens on
-// first use, with its data in dir under the app's storage, listening on
-// listen (nil: every interface). Browsing and hosting hold the
-// platform's multicast lock (multicastLock) while they run.
-type lanApp struct {
-	dir    string
-	listen []string
-	mu     sync.Mutex
-	dev    *lan.Device
+// LAN is the app's LAN (ui.LAN) over package lan: the device opens on
+// first use, with its data in Dir under the app's storage, listening on
+// Listen (nil: every interface). Browsing and hosting hold the platform's
+// multicast lock (Lock; nil where the system needs none) while they run.
+type LAN struct {
+	Dir    string
+	Listen []string
+	Lock   func() (release func(), err error)
+
+	mu  sync.Mutex
+	dev *lan.Device
+}
+
+var _ ui.LAN = (*LAN)(nil)
+
+// lock takes the multicast lock, if the platform has one.
+func (l *LAN) lock() (release func(), err error) {
+	if l.Lock == nil {
+		return func() {}, nil
+	}
+	return l.Lock()
 }
 
 // device opens the device once.
-func (l *lanApp) device() (*lan.Device, error) {
+func (l *LAN) device() (*lan.Device, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.dev != nil {
 		return l.dev, nil
 	}
-	d, err := lan.OpenDevice(l.dir, l.listen)
+	d, err := lan.OpenDevice(l.Dir, l.Listen)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +54,7 @@ func (l *lanApp) device() (*lan.Device, error) {
 }
 
 // Close closes the device if it was opened.
-func (l *lanApp) Close() error {
+func (l *LAN) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.dev == nil {
@@ -64,8 +74,8 @@ func adOf(a lan.TableAd) ui.LANTableAd {
 	return ad
 }
 
-func (l *lanApp) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
-	release, lockErr := multicastLock()
+func (l *LAN) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
+	release, lockErr := l.lock()
 	defer release()
 	err := lan.WatchTables(ctx, func(list lan.TableList) {
 		ads := make([]ui.LANTableAd, len(list.Tables))
@@ -88,7 +98,7 @@ var strengths = []struct {
 	lan lan.Strength
 }{{ui.BotEasy, lan.Easy}, {ui.BotNormal, lan.Normal}, {ui.BotStrong, lan.Strong}}
 
-func (l *lanApp) Strengths() []ui.BotStrength {
+func (l *LAN) Strengths() []ui.BotStrength {
 	var out []ui.BotStrength
 	for _, s := range lan.Strengths() {
 		for _, m := range strengths {
@@ -141,7 +151,7 @@ func lobbyNews(news func(ui.LobbyNews)) func(lan.Progress) {
 		case lan.NotAdvertised:
 			news(ui.LobbyNews{Kind: ui.LobbyNotAdvertised, Err: p.Err})
 		case lan.Waiting:
-			n := ui.LobbyNews{Kind: ui.LobbyWaiting, Seated: p.Seated, Wanted: p.Wanted, Players: p.Players}
+			n := ui.LobbyNews{Kind: ui.LobbyWaiting, Seated: p.Seated, Wanted: p.Wanted, Players: p.Players, Hints: p.Hints}
 			for _, k := range p.Bots {
 				n.Bots = append(n.Bots, uiStrength(k))
 			}
@@ -156,7 +166,7 @@ func lobbyNews(news func(ui.LobbyNews)) func(lan.Progress) {
 	}
 }
 
-func (l *lanApp) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.LobbyNews)) (ui.LANTable, error) {
+func (l *LAN) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.LobbyNews)) (ui.LANTable, error) {
 	d, err := l.device()
 	if err != nil {
 		return nil, err
@@ -176,13 +186,13 @@ func (l *lanApp) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lo
 	if err != nil {
 		return nil, err
 	}
-	release, lockErr := multicastLock()
+	release, lockErr := l.lock()
 	defer release()
 	// OpenLobby tells Hosting before it returns the lobby the control
 	// needs: its news wait until then.
 	var opening []lan.Progress
 	h, err := d.OpenLobby(lan.HostConfig{Name: cfg.Name, Game: game, Variant: variant, Players: cfg.Players, BotKinds: kinds,
-		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player}, func(p lan.Progress) { opening = append(opening, p) })
+		Short: cfg.Short, Target: cfg.Target, Player: cfg.Player, Hints: cfg.Hints}, func(p lan.Progress) { opening = append(opening, p) })
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +268,7 @@ func (c *hostControl) Start() error {
 	return nil
 }
 
-func (l *lanApp) Join(ctx context.Context, to ui.JoinTo, player string, news func(ui.LobbyNews)) (ui.LANTable, error) {
+func (l *LAN) Join(ctx context.Context, to ui.JoinTo, player string, news func(ui.LobbyNews)) (ui.LANTable, error) {
 	d, err := l.device()
 	if err != nil {
 		return nil, err
@@ -282,12 +292,12 @@ func (l *lanApp) Join(ctx context.Context, to ui.JoinTo, player string, news fun
 	return &lanTable{dev: d, t: t}, nil
 }
 
-func (l *lanApp) CheckCode(code string) error {
+func (l *LAN) CheckCode(code string) error {
 	_, err := lan.CodeTarget(code)
 	return err
 }
 
-func (l *lanApp) Resume() (ui.LANTable, error) {
+func (l *LAN) Resume() (ui.LANTable, error) {
 	d, err := l.device()
 	if err != nil {
 		return nil, err
@@ -309,6 +319,18 @@ func (t *lanTable) ID() string      { return t.t.ID().String() }
 func (t *lanTable) Names() []string { return t.t.Names() }
 func (t *lanTable) Close() error    { return t.t.Close() }
 
+// Hints reports whether the host allowed hints at the table.
+func (t *lanTable) Hints() bool { return t.t.Hints() }
+
+// Again sits the device at the table that plays this one again.
+func (t *lanTable) Again(ctx context.Context, news func(ui.LobbyNews)) (ui.LANTable, error) {
+	nt, err := t.dev.Again(ctx, t.t, lobbyNews(news))
+	if err != nil {
+		return nil, err
+	}
+	return &lanTable{dev: t.dev, t: nt}, nil
+}
+
 func (t *lanTable) ExportLog(w io.Writer) error { return t.dev.Store().Export(w, t.t.ID()) }
 
 func (t *lanTable) Reconnect(ctx context.Context) error {
@@ -323,32 +345,13 @@ func (t *lanTable) Reconnect(ctx context.Context) error {
 const reconnectTimeout = 10 * time.Second
 
 func (t *lanTable) Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(ui.GameNews)) error {
-	out, err := t.dev.Play(ctx, t.t, lan.PlayConfig{Person: func(ctx context.Context, ps lan.PersonSeat) error {
-		s, err := ps.NewSeat()
+	return t.play(ctx, func(ctx context.Context, ps lan.PersonSeat) error {
+		s, err := ps.NjetSeat()
 		if err != nil {
 			return err
 		}
-		err = person(ctx, s)
-		if errors.Is(err, seat.ErrLeft) {
-			return fmt.Errorf("%w: %w", lan.ErrLeft, err)
-		}
-		return err
-	}}, func(e lan.Event) {
-		switch e := e.(type) {
-		case lan.Playing:
-			news(ui.GameNews{Kind: ui.NewsPlaying})
-		case lan.Shuffling:
-			news(ui.GameNews{Kind: ui.NewsShuffling})
-		case lan.Violation:
-			news(ui.GameNews{Kind: ui.NewsViolation, Err: e.Err})
-		case lan.CatchingUp:
-			news(ui.GameNews{Kind: ui.NewsCatchingUp})
-		}
-	})
-	if err == nil && out.Over {
-		err = t.dev.MarkOver(t.t.ID())
-	}
-	return err
+		return person(ctx, s)
+	}, news)
 }
 
 // TheGame reports whether the table plays The Game, and with the command
@@ -362,10 +365,23 @@ func (t *lanTable) TheGame() (bool, bool) {
 }
 
 // PlayTheGame plays a table of The Game: the person plays their seat on
-// The Game's table screen through the seat's lan.TheGameSeat.
+// The Game's table screen through the seat's seat.TheGameSeat.
 func (t *lanTable) PlayTheGame(ctx context.Context, person func(context.Context, ui.TheGameSource) error, news func(ui.GameNews)) error {
-	out, err := t.dev.Play(ctx, t.t, lan.PlayConfig{TheGamePerson: func(ctx context.Context, s *lan.TheGameSeat) error {
-		err := person(ctx, s)
+	return t.play(ctx, func(ctx context.Context, ps lan.PersonSeat) error {
+		s, err := ps.TheGameSeat()
+		if err != nil {
+			return err
+		}
+		return person(ctx, s)
+	}, news)
+}
+
+// play plays the table, the person's seat by person whatever the game,
+// and tells the screens the table's news; a person who leaves leaves the
+// table (lan.ErrLeft), and a game that ended is marked over.
+func (t *lanTable) play(ctx context.Context, person lan.Person, news func(ui.GameNews)) error {
+	out, err := t.dev.Play(ctx, t.t, lan.PlayConfig{Person: func(ctx context.Context, ps lan.PersonSeat) error {
+		err := person(ctx, ps)
 		if errors.Is(err, seat.ErrLeft) {
 			return fmt.Errorf("%w: %w", lan.ErrLeft, err)
 		}
@@ -374,6 +390,8 @@ func (t *lanTable) PlayTheGame(ctx context.Context, person func(context.Context,
 		switch e := e.(type) {
 		case lan.Playing:
 			news(ui.GameNews{Kind: ui.NewsPlaying})
+		case lan.Shuffling:
+			news(ui.GameNews{Kind: ui.NewsShuffling})
 		case lan.Violation:
 			news(ui.GameNews{Kind: ui.NewsViolation, Err: e.Err})
 		case lan.CatchingUp:

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ func TestVerifyTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"verify", path}, &stdout, &stderr); code != exitOK {
+	if code := Run([]string{"verify", path}, &stdout, &stderr); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, w := range []string{"The Game (Extreme), 2 players", "cards left", "verified", "of The Game", "the game is over"} {
@@ -50,7 +50,7 @@ func TestVerifyTheGame(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := run([]string{"verify", path}, &stdout, &stderr); code == exitOK || !strings.Contains(stderr.String(), "njet verify") {
+	if code := Run([]string{"verify", path}, &stdout, &stderr); code == ExitOK || !strings.Contains(stderr.String(), "njet verify") {
 		t.Fatalf("a changed log: exit %d, %s", code, stderr.String())
 	}
 }
@@ -66,7 +66,7 @@ func TestHostTheGameFlags(t *testing.T) {
 		{"host", "--game", "chess", "--name", "G"},
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code != exitUsage {
+		if code := Run(args, &stdout, &stderr); code != ExitUsage {
 			t.Errorf("%q: exit %d, want a usage error: %s", args, code, stderr.String())
 		}
 	}
@@ -198,7 +198,7 @@ func TestJoinTheGameInTheTerminal(t *testing.T) {
 	pw.Close()
 	p.wg.Wait()
 	out := p.transcript()
-	if code != exitOK || p.typed > maxTheGameAnswers {
+	if code != ExitOK || p.typed > maxTheGameAnswers {
 		t.Fatalf("join: exit %d: %s\n%s", code, stderr.String(), out[max(0, len(out)-4000):])
 	}
 	for _, want := range []string{"You play seat 1 at a table of The Game", "Your hand:", "Your turn (0 laid, at least 2): ",
@@ -210,7 +210,7 @@ func TestJoinTheGameInTheTerminal(t *testing.T) {
 	}
 	select {
 	case code := <-hostCode:
-		if code != exitOK {
+		if code != ExitOK {
 			t.Fatalf("host: exit %d: %s\n%s", code, hostErr, hostOut)
 		}
 	case <-ctx.Done():
@@ -223,7 +223,7 @@ func TestJoinTheGameInTheTerminal(t *testing.T) {
 		t.Fatalf("host and joiner logs differ:\n%s\n%s", hostOut, out)
 	}
 	var vout, verr bytes.Buffer
-	if code := run([]string{"verify", j[2]}, &vout, &verr); code != exitOK || !strings.Contains(vout.String(), "of The Game") {
+	if code := Run([]string{"verify", j[2]}, &vout, &verr); code != ExitOK || !strings.Contains(vout.String(), "of The Game") {
 		t.Fatalf("verify: exit %d: %s%s", code, vout.String(), verr.String())
 	}
 }

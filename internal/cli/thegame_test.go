@@ -1,7 +1,8 @@
-package main
+package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,27 +11,11 @@ import (
 	tgsim "github.com/njetlan/njet/thegame/sim"
 )
 
-func TestChosenGame(t *testing.T) {
-	cases := map[string][]string{
-		"njet":    {"--players", "3"},
-		"thegame": {"--players", "3", "--game", "thegame"},
-		"x":       {"-game=x"},
-	}
-	for want, args := range cases {
-		if got := chosenGame(args); got != want {
-			t.Errorf("chosenGame(%q) = %q, want %q", args, got, want)
-		}
-	}
-	if got := chosenGame([]string{"--", "--game", "thegame"}); got != "njet" {
-		t.Errorf("after --: %q", got)
-	}
-}
-
 func TestSimTheGame(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "g.jsonl")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"sim", "--game", "thegame", "--players", "2", "--games", "4", "--seed", "3", "--bots", "greedy,coop", "--record", rec}, &stdout, &stderr)
-	if code != exitOK {
+	code := Run([]string{"sim", "--game", "thegame", "--players", "2", "--games", "4", "--seed", "3", "--bots", "greedy,coop", "--record", rec}, &stdout, &stderr)
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
@@ -62,11 +47,17 @@ func TestTheGameUsage(t *testing.T) {
 		{"play", "--game", "chess"},
 		{"play", "--game", "thegame", "--bot", "oracle"},
 		{"play", "--extreme"},
+		{"play", "--game", "thegame", "--edition", "modern"},
+		{"play", "--game", "thegame", "--short"},
+		{"sim", "--signals=false"},
+		{"host", "--game", "thegame", "--name", "G", "--rounds", "3"},
+		{"selfplay", "--game", "thegame", "--out", "x", "--bot", "heuristic"},
+		{"selfplay", "--game", "thegame", "--out", "x", "--extreme", "--players", "7"},
 	}
 	for _, args := range cases {
 		var stdout, stderr bytes.Buffer
-		if code := run(args, &stdout, &stderr); code != exitUsage {
-			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
+		if code := Run(args, &stdout, &stderr); code != ExitUsage {
+			t.Errorf("%q: exit %d, want %d", args, code, ExitUsage)
 		}
 	}
 }
@@ -74,13 +65,30 @@ func TestTheGameUsage(t *testing.T) {
 func TestPlayTheGameFromCLI(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	c := newCLI(strings.NewReader("help\nquit\n"), &stdout, &stderr)
-	if code := c.run([]string{"play", "--game", "thegame", "--extreme", "--players", "3", "--seed", "8"}); code != exitOK {
+	if code := c.run([]string{"play", "--game", "thegame", "--extreme", "--players", "3", "--seed", "8"}); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
 	for _, w := range []string{"njet play --game thegame --extreme --players 3 --bot coop --seed 8", "The Game Extreme, 3 player(s)", "You left the game."} {
 		if !strings.Contains(out, w) {
 			t.Errorf("no %q in:\n%s", w, out)
+		}
+	}
+}
+
+// TestSelfplayTheGame: njet selfplay --game thegame plays a whole table of
+// The Game between coop bots, and njet verify checks each peer's log.
+func TestSelfplayTheGame(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := Run([]string{"selfplay", "--game", "thegame", "--players", "2", "--seed", "5", "--out", dir}, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("selfplay: exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	for seat := range 2 {
+		var vout, verr bytes.Buffer
+		path := filepath.Join(dir, fmt.Sprintf("seat-%d.njetlog", seat))
+		if code := Run([]string{"verify", path}, &vout, &verr); code != ExitOK || !strings.Contains(vout.String(), "of The Game") {
+			t.Fatalf("verify seat %d: exit %d: %s%s", seat, code, vout.String(), verr.String())
 		}
 	}
 }

@@ -1,0 +1,234 @@
+package bot
+
+import (
+	"math/bits"
+
+	"github.com/njetlan/njet/thegame"
+)
+
+// Judgement is how the expert weighs the end of a turn: every unplayed
+// card by the number of piles it still fits (its homes), instead of Coop's
+// count of the numbers a jump skips. A jump on the higher of the two
+// rising piles takes from the numbers between the two tops only one home
+// of two, and costs little; a jump that leaves cards with no home at all
+// costs a lot.
+type Judgement struct {
+	// Home[h] is the price of an unplayed card that fits h piles after the
+	// turn (h from 0 to 4; a backwards trick counts as a home).
+	Home [5]float64
+	// Hand multiplies the price of the cards the seat keeps in its hand:
+	// it must lay them soon, while the unseen ones may come much later.
+	Hand float64
+	// Pair rewards each two cards of the hand kept 10 apart: laid high
+	// first, the other follows as a backwards trick whichever pile they go
+	// on.
+	Pair float64
+}
+
+// DefaultJudgement returns the expert's judgement, tuned on seeded batches.
+func DefaultJudgement() Judgement {
+	return Judgement{Home: [5]float64{6, 3, 1.5, 0.5, 0}, Hand: 1, Pair: 3}
+}
+
+// NewExpert returns the expert player: Coop's turn planning, signals and
+// endgame search with the judgement of homes. Its kind is "expert", or
+// "expert-silent" without signals.
+func NewExpert(signals bool) *Coop {
+	return NewExpertWeights(signals, ExpertWeights(), DefaultJudgement())
+}
+
+// NewExpertWeights returns an expert with the given weights and judgement.
+func NewExpertWeights(signals bool, w Weights, jg Judgement) *Coop {
+	return &Coop{signals: signals, w: w, planTurn: -1, kind: "expert", judgement: &jg}
+}
+
+// ExpertWeights returns the weights the expert plays with besides its
+// judgement.
+func ExpertWeights() Weights {
+	w := DefaultWeights()
+	w.Dead = 0 // the judgement prices the dead cards
+	// In the judgement's units a card is worth more, and a jump on a pile
+	// another seat asked for costs less.
+	w.Card, w.Mine, w.Good = 1.2, 1.5, 0.5
+	return w
+}
+
+// homesValue prices the cards of rest by their homes on the piles of p.
+func (jg *Judgement) homesValue(p *thegame.Position, rest, hand thegame.Cards) float64 {
+	u1, u2 := p.Piles[0].Top, p.Piles[1].Top
+	if u1 > u2 {
+		u1, u2 = u2, u1
+	}
+	d1, d2 := p.Piles[2].Top, p.Piles[3].Top
+	if d1 > d2 {
+		d1, d2 = d2, d1
+	}
+	// The homes of x, tricks aside, are [x>u1]+[x>u2]+[x<d1]+[x<d2]: they
+	// change only at the four tops, so the number line falls into at most
+	// five runs of equal homes.
+	cuts := [6]int{0, u1, u2, d1, d2, 101}
+	sortFour(cuts[1:5])
+	total := 0.0
+	both := rest
+	for i := range 5 {
+		lo, hi := cuts[i], cuts[i+1]
+		if hi-lo < 2 {
+			continue
+		}
+		x := lo + 1 // a number of the run, to count its homes
+		h := homesOf(x, u1, u2, d1, d2)
+		n := float64(both.CountBetween(lo, hi))
+		mine := float64(hand.CountBetween(lo, hi))
+		total += jg.Home[h] * (n - mine + jg.Hand*mine)
+	}
+	// A backwards trick is one more home for its card.
+	if !p.InForce(thegame.CmdNoTrick) {
+		for i := range p.Piles {
+			t := p.Piles[i].Top - 10
+			if !p.Piles[i].Up {
+				t = p.Piles[i].Top + 10
+			}
+			if t < int(thegame.MinCard) || t > int(thegame.MaxCard) || !rest.Has(thegame.Card(t)) {
+				continue
+			}
+			h := homesOf(t, u1, u2, d1, d2)
+			if h < 4 {
+				gain := jg.Home[h] - jg.Home[h+1]
+				if hand.Has(thegame.Card(t)) {
+					gain *= jg.Hand
+				}
+				total -= gain
+			}
+		}
+	}
+	return total
+}
+
+// moveCost is what laying c on pile changes in the price of the cards of
+// rest (hand: those of them in the seat's hand): the numbers the pile
+// passes lose this pile as a home (a backwards trick gives it back to
+// them), the card 10 back from the old top loses its trick and the one 10
+// back from the new top gains one. It looks at the pile that changes only,
+// which makes it cheap enough for every step of the turn's search.
+func (jg *Judgement) moveCost(p *thegame.Position, c thegame.Card, pile int, rest, hand thegame.Cards) float64 {
+	pl := p.Piles[pile]
+	var tops [thegame.NumPiles]int
+	for i := range p.Piles {
+		tops[i] = p.Piles[i].Top
+	}
+	homes := func(x int) int {
+		return homesOf(x, min(tops[0], tops[1]), max(tops[0], tops[1]), min(tops[2], tops[3]), max(tops[2], tops[3]))
+	}
+	// step prices a change of home count by d for every card of rest in
+	// the open interval (lo, hi).
+	step := func(lo, hi, d int) float64 {
+		if hi-lo < 2 {
+			return 0
+		}
+		cuts := [5]int{lo}
+		n := 1
+		for i, t := range tops {
+			if i != pile && t > lo && t < hi {
+				cuts[n] = t
+				n++
+			}
+		}
+		sortFour(cuts[1:n])
+		cuts[n] = hi
+		total := 0.0
+		for k := range n {
+			a, b := cuts[k], cuts[k+1]
+			if b-a < 2 {
+				continue
+			}
+			h := homes(a + 1)
+			cnt := float64(rest.CountBetween(a, b))
+			if jg.Hand != 1 {
+				cnt += (jg.Hand - 1) * float64(hand.CountBetween(a, b))
+			}
+			total += cnt * (jg.Home[min(max(h+d, 0), 4)] - jg.Home[h])
+		}
+		return total
+	}
+	back := func(top int) int { // the trick card of a pile at top
+		if pl.Up {
+			return top - 10
+		}
+		return top + 10
+	}
+	trick := func(x, d int) float64 { // x gains (d=1) or loses (d=-1) its trick
+		if x < int(thegame.MinCard) || x > int(thegame.MaxCard) || !rest.Has(thegame.Card(x)) {
+			return 0
+		}
+		h := min(homes(x)+max(-d, 0), 4)
+		v := jg.Home[min(max(h+d, 0), 4)] - jg.Home[h]
+		if hand.Has(thegame.Card(x)) {
+			v *= jg.Hand
+		}
+		return v
+	}
+	a, v := pl.Top, int(c)
+	cost := 0.0
+	if pl.Gap(c) == -10 {
+		cost += step(min(a, v), max(a, v), +1)
+	} else {
+		cost += step(min(a, v), max(a, v), -1)
+		// The old trick card loses its trick, unless it lay in the passed
+		// numbers (then it already lost this pile).
+		cost += trick(back(a), -1)
+	}
+	if !p.InForce(thegame.CmdNoTrick) {
+		nb := back(v)
+		switch {
+		case pl.Gap(c) == -10 || (pl.Up && nb <= a) || (!pl.Up && nb >= a):
+			cost += trick(nb, +1)
+		case rest.Has(thegame.Card(nb)):
+			// Passed, yet still a home here as the trick: no loss.
+			h := homes(nb)
+			d := jg.Home[h] - jg.Home[max(h-1, 0)]
+			if hand.Has(thegame.Card(nb)) {
+				d *= jg.Hand
+			}
+			cost += d
+		}
+	}
+	return cost
+}
+
+// tenApart counts the cards x of hand with x+10 also in hand.
+func tenApart(hand thegame.Cards) int {
+	n := 0
+	for w := range 2 {
+		for x := hand[w]; x != 0; x &= x - 1 {
+			if c := w*64 + bits.TrailingZeros64(x) + 10; c < 128 && hand.Has(thegame.Card(c)) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// homesOf counts the piles x fits by number alone, tricks aside.
+func homesOf(x, u1, u2, d1, d2 int) int {
+	h := 0
+	for _, u := range [2]int{u1, u2} {
+		if x > u {
+			h++
+		}
+	}
+	for _, d := range [2]int{d1, d2} {
+		if x < d {
+			h++
+		}
+	}
+	return h
+}
+
+// sortFour sorts four numbers in place.
+func sortFour(a []int) {
+	for i := 1; i < len(a); i++ {
+		for k := i; k > 0 && a[k] < a[k-1]; k-- {
+			a[k], a[k-1] = a[k-1], a[k]
+		}
+	}
+}
