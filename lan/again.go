@@ -18,7 +18,7 @@ import (
 // play again calls Again. The host opens a lobby kept for the table's
 // devices (p2p.LobbyConfig.Seats) under an id every member can work out
 // from the old table's (AgainID), with the same game, variant, length,
-// hints, names and bots; each other device claims its seat there with its
+// hints, clock, names and bots; each other device claims its seat there with its
 // name, so the people sit where they sat. The new table starts once every
 // person's device has claimed: a fresh genesis (new nonce, first dealer
 // and bot keys), so a fresh deal. A device that does not call Again is
@@ -122,7 +122,7 @@ func (d *Device) hostAgain(ctx context.Context, t *Table, gen *table.Genesis, pr
 		return nil, fmt.Errorf("lan: the table's seats cannot be kept: %d people and %d bots at %d seats", 1+len(kept), len(kinds), gen.Players())
 	}
 	lobby, err := d.node.OpenLobby(p2p.LobbyConfig{ID: AgainID(t.ID()), Game: g.Name, Variant: v.ID, Players: gen.Players(),
-		Bots: len(kinds), Short: gen.Short, Target: gen.Target, Rounds: gen.Rounds, Player: gen.Name(0), Hints: gen.Hints, Seats: kept})
+		Bots: len(kinds), Short: gen.Short, Target: gen.Target, Rounds: gen.Rounds, Clock: gen.Clock, Player: gen.Name(0), Hints: gen.Hints, Seats: kept})
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (d *Device) hostAgain(ctx context.Context, t *Table, gen *table.Genesis, pr
 		return nil, errors.Join(err, lobby.Close())
 	}
 	h := &HostLobby{d: d, cfg: HostConfig{Game: g.Name, Variant: v.ID, Players: gen.Players(), Bots: len(kinds), BotKinds: kinds,
-		Short: gen.Short, Target: gen.Target, Rounds: gen.Rounds, Bot: t.Bot(), Player: gen.Name(0), Hints: gen.Hints}, lobby: lobby}
+		Short: gen.Short, Target: gen.Target, Rounds: gen.Rounds, Clock: gen.Clock, Bot: t.Bot(), Player: gen.Name(0), Hints: gen.Hints}, lobby: lobby}
 	if err := h.Watch(ctx, true, progress); err != nil {
 		return nil, errors.Join(fmt.Errorf("%w: %w", ErrNotFilled, err), h.Close())
 	}
@@ -141,4 +141,35 @@ func (d *Device) hostAgain(ctx context.Context, t *Table, gen *table.Genesis, pr
 func (t *Table) Hints() bool {
 	gen, err := t.setup.Check()
 	return err == nil && gen.Hints
+}
+
+// Again follows the table that plays the watched one again, once its game
+// is over: it asks the member devices, in turn, for the table they play
+// until one answers with the table whose lobby is AgainID of this one,
+// created by the same host, and returns its watcher (Run follows it). ctx
+// bounds the wait; the table may never be played again.
+func (w *Watcher) Again(ctx context.Context) (*Watcher, error) {
+	if !w.game.Over() {
+		return nil, fmt.Errorf("lan: the watched game is not over")
+	}
+	want := AgainID(w.id)
+	tick := time.NewTicker(watchTick)
+	defer tick.Stop()
+	for {
+		m := w.member()
+		setup, envs, err := w.node.Watch(ctx, m.ID, table.TableID{}, 0, table.MaxRange)
+		if err == nil {
+			gen, cerr := setup.Check()
+			if cerr == nil && p2p.LobbyID(gen.Nonce) == want && setup.Devices[0].ID == w.setup.Devices[0].ID {
+				return newWatcher(w.dev, setup, m, envs, w.now)
+			}
+		} else if ctx.Err() == nil {
+			w.nextMember()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: %w", ErrNotFilled, ctx.Err())
+		case <-tick.C:
+		}
+	}
 }

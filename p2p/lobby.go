@@ -481,8 +481,23 @@ func (n *Node) serveLobby(s network.Stream) {
 		l.streams--
 		l.mu.Unlock()
 	}()
-	n.finish(s, "lobby request", l.serve(s))
+	err := l.serve(s)
+	var told refusal
+	if errors.As(err, &told) {
+		// The joiner was told why: close, so that the refusal reaches it
+		// rather than a reset.
+		n.logf("p2p: lobby request from %v refused: %v", s.Conn().RemotePeer(), told.err)
+		s.Close()
+		return
+	}
+	n.finish(s, "lobby request", err)
 }
+
+// refusal is a claim refused, with the reason written to the joiner.
+type refusal struct{ err error }
+
+func (r refusal) Error() string { return r.err.Error() }
+func (r refusal) Unwrap() error { return r.err }
 
 func (l *Lobby) serve(s network.Stream) error {
 	if err := s.SetReadDeadline(time.Now().Add(lobbyIOTimeout)); err != nil {
@@ -504,8 +519,10 @@ func (l *Lobby) serve(s network.Stream) error {
 	}
 	refuse := func(err error) error {
 		s.SetWriteDeadline(time.Now().Add(lobbyIOTimeout))
-		werr := writeFrame(s, append([]byte{lobbyVersion, msgRefuse}, err.Error()...))
-		return errors.Join(err, werr)
+		if werr := writeFrame(s, append([]byte{lobbyVersion, msgRefuse}, err.Error()...)); werr != nil {
+			return errors.Join(err, werr)
+		}
+		return refusal{err}
 	}
 	if want != (LobbyID{}) && want != l.cfg.ID {
 		return refuse(fmt.Errorf("%w: no such table here", ErrRefused))

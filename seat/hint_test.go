@@ -9,8 +9,9 @@ import (
 
 	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/games"
+	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
-	tgbot "github.com/njetlan/njet/thegame/bot"
 	tgsim "github.com/njetlan/njet/thegame/sim"
 )
 
@@ -73,7 +74,7 @@ func TestHintNjet(t *testing.T) {
 }
 
 // TestHintTheGame: on the seat's turn of The Game the hint is the strong
-// bot's (coop) move from the seat's view, a card that fits its pile or
+// bot's (the registry's) move from the seat's view, a card that fits its pile or
 // the end of the turn; off its turn there is none.
 func TestHintTheGame(t *testing.T) {
 	g, err := thegame.NewGame(thegame.Config{Players: 3, Extreme: true})
@@ -100,7 +101,15 @@ func TestHintTheGame(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := v
-		want := tgbot.NewCoop(true).Act(&w)
+		strong, err := games.ByName(table.GameTheGame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := strong.NewPlayer(strong.Bots[games.Strong], rand.New(rand.NewPCG(uint64(v.Turns), uint64(v.Seat))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := pl.(theGamePlayer).Act(&w)
 		if h != want {
 			t.Fatalf("hint %+v, the strong bot plays %+v", h, want)
 		}

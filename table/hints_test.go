@@ -44,8 +44,9 @@ func TestGenesisHints(t *testing.T) {
 	}
 	for name, tail := range map[string][]byte{
 		"twice":             {genesisHints, genesisHints},
-		"unknown extension": {3},
+		"unknown extension": {genesisHints + 1},
 		"hints then names":  {genesisHints, genesisNames},
+		"hints then clock":  {genesisHints, genesisClock, 0, 30},
 	} {
 		if _, err := ParseGenesis(append(slices.Clone(base), tail...)); !errors.Is(err, ErrMalformed) {
 			t.Errorf("%s: %v, want ErrMalformed", name, err)

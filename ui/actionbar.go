@@ -204,11 +204,13 @@ func (b *actionBar) setTeams(t *TableScreen, choices []engine.Action) {
 		b.teams.Add(btn)
 	}
 	b.teamAct = choices
+	h := t.currentHint()
 	for i, btn := range b.team {
 		show(btn, i < len(choices))
 		if i < len(choices) {
 			btn.setText(t.teamText(choices[i]))
 		}
+		btn.setHinted(h != nil && i < len(choices) && h.a == choices[i])
 	}
 	show(b.teams, len(choices) > 0)
 }

@@ -30,6 +30,22 @@ func (pa *personApp) waitFor(what string, cond func() bool) {
 	pa.p.Settle()
 }
 
+// wordsDrawn reports whether the words of text are all drawn on the
+// screen (each as often as it comes in text). Their order is not
+// checked: a screen's rows are read across its columns, and the words of
+// a wrapped phrase may be read into a neighbouring row.
+func wordsDrawn(screen, text string) bool {
+	seen := strings.Fields(screen)
+	for _, w := range strings.Fields(text) {
+		i := slices.Index(seen, w)
+		if i < 0 {
+			return false
+		}
+		seen = slices.Delete(seen, i, i+1)
+	}
+	return true
+}
+
 // hintOnScreen taps Hint at the open question and checks what shows: the
 // words of the move on screen, its cards lit in the hand, and the move
 // legal and the one the strong bot chooses from the person's view. It
@@ -50,7 +66,7 @@ func (pa *personApp) hintOnScreen(ts *TableScreen) engine.Action {
 		pa.p.Fatalf("the hint played the move")
 	}
 	s := pa.p.Look()
-	if !strings.Contains(s.Read(""), ts.hintText()) || !strings.HasPrefix(ts.hintText(), "Hint: ") {
+	if !wordsDrawn(s.Read(""), ts.hintText()) || !strings.HasPrefix(ts.hintText(), "Hint: ") {
 		pa.p.Fatalf("the hint %q is not on the screen", ts.hintText())
 	}
 	var lit []engine.Card
@@ -74,6 +90,11 @@ func (pa *personApp) hintOnScreen(ts *TableScreen) engine.Action {
 	slices.Sort(want)
 	if !slices.Equal(lit, want) {
 		pa.p.Fatalf("the hint %+v lights cards %v", h, lit)
+	}
+	for i, b := range ts.parts.bar.team {
+		if on := h.Kind == engine.ActTeam && i < len(ts.parts.bar.teamAct) && ts.parts.bar.teamAct[i] == h; b.hinted != on {
+			pa.p.Fatalf("the hint %+v: team choice %d framed %v", h, i, b.hinted)
+		}
 	}
 	for key, f := range ts.views.fields {
 		if on := h.Kind == engine.ActBlock && key == [2]int{int(h.Row), int(h.Field)}; f.fs.Hinted != on {
@@ -99,10 +120,15 @@ func TestPersonHintAndPlayAgain(t *testing.T) {
 	}{{"desktop", fyne.NewSize(1024, 720)}, {"phone", fyne.NewSize(360, 740)}} {
 		t.Run(sz.name, func(t *testing.T) {
 			pa := newPersonApp(t, "en", sz.size)
-			g := njetGame{edition: engine.Modern, players: 3, target: 1, seed: 21}
+			g := njetGame{edition: engine.Modern, players: 3, target: 1, seed: 25}
 			ts := pa.start(g)
 			l := pa.u.live.(*seat.Local)
-			player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(21, 3))}
+			// Block so that the person becomes the start player, to be
+			// asked for the teams too.
+			player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(25, 3)), Avoid: func(c reach.Control) bool {
+				m := ts.model
+				return c.Kind == "field" && c.Text == "start/"+m.view.Characters[m.you].String()
+			}}
 			hinted := map[engine.Kind]bool{}
 			again := reach.Button(tr("again.play", "Play again"))
 			for {
@@ -110,7 +136,7 @@ func TestPersonHintAndPlayAgain(t *testing.T) {
 				if len(pa.p.Look().Reachable(again)) > 0 {
 					break
 				}
-				if p := ts.model.prompt; p != nil && !ts.sent && !hinted[p.Kind] && (p.Kind == engine.ActBlock || p.Kind == engine.ActPlay) {
+				if p := ts.model.prompt; p != nil && !ts.sent && !hinted[p.Kind] && true {
 					hinted[p.Kind] = true
 					pa.hintOnScreen(ts)
 					screenshot(t, "table-hint-"+p.Kind.String()+"-"+sz.name, pa.u.Window())
@@ -119,7 +145,7 @@ func TestPersonHintAndPlayAgain(t *testing.T) {
 					t.Fatal("the person left before the game-over view")
 				}
 			}
-			if !hinted[engine.ActBlock] || !hinted[engine.ActPlay] {
+			if !hinted[engine.ActBlock] || !hinted[engine.ActPlay] || !hinted[engine.ActTeam] {
 				t.Fatalf("hints asked at %v", hinted)
 			}
 			checkReach(t, pa.p)

@@ -18,6 +18,8 @@ type choiceButton struct {
 	text  string
 	onTap func()
 	width float32 // the width it was last laid out at
+	// hinted frames the choice the hint names.
+	hinted bool
 }
 
 func newChoiceButton(onTap func()) *choiceButton {
@@ -35,6 +37,14 @@ func (b *choiceButton) setText(s string) {
 	b.text = s
 	b.words.set(s)
 	b.Refresh()
+}
+
+// setHinted frames the button, or not, as the hint's choice.
+func (b *choiceButton) setHinted(on bool) {
+	if on != b.hinted {
+		b.hinted = on
+		b.Refresh()
+	}
 }
 
 // heightFor is the button's height at width w.
@@ -82,6 +92,10 @@ func (r *choiceRenderer) MinSize() fyne.Size {
 
 func (r *choiceRenderer) Refresh() {
 	r.bg.FillColor = color.Color(gold)
+	r.bg.StrokeColor, r.bg.StrokeWidth = color.Color(white), 0
+	if r.b.hinted {
+		r.bg.StrokeWidth = 4
+	}
 	r.Layout(r.b.Size())
 	canvas.Refresh(r.b)
 }

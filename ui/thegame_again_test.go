@@ -33,7 +33,7 @@ func (pa *personApp) hintStep(scr *TheGameScreen, shown func()) thegame.Action {
 	if scr.src.View().Turns != v.Turns || len(scr.src.View().Hand) != len(v.Hand) {
 		pa.p.Fatalf("the hint played the move")
 	}
-	if !strings.Contains(pa.p.Look().Read(""), scr.status) || !strings.HasPrefix(scr.status, "Hint: ") {
+	if !wordsDrawn(pa.p.Look().Read(""), scr.status) || !strings.HasPrefix(scr.status, "Hint: ") {
 		pa.p.Fatalf("the hint %q is not on the screen", scr.status)
 	}
 	if shown != nil {
