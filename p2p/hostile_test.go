@@ -296,3 +296,59 @@ func TestValidatorVotes(t *testing.T) {
 		})
 	}
 }
+
+// presence signs a Presence of seat with key.
+func presence(t *testing.T, id table.TableID, seat uint8, key ed25519.PrivateKey) []byte {
+	t.Helper()
+	a := &table.Presence{Table: id, Seat: seat, Beat: 5, Head: 9}
+	if err := a.Sign(key); err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A device's Presence passes the validator only from the device that
+// holds the announced seat's key, for this table, strictly encoded: no
+// device can keep another one looking alive.
+func TestValidatorPresence(t *testing.T) {
+	setup, keys, botKey := testSetup(t)
+	r, err := newRoster(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &Table{id: setup.Table(), roster: r}
+	pid0, _ := PeerIDOf(setup.Devices[0].ID)
+	pid1, _ := PeerIDOf(setup.Devices[1].ID)
+	id := setup.Table()
+	other := id
+	other[0] ^= 1
+	tampered := presence(t, id, 1, keys[1])
+	tampered[len(tampered)-1] ^= 1
+	for _, tc := range []struct {
+		name string
+		from peer.ID
+		data []byte
+		want pubsub.ValidationResult
+	}{
+		{"own seat", pid1, presence(t, id, 1, keys[1]), pubsub.ValidationAccept},
+		{"creator's seat", pid0, presence(t, id, 0, keys[0]), pubsub.ValidationAccept},
+		{"another device's seat, relayed as its own", pid0, presence(t, id, 1, keys[1]), pubsub.ValidationReject},
+		{"another device's seat, signed by this one", pid0, presence(t, id, 1, keys[0]), pubsub.ValidationReject},
+		{"bot seat from another device", pid1, presence(t, id, 2, botKey), pubsub.ValidationReject},
+		{"bad signature", pid1, tampered, pubsub.ValidationReject},
+		{"another table", pid1, presence(t, other, 1, keys[1]), pubsub.ValidationReject},
+		{"no seat 7", pid1, presence(t, id, 7, keys[1]), pubsub.ValidationReject},
+		{"trailing byte", pid1, append(presence(t, id, 1, keys[1]), 0), pubsub.ValidationReject},
+		{"garbage with the presence tag", pid1, []byte{table.PresenceTag, 1, 2}, pubsub.ValidationReject},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tb.check(tc.from, tc.data); got != tc.want {
+				t.Errorf("check = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

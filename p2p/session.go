@@ -152,9 +152,15 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 		if ls.Human && cfg.PersonVoidAfter > 0 {
 			voidAfter = cfg.PersonVoidAfter
 		}
+		// When the table's clock runs out the game's strongest bot makes
+		// the person's move.
+		clockBot := ""
+		if ls.Human {
+			clockBot = g.Bots[games.Strong]
+		}
 		p, err := table.NewPeer(table.PeerConfig{Table: tbl.id, Creator: gen.Keys[0], Genesis: genesis, Seat: ls.Seat,
 			Key: ls.Key, Store: cfg.Store, Transport: ep, Peers: tbl.Members(ls.Seat), Bot: g.Bot(ls.Bot),
-			NewPlayer: g.NewPlayer, Human: ls.Human, Lend: lend, LobbyBots: lobbyBots,
+			NewPlayer: g.NewPlayer, ClockBot: clockBot, Human: ls.Human, Lend: lend, LobbyBots: lobbyBots,
 			Tick: tick.C, Poll: poll.C, Heartbeat: beat.C, Now: cfg.Now, Patience: cfg.Patience, VoidAfter: voidAfter,
 			Refusal: cfg.Refusal, Grace: cfg.Grace, Logf: cfg.Logf})
 		if err != nil {

@@ -23,7 +23,7 @@
 // the cards). A device that catches up many envelopes at once cannot be
 // told them move by move: it gets a Sync again.
 //
-// The events Turn (with the LAN fields), Audited, Halted, RoundVoided and
-// Watching belong to LAN games; a Local seat sends Turn without them and
+// The events Turn (with the LAN fields), Audited, Halted, RoundVoided,
+// RoundKept and Watching belong to LAN games; a Local seat sends Turn without them and
 // never the others.
 package seat

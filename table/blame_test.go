@@ -277,14 +277,24 @@ func answerPrompts(ctx context.Context, sp *Selfplay, seat int) {
 }
 
 // A seat that discarded a 1 under "except 1" and then withholds its reveal
-// is voted silent at the reveal step: that is recorded as a cheat naming
-// it (not as mere silence), in every log and in Verify, and the round it
-// withheld counts for nobody: the game's first audited round is the
-// redeal.
+// is voted silent at the reveal step. In a deal without an escrow that is
+// recorded as a cheat naming it (not as mere silence), in every log and in
+// Verify, and the round it withheld counts for nobody: the game's first
+// audited round is the redeal. With an escrow the withholding gains it
+// nothing: its secret is rebuilt, the audit runs and names the illegal
+// discard itself.
 func TestWithheldRevealIsACheat(t *testing.T) {
+	t.Run("without an escrow", func(t *testing.T) { withheldReveal(t, false) })
+	t.Run("with an escrow", func(t *testing.T) { withheldReveal(t, true) })
+}
+
+func withheldReveal(t *testing.T, escrow bool) {
 	const cheater, dec = 1, 0
 	for seed := uint64(20); seed < 40; seed++ {
 		d := newDriver(t, engine.Modern, 3, 1, seed)
+		for _, g := range d.games {
+			g.noEscrow = !escrow
+		}
 		d.games[cheater].blind = true
 		d.lenient[cheater] = true
 		steerDiscard(d)
@@ -327,6 +337,13 @@ func TestWithheldRevealIsACheat(t *testing.T) {
 		}
 		for i, g := range d.games {
 			v := g.Voided()
+			if escrow {
+				if r := g.Recovered(); len(v) != 1 || v[0].Seat != cheater || v[0].Check != CheckDiscard || !errors.Is(v[0], ErrCheat) ||
+					len(r) != 1 || r[0].Seat != cheater {
+					t.Errorf("game %d voided %v, recovered %v", i, v, r)
+				}
+				continue
+			}
 			if len(v) != 1 || v[0].Seat != cheater || v[0].Check != CheckWithheld || !errors.Is(v[0], ErrCheat) || !errors.Is(v[0], ErrWithheld) {
 				t.Errorf("game %d voided %v", i, v)
 			}
@@ -339,7 +356,11 @@ func TestWithheldRevealIsACheat(t *testing.T) {
 		if err != nil {
 			t.Fatalf("verify: %v", err)
 		}
-		if len(v.Voided) != 1 || v.Voided[0].Seat != cheater || v.Voided[0].Check != CheckWithheld || v.Results[0].Deal != 2 {
+		want := CheckWithheld
+		if escrow {
+			want = CheckDiscard
+		}
+		if len(v.Voided) != 1 || v.Voided[0].Seat != cheater || v.Voided[0].Check != want || v.Results[0].Deal != 2 {
 			t.Errorf("verified voided %v, results %+v", v.Voided, v.Results)
 		}
 		return

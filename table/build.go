@@ -40,7 +40,7 @@ func (g *Game) draftLocked(seq uint64, seat int, rnd io.Reader, c chooser) (*dra
 	if i, bad := g.complaint(seat); bad {
 		// A sealed message to the seat did not open: its turn is taken by
 		// the complaint, whatever it was to post.
-		sec, err := g.hosted(seat)
+		sec, err := g.hosted(g.complainer(seat))
 		if err != nil {
 			return nil, err
 		}

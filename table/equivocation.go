@@ -161,18 +161,75 @@ func Equivocator(env *Envelope) (int, error) {
 	return int(eq.a.Author), nil
 }
 
+// splitSince reports whether a branch (the envelopes from the seq of an
+// equivocation on) may have been shaped by a split at that seq, so that
+// the evidence acts on it: it is still in the deal under way there (no
+// later deal began: no RoundKey of seat 0 after the first envelope), or
+// it holds a takeover since (a split leaves each side without the other
+// side's devices, so a side gets past the deal only by taking them over).
+// A branch that went on for deals without a takeover never depended on
+// the split: an equivocator signing a second envelope long after cannot
+// make the table rewind that far.
+func splitSince(branch []*Envelope) bool {
+	for i, env := range branch {
+		switch {
+		case env.Kind == KindVoidSilent || env.Kind == KindAbandon:
+			return true
+		case i > 0 && env.Kind == KindRoundKey && env.Author == 0:
+			return false
+		}
+	}
+	return true
+}
+
+// outweighs reports whether evidence, an Equivocation envelope at the
+// first seq where two branches differ, outweighs the other branch (ours,
+// from that seq): another Equivocation by a higher seat; a branch that
+// holds the accused seat's envelope there and may have been shaped by the
+// split (splitSince); or a takeover there that a strict majority of the
+// players did not vote.
+func outweighs(evidence *Envelope, ours []*Envelope, players int) bool {
+	if len(ours) == 0 {
+		return true
+	}
+	first := ours[0]
+	if first.Kind == KindEquivocation {
+		return evidence.Author < first.Author
+	}
+	accused, err := Equivocator(evidence)
+	if err != nil {
+		return false
+	}
+	if int(first.Author) == accused && first.Kind != KindVoidSilent && first.Kind != KindAbandon {
+		return splitSince(ours)
+	}
+	if first.Kind == KindVoidSilent {
+		vs, err := parseVoidSilent(first.Body)
+		return err == nil && 2*len(vs.votes) <= players
+	}
+	return false
+}
+
 // pendingEquivocation returns, of the evidence given, an equivocation of
 // log's branch not yet answered: the accused seat's envelope is still in
 // the log at that seq, after the same previous envelope as the pair.
-// skip names evidence this peer found it cannot post.
+// skip names evidence this peer found it cannot post; evidence of a
+// branch the split cannot have shaped (splitSince), which it never can,
+// is added to it when skip is not nil.
 func pendingEquivocation(log *Log, evidence []Evidence, skip map[Hash]bool) (Evidence, bool) {
 	for _, ev := range evidence {
 		if ev.First == nil || ev.Second == nil || ev.First.Prev != ev.Second.Prev || skip[ev.Second.Hash()] {
 			continue
 		}
 		held, ok := log.Get(ev.First.Seq)
-		if ok && held.Author == ev.First.Author && held.Prev == ev.First.Prev && held.Kind != KindEquivocation {
+		if !ok || held.Author != ev.First.Author || held.Prev != ev.First.Prev || held.Kind == KindEquivocation {
+			continue
+		}
+		if splitSince(log.Range(ev.First.Seq, log.Next())) {
 			return ev, true
+		}
+		if skip != nil {
+			skip[ev.Second.Hash()] = true
 		}
 	}
 	return Evidence{}, false
@@ -290,6 +347,9 @@ func (p *Peer) Accusations() int {
 func (p *Peer) equivocation() (Evidence, bool) {
 	_, log, _ := p.state()
 	p.mu.Lock()
+	if p.unposted == nil {
+		p.unposted = map[Hash]bool{}
+	}
 	skip, stored := p.unposted, !p.evidenceRead
 	p.evidenceRead = true
 	p.mu.Unlock()

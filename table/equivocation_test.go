@@ -331,46 +331,62 @@ func checkEquivocation(t *testing.T, sp *Selfplay, c equivocationCase, cheater i
 // 0 comes back, its log holds the other envelope, so it posts the
 // evidence instead of giving way, and every device takes that branch:
 // seat 0 keeps its seat and its name, and the cheater is named.
+//
+// At the reveal the victim is seat 2, which reveals after the cheater: on
+// the others' branch its silence there is a withheld reveal, a cheat, and
+// the evidence clears its name too.
 func TestEquivocationOutweighsTakeover(t *testing.T) {
-	for _, players := range []int{3, 4, 5} {
-		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
-			const cheater, victim = 1, 0
-			seed := uint64(90 + players)
-			cfg := SelfplayConfig{Edition: engine.Modern, Players: players, Rounds: 1, Seed: seed, Dir: t.TempDir(),
-				VoidAfter: 10 * time.Second}
-			if testing.Verbose() {
-				cfg.Logf = t.Logf
-			}
-			sp, err := newTestSelfplay(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := newSeededReader(seed)
-			sp.split = map[int]*splitter{cheater: {
-				match: func(env *Envelope) bool { return env.Kind == KindBlock && int(env.Author) == cheater },
-				other: func(env *Envelope) (*Envelope, error) { return resign(env, sp.keys[cheater], rng) },
-				isolated: func(seq uint64, other []byte) error {
-					return sp.isolate(victim, cheater, other, seq+uint64(8*players))
-				},
-			}}
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
-			if err := sp.Run(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if !sp.split[cheater].done.Load() {
-				t.Fatal("the cheater never equivocated")
-			}
-			checkEquivocation(t, sp, equivocationCase{game: GameNjet, kind: KindBlock}, cheater)
-			accused, rewound := 0, 0
-			for _, o := range sp.Outcomes() {
-				accused += o.Accusations
-				rewound += o.Rewinds
-			}
-			if accused == 0 || rewound == 0 {
-				t.Errorf("%d accusations, %d rewinds: the split was never acted on", accused, rewound)
-			}
-		})
+	for _, c := range []struct {
+		name   string
+		kind   Kind
+		victim int
+	}{{"njet phase", KindBlock, 0}, {"reveal", KindReveal, 2}} {
+		for _, players := range []int{3, 4, 5} {
+			t.Run(fmt.Sprintf("%s/players=%d", c.name, players), func(t *testing.T) {
+				outweighTakeover(t, c.kind, c.victim, players)
+			})
+		}
+	}
+}
+
+func outweighTakeover(t *testing.T, kind Kind, victim, players int) {
+	const cheater = 1
+	seed := uint64(90 + players)
+	cfg := SelfplayConfig{Edition: engine.Modern, Players: players, Rounds: 1, Seed: seed, Dir: t.TempDir(),
+		VoidAfter: 10 * time.Second}
+	if testing.Verbose() {
+		cfg.Logf = t.Logf
+	}
+	sp, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := newSeededReader(seed)
+	sp.split = map[int]*splitter{cheater: {
+		match: func(env *Envelope) bool { return env.Kind == kind && int(env.Author) == cheater },
+		other: func(env *Envelope) (*Envelope, error) { return resign(env, sp.keys[cheater], rng) },
+		isolated: func(seq uint64, other []byte) error {
+			return sp.isolate(victim, cheater, other, seq+uint64(8*players))
+		},
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := sp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !sp.split[cheater].done.Load() {
+		t.Fatal("the cheater never equivocated")
+	}
+	checkEquivocation(t, sp, equivocationCase{game: GameNjet, kind: kind}, cheater)
+	// The table went on without the victim: some device dropped that
+	// branch for the evidence (a device restarted since counts afresh,
+	// so the accusations are seen in the log, by checkEquivocation).
+	rewound := 0
+	for _, o := range sp.Outcomes() {
+		rewound += o.Rewinds + o.Accusations
+	}
+	if rewound == 0 {
+		t.Error("no device dropped a branch: the split was never acted on")
 	}
 }
 
@@ -410,5 +426,61 @@ func TestSoftwareFaultBlamesNoSeat(t *testing.T) {
 	// The same error from any crypto check names no seat either.
 	if v := cryptoViolation(2, fmt.Errorf("opening: %w", layout)); v.Seat != -1 || errors.Is(v, ErrCheat) {
 		t.Errorf("cryptoViolation = %+v", v)
+	}
+}
+
+// An equivocator that signs a second envelope for a seq of a deal the
+// table finished long ago, with no takeover since, splits nothing: the
+// evidence is kept but does not rewind the table. A second envelope in
+// the deal under way does.
+func TestEquivocationLateDoesNotRewind(t *testing.T) {
+	d := newDriver(t, engine.Classic, 3, 2, 45)
+	var early *Envelope
+	d.runUntil(func(seat int, k Kind) bool {
+		if k == KindBlock && early == nil {
+			early = d.envelope(seat)
+			d.postAll(early)
+			return false
+		}
+		return early != nil && k == KindBlock && len(d.observer().Njet().Results()) == 1
+	})
+	l := d.logs[d.n]
+	late, err := resign(early, d.sp.keys[early.Author], newSeededReader(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(late); !errors.Is(err, ErrEquivocation) {
+		t.Fatalf("%v, want the pair kept", err)
+	}
+	if ev, ok := pendingEquivocation(l, l.Evidence(), nil); ok {
+		t.Errorf("evidence at seq %d of a finished deal would rewind the table to there", ev.First.Seq)
+	}
+	last, _ := l.Get(l.Next() - 1)
+	recent, err := resign(last, d.sp.keys[last.Author], newSeededReader(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(recent); !errors.Is(err, ErrEquivocation) {
+		t.Fatalf("%v, want the pair kept", err)
+	}
+	if ev, ok := pendingEquivocation(l, l.Evidence(), nil); !ok || ev.First.Seq != last.Seq {
+		t.Errorf("evidence in the deal under way: %v %v", ok, ev.First)
+	}
+	// Compared as branches: evidence at the early seq does not outweigh
+	// the table's branch; at the recent one it does.
+	evidenceAt := func(e, twin *Envelope) *Envelope {
+		body, err := equivocationBody(Evidence{First: e, Second: twin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		accuser := (int(e.Author) + 1) % d.n
+		return d.sign(accuser, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: e.Seq, Prev: e.Prev,
+			Author: uint8(accuser), Kind: KindEquivocation, Body: body})
+	}
+	if outweighs(evidenceAt(early, late), l.Range(early.Seq, l.Next()), d.n) {
+		t.Error("evidence of a finished deal outweighs the table's branch")
+	}
+	if !outweighs(evidenceAt(last, recent), l.Range(last.Seq, l.Next()), d.n) {
+		t.Error("evidence of the deal under way does not outweigh the branch that split")
 	}
 }

@@ -288,3 +288,50 @@ func TestEscrowForgedRecoveredPlayAndAudit(t *testing.T) {
 		}
 	})
 }
+
+// R-ESCROW: an escrow share that does not open for its holder halts no one
+// alone: the holder complains at its next turn (seal kind 3), every log
+// re-opens the share with the holder's revealed secrets and names the
+// escrow's owner.
+func TestEscrowShareComplaint(t *testing.T) {
+	const owner, holder = 2, 0
+	d := newDriver(t, engine.Classic, 3, 1, 53)
+	d.runUntil(func(seat int, k Kind) bool { return k == KindDealTokens && seat == owner })
+	env := d.envelope(owner)
+	sealed, escrow, err := parseDealTokens(env.Body)
+	if err != nil || escrow == nil {
+		t.Fatalf("deal tokens without an escrow: %v", err)
+	}
+	i := slices.IndexFunc(escrow.Shares, func(m crypto.Sealed) bool { return m.To == holder })
+	escrow.Shares[i].Ciphertext[len(escrow.Shares[i].Ciphertext)-1] ^= 1
+	if env.Body, err = dealEscrowBody(sealed, escrow); err != nil {
+		t.Fatal(err)
+	}
+	d.mustPost(d.sign(owner, env))
+	if v := d.games[holder].Violation(); v != nil {
+		t.Fatalf("the holder halted alone: %v", v)
+	}
+	var complaint *Envelope
+	for range 20 {
+		if d.observer().Violation() != nil {
+			break
+		}
+		seat, _, err := d.turn()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := d.envelope(seat)
+		if e.Kind == KindComplaint {
+			complaint = e
+		}
+		d.mustPost(e)
+	}
+	if complaint == nil || int(complaint.Author) != holder {
+		t.Fatalf("complaint %v", complaint)
+	}
+	for i, g := range d.games {
+		if v := g.Violation(); v == nil || v.Seat != owner || v.Check == CheckComplaint {
+			t.Errorf("game %d: violation %v, want the owner's, seat %d", i, v, owner)
+		}
+	}
+}

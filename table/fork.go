@@ -292,15 +292,17 @@ func firstTakeover(envs []*Envelope) int {
 // seats (no branch without those seats can ever outweigh it). At a table
 // of two, an Abandon at the difference is followed.
 func (b branches) yields(ours, theirs []*Envelope) bool {
-	// The evidence of an equivocation at the difference outweighs
-	// anything else there: whatever followed the split on either side
-	// (a takeover voted with the equivocator among others) is void. Of
-	// two, the one by the lower seat stands.
+	// The evidence of an equivocation at the difference outweighs the
+	// branch that split there: whatever followed the split on either
+	// side (a takeover voted with the equivocator among others) is void.
+	// Of two, the one by the lower seat stands (outweighs).
 	if len(theirs) > 0 && theirs[0].Kind == KindEquivocation {
-		return len(ours) == 0 || ours[0].Kind != KindEquivocation || theirs[0].Author < ours[0].Author
+		return outweighs(theirs[0], ours, b.players)
 	}
 	if len(ours) > 0 && ours[0].Kind == KindEquivocation {
-		return false
+		// The mirror of outweighs: only a takeover there by a strict
+		// majority outweighs the evidence.
+		return len(theirs) > 0 && theirs[0].Kind == KindVoidSilent && !outweighs(ours[0], theirs, b.players)
 	}
 	ti := firstTakeover(theirs)
 	if ti < 0 {

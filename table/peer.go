@@ -39,6 +39,9 @@ type PeerConfig struct {
 	// no game's players (a registry of games gives them, package games).
 	Bot       string
 	NewPlayer NewPlayer
+	// ClockBot is the kind of player that makes a person's move when the
+	// table's clock runs out (Genesis.Clock); "" uses Bot.
+	ClockBot string
 	// Lend makes the peer's own seat a bot seated from the lobby that
 	// gives itself to a watcher who claims it: the peer consents to the
 	// claim (Game.Claimable says which claims may stand), hands the seat
@@ -171,8 +174,10 @@ type Peer struct {
 	game    *Game // game, log and replica are replaced by a rewind
 	log     *Log
 	replica *Replica
-	// players are the players of the seats this peer plays with a bot.
-	players map[int]Player
+	// players are the players of the seats this peer plays with a bot,
+	// and clockPlayer the one that moves for its person out of time.
+	players     map[int]Player
+	clockPlayer Player
 	// since is when this peer saw the log's head move to sinceSeq: the
 	// seat entitled there has been silent since then (see waitingSince).
 	since    time.Time

@@ -56,7 +56,8 @@ func TestDamagedStoreCatchesUpBeforePosting(t *testing.T) {
 		cfg  SelfplayConfig
 		// cut returns where to cut the seat's store.
 		cut func(st *Store, table TableID) (int64, error)
-		// voided: the round in progress is voided for the seat's silence.
+		// voided: the seat is taken over for its silence in the round in
+		// progress (the round voided, or kept with its escrow).
 		voided bool
 	}{
 		{name: "Njet, own envelopes lost", cfg: njetConfig(t, 3, 1, 21), cut: atOwn(0)},
@@ -118,9 +119,14 @@ func TestDamagedStoreCatchesUpBeforePosting(t *testing.T) {
 			if !v.Over {
 				t.Error("the verified log does not end the game")
 			}
+			// Taken over: the round voided, or, in the tricks, played on
+			// from the seat's escrow.
 			voided := false
 			for _, vi := range out[0].Voided {
 				voided = voided || vi.Seat == seat
+			}
+			for _, r := range v.Recovered {
+				voided = voided || r.Seat == seat
 			}
 			if voided != tc.voided {
 				t.Errorf("round voided for seat %d: %v, want %v (voided %v)", seat, voided, tc.voided, out[0].Voided)

@@ -111,6 +111,9 @@ func (p *Peer) chooser(game *Game, seq uint64, prev Hash, seat int, kind Kind) (
 			if p.cfg.Logf != nil {
 				p.cfg.Logf("table: seat %d: the clock ran out at seq %d; its bot moves", seat, seq)
 			}
+			if pl, err := p.clockBot(); err == nil {
+				return chooser{player: pl, strict: true}, true
+			}
 		}
 	}
 	pl, err := p.playerOf(seat)
@@ -150,4 +153,22 @@ func (p *Peer) clockOut(seq uint64, prev Hash) bool {
 	defer p.mu.Unlock()
 	pr := p.prompt
 	return pr != nil && pr.Seq == seq && pr.Head == prev && !pr.Until.IsZero() && !p.cfg.Now().Before(pr.Until)
+}
+
+// clockBot returns the player that moves for the person whose time ran
+// out (PeerConfig.ClockBot).
+func (p *Peer) clockBot() (Player, error) {
+	if p.cfg.ClockBot == "" {
+		return p.playerOf(p.cfg.Seat)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.clockPlayer == nil {
+		pl, err := p.cfg.NewPlayer(p.cfg.ClockBot, p.botRand)
+		if err != nil {
+			return nil, err
+		}
+		p.clockPlayer = pl
+	}
+	return p.clockPlayer, nil
 }

@@ -81,7 +81,10 @@ func TestPresenceAndVoteWire(t *testing.T) {
 func TestPresenceThinkingPersonIsWaitedFor(t *testing.T) {
 	const human, think = 1, 10 * time.Minute
 	cfg := njetConfig(t, 3, 1, 71)
-	cfg.VoidAfter = 10 * time.Second
+	// A patience of a minute: on the selfplay's clock, a second a tick
+	// while the table waits, a device there announces itself many times
+	// within it even on a loaded machine.
+	cfg.VoidAfter = time.Minute
 	sp, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +141,9 @@ func TestPresenceThinkingPersonIsWaitedFor(t *testing.T) {
 				}
 				thought = sp.now().Sub(start)
 			}
-			if err := p.Submit(pr.Legal[0]); err != nil && !errors.Is(err, engine.ErrNotYourTurn) {
+			// The same question is seen again until the move reaches the
+			// log: its second answer waits for the first.
+			if err := p.Submit(pr.Legal[0]); err != nil && !errors.Is(err, engine.ErrNotYourTurn) && !errors.Is(err, ErrMovePending) {
 				t.Errorf("submit: %v", err)
 			}
 		}
@@ -165,13 +170,16 @@ func TestPresenceThinkingPersonIsWaitedFor(t *testing.T) {
 
 // A device that is there but slow at its reveal (a busy processor: three
 // patiences, less than the refusal time) is not taken over and never
-// recorded as having withheld it; the game ends with the round audited.
+// recorded as having withheld it; the game ends with the rounds audited.
 // A device gone in the play, at the same table, is taken over, its vote
-// certificate saying it is gone, and recorded as silent, not as a cheat.
+// certificate saying it is gone, and never recorded as a cheat.
 func TestPresenceBusyRevealIsNoCheat(t *testing.T) {
 	const busy, gone = 2, 3
 	cfg := njetConfig(t, 4, 2, 72)
-	cfg.VoidAfter = 10 * time.Second
+	// A patience of a minute: on the selfplay's clock, a second a tick
+	// while the table waits, a device there announces itself many times
+	// within it even on a loaded machine.
+	cfg.VoidAfter = time.Minute
 	cfg.Silences = []Silence{{Seat: gone, AtSeq: 30}}
 	sp, err := newTestSelfplay(cfg)
 	if err != nil {
@@ -213,9 +221,18 @@ func TestPresenceBusyRevealIsNoCheat(t *testing.T) {
 	if err != nil || !v.Over {
 		t.Fatalf("Verify: %v", err)
 	}
-	if len(v.Voided) != 1 || v.Voided[0].Seat != gone || v.Voided[0].Check != CheckSilent || errors.Is(v.Voided[0], ErrCheat) {
-		t.Fatalf("voided %v", v.Voided)
+	// The gone seat's round goes on from its escrow or is dealt again;
+	// either way it is named silent at most, and nobody is named a
+	// cheat.
+	for _, x := range v.Voided {
+		if x.Seat != gone || x.Check != CheckSilent || errors.Is(x, ErrCheat) {
+			t.Fatalf("voided %v", v.Voided)
+		}
 	}
+	if obs := replayObserver(t, writeTemp(t, log)); obs.HostOf(gone) < 0 || obs.HostOf(busy) >= 0 {
+		t.Fatalf("seat %d hosted by %d, seat %d by %d", gone, obs.HostOf(gone), busy, obs.HostOf(busy))
+	}
+	takeovers := 0
 	_, envs, err := ReadExport(bytes.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
@@ -224,6 +241,7 @@ func TestPresenceBusyRevealIsNoCheat(t *testing.T) {
 		if env.Kind != KindVoidSilent {
 			continue
 		}
+		takeovers++
 		vs, err := parseVoidSilent(env.Body)
 		if err != nil {
 			t.Fatal(err)
@@ -233,6 +251,9 @@ func TestPresenceBusyRevealIsNoCheat(t *testing.T) {
 				t.Errorf("a vote of seat %d against seat %d says %v", vote.Voter, vote.Silent, vote.Why)
 			}
 		}
+	}
+	if takeovers != 1 {
+		t.Errorf("%d takeovers, want the gone seat's", takeovers)
 	}
 }
 
@@ -295,7 +316,10 @@ func TestGenesisClock(t *testing.T) {
 func TestTableClockMovesForThePerson(t *testing.T) {
 	const human, clock = 1, 30
 	cfg := njetConfig(t, 3, 1, 73)
-	cfg.VoidAfter, cfg.Clock = 10*time.Second, clock
+	// A patience of a minute: on the selfplay's clock, a second a tick
+	// while the table waits, a device there announces itself many times
+	// within it even on a loaded machine.
+	cfg.VoidAfter, cfg.Clock = time.Minute, clock
 	cfg.Logf = t.Logf
 	sp, err := newTestSelfplay(cfg)
 	if err != nil {
@@ -317,8 +341,9 @@ func TestTableClockMovesForThePerson(t *testing.T) {
 		defer mu.Unlock()
 		if _, ok := asked[pr.Seq]; !ok {
 			asked[pr.Seq] = sp.now()
-			if want := sp.now().Add(clock * time.Second); !pr.Until.Equal(want) {
-				deadOff = append(deadOff, fmt.Sprintf("seq %d: until %v, want %v", pr.Seq, pr.Until, want))
+			// Seen here a tick or two after it was asked, at most.
+			if left := pr.Until.Sub(sp.now()); left > clock*time.Second || left < (clock-2)*time.Second {
+				deadOff = append(deadOff, fmt.Sprintf("seq %d: %v left when first seen, the clock is %d s", pr.Seq, left, clock))
 			}
 		}
 		waited[pr.Seq] = sp.now().Sub(asked[pr.Seq])

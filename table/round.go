@@ -357,8 +357,20 @@ func (g *Game) complaint(seat int) (int, bool) {
 	if !g.complainable() {
 		return 0, false
 	}
-	i, bad := g.rd.bad[seat]
+	i, bad := g.rd.bad[g.complainer(seat)]
 	return i, bad
+}
+
+// complainer is the seat whose sealed messages seat's Complaint concerns:
+// the seat itself, or for a recovered seat's bot the host, whose device
+// posts for it. A Recovery that does not open for the host is complained
+// of at the host's next turn or at the recovered seat's, whichever comes
+// first: the recovered seat's card could not be played without it.
+func (g *Game) complainer(seat int) int {
+	if rd := g.rd; rd != nil && seat == rd.gone && rd.host >= 0 {
+		return rd.host
+	}
+	return seat
 }
 
 // Complaining reports whether hosted seat has received a sealed message
@@ -381,7 +393,7 @@ func (g *Game) applyComplaint(seat int, body []byte) (*Violation, error) {
 	if !g.complainable() {
 		return nil, fmt.Errorf("%w: a complaint outside a deal", ErrMalformed)
 	}
-	return judgeComplaint(g.rd, seat, c)
+	return judgeComplaint(g.rd, g.complainer(seat), c)
 }
 
 // hosted returns the round secrets of a seat this peer hosts.

@@ -848,7 +848,24 @@ func (s *Selfplay) isolate(seat, from int, data []byte, returnAt uint64) error {
 	if p == nil {
 		return fmt.Errorf("table: selfplay: seat %d is not running", seat)
 	}
-	_, _, replica := p.state()
+	_, log, replica := p.state()
+	// What the device has not received yet of the log before data: the
+	// sender's log holds it (the logs agree up to there).
+	if sender := s.Peer(from); sender != nil {
+		env, err := ParseEnvelope(data)
+		if err != nil {
+			return err
+		}
+		for _, e := range sender.Log().Range(log.Next(), env.Seq) {
+			b, err := e.MarshalBinary()
+			if err != nil {
+				return err
+			}
+			if _, err := replica.receive(s.ids[from], b); err != nil {
+				return err
+			}
+		}
+	}
 	if _, err := replica.receive(s.ids[from], data); err != nil {
 		return err
 	}

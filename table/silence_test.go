@@ -198,12 +198,22 @@ func TestVoidSilentForgedCertificate(t *testing.T) {
 	}
 }
 
-// The whole path in the synchronous driver: the seat falls silent at a
-// Njet block, the others vote, the decider posts the void, and the game
+// The whole path in the synchronous driver: the seat falls silent at its
+// first play, the others vote, the decider posts the void, and the game
 // goes on to its end with a bot in the silent seat hosted by the decider.
+// Without an escrow the round is dealt again; with one it goes on, the
+// bot playing the seat's recovered cards.
 func TestVoidSilentSeatsABot(t *testing.T) {
+	t.Run("without an escrow", func(t *testing.T) { voidSilentSeatsABot(t, false) })
+	t.Run("with an escrow", func(t *testing.T) { voidSilentSeatsABot(t, true) })
+}
+
+func voidSilentSeatsABot(t *testing.T, escrow bool) {
 	const silent, dec = 1, 0
 	d := newDriver(t, engine.Modern, 3, 2, 32)
+	for _, g := range d.games {
+		g.noEscrow = !escrow
+	}
 	d.runUntil(func(seat int, k Kind) bool { return k == KindPlay && seat == silent })
 	game := d.games[dec]
 	seq, prev := d.logs[dec].Head()
@@ -227,8 +237,15 @@ func TestVoidSilentSeatsABot(t *testing.T) {
 	if !obs.Over() || len(obs.Njet().Results()) != 2 || obs.HostOf(silent) != dec {
 		t.Fatalf("over %v, %d rounds, bot host %d", obs.Over(), len(obs.Njet().Results()), obs.HostOf(silent))
 	}
-	if r := obs.Njet().Results()[0]; r.Deal != 2 {
-		t.Errorf("the first audited round was deal %d, want 2", r.Deal)
+	want := uint64(2)
+	if escrow {
+		want = 1
+		if r := obs.Recovered(); len(r) != 1 || r[0].Seat != silent || r[0].Host != dec || len(obs.Voided()) != 0 {
+			t.Errorf("recovered %v, voided %v", r, obs.Voided())
+		}
+	}
+	if r := obs.Njet().Results()[0]; r.Deal != want {
+		t.Errorf("the first audited round was deal %d, want %d", r.Deal, want)
 	}
 	for i, l := range d.logs {
 		if _, h := l.Head(); h != hashOf(d.logs[d.n]) {

@@ -10,14 +10,15 @@ import (
 
 // A device that stays at the table (it announces itself) but never posts
 // its reveal after the play is taken over by the others, and every device
-// ends with the same log, which Verify accepts and reads the same: the
-// silence is recorded as a withheld reveal, a cheat (from three seats on;
-// at two, where the one other seat could vote right after its own reveal,
-// the seat is named silent only). A device that leaves there instead is
-// gone, not a cheat: its seat is named silent. Njet deals the round again
-// with a bot in the seat, and that deal counts for nobody; a game of The
-// Game ends with its result not verified. No view ever holds a card of a
-// hand its device does not play.
+// ends with the same log, which Verify accepts and reads the same. At a
+// table of The Game the silence is recorded as a withheld reveal, a cheat
+// (from three seats on; at two, where the one other seat could vote right
+// after its own reveal, the seat is named silent only), and a device that
+// leaves there instead is gone, not a cheat: its seat is named silent;
+// the game ends with its result not verified. At a Njet table the seat's
+// secret comes from its escrow and the round is audited as any other,
+// with a bot in the seat. No view ever holds a card of a hand its device
+// does not play.
 func TestWithheldReveal(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -27,9 +28,9 @@ func TestWithheldReveal(t *testing.T) {
 		check string
 		err   error
 	}{
-		{"Njet, three seats", njetConfig(t, 3, 1, 58), 2, true, CheckWithheld, ErrWithheld},
-		{"Njet, first of four", njetConfig(t, 4, 1, 59), 0, true, CheckWithheld, ErrWithheld},
-		{"Njet, three seats, the device leaves", njetConfig(t, 3, 1, 58), 2, false, CheckSilent, ErrSilent},
+		{"Njet, three seats", njetConfig(t, 3, 1, 58), 2, true, "", nil},
+		{"Njet, first of four", njetConfig(t, 4, 1, 59), 0, true, "", nil},
+		{"Njet, three seats, the device leaves", njetConfig(t, 3, 1, 58), 2, false, "", nil},
 		{"The Game, last of three", theGameConfig(t, 3, true, 900), 2, true, CheckWithheld, ErrWithheld},
 		{"The Game, first of four", theGameConfig(t, 4, false, 901), 0, true, CheckWithheld, ErrWithheld},
 		{"The Game, last of three, the device leaves", theGameConfig(t, 3, true, 900), 2, false, CheckSilent, ErrSilent},
@@ -66,17 +67,21 @@ func TestWithheldReveal(t *testing.T) {
 			if err != nil || !v.Over {
 				t.Fatalf("Verify: %v, over %v", err, v != nil && v.Over)
 			}
+			obs := replayObserver(t, writeTemp(t, log))
+			if c.cfg.Game == GameNjet {
+				// One seat taken over at a Njet table of three or more is
+				// played on from its escrow: its secret is rebuilt from
+				// the others' reveals and the round is audited and
+				// counts, with a bot in the seat. Nobody is named.
+				if len(v.Voided) != 0 || len(v.Results) != 1 || v.Results[0].Deal != 1 || obs.HostOf(c.seat) < 0 {
+					t.Errorf("voided %v, results %+v, seat %d hosted by %d", v.Voided, v.Results, c.seat, obs.HostOf(c.seat))
+				}
+				return
+			}
 			if n := len(v.Voided); n != 1 || v.Voided[0].Seat != c.seat || v.Voided[0].Check != c.check || !errors.Is(v.Voided[0], c.err) {
 				t.Fatalf("Verify: voided %v", v.Voided)
 			}
-			obs := replayObserver(t, writeTemp(t, log))
 			switch c.cfg.Game {
-			case GameNjet:
-				// The round was dealt again with a bot in the seat: the
-				// first audited round is the redeal.
-				if len(v.Results) != 1 || v.Results[0].Deal != 2 || obs.HostOf(c.seat) < 0 {
-					t.Errorf("results %+v, seat %d hosted by %d", v.Results, c.seat, obs.HostOf(c.seat))
-				}
 			case GameTheGame:
 				if v.TheGame != nil || v.Unverified == nil || v.Claimed == nil || v.Unverified.Seat != c.seat || v.Unverified.Check != c.check {
 					t.Fatalf("Verify: result %v, unverified %v, claimed %v", v.TheGame, v.Unverified, v.Claimed)

@@ -442,6 +442,14 @@ func TestLANGameBanner(t *testing.T) {
 			[]string{"ends as abandoned"}, true},
 		{"halt", 3, seat.Halted{Cheat: &seat.Violation{Seat: 2, Check: "renege"}, Needed: 2},
 			[]string{"Cleo", "cheated", "renege", "playing a card"}, false},
+		// The table's clock counts the person's own move down.
+		{"clock", 3, seat.Turn{Seat: 0, Kind: engine.ActPlay, Since: now.Add(-5 * time.Second), Until: now.Add(25 * time.Second)},
+			[]string{"25 s left for your move."}, false},
+		// A device that left is told in a person's words.
+		{"device-left", 3, seat.RoundVoided{Fault: &seat.Violation{Seat: 2, Check: "silent"}, BotHost: 0},
+			[]string{"Cleo's device has left the table; a bot plays that seat now."}, false},
+		{"your-device-left", 3, seat.RoundVoided{Fault: &seat.Violation{Seat: 0, Check: "silent"}, BotHost: 1},
+			[]string{"Your device was away too long", "hosted by Ben"}, false},
 	}
 	for _, c := range cases {
 		for _, sz := range lanSizes {

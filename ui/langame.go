@@ -337,6 +337,15 @@ func (g *LANGame) show() {
 	g.view.Refresh() // buttons came or went: the bar lays out again
 }
 
+// playerName is a seat's player name, or "seat N" without one: how a
+// person speaks of someone whose device left.
+func (g *LANGame) playerName(s int) string {
+	if s >= 0 && s < len(g.seats) && g.seats[s].Name != "" {
+		return g.seats[s].Name
+	}
+	return tr("lan.game.seat", "seat {{.N}}", map[string]any{"N": s + 1})
+}
+
 // seatName is a seat's name and character: "Anna (Wolf)".
 func (g *LANGame) seatName(s int) string {
 	name := tr("lan.game.seat", "seat {{.N}}", map[string]any{"N": s + 1})
@@ -392,13 +401,13 @@ func (g *LANGame) voided(ev seat.RoundVoided) string {
 		case ev.Fault.Seat == g.you && ev.Fault.Check == table.CheckSilent:
 			host := tr("lan.game.someone", "a seat")
 			if ev.BotHost >= 0 {
-				host = g.seatName(ev.BotHost)
+				host = g.playerName(ev.BotHost)
 			}
 			return say(words.YourDeviceLeft(words.Plain(host)))
 		case ev.Fault.Check == table.CheckSilent:
-			return say(words.DeviceLeft(words.Plain(who))) + " " + say(words.DealtAgain())
+			return say(words.DeviceLeft(words.Plain(g.playerName(ev.Fault.Seat)))) + " " + say(words.DealtAgain())
 		case ev.Fault.Check == table.CheckWithheld:
-			return say(words.RevealWithheld(words.Plain(who)))
+			return say(words.RevealWithheld(words.Plain(g.playerName(ev.Fault.Seat))))
 		}
 	}
 	if ev.Fault != nil && ev.Fault.Check == table.CheckSilent && ev.Fault.Seat != g.you {

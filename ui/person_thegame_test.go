@@ -173,18 +173,6 @@ func onTop(s *reach.Screen) *reach.Screen {
 	return &top
 }
 
-// tgPersonSizes are the sizes a person plays The Game at: the app's
-// desktop window, a phone upright and on its side, a small window.
-var tgPersonSizes = []struct {
-	name string
-	size fyne.Size
-}{
-	{"desktop", fyne.NewSize(1024, 720)},
-	{"phone", fyne.NewSize(360, 740)},
-	{"landscape-short", fyne.NewSize(740, 360)},
-	{"short", fyne.NewSize(300, 400)},
-}
-
 // TestPersonPlaysTheGame: a person plays whole games of The Game through
 // the screen alone, from home by the setup's choices to the game-over
 // view and home again (G-B6), the bots in the other seats: every player
@@ -196,7 +184,7 @@ func TestPersonPlaysTheGame(t *testing.T) {
 		"landscape-short": {{3, false, 27}, {1, true, 28}},
 		"short":           {{2, false, 29}, {4, true, 30}},
 	}
-	for _, sz := range tgPersonSizes {
+	for _, sz := range tgSizes {
 		for _, g := range games[sz.name] {
 			t.Run(sz.name+"/"+g.String(), func(t *testing.T) {
 				start := time.Now()

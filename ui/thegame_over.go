@@ -94,10 +94,14 @@ func newTgOver(s *TheGameScreen) *tgOver {
 		o.Again.Importance = widget.HighImportance
 		o.Done.Importance = widget.MediumImportance
 		end = container.NewGridWithColumns(2, o.Done, o.Again)
-		if s.lay.portrait {
-			// One under the other: side by side, the longest words
-			// ("Nochmal spielen") are wider than a phone.
-			end = container.NewVBox(o.Again, o.Done)
+		// One above the other where the window is too narrow for both
+		// side by side (German and French on a phone).
+		if s.app != nil {
+			room := min(s.app.Window().Canvas().Size().Width-4*theme.Padding(), 720)
+			// A grid's columns are as wide as its widest button.
+			if 2*max(o.Done.MinSize().Width, o.Again.MinSize().Width)+theme.Padding() > room {
+				end = container.NewGridWithColumns(1, o.Again, o.Done)
+			}
 		}
 	}
 

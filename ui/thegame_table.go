@@ -991,14 +991,14 @@ func (t *TheGameScreen) TypedKey(ev *fyne.KeyEvent) bool {
 // piles stand in a row, large, with the note and the hand below them and
 // the seats, commands and moves in a column at the right. Otherwise the
 // pieces are small and go one under the other: the turn, the piles (two by
-// two, or in a row where the width holds four), the seats, commands and
-// moves, the note and the hand (in rows of four, or of eight where the
-// width holds them). When that does not fit the window's height, the
-// words of the side column follow the hand, so that the piles and the hand
-// come first, and the table scrolls. The buttons stand upright at the
-// right of a window wider than high but short (a phone on its side), where
-// height is scarce; else tgFrame places them over the bottom of the
-// table, which is kept free for them.
+// two, or in a row where the width holds four), the hand right under them
+// (in rows of four, or of eight where the width holds them), the note,
+// then the seats, commands and moves, which the table scrolls to when the
+// window is too short for them. The piles take the height to spare, as
+// much through the person's turn as at its start: the hand does not move
+// while the person lays cards. The buttons stand upright at the right of
+// a window wider than high but short (a phone on its side), where height
+// is scarce; else tgFrame places them at the bottom, under the scroll.
 type tgLayout struct {
 	s        *TheGameScreen
 	bar      fyne.CanvasObject // the buttons, placed by tgFrame
@@ -1202,7 +1202,7 @@ func (l *tgLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 // tgFrame places the scrolling table and the buttons: the buttons along
-// the bottom, on a strip of felt that hides the table scrolled under them
+// the bottom, on a strip of felt under the scroll, which ends above it
 // (under the piles and hand on a desktop, across the width in the
 // column), or upright at the right of a phone on its side.
 type tgFrame struct{ lay *tgLayout }

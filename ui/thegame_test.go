@@ -481,8 +481,8 @@ func TestTheGameLanguages(t *testing.T) {
 	}
 }
 
-// tgSizes are the window sizes The Game's screens are checked at: a
-// desktop, a phone held upright, a phone on its side and the mobile
+// tgSizes are the window sizes The Game's screens are checked at and a
+// person plays at: the app's desktop window, a phone held upright, a phone on its side and the mobile
 // simulation's small window. The table is too tall for the last two
 // (short) and must scroll there.
 var tgSizes = []struct {
@@ -490,7 +490,7 @@ var tgSizes = []struct {
 	size  fyne.Size
 	short bool
 }{
-	{"desktop", fyne.NewSize(1280, 800), false},
+	{"desktop", fyne.NewSize(1024, 720), false},
 	{"phone", fyne.NewSize(360, 740), false},
 	{"landscape-short", fyne.NewSize(740, 360), true},
 	{"short", fyne.NewSize(300, 400), true},

@@ -210,6 +210,7 @@ type tgPileView struct {
 	big     bool
 	onTap   func()
 
+	dirSize                      float32 // the band's text size before fitting
 	bg, band                     *canvas.Rectangle
 	dir, num, cmd, trick, sigTxt *canvas.Text
 	sigs                         *fyne.Container
@@ -295,6 +296,15 @@ func (r *tgPileRender) Layout(size fyne.Size) {
 	p.band.Move(fyne.NewPos(0, 0))
 	p.icon.Resize(fyne.NewSize(bandH-8, bandH-8))
 	p.icon.Move(fyne.NewPos(pad, 4))
+	// The long words ("Pile 3: down from 100") where every pile's fit
+	// at this width, else the short ones on all: the four bands alike.
+	if p.big {
+		p.dir.Text, p.dir.TextSize = p.words(true), p.dirSize
+		long := fyne.MeasureText(tgw("thegame.pile.down", "N", p.index+1), p.dir.TextSize, p.dir.TextStyle).Width
+		if long > size.Width-bandH-pad {
+			p.dir.Text = p.words(false)
+		}
+	}
 	fitText(p.dir, size.Width-bandH-pad)
 	p.dir.Resize(fyne.NewSize(size.Width-bandH-pad, bandH-8))
 	p.dir.Move(fyne.NewPos(pad+bandH-4, 4))
@@ -362,18 +372,14 @@ func (r *tgPileRender) Refresh() {
 		numSize, small = float32(72), float32(15)
 	}
 	p.dir.TextSize = small + 1
-	up, down := "thegame.pile.up.short", "thegame.pile.down.short"
-	if p.big {
-		up, down = "thegame.pile.up", "thegame.pile.down"
-	}
+	p.dirSize = p.dir.TextSize
+	p.dir.Text = p.words(p.big)
 	if pl.Up {
 		p.band.FillColor = tgUpColour
 		p.icon.SetResource(theme.MoveUpIcon())
-		p.dir.Text = tgw(up, "N", p.index+1)
 	} else {
 		p.band.FillColor = tgDownColour
 		p.icon.SetResource(theme.MoveDownIcon())
-		p.dir.Text = tgw(down, "N", p.index+1)
 	}
 	p.num.Text = strconv.Itoa(pl.Top)
 	p.num.TextSize = numSize
@@ -427,6 +433,18 @@ func (r *tgPileRender) Objects() []fyne.CanvasObject {
 }
 
 func (r *tgPileRender) Destroy() {}
+
+// words names the pile and its way, in the long words or the short.
+func (p *tgPileView) words(long bool) string {
+	id := "thegame.pile.down"
+	if p.pile.Up {
+		id = "thegame.pile.up"
+	}
+	if !long {
+		id += ".short"
+	}
+	return tgw(id, "N", p.index+1)
+}
 
 // tgTrickCard is the card the backwards trick would lay on pl, or 0 when
 // no card can.

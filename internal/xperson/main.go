@@ -7,6 +7,10 @@
 // exits 0; when what it needs is not on the screen it prints the screen,
 // takes a screenshot and exits 1.
 //
+// With --game thegame it plays The Game instead: the players and Extreme
+// chosen on its setup screen, a whole game with The Game's policy, the
+// cards left read off the game-over view ("left N"), and home again.
+//
 // With --lan-host NAME it hosts a LAN table from the home screen instead
 // (the host form filled in, the lobby's start once the seats are full),
 // with --lan-join NAME it waits until home lists the table NAME and takes

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/njetlan/njet/ui/reach"
@@ -37,5 +38,22 @@ func TestReadTotals(t *testing.T) {
 	s.Texts = s.Texts[:len(s.Texts)-3]
 	if got, err := readTotals(s, save, "You"); err == nil {
 		t.Fatalf("without the person's row: %v", got)
+	}
+}
+
+// TestReadLeft: the cards left come off the game-over view's line that
+// says them; a view without that line is an error.
+func TestReadLeft(t *testing.T) {
+	say := func(n int) string { return "Cards left: " + strconv.Itoa(n) }
+	s := &reach.Screen{Texts: []reach.Text{
+		text("The", 0, 0), text("game", 50, 0), text("beat", 100, 0), text("you", 150, 0),
+		text("Cards", 0, 30), text("left:", 50, 30), text("12", 100, 30),
+	}}
+	if n, err := readLeft(s, say); err != nil || n != 12 {
+		t.Fatalf("read %d, %v", n, err)
+	}
+	s.Texts = s.Texts[:4]
+	if n, err := readLeft(s, say); err == nil {
+		t.Fatalf("without the line: %d", n)
 	}
 }

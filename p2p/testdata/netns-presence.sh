@@ -183,6 +183,8 @@ scen_kill() {
 			echo "kill: device $i spoke of checks and seqs"
 			return 1
 		fi
+		awk -v t="$t0" -v i="$i" '$1 >= t && /left the table/ { printf "kill: device %s said so %.1f s after the kill\n", i, $1 - t; exit }' \
+			"$WORK/kill-$i/out.txt"
 	done
 }
 

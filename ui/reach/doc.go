@@ -13,7 +13,9 @@
 // to tap, what to type, or that there is nothing to do yet. The same
 // policies play in the widget tests and against the real binary. Njet plays
 // a game of Njet! as a person would, from the prompt and the controls on
-// screen.
+// screen; TheGame plays The Game from the numbers on the piles and the
+// cards and the marks the table draws on them (Marker: a card that fits,
+// the piles that take the picked card).
 //
 // The package imports no test code: the probe ships in the binary.
 package reach
