@@ -180,6 +180,10 @@ func TestPersonHintAndPlayAgain(t *testing.T) {
 			if fresh.Taps < 4 || l2.Over() {
 				t.Fatalf("%d taps in the new game", fresh.Taps)
 			}
+			// The saves of the new game are written before the test's
+			// directory goes.
+			pa.p.Settle()
+			pa.u.saving.Wait()
 		})
 	}
 }

@@ -117,6 +117,7 @@ func TestPersonTheGameHintAndPlayAgain(t *testing.T) {
 			if len(next.plays) == 0 {
 				t.Fatal("no card laid in the new game")
 			}
+			pa.u.saving.Wait() // the new game's saves are written
 		})
 	}
 }
