@@ -55,6 +55,11 @@ func ExpertSettings(players int, extreme bool) (Weights, Judgement) {
 			// less than coop's price says: the next seats plan around it.
 			w.Lasting = 0.6
 		}
+		if players == 5 {
+			// Five hands hold a card to cover a skull more often than
+			// fewer do.
+			w.Skull = 3
+		}
 	}
 	return w, jg
 }
