@@ -112,9 +112,11 @@ type Tricks struct{}
 // Kept tells that the round went on, the seat's cards recovered from the
 // escrow for its bot on the device of seat Host (this device when You);
 // otherwise the round was dealt again at once.
+// Name and HostName are the seats' player names ("" when they have none).
 type SeatGone struct {
-	Seat, Host int
-	Kept, You  bool
+	Seat, Host     int
+	Kept, You      bool
+	Name, HostName string
 }
 
 // RoundOver: a round ended and was audited.
@@ -239,6 +241,14 @@ func (d *Device) Play(ctx context.Context, t *Table, cfg PlayConfig, onEvent fun
 	return out, err
 }
 
+// nameOf returns seat's player name, or "" when it has none.
+func nameOf(names []string, seat int) string {
+	if seat < 0 || seat >= len(names) {
+		return ""
+	}
+	return names[seat]
+}
+
 // runBot runs the session with a bot in the device's own seat, reporting
 // the table's progress. Peer events may be dropped when they come faster
 // than they are read, so every event reports all the rounds not reported
@@ -253,7 +263,7 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 			// other fault (a withheld reveal, a cheat, the end of a game
 			// of two) is told as the seat taken over.
 			if host := g.PeerOf(v.Seat); v.Check == table.CheckSilent && v != g.Abandoned() {
-				onEvent(SeatGone{Seat: v.Seat, Host: host, You: host == own})
+				onEvent(SeatGone{Seat: v.Seat, Host: host, You: host == own, Name: nameOf(names, v.Seat), HostName: nameOf(names, host)})
 			} else {
 				e := SeatTakenOver{Fault: v, Abandoned: v == g.Abandoned()}
 				if v.Seat < len(names) {
@@ -264,7 +274,8 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 			voided++
 		}
 		for _, r := range g.Recovered()[kept:] {
-			onEvent(SeatGone{Seat: r.Seat, Host: r.Host, Kept: true, You: r.Host == own})
+			onEvent(SeatGone{Seat: r.Seat, Host: r.Host, Kept: true, You: r.Host == own, Name: nameOf(names, r.Seat),
+				HostName: nameOf(names, r.Host)})
 			kept++
 		}
 		results := g.Njet().Results()

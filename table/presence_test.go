@@ -295,7 +295,7 @@ func TestGenesisClock(t *testing.T) {
 		{"a clock of 0 s", append(bytes.Clone(plain), genesisClock, 0, 0)},
 		{"a truncated clock", append(bytes.Clone(plain), genesisClock, 1)},
 		{"the clock before the names", append(bytes.Clone(plain), genesisClock, 0, 9, genesisNames, 0, 1, 'A', 0, 0, 0, 0)},
-		{"an unknown extension", append(bytes.Clone(plain), 3, 0, 9)},
+		{"an unknown extension", append(bytes.Clone(plain), 9, 0, 9)},
 		{"a clock too long", append(bytes.Clone(plain), genesisClock, 0xff, 0xff)},
 	} {
 		if _, err := ParseGenesis(c.body); !errors.Is(err, ErrMalformed) {

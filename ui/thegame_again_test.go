@@ -12,11 +12,11 @@ import (
 	"github.com/njetlan/njet/ui/reach"
 )
 
-// pileControl matches pile i as drawn: a pile that says its number
-// first ("2 up 37").
+// pileControl matches pile i as drawn: it shows its number first
+// ("2 up 37").
 func pileControl(i int) func(reach.Control) bool {
-	n := fmt.Sprintf("%d ", i+1)
-	return func(c reach.Control) bool { return c.Kind == "pile" && strings.HasPrefix(c.Text, n) }
+	name := fmt.Sprintf("%d ", i+1)
+	return func(c reach.Control) bool { return c.Kind == "pile" && strings.HasPrefix(c.Text, name) }
 }
 
 // hintStep taps Hint on the person's turn of The Game, checks that the

@@ -306,8 +306,13 @@ func (c *cli) showPlay(e lan.Event) {
 	case lan.SeatTakenOver:
 		fmt.Fprintf(c.stdout, "%s\n", takenOverWords(e))
 	case lan.SeatGone:
-		seat := func(s int) words.Msg { return words.Plain(fmt.Sprintf("seat %d", s)) }
-		fmt.Fprintf(c.stdout, "%s\n", words.Gone(seat(e.Seat), seat(e.Host), e.Kept, e.You))
+		seat := func(s int, name string) words.Msg {
+			if name != "" {
+				return words.Plain(name)
+			}
+			return words.Plain(fmt.Sprintf("seat %d", s))
+		}
+		fmt.Fprintf(c.stdout, "%s\n", words.Gone(seat(e.Seat, e.Name), seat(e.Host, e.HostName), e.Kept, e.You))
 	case lan.RoundOver:
 		fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", e.Result.Round, e.Result.Points, e.Result.Totals)
 	case lan.Violation:

@@ -11,6 +11,7 @@ type Coop struct {
 	w         Weights
 	kind      string     // "coop" when empty
 	judgement *Judgement // the expert's; nil for coop
+	byTable   bool       // w and judgement follow ExpertSettings for the view's table
 
 	plan     []thegame.Action
 	planTurn int // v.Turns when the plan was made
@@ -332,6 +333,10 @@ func hopeless(p *thegame.Position) bool {
 
 // makePlan returns the plays of the turn ahead.
 func (b *Coop) makePlan(v *thegame.View) []thegame.Action {
+	if b.byTable {
+		w, jg := ExpertSettings(v.Players, v.Extreme)
+		b.w, b.judgement = w, &jg
+	}
 	j := newJudge(v, b.w, b.signals, b.judgement)
 	p := v.Position()
 	if j.end && v.Players == 1 {

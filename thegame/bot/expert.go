@@ -31,13 +31,47 @@ func DefaultJudgement() Judgement {
 }
 
 // NewExpert returns the expert player: Coop's turn planning, signals and
-// endgame search with the judgement of homes. Its kind is "expert", or
+// endgame search with the judgement of homes, its weights chosen for the
+// table it plays at (ExpertSettings). Its kind is "expert", or
 // "expert-silent" without signals.
 func NewExpert(signals bool) *Coop {
-	return NewExpertWeights(signals, ExpertWeights(), DefaultJudgement())
+	b := NewExpertWeights(signals, ExpertWeights(), DefaultJudgement())
+	b.byTable = true
+	return b
 }
 
-// NewExpertWeights returns an expert with the given weights and judgement.
+// ExpertSettings returns the weights and judgement the expert plays with
+// at a table of players seats, in the Extreme game or not: the defaults,
+// with what paid on seeded batches for that table.
+func ExpertSettings(players int, extreme bool) (Weights, Judgement) {
+	w, jg := ExpertWeights(), DefaultJudgement()
+	if players == 1 && !extreme {
+		// Alone, nobody else lays the backwards trick that would give a
+		// card with no home one again: losing the last home costs twice
+		// as much. It wins more games, for about as many cards left.
+		jg.Home[0] = 12
+	}
+	if extreme {
+		if players == 1 {
+			// Alone, a turn under "draw one" costs the hand its choice
+			// for the whole next turn.
+			w.DrawOne = 6
+		} else {
+			// With others a lasting command left on top hinders them
+			// less than coop's price says: the next seats plan around it.
+			w.Lasting = 0.6
+		}
+		if players == 5 {
+			// Five hands hold a card to cover a skull more often than
+			// fewer do.
+			w.Skull = 3
+		}
+	}
+	return w, jg
+}
+
+// NewExpertWeights returns an expert with the given weights and judgement
+// and no look past its turn.
 func NewExpertWeights(signals bool, w Weights, jg Judgement) *Coop {
 	return &Coop{signals: signals, w: w, planTurn: -1, kind: "expert", judgement: &jg}
 }

@@ -130,3 +130,50 @@ func TestExpertCoversItsSkull(t *testing.T) {
 		t.Fatalf("plays %v", plays)
 	}
 }
+
+// TestExpertPlaysByTable plays Extreme games where the expert's turns are
+// also planned by experts given its table's settings and the settings of
+// no table: the first always agree with it; with others at the table the
+// second do not always (the settings of the table change its play).
+func TestExpertPlaysByTable(t *testing.T) {
+	for _, n := range []int{1, 3} {
+		differ := 0
+		for game := range 6 {
+			g, err := thegame.NewGame(thegame.Config{Players: n, Extreme: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			deck := thegame.Deck()
+			r := rand.New(rand.NewPCG(uint64(n), uint64(game)))
+			r.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+			players := make([]Player, n)
+			for s := range players {
+				players[s] = NewExpert(false)
+			}
+			w, jg := ExpertSettings(n, true)
+			for step := 0; step < 400; step++ {
+				if err := g.Feed(deck); err != nil {
+					t.Fatal(err)
+				}
+				if g.Phase() == thegame.PhaseOver {
+					break
+				}
+				s := g.Turn()
+				v := g.View(s)
+				a := NewExpert(false).Act(&v) // planned afresh, as the others
+				if b := NewExpertWeights(false, w, jg).Act(&v); b != a {
+					t.Fatalf("%d players, game %d, step %d: %s, with the table's settings %s", n, game, step, a, b)
+				}
+				if b := NewExpertWeights(false, ExpertWeights(), DefaultJudgement()).Act(&v); b != a {
+					differ++
+				}
+				if err := g.Apply(players[s].Act(&v)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if n > 1 && differ == 0 {
+			t.Errorf("%d players: the table's settings never changed a play", n)
+		}
+	}
+}
