@@ -13,9 +13,11 @@ import (
 	"github.com/njetlan/njet/table"
 )
 
-// claimTick is how often a watcher that claims a seat sends its claim
-// again (gossip loses messages) and looks at the log.
-const claimTick = time.Second
+// claimTick is how often a watcher that claims a seat looks at the log
+// and sends its claim again (gossip loses messages). A claim names the
+// deal it opens, so at a table of bots that deals every fraction of a
+// second it is signed again as often, or every one comes a deal late.
+const claimTick = 200 * time.Millisecond
 
 // claimRefusals is how many refusals in a row end a claim: a member
 // whose log lags behind the watcher's may refuse once.

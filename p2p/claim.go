@@ -63,8 +63,9 @@ type claimRelay struct {
 }
 
 type relayed struct {
-	key table.Identity
-	at  time.Time
+	key  table.Identity
+	deal uint64
+	at   time.Time
 }
 
 // SetClaimCheck sets how the table judges a watcher's claim of a seat
@@ -148,8 +149,8 @@ func (t *Table) relay(req *table.SeatClaimRequest, data []byte) string {
 	switch {
 	case held && last.key != req.Key && now.Sub(last.at) < claimHold:
 		return fmt.Sprintf("another device is claiming seat %d", req.Seat)
-	case held && last.key == req.Key && now.Sub(last.at) < claimRepeat:
-		return "" // published a moment ago
+	case held && last.key == req.Key && last.deal == req.Deal && now.Sub(last.at) < claimRepeat:
+		return "" // published a moment ago (a request for a later deal goes out at once)
 	}
 	ctx, cancel := context.WithTimeout(t.ctx, claimTimeout)
 	defer cancel()
@@ -160,7 +161,7 @@ func (t *Table) relay(req *table.SeatClaimRequest, data []byte) string {
 	if t.claims.last == nil {
 		t.claims.last = make(map[uint8]relayed)
 	}
-	t.claims.last[req.Seat] = relayed{key: req.Key, at: now}
+	t.claims.last[req.Seat] = relayed{key: req.Key, deal: req.Deal, at: now}
 	t.claims.mu.Unlock()
 	return ""
 }

@@ -297,6 +297,15 @@ func (b *claimBook) keepApproval(a *SeatApproval) {
 	b.approvals[a.Seat][a.Approver] = a
 }
 
+// holds reports whether the book holds approver's approval of the claim
+// of seat for round.
+func (b *claimBook) holds(seat, approver uint8, round uint64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.approvals[seat][approver]
+	return a != nil && a.Deal == round
+}
+
 // forget drops the request held for seat and its approvals.
 func (b *claimBook) forget(seat uint8) {
 	b.mu.Lock()
@@ -369,7 +378,12 @@ func (p *Peer) receiveApproval(m Received) {
 // when the peer lends it (PeerConfig.Lend). A claim of a seat that went to
 // its claimant, or cannot go to any now, is forgotten: a seat taken over
 // again later goes back only on a new request.
-func (p *Peer) approve(ctx context.Context) {
+//
+// With fresh, only approvals not yet held are signed: a claim names the
+// deal it opens, so its approvals are made as soon as it comes, not at
+// the next poll, by which time a table of bots may have dealt already.
+// The poll signs and publishes them all again, as gossip loses messages.
+func (p *Peer) approve(ctx context.Context, fresh bool) {
 	game, _, _ := p.state()
 	if game.Genesis() == nil || game.Over() || p.CatchingUp() {
 		return
@@ -384,7 +398,7 @@ func (p *Peer) approve(ctx context.Context) {
 			continue // signed for another deal: its claimant signs anew
 		}
 		for _, s := range game.Approvers(int(c.Seat)) {
-			if !p.hosts(game, s) || s == int(c.Seat) && !p.cfg.Lend {
+			if !p.hosts(game, s) || s == int(c.Seat) && !p.cfg.Lend || fresh && p.book.holds(c.Seat, uint8(s), round) {
 				continue
 			}
 			key, err := p.keyOf(game, s)

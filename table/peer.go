@@ -578,6 +578,7 @@ func (p *Peer) run(outer context.Context) error {
 			p.mu.Unlock()
 			p.emit(nil)
 		case <-p.wake:
+			p.approve(ctx, true)
 		case <-p.cfg.Poll:
 			if err := p.poll(ctx); err != nil {
 				return stop(err)

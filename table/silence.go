@@ -69,7 +69,7 @@ func (p *Peer) DeclineVoid() error {
 // claims, and once the game is over at the others' logs (probeFork).
 func (p *Peer) poll(ctx context.Context) error {
 	p.claim(ctx)
-	p.approve(ctx)
+	p.approve(ctx, false)
 	p.probeFork(ctx)
 	return p.silence(ctx, true)
 }
