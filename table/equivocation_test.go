@@ -260,9 +260,14 @@ func TestEquivocationSplitConverges(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/players=%d", c.name, players), func(t *testing.T) {
 				const cheater = 1
 				sp := splitSelfplay(t, c, players, cheater, uint64(70+players))
+				lines := &logLines{}
+				sp.cfg.Logf = lines.logf
 				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 				defer cancel()
+				stand := standings(ctx, sp)
 				if err := sp.Run(ctx); err != nil {
+					stand(t)
+					lines.tail(t, 400)
 					t.Fatal(err)
 				}
 				if !sp.split[cheater].done.Load() {

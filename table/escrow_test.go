@@ -109,13 +109,22 @@ func escrowLeaks(t *testing.T, g *Game, seat int) int {
 		}
 		return leaks
 	}
+	// The card passed to the gone seat stays known where it was passed
+	// from: the device of the seat on its left chose it.
+	left := (rd.gone + g.n - 1) % g.n
+	var passed engine.Hand
 	for _, p := range held {
-		if c, ok := nj.d.cardAt[p]; ok {
+		c, ok := nj.d.cardAt[p]
+		switch {
+		case !ok:
+		case g.peerOf(seat) == g.peerOf(left) && nj.owner(p) == left && nj.d.passPos[left] == p:
+			passed = passed.Add(c)
+		default:
 			t.Errorf("seat %d's peer knows %s at position %d of recovered seat %d", seat, c, p, rd.gone)
 			leaks++
 		}
 	}
-	if h := nj.eng.View(rd.gone).Hand; h != 0 {
+	if h := nj.eng.View(rd.gone).Hand &^ passed; h != 0 {
 		t.Errorf("seat %d's peer shows recovered seat %d's hand %v", seat, rd.gone, h)
 		leaks++
 	}
@@ -333,5 +342,51 @@ func TestEscrowShareComplaint(t *testing.T) {
 		if v := g.Violation(); v == nil || v.Seat != owner || v.Check == CheckComplaint {
 			t.Errorf("game %d: violation %v, want the owner's, seat %d", i, v, owner)
 		}
+	}
+}
+
+// R-ESCROW: a device cut off while it keeps running (a lost network, not
+// a dead battery), at each of its steps of a round where the cards are
+// passed left, so that its neighbours know the cards passed to and from
+// its hand: before the tricks the round is dealt again, from the first
+// card on the seat is played on from its escrow, and the others finish
+// with one log that verifies. Every device that knew a passed card keeps
+// knowing it; only the cut-off seat's own knowledge is set aside.
+func TestEscrowDeviceCutAtEveryStep(t *testing.T) {
+	const seat = 2
+	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 1, Seed: 41, Net: lossy, VoidAfter: 20 * time.Second}
+	ref := referenceLog(t, cfg)
+	if _, pass := stepSeq(t, ref, 0, -1, KindPassCommit); pass < 0 {
+		t.Fatal("no pass in the reference round")
+	}
+	var cuts []*Envelope
+	plays := 0
+	for _, env := range ref {
+		if int(env.Author) != seat || env.Kind == KindAck {
+			continue
+		}
+		if env.Kind == KindPlay {
+			// The first plays, a middle one and the last.
+			if plays++; plays > 2 && plays != 7 && plays != 15 {
+				continue
+			}
+		} else if slices.ContainsFunc(cuts, func(e *Envelope) bool { return e.Kind == env.Kind }) {
+			continue
+		}
+		cuts = append(cuts, env)
+	}
+	for _, at := range cuts {
+		t.Run(fmt.Sprintf("%v at seq %d", at.Kind, at.Seq), func(t *testing.T) {
+			c := cfg
+			c.Silences = []Silence{{Seat: seat, AtSeq: at.Seq, BeforePublish: true, Kind: at.Kind}}
+			v := lossGame(t, c, []int{seat})
+			kept := at.Kind == KindPlay || at.Kind == KindReveal
+			switch {
+			case kept && (len(v.Voided) != 0 || len(v.Recovered) != 1 || v.Recovered[0].Seat != seat):
+				t.Errorf("voided %v, recovered %+v: want seat %d played on from its escrow", v.Voided, v.Recovered, seat)
+			case !kept && (len(v.Voided) != 1 || v.Voided[0].Seat != seat || v.Voided[0].Check != CheckSilent):
+				t.Errorf("voided %v: want the round of seat %d dealt again", v.Voided, seat)
+			}
+		})
 	}
 }

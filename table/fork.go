@@ -163,8 +163,9 @@ func (b branches) probe(ctx context.Context, log *Log) (*divergence, bool) {
 // after k (yields). When this peer's branch gives way, compare checks the
 // member's branch up to its first takeover against the stored log up to k
 // (follows) and returns k and that branch. It reports false when the peer
-// keeps its own branch, and errNoAnswer when the member did not answer
-// (the next refusal asks again).
+// keeps its own branch (with the k where they differ, or 0 when they do
+// not), and errNoAnswer when the member did not answer (the next refusal
+// asks again).
 func (b branches) compare(ctx context.Context, d *divergence, log *Log) (uint64, []*Envelope, bool, error) {
 	next := log.Next()
 	k, ok, err := b.firstDifference(ctx, d.from, log, min(next, d.seq+1))
@@ -187,14 +188,17 @@ func (b branches) compare(ctx context.Context, d *divergence, log *Log) (uint64,
 		_, _ = log.Append(theirs[0])
 		return 0, nil, false, nil
 	}
-	if len(theirs) == 0 || !b.yields(log.Range(k, next), theirs) {
+	if len(theirs) == 0 {
 		return 0, nil, false, nil
+	}
+	if !b.yields(log.Range(k, next), theirs) {
+		return k, nil, false, nil
 	}
 	if i := firstTakeover(theirs); i >= 0 {
 		theirs = theirs[:i+1]
 	}
 	if !b.follows(k, theirs) {
-		return 0, nil, false, nil
+		return k, nil, false, nil
 	}
 	return k, theirs, true, nil
 }
@@ -429,6 +433,26 @@ func (p *Peer) rejected(from Identity, env *Envelope, err error) {
 	p.signal()
 }
 
+// pushBranch publishes again this peer's envelope at k, where a member's
+// log went another way and this peer keeps its own branch: a member whose
+// branch gives way may never have heard of it (an envelope lost, or one of
+// two at a seq its log dropped while it waited for an earlier one), and
+// its log refuses it now, which makes it compare the branches in turn.
+// The one envelope is enough: the member fetches the rest by sync.
+func (p *Peer) pushBranch(ctx context.Context, log *Log, k uint64) {
+	env, ok := log.Get(k)
+	if !ok {
+		return
+	}
+	b, err := env.MarshalBinary()
+	if err != nil {
+		return
+	}
+	if err := p.cfg.Transport.Publish(ctx, b); err != nil && p.cfg.Logf != nil {
+		p.cfg.Logf("table: seat %d: publish seq %d again: %v", p.cfg.Seat, k, err)
+	}
+}
+
 // branches returns the peer's comparison of branches.
 func (p *Peer) branches(game *Game) branches {
 	n := 0
@@ -456,6 +480,9 @@ func (p *Peer) checkDiverged(ctx, outer context.Context, d *divergence, stop fun
 	}
 	if !ok {
 		p.forks.checked(next)
+		if k > 0 {
+			p.pushBranch(ctx, log, k)
+		}
 		return false, nil
 	}
 	if err := stop(nil); err != nil {

@@ -309,3 +309,38 @@ func playing(pred func(v thegame.View) bool) func(g *Game) bool {
 		return (v.Phase == thegame.PhasePlay || v.Phase == thegame.PhaseDraw) && v.Turns >= 3 && pred(v)
 	}
 }
+
+// standings records, every fifth of a second while ctx lasts, where each
+// device of sp stands; the function it returns logs the last record, for
+// the diagnosis of a table that did not finish.
+func standings(ctx context.Context, sp *Selfplay) func(t *testing.T) {
+	var mu sync.Mutex
+	last := make([]string, sp.cfg.Players)
+	go func() {
+		for ctx.Err() == nil {
+			time.Sleep(200 * time.Millisecond)
+			for seat := range sp.cfg.Players {
+				p := sp.Peer(seat)
+				if p == nil {
+					continue
+				}
+				v := p.View()
+				next, head := p.Log().Head()
+				turn, err := p.Game().Entitled(next)
+				line := fmt.Sprintf("seat %d: log at %d (%x), entitled %d %v (%v), present %v, away %v, votes %d, bot host %d, voided %v, violation %v, catching up %v, done %v, clock %v",
+					seat, next, head[:4], turn.Seat, turn.Kinds, err, v.Present, v.Away, v.Votes, v.BotHost, v.Voided, v.Violation, v.CatchingUp, p.Done(), sp.now())
+				mu.Lock()
+				last[seat] = line
+				mu.Unlock()
+			}
+		}
+	}()
+	return func(t *testing.T) {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, l := range last {
+			t.Log(l)
+		}
+	}
+}

@@ -22,10 +22,26 @@ import (
 // The engine is rebuilt from the deal's start with those actions hidden.
 func (n *Njet) forget(seat int) *Violation {
 	d := n.d
+	left, right := (seat+n.g.n-1)%n.g.n, (seat+1)%n.g.n
+	// A passed card is known to both hands it moves between: it is
+	// forgotten only where seat's hand alone told it, not on the device
+	// that plays the seat on the other side of the pass.
+	known := func(s int) bool {
+		return slices.ContainsFunc(d.actions, func(a engine.Action) bool {
+			return a.Kind == engine.ActDeal && a.Seat == s && !a.Hidden
+		})
+	}
+	leftKnown, rightKnown := known(left), known(right)
 	hide := func(a engine.Action) (engine.Action, bool) {
-		left := (seat + n.g.n - 1) % n.g.n
-		mine := a.Seat == seat && a.Kind != engine.ActPlay && a.Kind != engine.ActBlock && a.Kind != engine.ActTeam ||
-			a.Seat == left && a.Kind == engine.ActPass
+		var mine bool
+		switch {
+		case a.Seat == seat && a.Kind == engine.ActPass:
+			mine = !rightKnown
+		case a.Seat == seat:
+			mine = a.Kind != engine.ActPlay && a.Kind != engine.ActBlock && a.Kind != engine.ActTeam
+		case a.Seat == left && a.Kind == engine.ActPass:
+			mine = !leftKnown
+		}
 		if !mine || a.Hidden {
 			return a, false
 		}

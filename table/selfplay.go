@@ -166,6 +166,7 @@ type Selfplay struct {
 	silent   map[int]bool // seats cut off or gone now
 	rejoined map[int]bool // seats that came back from a silence
 	kindCut  map[int]bool // seats whose armed cut of a kind has happened
+	reached  map[int]bool // silences (by index in cfg.Silences) cut by reach
 	fresh    map[int]bool // seats whose store was damaged: no Seed
 	clock    time.Time    // the peers' clock (see SelfplayConfig.VoidAfter)
 	// ahead is how far the clock of a seat cut off for a while has run
@@ -242,6 +243,10 @@ type crashTransport struct {
 	gate     *gatedServer
 	// split, in tests, makes the device equivocate once (see splitter).
 	split *splitter
+	// reach, when set, is told the seq of each envelope about to be
+	// published, before it is (Selfplay.reach), and again after.
+	reach func(seq uint64, from int, published bool)
+	seat  int
 }
 
 // splitter makes a seat's device equivocate once, in tests: the first of
@@ -307,6 +312,12 @@ func (g *gatedServer) ServeRange(ctx context.Context, table TableID, from, to ui
 }
 
 func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
+	if t.reach != nil && !IsSideMessage(data) {
+		if env, err := ParseEnvelope(data); err == nil {
+			t.reach(env.Seq, t.seat, false)
+			defer t.reach(env.Seq, t.seat, true)
+		}
+	}
 	if !IsSideMessage(data) && t.cutFor(data) && t.cutArmed.CompareAndSwap(true, false) {
 		t.cut()
 		return nil
@@ -353,7 +364,7 @@ func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x73656c66))
 	gen := cfg.genesis(rng)
-	s := &Selfplay{cfg: cfg, silent: map[int]bool{}, kindCut: map[int]bool{}, rejoined: map[int]bool{}, fresh: map[int]bool{}, ahead: map[int]time.Duration{},
+	s := &Selfplay{cfg: cfg, silent: map[int]bool{}, kindCut: map[int]bool{}, reached: map[int]bool{}, rejoined: map[int]bool{}, fresh: map[int]bool{}, ahead: map[int]time.Duration{},
 		left: map[int]bool{}, returned: map[int]bool{}, back: map[int]int{}, withheld: map[int]bool{},
 		clock: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
 	for range n {
@@ -498,7 +509,8 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 			peers = append(peers, id)
 		}
 	}
-	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate, split: s.split[seat]}
+	tr := &crashTransport{Transport: ep, crashed: make(chan struct{}), gate: gate, split: s.split[seat],
+		reach: s.reach, seat: seat}
 	s.armKindCut(seat, tr)
 	s.mu.Lock()
 	seed := s.seatSeed(seat, s.back[seat])
@@ -816,6 +828,26 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence, othersDone bo
 	}
 	s.cutTakenOver()
 	return rest, nil
+}
+
+// reach cuts off, as the envelope at seq is published by seat's device,
+// the seats of the silences whose AtSeq the log reaches with it (those
+// without BeforePublish, which cut inside a post of their own): the cut
+// then comes at that very step, however late the supervisor's next look
+// would be. A seat that posts the envelope itself is cut once it is out
+// (published true), every other before it is delivered.
+func (s *Selfplay) reach(seq uint64, from int, published bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, c := range s.cfg.Silences {
+		if c.BeforePublish || seq+1 < c.AtSeq || (c.Seat == from) != published ||
+			s.reached[i] || s.silent[c.Seat] || s.rejoined[c.Seat] {
+			continue
+		}
+		s.reached[i] = true
+		s.net.Disconnect(s.ids[c.Seat])
+		s.silent[c.Seat] = true
+	}
 }
 
 // headPeer returns the longest log of a peer that is not cut off, and

@@ -390,6 +390,16 @@ func (l *logLines) logf(format string, args ...any) {
 	l.lines = append(l.lines, fmt.Sprintf(format, args...))
 }
 
+// tail logs the last n lines.
+func (l *logLines) tail(t *testing.T, n int) {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range l.lines[max(0, len(l.lines)-n):] {
+		t.Log(line)
+	}
+}
+
 func (l *logLines) count(substr string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
