@@ -154,7 +154,7 @@ type fakeTGTable struct {
 }
 
 func (f *fakeTGTable) Names() []string       { return []string{"Anna", "Ben", "Cleo"} }
-func (f *fakeTGTable) TheGame() (bool, bool) { return true, f.src.g.Config().Extreme }
+func (f *fakeTGTable) TheGame() (bool, bool) { return true, f.src.Config().Extreme }
 func (f *fakeTGTable) Play(context.Context, func(context.Context, seat.Seat) error, func(GameNews)) error {
 	return errNoLAN
 }
@@ -176,7 +176,7 @@ func (f *fakeTGTable) PlayTheGame(ctx context.Context, person func(context.Conte
 // tgFakeSeat is a local game that also says whom it waits for, as a LAN
 // seat does; wait, when not -1, is the seat it says instead.
 type tgFakeSeat struct {
-	*TheGameLocal
+	*seat.TheGameLocal
 	mu   sync.Mutex
 	wait int
 }
@@ -219,7 +219,7 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			f := newFakeLAN()
 			u := newTGLANTestApp(t, f, sz.size, now)
 			q := testUI(u)
-			local, err := NewTheGameLocal(TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 3})
+			local, err := seat.NewTheGameLocal(seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,7 +264,7 @@ func TestLANTheGameToGameOver(t *testing.T) {
 					break
 				}
 				v := src.View()
-				if !g.Screen.myTurn() || !src.idle() {
+				if !g.Screen.myTurn() || !src.Idle() {
 					continue
 				}
 				if !shot && v.Turns > 6 {

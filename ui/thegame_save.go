@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,172 +8,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 )
-
-// An unfinished local game of The Game is kept in a file of its own beside
-// Njet's local.json, so that either game can be continued whatever the
-// other does. The save holds what makes the game again: the configuration
-// with its seed (the order of the deck) and every move told so far; the
-// draws follow from the rules. Resuming replays the moves through the
-// engine, so a save that breaks a rule is refused like any other bad input.
-
-// theGameSaveFormat is the version of the save's layout.
-const theGameSaveFormat = 1
-
-// maxTheGameMoves bounds the moves a save may hold: a whole game lays 98
-// cards, ends at most as many turns and gives a few signals in each.
-const maxTheGameMoves = 4096
-
-// ErrBadTheGameSave is wrapped by ResumeTheGameLocal for a save that cannot
-// be read or does not replay.
-var ErrBadTheGameSave = errors.New("ui: bad save of The Game")
-
-// tgSaved is the save of a local game of The Game.
-type tgSaved struct {
-	Format     int      `json:"format"`
-	Players    int      `json:"players"`
-	Variant    string   `json:"variant"` // "base" or "extreme"
-	Assignment int      `json:"assignment,omitempty"`
-	Bot        string   `json:"bot"`
-	Seed       uint64   `json:"seed"`
-	Talked     int      `json:"talked"` // the turn after whose start the bots last signalled
-	Moves      []tgStep `json:"moves"`
-}
-
-// tgStep is one move of the save, in the words of the game's records
-// (docs/thegame-record.md): "play" with card and pile, "end", "signal" with
-// pile and signal.
-type tgStep struct {
-	Seat   int    `json:"seat"`
-	Act    string `json:"act"`
-	Card   int    `json:"card,omitempty"`
-	Pile   int    `json:"pile,omitempty"`
-	Signal string `json:"signal,omitempty"`
-}
-
-func tgStepOf(a thegame.Action) tgStep {
-	st := tgStep{Seat: a.Seat, Act: a.Kind.String()}
-	switch a.Kind {
-	case thegame.ActPlay:
-		st.Card, st.Pile = int(a.Card), a.Pile
-	case thegame.ActSignal:
-		st.Pile, st.Signal = a.Pile, a.Signal.String()
-	}
-	return st
-}
-
-func (st tgStep) action() (thegame.Action, error) {
-	a := thegame.Action{Seat: st.Seat, Pile: st.Pile}
-	switch st.Act {
-	case "play":
-		if st.Card < int(thegame.MinCard) || st.Card > int(thegame.MaxCard) {
-			return a, fmt.Errorf("no card %d", st.Card)
-		}
-		a.Kind, a.Card = thegame.ActPlay, thegame.Card(st.Card)
-	case "end":
-		a.Kind = thegame.ActEnd
-	case "signal":
-		sig, err := thegame.ParseSignal(st.Signal)
-		if err != nil {
-			return a, err
-		}
-		a.Kind, a.Signal = thegame.ActSignal, sig
-	default:
-		return a, fmt.Errorf("unknown move %q", st.Act)
-	}
-	return a, nil
-}
-
-// Config is the game's configuration.
-func (l *TheGameLocal) Config() TheGameConfig {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.cfg
-}
-
-// Over reports whether the game has ended; the app then removes its save.
-func (l *TheGameLocal) Over() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.g.Phase() == thegame.PhaseOver
-}
-
-// Save writes the game down as it is now: its configuration and every move
-// made so far, the person's last play included even before the table has
-// told it.
-func (l *TheGameLocal) Save() ([]byte, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := tgSaved{Format: theGameSaveFormat, Players: l.cfg.Players, Variant: "base",
-		Bot: l.cfg.Bot, Seed: l.cfg.Seed, Talked: l.talked, Moves: make([]tgStep, 0, len(l.moves))}
-	if l.cfg.Extreme {
-		s.Variant, s.Assignment = "extreme", thegame.AssignmentVersion
-	}
-	for _, a := range l.moves {
-		s.Moves = append(s.Moves, tgStepOf(a))
-	}
-	return json.Marshal(s)
-}
-
-// History is the moves told so far, oldest first.
-func (l *TheGameLocal) History() []thegame.Action {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]thegame.Action(nil), l.moves[:l.told]...)
-}
-
-// ResumeTheGameLocal makes the game of a save again: the same deal from the
-// seed, then every saved move through the engine. Every move counts as
-// told; the bots go on from there.
-func ResumeTheGameLocal(data []byte) (*TheGameLocal, error) {
-	var s tgSaved
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadTheGameSave, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%w: more than one save", ErrBadTheGameSave)
-	}
-	switch {
-	case s.Format != theGameSaveFormat:
-		return nil, fmt.Errorf("%w: format %d, want %d", ErrBadTheGameSave, s.Format, theGameSaveFormat)
-	case s.Variant != "base" && s.Variant != "extreme":
-		return nil, fmt.Errorf("%w: variant %q", ErrBadTheGameSave, s.Variant)
-	case s.Variant == "extreme" && s.Assignment != thegame.AssignmentVersion:
-		return nil, fmt.Errorf("%w: command assignment %d, this app knows %d", ErrBadTheGameSave, s.Assignment, thegame.AssignmentVersion)
-	case len(s.Moves) > maxTheGameMoves:
-		return nil, fmt.Errorf("%w: %d moves, at most %d", ErrBadTheGameSave, len(s.Moves), maxTheGameMoves)
-	}
-	cfg := TheGameConfig{Players: s.Players, Extreme: s.Variant == "extreme", Bot: s.Bot, Seed: s.Seed}
-	l, err := NewTheGameLocal(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadTheGameSave, err)
-	}
-	for i, st := range s.Moves {
-		a, err := st.action()
-		if err == nil {
-			err = l.g.Apply(a)
-		}
-		if err == nil {
-			err = l.g.Feed(l.deck)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%w: move %d: %w", ErrBadTheGameSave, i+1, err)
-		}
-		l.moves = append(l.moves, a)
-	}
-	if l.g.Phase() == thegame.PhaseOver {
-		return nil, fmt.Errorf("%w: the game is over", ErrBadTheGameSave)
-	}
-	if s.Talked < -1 || s.Talked > l.g.Turns() {
-		return nil, fmt.Errorf("%w: signals of turn %d, the game is at turn %d", ErrBadTheGameSave, s.Talked, l.g.Turns())
-	}
-	l.told, l.talked = len(l.moves), s.Talked
-	return l, nil
-}
 
 // setAside moves the save dir/name to dir/aside, replacing an older one,
 // so that a save that cannot be continued is neither offered again nor
@@ -224,15 +60,15 @@ func (a *App) ClearTheGame() {
 }
 
 // SavedTheGame reads the saved game of The Game once the saves under way
-// are written: errNoSave when there is none, ErrBadTheGameSave wrapped when
+// are written: errNoSave when there is none, seat.ErrBadSave wrapped when
 // it cannot be continued.
-func (a *App) SavedTheGame() (*TheGameLocal, error) {
+func (a *App) SavedTheGame() (*seat.TheGameLocal, error) {
 	a.saving.Wait()
 	data, err := loadFile(a.storage(), theGameFile)
 	if err != nil {
 		return nil, err
 	}
-	return ResumeTheGameLocal(data)
+	return seat.ResumeTheGameLocal(data)
 }
 
 // hasTheGameSave reports whether a save of The Game lies in the storage,
@@ -245,7 +81,7 @@ func (a *App) hasTheGameSave() bool {
 
 // playTheGame sits the person down at l over a fresh home screen: the game
 // is saved after every move and its save removed once it is over.
-func (a *App) playTheGame(l *TheGameLocal) {
+func (a *App) playTheGame(l *seat.TheGameLocal) {
 	a.saveMu.Lock()
 	a.tgLive = l
 	a.saveMu.Unlock()
@@ -257,7 +93,7 @@ func (a *App) playTheGame(l *TheGameLocal) {
 
 // keepTheGame has scr save l after every move and remove the save once
 // the game is over or the person leaves it.
-func (a *App) keepTheGame(scr *TheGameScreen, l *TheGameLocal) {
+func (a *App) keepTheGame(scr *TheGameScreen, l *seat.TheGameLocal) {
 	scr.onMove = func() { a.SaveTheGame(l) }
 	scr.onOver = a.ClearTheGame
 	scr.onLeave = a.ClearTheGame
@@ -276,8 +112,8 @@ func (a *App) keepTheGame(scr *TheGameScreen, l *TheGameLocal) {
 }
 
 // startTheGame begins a new local game of The Game, replacing a saved one.
-func (a *App) startTheGame(cfg TheGameConfig) error {
-	l, err := NewTheGameLocal(cfg)
+func (a *App) startTheGame(cfg seat.TheGameLocalConfig) error {
+	l, err := seat.NewTheGameLocal(cfg)
 	if err != nil {
 		return err
 	}
@@ -310,8 +146,8 @@ func (a *App) resumeTheGame() error {
 // them, without saving. Once the game-over view has been up for a moment,
 // done gets the result the view shows, on the UI goroutine: the line it
 // reads, and an error when that disagrees with the engine's result.
-func (a *App) SmokeTheGame(cfg TheGameConfig, done func(left int, rating thegame.Rating, err error)) error {
-	l, err := NewTheGameLocal(cfg)
+func (a *App) SmokeTheGame(cfg seat.TheGameLocalConfig, done func(left int, rating thegame.Rating, err error)) error {
+	l, err := seat.NewTheGameLocal(cfg)
 	if err != nil {
 		return err
 	}

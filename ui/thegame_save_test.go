@@ -54,21 +54,23 @@ func (tt *tgTest) playTurns(person tgbot.Player, n int) {
 	}
 }
 
-// sameGame fails unless got and want are the same game: the engine's
-// whole state, the moves and the person's view.
-func sameGame(t *testing.T, got, want *TheGameLocal) {
+// sameGame fails unless got and want are the same game: the same save
+// (its configuration, every move and the bots' last signals, from which
+// the engine's state follows) and the same view of the person.
+func sameGame(t *testing.T, got, want *seat.TheGameLocal) {
 	t.Helper()
-	got.mu.Lock()
-	defer got.mu.Unlock()
-	want.mu.Lock()
-	defer want.mu.Unlock()
-	if *got.g != *want.g {
-		t.Fatalf("the engine's state differs:\n got %+v\nwant %+v", *got.g, *want.g)
+	gs, err := got.Save()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !slices.Equal(got.moves, want.moves) || got.talked != want.talked || got.cfg != want.cfg {
-		t.Fatalf("moves %d / %d, talked %d / %d, config %+v / %+v", len(got.moves), len(want.moves), got.talked, want.talked, got.cfg, want.cfg)
+	ws, err := want.Save()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if gv, wv := got.g.View(0), want.g.View(0); !reflect.DeepEqual(gv, wv) {
+	if string(gs) != string(ws) {
+		t.Fatalf("the games differ:\n got %s\nwant %s", gs, ws)
+	}
+	if gv, wv := got.View(), want.View(); !reflect.DeepEqual(gv, wv) {
 		t.Fatalf("the person's view differs:\n got %+v\nwant %+v", gv, wv)
 	}
 }
@@ -80,14 +82,14 @@ func sameGame(t *testing.T, got, want *TheGameLocal) {
 // the replay, the game going on to its end.
 func TestTheGameResumeAfterRestart(t *testing.T) {
 	cases := []struct {
-		cfg   TheGameConfig
+		cfg   seat.TheGameLocalConfig
 		turns int
 		label string
 	}{
-		{TheGameConfig{Players: 1, Bot: "coop", Seed: 11}, 3, "Continue: alone, base game"},
-		{TheGameConfig{Players: 2, Bot: "greedy", Seed: 12}, 4, "Continue: 2 players, base game"},
-		{TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 13}, 5, "Continue: 3 players, Extreme"},
-		{TheGameConfig{Players: 5, Extreme: true, Bot: "greedy", Seed: 14}, 2, "Continue: 5 players, Extreme"},
+		{seat.TheGameLocalConfig{Players: 1, Bot: "coop", Seed: 11}, 3, "Continue: alone, base game"},
+		{seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 12}, 4, "Continue: 2 players, base game"},
+		{seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 13}, 5, "Continue: 3 players, Extreme"},
+		{seat.TheGameLocalConfig{Players: 5, Extreme: true, Bot: "greedy", Seed: 14}, 2, "Continue: 5 players, Extreme"},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%dp/extreme=%v", c.cfg.Players, c.cfg.Extreme), func(t *testing.T) {
@@ -122,7 +124,7 @@ func TestTheGameResumeAfterRestart(t *testing.T) {
 			if !ok {
 				t.Fatalf("Continue shows %T", u2.Top())
 			}
-			got, ok := scr.src.(*TheGameLocal)
+			got, ok := scr.src.(*seat.TheGameLocal)
 			if !ok {
 				t.Fatalf("the table plays %T", scr.src)
 			}
@@ -137,7 +139,7 @@ func TestTheGameResumeAfterRestart(t *testing.T) {
 
 			// The same game played on to its end from the save and without
 			// the restart comes to the same result.
-			again, err := ResumeTheGameLocal(mustRead(t, filepath.Join(u.storage(), theGameFile)))
+			again, err := seat.ResumeTheGameLocal(mustRead(t, filepath.Join(u.storage(), theGameFile)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +172,7 @@ func mustRead(t *testing.T, path string) []byte {
 // turn.
 func validTheGameSave(t *testing.T) map[string]any {
 	t.Helper()
-	l, err := NewTheGameLocal(TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 5})
+	l, err := seat.NewTheGameLocal(seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +194,7 @@ func validTheGameSave(t *testing.T) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ResumeTheGameLocal(data); err != nil {
+	if _, err := seat.ResumeTheGameLocal(data); err != nil {
 		t.Fatalf("the valid save does not resume: %v", err)
 	}
 	var m map[string]any
@@ -258,7 +260,7 @@ func TestTheGameDamagedSave(t *testing.T) {
 			moves(m)[0].(map[string]any)["seat"] = 2
 		}), "move 1"},
 		{"too many moves", edit(func(m map[string]any) {
-			m["moves"] = make([]any, maxTheGameMoves+1)
+			m["moves"] = make([]any, 4097) // the most a save holds is 4096
 		}), "at most"},
 		{"signals ahead", edit(func(m map[string]any) { m["talked"] = 999 }), "signals of turn 999"},
 		{"wrong type", edit(func(m map[string]any) { m["seed"] = "seven" }), "cannot unmarshal"},
@@ -289,8 +291,8 @@ func TestTheGameDamagedSave(t *testing.T) {
 			if msg := err.Error(); !strings.Contains(msg, "The saved game of The Game cannot be continued and has been set aside") || !strings.Contains(msg, c.why) {
 				t.Fatalf("the message %q lacks the words or %q", msg, c.why)
 			}
-			if c.name != "empty" && !errors.Is(err, ErrBadTheGameSave) {
-				t.Errorf("%v does not wrap ErrBadTheGameSave", err)
+			if c.name != "empty" && !errors.Is(err, seat.ErrBadSave) {
+				t.Errorf("%v does not wrap seat.ErrBadSave", err)
 			}
 			if u.hasTheGameSave() {
 				t.Error("the damaged save is still in place")
@@ -332,7 +334,7 @@ func TestNjetSaveBesideTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	stopTables(t, u)
-	if err := u.startTheGame(TheGameConfig{Players: 2, Bot: "greedy", Seed: 3}); err != nil {
+	if err := u.startTheGame(seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
 	u.stopAll()
@@ -380,7 +382,7 @@ func TestNjetSaveBesideTheGame(t *testing.T) {
 // the game: its save is removed and home no longer offers it.
 func TestTheGameLeaveAsks(t *testing.T) {
 	u := newTestApp(t, "en")
-	if err := u.startTheGame(TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 8}); err != nil {
+	if err := u.startTheGame(seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 8}); err != nil {
 		t.Fatal(err)
 	}
 	scr, ok := u.Top().(*TheGameScreen)
@@ -413,7 +415,7 @@ func TestTheGameLeaveAsks(t *testing.T) {
 
 	// A table that keeps no game (a LAN table's, say) is left at once, to
 	// the screen below it, and its keys go to the app.
-	tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 1}, fyne.NewSize(360, 740))
+	tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 1}, fyne.NewSize(360, 740))
 	depth := tt.app.Depth()
 	if tt.scr.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) {
 		t.Fatal("a table that keeps no game took Escape")
@@ -428,7 +430,7 @@ func TestTheGameLeaveAsks(t *testing.T) {
 // seat by its own taps to the game-over view, which shows the engine's
 // cards left, and writes no save.
 func TestTheGameSmokePlaysThrough(t *testing.T) {
-	for _, cfg := range []TheGameConfig{
+	for _, cfg := range []seat.TheGameLocalConfig{
 		{Players: 3, Extreme: true, Bot: "coop", Seed: 7},
 		{Players: 1, Bot: "greedy", Seed: 2},
 	} {
@@ -463,41 +465,6 @@ func TestTheGameSmokePlaysThrough(t *testing.T) {
 			}
 		})
 	}
-}
-
-// FuzzResumeTheGameLocal: any bytes as a save give a game or an error
-// wrapping ErrBadTheGameSave, never a panic; a game that resumes saves to
-// bytes that resume to the same game.
-func FuzzResumeTheGameLocal(f *testing.F) {
-	l, err := NewTheGameLocal(TheGameConfig{Players: 2, Extreme: true, Bot: "greedy", Seed: 4})
-	if err != nil {
-		f.Fatal(err)
-	}
-	seed, err := l.Save()
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(seed)
-	f.Add([]byte(`{"format":1,"players":1,"variant":"base","bot":"coop","seed":1,"talked":-1,"moves":[{"seat":0,"act":"end"}]}`))
-	f.Add([]byte(`{"format":1,"players":3,"variant":"extreme","assignment":1,"bot":"coop","seed":9,"talked":0,"moves":[{"seat":1,"act":"signal","pile":2,"signal":"mine"}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := ResumeTheGameLocal(data)
-		if err != nil {
-			if !errors.Is(err, ErrBadTheGameSave) {
-				t.Fatalf("%v does not wrap ErrBadTheGameSave", err)
-			}
-			return
-		}
-		again, err := g.Save()
-		if err != nil {
-			t.Fatal(err)
-		}
-		g2, err := ResumeTheGameLocal(again)
-		if err != nil {
-			t.Fatalf("a resumed game's save does not resume: %v", err)
-		}
-		sameGame(t, g2, g)
-	})
 }
 
 // continues checks that the saved game after is the saved game before, or

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -132,8 +133,8 @@ func (s *TheGameSetup) players() int {
 }
 
 // Config is the game the form describes, with a fresh seed.
-func (s *TheGameSetup) Config() (TheGameConfig, error) {
-	cfg := TheGameConfig{Players: s.players(), Extreme: s.Extreme.Checked, Bot: tgBotKinds[1].kind}
+func (s *TheGameSetup) Config() (seat.TheGameLocalConfig, error) {
+	cfg := seat.TheGameLocalConfig{Players: s.players(), Extreme: s.Extreme.Checked, Bot: tgBotKinds[1].kind}
 	for _, k := range tgBotKinds {
 		if name, _ := tgChoiceParts(tgw(k.id)); s.Bots.Selected == name {
 			cfg.Bot = k.kind
