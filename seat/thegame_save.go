@@ -93,11 +93,7 @@ func (l *TheGameLocal) Save() ([]byte, error) {
 	for _, a := range l.moves {
 		s.Moves = append(s.Moves, tgStepOf(a))
 	}
-	out, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("seat: save: %w", err)
-	}
-	return out, nil
+	return encodeSave(s)
 }
 
 // ResumeTheGameLocal makes the game of a save again: the same deal from the
@@ -105,8 +101,8 @@ func (l *TheGameLocal) Save() ([]byte, error) {
 // told; the bots go on from there. A save that cannot be read, does not
 // replay or holds a game already over gives an error wrapping ErrBadSave.
 func ResumeTheGameLocal(data []byte) (*TheGameLocal, error) {
-	if len(data) > maxSave {
-		return nil, fmt.Errorf("%w: %d bytes", ErrBadSave, len(data))
+	if err := checkSaveSize(data); err != nil {
+		return nil, err
 	}
 	var s tgSaved
 	dec := json.NewDecoder(bytes.NewReader(data))
