@@ -261,7 +261,7 @@ func TestPersonLeavesTheGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pa.u.SaveTheGame(l)
+	pa.u.SaveLocal(theGameID, l)
 	pa.u.Reset(NewHome(pa.u))
 	homeShows(tgn("thegame.home.continue", 2, "Variant", tgw("thegame.home.extreme")))
 }

@@ -96,7 +96,7 @@ func TestTheGameResumeAfterRestart(t *testing.T) {
 			tt := newTGTest(t, "en", c.cfg, fyne.NewSize(360, 740))
 			u := tt.app
 			u.keepTheGame(tt.scr, tt.src)
-			u.SaveTheGame(tt.src)
+			u.SaveLocal(theGameID, tt.src)
 			tt.playTurns(tgbot.NewCoop(false), c.turns)
 			tt.settle()
 			if tt.scr.over {
@@ -108,18 +108,18 @@ func TestTheGameResumeAfterRestart(t *testing.T) {
 			u2 := restartApp(t, u)
 			h := NewHome(u2)
 			u2.Reset(h)
-			if !h.TheGameContinue.Visible() || h.TheGameContinue.Text != c.label {
-				t.Fatalf("home offers %q (shown %v), want %q", h.TheGameContinue.Text, h.TheGameContinue.Visible(), c.label)
+			if !h.Game(theGameID).Continue.Visible() || h.Game(theGameID).Continue.Text != c.label {
+				t.Fatalf("home offers %q (shown %v), want %q", h.Game(theGameID).Continue.Text, h.Game(theGameID).Continue.Visible(), c.label)
 			}
 			v := tt.src.View()
 			left := v.DrawPile
 			for _, n := range v.HandSizes {
 				left += n
 			}
-			if want := fmt.Sprintf("The saved game: %d cards still to play", left); h.TheGameSaved.Text != want {
-				t.Errorf("home says %q, want %q", h.TheGameSaved.Text, want)
+			if want := fmt.Sprintf("The saved game: %d cards still to play", left); h.Game(theGameID).Saved.Text != want {
+				t.Errorf("home says %q, want %q", h.Game(theGameID).Saved.Text, want)
 			}
-			test.Tap(h.TheGameContinue)
+			test.Tap(h.Game(theGameID).Continue)
 			scr, ok := u2.Top().(*TheGameScreen)
 			if !ok {
 				t.Fatalf("Continue shows %T", u2.Top())
@@ -139,20 +139,20 @@ func TestTheGameResumeAfterRestart(t *testing.T) {
 
 			// The same game played on to its end from the save and without
 			// the restart comes to the same result.
-			again, err := seat.ResumeTheGameLocal(mustRead(t, filepath.Join(u.storage(), theGameFile)))
+			again, err := seat.ResumeTheGameLocal(mustRead(t, filepath.Join(u.storage(), theGameUI.save.file)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			tt.play(tgbot.NewCoop(false), nil)
 			tt2 := &tgTest{t: t, app: u2, src: again, queue: make(chan func(), 4096)}
-			tt2.scr = newTheGameScreen(u2, again, tgSeatNames(u2, c.cfg.Players), 0, func(f func()) { tt2.queue <- f })
+			tt2.scr = newTheGameScreen(u2, again, seatNames(u2, c.cfg.Players), 0, func(f func()) { tt2.queue <- f })
 			u2.Push(tt2.scr)
 			tt2.play(tgbot.NewCoop(false), nil)
 			if r1, r2 := tt.src.Result(), again.Result(); r1 != r2 {
 				t.Fatalf("played on: %+v without the restart, %+v after it", r1, r2)
 			}
 			u.saving.Wait()
-			if u.hasTheGameSave() {
+			if u.HasSavedGame(theGameID) {
 				t.Error("the save outlives the game's end")
 			}
 		})
@@ -269,22 +269,22 @@ func TestTheGameDamagedSave(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			u := newTestApp(t, "en")
 			njet := seat.LocalConfig{Edition: engine.Classic, Players: 3, Seed: 9, Short: true, Names: []string{"You", "Ada", "Boris"}}
-			if err := startLocal(u, njet); err != nil {
+			if err := startNjet(u, njet); err != nil {
 				t.Fatal(err)
 			}
 			stopTables(t, u)
 			u.saving.Wait()
-			njetSave := mustRead(t, filepath.Join(u.storage(), localFile))
+			njetSave := mustRead(t, filepath.Join(u.storage(), njetUI.save.file))
 			data := c.data(t)
-			if err := os.WriteFile(filepath.Join(u.storage(), theGameFile), data, 0o600); err != nil {
+			if err := os.WriteFile(filepath.Join(u.storage(), theGameUI.save.file), data, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			h := NewHome(u)
 			u.Reset(h)
-			if !h.TheGameContinue.Visible() {
+			if !h.Game(theGameID).Continue.Visible() {
 				t.Fatal("home hides the damaged save: the person would not learn what became of it")
 			}
-			err := u.resumeTheGame()
+			err := u.resumeLocal(theGameUI)
 			if err == nil {
 				t.Fatal("a damaged save was continued")
 			}
@@ -294,29 +294,29 @@ func TestTheGameDamagedSave(t *testing.T) {
 			if c.name != "empty" && !errors.Is(err, seat.ErrBadSave) {
 				t.Errorf("%v does not wrap seat.ErrBadSave", err)
 			}
-			if u.hasTheGameSave() {
+			if u.HasSavedGame(theGameID) {
 				t.Error("the damaged save is still in place")
 			}
-			if aside := mustRead(t, filepath.Join(u.storage(), theGameAside)); string(aside) != string(data) {
+			if aside := mustRead(t, filepath.Join(u.storage(), theGameUI.save.aside)); string(aside) != string(data) {
 				t.Error("the damaged save was not kept aside as it was")
 			}
 			if _, ok := u.Top().(*Home); !ok {
 				t.Fatalf("after the refusal the app shows %T", u.Top())
 			}
-			if h := u.Top().(*Home); h.TheGameContinue.Visible() {
+			if h := u.Top().(*Home); h.Game(theGameID).Continue.Visible() {
 				t.Error("home still offers the damaged save")
 			}
-			if got := mustRead(t, filepath.Join(u.storage(), localFile)); string(got) != string(njetSave) {
+			if got := mustRead(t, filepath.Join(u.storage(), njetUI.save.file)); string(got) != string(njetSave) {
 				t.Error("Njet's saved game changed")
 			}
 
 			// Through home's button the message comes up in a dialog.
-			if err := os.WriteFile(filepath.Join(u.storage(), theGameFile), data, 0o600); err != nil {
+			if err := os.WriteFile(filepath.Join(u.storage(), theGameUI.save.file), data, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			h = NewHome(u)
 			u.Reset(h)
-			test.Tap(h.TheGameContinue)
+			test.Tap(h.Game(theGameID).Continue)
 			if u.Window().Canvas().Overlays().Top() == nil {
 				t.Error("the refusal shows no message")
 			}
@@ -330,7 +330,7 @@ func TestTheGameDamagedSave(t *testing.T) {
 func TestNjetSaveBesideTheGame(t *testing.T) {
 	u := newTestApp(t, "en")
 	njet := seat.LocalConfig{Edition: engine.Modern, Players: 3, Seed: 21, Names: []string{"You", "Ada", "Boris"}}
-	if err := startLocal(u, njet); err != nil {
+	if err := startNjet(u, njet); err != nil {
 		t.Fatal(err)
 	}
 	stopTables(t, u)
@@ -340,22 +340,22 @@ func TestNjetSaveBesideTheGame(t *testing.T) {
 	u.stopAll()
 	u.saveLive()
 	u.saving.Wait()
-	njetSave := mustRead(t, filepath.Join(u.storage(), localFile))
+	njetSave := mustRead(t, filepath.Join(u.storage(), njetUI.save.file))
 
 	u2 := restartApp(t, u)
 	h := NewHome(u2)
 	u2.Reset(h)
-	if !h.Continue.Visible() || !h.TheGameContinue.Visible() {
-		t.Fatalf("home offers Njet %v, The Game %v: want both", h.Continue.Visible(), h.TheGameContinue.Visible())
+	if !h.Game(njetID).Continue.Visible() || !h.Game(theGameID).Continue.Visible() {
+		t.Fatalf("home offers Njet %v, The Game %v: want both", h.Game(njetID).Continue.Visible(), h.Game(theGameID).Continue.Visible())
 	}
-	test.Tap(h.Continue)
+	test.Tap(h.Game(njetID).Continue)
 	if _, ok := u2.Top().(*TableScreen); !ok {
 		t.Fatalf("Njet's Continue shows %T", u2.Top())
 	}
 	stopTables(t, u2)
-	l, ok := u2.live.(*seat.Local)
+	l, ok := u2.saves[njetID].live.(*seat.Local)
 	if !ok {
-		t.Fatalf("the live Njet game is %T", u2.live)
+		t.Fatalf("the live Njet game is %T", u2.saves[njetID].live)
 	}
 	if got := l.Config(); got.Edition != njet.Edition || got.Players != njet.Players || got.Seed != njet.Seed {
 		t.Fatalf("Njet resumed %+v, saved %+v", got, njet)
@@ -368,11 +368,11 @@ func TestNjetSaveBesideTheGame(t *testing.T) {
 	// first game stopped on a bot's turn: the resumed game is the saved one
 	// and, at most, a few moves further.
 	continues(t, njetSave, got)
-	if !u2.hasTheGameSave() {
+	if !u2.HasSavedGame(theGameID) {
 		t.Fatal("continuing Njet removed The Game's save")
 	}
-	u2.ClearTheGame()
-	if !u2.HasSavedGame() {
+	u2.ClearLocal(theGameID)
+	if !u2.HasSavedGame(njetID) {
 		t.Fatal("ending The Game removed Njet's save")
 	}
 }
@@ -395,7 +395,7 @@ func TestTheGameLeaveAsks(t *testing.T) {
 			t.Fatalf("%s does not ask", key)
 		}
 		scr.answerLeave(false)
-		if u.Top() != scr || !u.hasTheGameSave() {
+		if u.Top() != scr || !u.HasSavedGame(theGameID) {
 			t.Fatalf("keeping on after %s left the table or the save", key)
 		}
 	}
@@ -409,7 +409,7 @@ func TestTheGameLeaveAsks(t *testing.T) {
 	if !ok || u.Depth() != 1 {
 		t.Fatalf("leaving shows %T with %d screens", u.Top(), u.Depth())
 	}
-	if u.hasTheGameSave() || h.TheGameContinue.Visible() {
+	if u.HasSavedGame(theGameID) || h.Game(theGameID).Continue.Visible() {
 		t.Fatal("the left game is still saved or offered")
 	}
 
@@ -460,7 +460,7 @@ func TestTheGameSmokePlaysThrough(t *testing.T) {
 			if want := fmt.Sprintf("Cards left: %d", r.CardsLeft); tt.scr.gameOver.Left.Text != want {
 				t.Fatalf("the view says %q, want %q", tt.scr.gameOver.Left.Text, want)
 			}
-			if tt.app.hasTheGameSave() {
+			if tt.app.HasSavedGame(theGameID) {
 				t.Fatal("the smoke game was saved")
 			}
 		})

@@ -44,7 +44,7 @@ func newTGTest(t *testing.T, code string, cfg seat.TheGameLocalConfig, size fyne
 		t.Fatal(err)
 	}
 	tt := &tgTest{t: t, app: u, src: src, queue: make(chan func(), 4096)}
-	tt.scr = newTheGameScreen(u, src, tgSeatNames(u, cfg.Players), 0, func(f func()) { tt.queue <- f })
+	tt.scr = newTheGameScreen(u, src, seatNames(u, cfg.Players), 0, func(f func()) { tt.queue <- f })
 	u.Push(tt.scr)
 	u.Window().Resize(size)
 	return tt
@@ -511,12 +511,12 @@ func TestTheGameScreens(t *testing.T) {
 			w.Resize(sz.size)
 			home := NewHome(u)
 			u.Reset(home)
-			if home.TheGame == nil || home.NewGame == nil {
+			if home.Game(theGameID).New == nil || home.Game(njetID).New == nil {
 				t.Fatal("home does not offer both games")
 			}
 			checkFits(t, w)
 			screenshot(t, "thegame-home-"+sz.name, w)
-			test.Tap(home.TheGame)
+			test.Tap(home.Game(theGameID).New)
 			setup, ok := u.Top().(*TheGameSetup)
 			if !ok {
 				t.Fatalf("the button opened %T", u.Top())
