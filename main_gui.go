@@ -17,6 +17,7 @@ import (
 
 	"github.com/njetlan/njet/internal/cli"
 	"github.com/njetlan/njet/lanapp"
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
 	"github.com/njetlan/njet/ui"
 )
@@ -114,7 +115,7 @@ func runApp(c cli.Env, o cli.AppOptions) int {
 	}
 	if g := o.TheGame; o.SmokeTheGame {
 		code = cli.ExitFail // until the game ends
-		cfg := ui.TheGameConfig{Players: g.Players, Extreme: g.Extreme, Bot: g.Bot, Seed: g.Seed}
+		cfg := seat.TheGameLocalConfig{Players: g.Players, Extreme: g.Extreme, Bot: g.Bot, Seed: g.Seed}
 		err := u.SmokeTheGame(cfg, func(left int, rating thegame.Rating, err error) {
 			if err != nil {
 				fmt.Fprintf(c.Stderr, "njet: smoke: %v\n", err)

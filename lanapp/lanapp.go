@@ -11,7 +11,6 @@ import (
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/lan"
 	"github.com/njetlan/njet/seat"
-	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/ui"
 )
 
@@ -66,10 +65,9 @@ func (l *LAN) Close() error {
 }
 
 func adOf(a lan.TableAd) ui.LANTableAd {
-	ad := ui.LANTableAd{ID: a.ID.String(), Name: a.Name, Players: a.Players, Free: a.Free, Host: a.Host,
-		TheGame: a.Game == table.GameTheGame, Extreme: a.Variant == "extreme"}
-	if e, err := games.Edition(a.Variant); err == nil && a.Game == table.GameNjet {
-		ad.Edition = e
+	ad := ui.LANTableAd{ID: a.ID.String(), Name: a.Name, Variant: a.Variant, Players: a.Players, Free: a.Free, Host: a.Host}
+	if g, err := games.ByName(a.Game); err == nil {
+		ad.Game = g.ID
 	}
 	return ad
 }
@@ -171,17 +169,11 @@ func (l *LAN) Host(ctx context.Context, cfg ui.LANHostConfig, news func(ui.Lobby
 	if err != nil {
 		return nil, err
 	}
-	game, variant := table.GameNjet, cfg.Edition.String()
-	if cfg.TheGame {
-		game, variant = table.GameTheGame, "base"
-		if cfg.Extreme {
-			variant = "extreme"
-		}
-	}
-	g, err := games.ByName(game)
+	g, err := games.ByID(cfg.Game)
 	if err != nil {
 		return nil, err
 	}
+	game, variant := g.Name, cfg.Variant
 	kinds, err := botKindsOf(g, cfg.Bots)
 	if err != nil {
 		return nil, err
@@ -344,7 +336,22 @@ func (t *lanTable) Reconnect(ctx context.Context) error {
 // table keeps redialling by itself afterwards.
 const reconnectTimeout = 10 * time.Second
 
-func (t *lanTable) Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(ui.GameNews)) error {
+// Game is the game and variant of the table, as its genesis says.
+func (t *lanTable) Game() (game, variant string) {
+	gen, err := t.t.Setup().Check()
+	if err != nil {
+		return "", ""
+	}
+	g, v, err := games.Of(gen)
+	if err != nil {
+		return "", ""
+	}
+	return g.ID, v.ID
+}
+
+// PlayNjet plays a table of Njet!: the person plays their seat on the
+// app's table screen through the seat's seat.Seat.
+func (t *lanTable) PlayNjet(ctx context.Context, person func(context.Context, seat.Seat) error, news func(ui.GameNews)) error {
 	return t.play(ctx, func(ctx context.Context, ps lan.PersonSeat) error {
 		s, err := ps.NjetSeat()
 		if err != nil {
@@ -352,16 +359,6 @@ func (t *lanTable) Play(ctx context.Context, person func(context.Context, seat.S
 		}
 		return person(ctx, s)
 	}, news)
-}
-
-// TheGame reports whether the table plays The Game, and with the command
-// cards, as its genesis says.
-func (t *lanTable) TheGame() (bool, bool) {
-	gen, err := t.t.Setup().Check()
-	if err != nil || gen.Game != table.GameTheGame {
-		return false, false
-	}
-	return true, gen.Extreme
 }
 
 // PlayTheGame plays a table of The Game: the person plays their seat on
@@ -404,4 +401,7 @@ func (t *lanTable) play(ctx context.Context, person lan.Person, news func(ui.Gam
 	return err
 }
 
-var _ ui.LANTheGameTable = (*lanTable)(nil)
+var (
+	_ ui.NjetLANTable    = (*lanTable)(nil)
+	_ ui.TheGameLANTable = (*lanTable)(nil)
+)

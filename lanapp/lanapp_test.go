@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/p2p"
 	nseat "github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
@@ -45,7 +44,7 @@ func TestLANAppLobbyAndForeground(t *testing.T) {
 	}
 	hosted := make(chan result, 1)
 	go func() {
-		tbl, err := host.Host(ctx, ui.LANHostConfig{Name: "Küche & Co", Edition: engine.Classic, Players: 4, Short: true,
+		tbl, err := host.Host(ctx, ui.LANHostConfig{Name: "Küche & Co", Game: "njet", Variant: "classic", Players: 4, Short: true,
 			Bots: []ui.BotStrength{ui.BotEasy}, Player: "Anna"}, func(n ui.LobbyNews) { hostNews <- n })
 		hosted <- result{tbl, err}
 	}()
@@ -110,6 +109,11 @@ func TestLANAppLobbyAndForeground(t *testing.T) {
 	if want := []string{"Anna", "Зоя", "", ""}; !slices.Equal(h.t.Names(), want) || !slices.Equal(j.t.Names(), want) || h.t.ID() != j.t.ID() {
 		t.Fatalf("host %s %q, joiner %s %q", h.t.ID(), h.t.Names(), j.t.ID(), j.t.Names())
 	}
+	for _, tbl := range []ui.LANTable{h.t, j.t} {
+		if game, variant := tbl.Game(); game != "njet" || variant != "classic" {
+			t.Errorf("Game() = %q, %q", game, variant)
+		}
+	}
 	hd, err := host.device()
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +153,7 @@ func TestLANAppHostLeaves(t *testing.T) {
 	news := make(chan ui.LobbyNews, 16)
 	done := make(chan error, 1)
 	go func() {
-		_, err := host.Host(hctx, ui.LANHostConfig{Name: "T", Edition: engine.Classic, Players: 3}, func(n ui.LobbyNews) { news <- n })
+		_, err := host.Host(hctx, ui.LANHostConfig{Name: "T", Game: "njet", Variant: "classic", Players: 3}, func(n ui.LobbyNews) { news <- n })
 		done <- err
 	}()
 	var addr string
@@ -191,7 +195,7 @@ func TestLANAppTheGame(t *testing.T) {
 	}
 	hosted := make(chan result, 1)
 	go func() {
-		tbl, err := host.Host(ctx, ui.LANHostConfig{Name: "Kitchen", TheGame: true, Extreme: true, Players: 2,
+		tbl, err := host.Host(ctx, ui.LANHostConfig{Name: "Kitchen", Game: "thegame", Variant: "extreme", Players: 2,
 			Bots: []ui.BotStrength{ui.BotNormal}, Player: "Anna"}, func(n ui.LobbyNews) { news <- n })
 		hosted <- result{tbl, err}
 	}()
@@ -212,12 +216,12 @@ func TestLANAppTheGame(t *testing.T) {
 		t.Fatal(h.err)
 	}
 	defer h.t.Close()
-	tg, ok := h.t.(ui.LANTheGameTable)
+	tg, ok := h.t.(ui.TheGameLANTable)
 	if !ok {
 		t.Fatalf("%T plays no The Game", h.t)
 	}
-	if is, extreme := tg.TheGame(); !is || !extreme {
-		t.Fatalf("TheGame() = %v, %v", is, extreme)
+	if game, variant := tg.Game(); game != "thegame" || variant != "extreme" {
+		t.Fatalf("Game() = %q, %q", game, variant)
 	}
 	var left thegame.Result
 	person := func(ctx context.Context, src ui.TheGameSource) error {

@@ -23,6 +23,13 @@
 // the cards). A device that catches up many envelopes at once cannot be
 // told them move by move: it gets a Sync again.
 //
+// The Game has its own pair of seats, since its moves and views are its
+// own: TheGameLocal (thegame_local.go, its save in thegame_save.go) is a
+// game against bots on one device, TheGameSeat a person's seat at a LAN
+// table. Both give the person's thegame.View, tell every move in order
+// through Next, warn before a losing play and take the person's moves
+// with Act; the app's table and the terminal play either.
+//
 // The events Turn (with the LAN fields), Audited, Halted, RoundVoided,
 // RoundKept and Watching belong to LAN games; a Local seat sends Turn without them and
 // never the others.

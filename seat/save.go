@@ -46,19 +46,33 @@ func (l *Local) Save() ([]byte, error) {
 			return nil, fmt.Errorf("seat: save: %w", err)
 		}
 	}
-	out, err := json.Marshal(sg)
+	return encodeSave(sg)
+}
+
+// encodeSave writes a save of either game.
+func encodeSave(v any) ([]byte, error) {
+	out, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("seat: save: %w", err)
 	}
 	return out, nil
 }
 
+// checkSaveSize refuses input larger than any save of either game before
+// it is decoded.
+func checkSaveSize(saved []byte) error {
+	if len(saved) > maxSave {
+		return fmt.Errorf("%w: %d bytes", ErrBadSave, len(saved))
+	}
+	return nil
+}
+
 // ResumeLocal rebuilds a game from Save's output. Its first event is a Sync
 // of the game as it stood. Input that is not a saved game, or one whose
 // moves the engine refuses, gives an error wrapping ErrBadSave.
 func ResumeLocal(saved []byte) (*Local, error) {
-	if len(saved) > maxSave {
-		return nil, fmt.Errorf("%w: %d bytes", ErrBadSave, len(saved))
+	if err := checkSaveSize(saved); err != nil {
+		return nil, err
 	}
 	var sg savedGame
 	if err := json.Unmarshal(saved, &sg); err != nil {

@@ -20,7 +20,9 @@
 //
 // PlayTheGame (thegame.go) is the terminal game of The Game, with or
 // without its Extreme commands: the person in seat 0 and cooperative bots in
-// the other seats. It shows the four piles numbered 1 to 4 with their
+// the other seats, played through the local seat of package seat
+// (seat.TheGameLocal, as the app plays it), which runs the bots and the
+// deck. It shows the four piles numbered 1 to 4 with their
 // direction, top card and backwards-trick target, the signals on them, the
 // commands in force in words and the hand with the cards that fit marked;
 // the person types a card and a pile, "end", or a signal. A move the rules

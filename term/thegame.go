@@ -11,8 +11,6 @@ import (
 
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
-	tgbot "github.com/njetlan/njet/thegame/bot"
-	tgsim "github.com/njetlan/njet/thegame/sim"
 	"github.com/njetlan/njet/words"
 )
 
@@ -56,20 +54,11 @@ func playTheGame(cfg TheGameConfig, in *bufio.Reader, out io.Writer) (bool, erro
 	if kind == "" {
 		kind = "coop"
 	}
-	g, err := thegame.NewGame(thegame.Config{Players: cfg.Players, Extreme: cfg.Extreme})
+	l, err := seat.NewTheGameLocal(seat.TheGameLocalConfig{Players: cfg.Players, Extreme: cfg.Extreme, Bot: kind, Seed: cfg.Seed})
 	if err != nil {
 		return false, fmt.Errorf("term: %w", err)
 	}
-	m := &tgMatch{g: g, echo: cfg.Echo, in: in, out: out,
-		deck: tgsim.Shuffle(rand.New(rand.NewPCG(cfg.Seed, 0x7467))), bots: make([]tgbot.Player, cfg.Players)}
-	for s := range m.bots {
-		if s == You {
-			continue
-		}
-		if m.bots[s], err = tgbot.New(kind, true); err != nil {
-			return false, fmt.Errorf("term: %w", err)
-		}
-	}
+	m := &tgMatch{l: l, echo: cfg.Echo, in: in, out: out}
 	err = m.run()
 	if errors.Is(err, errQuit) {
 		err = nil
@@ -80,18 +69,16 @@ func playTheGame(cfg TheGameConfig, in *bufio.Reader, out io.Writer) (bool, erro
 	return m.again && err == nil, err
 }
 
-// tgMatch is a terminal game of The Game under way.
+// tgMatch is a terminal game of The Game under way: the person's seat at
+// the local game l, which runs the bots and the deck.
 type tgMatch struct {
-	g      *thegame.Game
-	deck   []thegame.Card
-	bots   []tgbot.Player // nil at You
-	echo   bool
-	in     *bufio.Reader
-	out    io.Writer
-	werr   error
-	talked int
-	shown  int  // the turn whose table was last shown
-	again  bool // the person asked to play again at the end
+	l     *seat.TheGameLocal
+	echo  bool
+	in    *bufio.Reader
+	out   io.Writer
+	werr  error
+	shown int  // the turn whose table was last shown
+	again bool // the person asked to play again at the end
 }
 
 func (m *tgMatch) printf(format string, args ...any) {
@@ -128,7 +115,7 @@ var signalWords = map[thegame.Signal]string{
 }
 
 // cardText shows a card with its command in the Extreme game.
-func (m *tgMatch) cardText(c int) string { return theGameCard(c, m.g.Config().Extreme) }
+func (m *tgMatch) cardText(c int) string { return theGameCard(c, m.l.Config().Extreme) }
 
 // theGameCard shows card c, with its command in the Extreme game.
 func theGameCard(c int, extreme bool) string {
@@ -150,7 +137,7 @@ func pileName(i int) string {
 }
 
 // show prints the table as the person sees it.
-func (m *tgMatch) show() { showTheGame(m.printf, m.g.View(You), seatName) }
+func (m *tgMatch) show() { showTheGame(m.printf, m.l.View(), seatName) }
 
 // showTheGame prints the table of The Game as view v shows it: the piles
 // with their direction, top card, backwards-trick target and signals, the
@@ -231,29 +218,23 @@ brackets after the number; docs/thegame-rules.md has them all.
 `
 
 func (m *tgMatch) run() error {
-	cfg := m.g.Config()
+	cfg := m.l.Config()
 	variant := "The Game"
 	if cfg.Extreme {
 		variant = "The Game Extreme"
 	}
 	m.printf("%s, %d player(s): you are seat 0%s. Type \"help\" for the commands.\n", variant, cfg.Players,
 		map[bool]string{true: ", the others are bots", false: ""}[cfg.Players > 1])
-	m.talked, m.shown = -1, -1
+	m.shown = -1
 	for range 100000 {
-		if err := m.g.Feed(m.deck); err != nil {
-			return err
-		}
-		if m.g.Phase() == thegame.PhaseOver {
+		a, ok, err := m.l.TryNext()
+		if errors.Is(err, io.EOF) {
 			break
 		}
-		m.botsTalk()
-		s := m.g.Turn()
-		if s != You {
-			v := m.g.View(s)
-			a := m.bots[s].Act(&v)
-			if err := m.g.Apply(a); err != nil {
-				return fmt.Errorf("term: %s: %w", seatName(s), err)
-			}
+		if err != nil {
+			return fmt.Errorf("term: %w", err)
+		}
+		if ok {
 			m.tell(a)
 			continue
 		}
@@ -261,7 +242,7 @@ func (m *tgMatch) run() error {
 			return err
 		}
 	}
-	r := m.g.Result()
+	r := m.l.Result()
 	m.printf("\nThe game is over. Cards left: %d.\n", r.CardsLeft)
 	if r.Broken != thegame.CmdNone {
 		m.printf("The command %q could not be kept.\n", r.Broken.String())
@@ -298,28 +279,18 @@ func capitalise(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// botsTalk lets the bots put their signals once per turn.
-func (m *tgMatch) botsTalk() {
-	if m.talked == m.g.Turns() {
+// tell prints another seat's move as the game tells it: a bot's signal
+// (not its signal taken off), card or end of turn. The person's own moves
+// are not repeated.
+func (m *tgMatch) tell(a thegame.Action) {
+	if a.Seat == You {
 		return
 	}
-	m.talked = m.g.Turns()
-	for s, b := range m.bots {
-		if b == nil || !m.g.CanSignal() {
-			continue
-		}
-		v := m.g.View(s)
-		for _, a := range b.Talk(&v) {
-			if m.g.Apply(a) == nil && a.Signal != thegame.SignalNone {
-				m.printf("%s signals on %s: %q\n", seatName(s), pileName(a.Pile), signalWords[a.Signal])
-			}
-		}
-	}
-}
-
-// tell prints a bot's action.
-func (m *tgMatch) tell(a thegame.Action) {
 	switch a.Kind {
+	case thegame.ActSignal:
+		if a.Signal != thegame.SignalNone {
+			m.printf("%s signals on %s: %q\n", seatName(a.Seat), pileName(a.Pile), signalWords[a.Signal])
+		}
 	case thegame.ActPlay:
 		m.printf("%s lays %s on %s.\n", seatName(a.Seat), m.cardText(int(a.Card)), pileName(a.Pile))
 	case thegame.ActEnd:
@@ -329,11 +300,12 @@ func (m *tgMatch) tell(a thegame.Action) {
 
 // personStep asks the person for one action and applies it.
 func (m *tgMatch) personStep() error {
-	if m.shown != m.g.Turns() {
-		m.shown = m.g.Turns()
+	v := m.l.View()
+	if m.shown != v.Turns {
+		m.shown = v.Turns
 		m.show()
 	}
-	pos := m.g.Position()
+	pos := v.Position()
 	m.printf("Your turn (%d laid, at least %d): ", pos.Played, pos.Min())
 	line, err := m.read()
 	if err != nil {
@@ -356,7 +328,7 @@ func (m *tgMatch) personStep() error {
 		m.show()
 		return nil
 	case "hint":
-		m.printf("%s\n", theGameHint(m.g.View(You)))
+		m.printf("%s\n", theGameHint(m.l.View()))
 		return nil
 	case "bad":
 		m.printf("%s\n", in.msg)
@@ -365,12 +337,12 @@ func (m *tgMatch) personStep() error {
 	a := in.action
 	switch a.Kind {
 	case thegame.ActEnd:
-		if err := m.g.Apply(a); err != nil {
+		if err := m.l.Act(a); err != nil {
 			m.printf("Not yet: %s.\n", reason(err))
 		}
 		return nil
 	case thegame.ActSignal:
-		if err := m.g.Apply(a); err != nil {
+		if err := m.l.Act(a); err != nil {
 			m.printf("No signal: %s.\n", reason(err))
 		}
 		return nil
@@ -379,7 +351,7 @@ func (m *tgMatch) personStep() error {
 		m.printf("Not possible: %s. Nothing is lost: choose again.\n", reason(err))
 		return nil
 	}
-	if k, lose := m.g.Warning(a); lose {
+	if k, lose := m.l.Warning(a); lose {
 		m.printf("%s", theGameWarning(k))
 		ans, err := m.read()
 		if err != nil {
@@ -389,11 +361,11 @@ func (m *tgMatch) personStep() error {
 			return nil
 		}
 	}
-	if err := m.g.Apply(a); err != nil {
+	if err := m.l.Act(a); err != nil {
 		m.printf("Not possible: %s.\n", reason(err))
 		return nil
 	}
-	if m.g.Phase() != thegame.PhasePlay || m.g.Turn() != You {
+	if v := m.l.View(); v.Phase != thegame.PhasePlay || v.Turn != You {
 		m.printf("Your turn is over.\n")
 	}
 	return nil

@@ -112,17 +112,18 @@ func TestTheGameShowsCommandsInForceInWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	m := &tgMatch{g: g, out: &out, deck: tgsim.Shuffle(rand.New(rand.NewPCG(4, 4)))}
+	printf := func(format string, args ...any) { fmt.Fprintf(&out, format, args...) }
+	deck := tgsim.Shuffle(rand.New(rand.NewPCG(4, 4)))
 	players := []tgbot.Player{tgbot.NewCoop(true), tgbot.NewCoop(true)}
 	for range 500 {
-		if err := g.Feed(m.deck); err != nil {
+		if err := g.Feed(deck); err != nil {
 			t.Fatal(err)
 		}
 		if g.Phase() == thegame.PhaseOver {
 			break
 		}
 		if v := g.View(You); len(v.InForce) > 0 {
-			m.show()
+			showTheGame(printf, v, seatName)
 			for _, k := range v.InForce {
 				if !strings.Contains(out.String(), commandWords[k]) {
 					t.Errorf("%s in force, not shown in words:\n%s", k, out.String())

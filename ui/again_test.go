@@ -122,7 +122,7 @@ func TestPersonHintAndPlayAgain(t *testing.T) {
 			pa := newPersonApp(t, "en", sz.size)
 			g := njetGame{edition: engine.Modern, players: 3, target: 1, seed: 25}
 			ts := pa.start(g)
-			l := pa.u.live.(*seat.Local)
+			l := pa.u.saves[njetID].live.(*seat.Local)
 			// Block so that the person becomes the start player, to be
 			// asked for the teams too.
 			player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(25, 3)), Avoid: func(c reach.Control) bool {
@@ -157,7 +157,7 @@ func TestPersonHintAndPlayAgain(t *testing.T) {
 			if ts2 == ts {
 				t.Fatal("Play again kept the old table")
 			}
-			l2 := pa.u.live.(*seat.Local)
+			l2 := pa.u.saves[njetID].live.(*seat.Local)
 			cfg := l2.Config()
 			if cfg.Seed == old.Seed {
 				t.Fatal("the new game has the old seed")

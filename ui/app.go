@@ -1,17 +1,3 @@
-// Package ui is the Njet app: a Fyne window on desktop and phone.
-//
-// App owns the window, the settings and a stack of screens. A Screen is a
-// view with a lifetime: Start gets a context that ends when the screen leaves
-// the stack, and Stop cancels what it started. Screens never decide anything
-// about the game: legality, scoring and turn order come from the engine
-// through package seat; a screen shows what a seat tells it and sends the
-// person's choices back. The Game's table (thegame_*.go) reads a
-// TheGameSource in the same way: a local game against bots, or later a LAN
-// table, with the rules in package thegame.
-//
-// The package never imports Fyne's app package, so its tests run in software
-// with fyne.io/fyne/v2/test and CGO_ENABLED=0; package main creates the
-// fyne.App and hands it to New.
 package ui
 
 import (
@@ -32,8 +18,8 @@ import (
 // Env is what the app needs from its surroundings, so that tests can
 // replace it.
 type Env struct {
-	// Storage is the directory that holds local.json, the unfinished local
-	// game. Empty means the fyne.App's own storage.
+	// Storage is the directory that holds the unfinished local games
+	// (saves.go). Empty means the fyne.App's own storage.
 	Storage string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -109,16 +95,11 @@ type App struct {
 	body  *fyne.Container // holds the top screen's view
 	stack []*entry
 
-	lanGame *LANGame // the LAN table on the stack, told when the app comes back
-	// lanTheGame is the LAN table of The Game on the stack, told too.
-	lanTheGame *LANTheGame
+	lanScreen lanScreen // the LAN table on the stack, told when the app comes back
 
-	saveMu  sync.Mutex     // one writer of local.json at a time; guards live too
-	live    Saver          // the local game being played, saved on exit
-	saveGen int            // counts ClearLocal calls; a save from before one is dropped
-	saving  sync.WaitGroup // saves under way
-	tgLive  Saver          // the local game of The Game being played, saved on exit
-	tgGen   int            // counts ClearTheGame calls, as saveGen does
+	saveMu sync.Mutex            // one writer of a save at a time; guards saves too
+	saves  map[string]*localSave // each game's save, by the game's ID
+	saving sync.WaitGroup        // saves under way
 	// tgSeed, when set, gives the seeds of new games of The Game in
 	// place of fresh random ones (tests replay a game so).
 	tgSeed func() uint64
@@ -141,7 +122,7 @@ func New(a fyne.App, env Env) *App {
 	if env.Do == nil {
 		env.Do = fyne.Do
 	}
-	u := &App{fy: a, env: env, prefs: Prefs{p: a.Preferences()}}
+	u := &App{fy: a, env: env, prefs: Prefs{p: a.Preferences()}, saves: newSaves()}
 	setupLang(u.prefs.Language())
 	u.theme = newAppTheme(u.prefs.Theme())
 	a.Settings().SetTheme(u.theme)
@@ -289,73 +270,7 @@ func (a *App) PlayerName() string { return a.prefs.Name() }
 // Now is the app's clock.
 func (a *App) Now() time.Time { return a.env.Now() }
 
-// SaveLocal writes the local game g so that it resumes after the app
-// closes; call it after every choice. The writing runs off the UI
-// goroutine; g stays the game saved on exit too. A failed save shows an
-// error and the game goes on.
-func (a *App) SaveLocal(g Saver) {
-	a.saveMu.Lock()
-	a.live = g
-	gen := a.saveGen
-	a.saveMu.Unlock()
-	a.saving.Add(1)
-	go func() {
-		defer a.saving.Done()
-		a.saveMu.Lock()
-		defer a.saveMu.Unlock()
-		if gen != a.saveGen {
-			return // cleared since: the game is over or replaced
-		}
-		// g.Save reads the game as it is now, so saves that run late still
-		// write the latest state.
-		if err := saveGame(a.storage(), g); err != nil {
-			a.do(func() { a.ShowError(err) })
-		}
-	}()
-}
-
-// ClearLocal removes the saved local game (at game over, or when the person
-// starts another); saves still under way are dropped.
-func (a *App) ClearLocal() {
-	a.saveMu.Lock()
-	a.live = nil
-	a.saveGen++
-	err := clearGame(a.storage())
-	a.saveMu.Unlock()
-	if err != nil {
-		a.ShowError(err)
-	}
-}
-
-// HasSavedGame reports whether an unfinished local game is saved, once the
-// saves under way are written.
-func (a *App) HasSavedGame() bool {
-	a.saving.Wait()
-	_, err := loadGame(a.storage())
-	return err == nil
-}
-
-// saveLive writes the game being played at once (on exit or background).
-func (a *App) saveLive() {
-	a.saving.Wait()
-	a.saveMu.Lock()
-	defer a.saveMu.Unlock()
-	if a.live != nil {
-		_ = saveGame(a.storage(), a.live) // nowhere left to tell on exit
-	}
-	if a.tgLive != nil {
-		_ = saveFile(a.storage(), theGameFile, a.tgLive)
-	}
-}
-
-// setLive makes g the game saved on exit, without saving it now.
-func (a *App) setLive(g Saver) {
-	a.saveMu.Lock()
-	a.live = g
-	a.saveMu.Unlock()
-}
-
-// storage is the directory of local.json.
+// storage is the directory of the saved games.
 func (a *App) storage() string {
 	if a.env.Storage != "" {
 		return a.env.Storage
@@ -399,9 +314,9 @@ func (s *staticScreen) Stop()                   {}
 // maxColumn is the widest a form or text column grows on a desktop.
 const maxColumn = 560
 
-// columnLayout centres its objects, stacked, in a column at most maxColumn
-// wide, with padding either side on a phone.
-type columnLayout struct{}
+// columnLayout centres its objects, stacked, in a column at most widest
+// wide (maxColumn when 0), with padding either side on a phone.
+type columnLayout struct{ widest float32 }
 
 func (columnLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var s fyne.Size
@@ -414,11 +329,12 @@ func (columnLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s.Add(fyne.NewSize(2*theme.Padding(), 0))
 }
 
-func (columnLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	w := size.Width - 2*theme.Padding()
-	if w > maxColumn {
-		w = maxColumn
+func (l columnLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	widest := l.widest
+	if widest == 0 {
+		widest = maxColumn
 	}
+	w := min(size.Width-2*theme.Padding(), widest)
 	x := (size.Width - w) / 2
 	for _, o := range objs {
 		o.Move(fyne.NewPos(x, 0))
@@ -435,6 +351,19 @@ func column(content fyne.CanvasObject) fyne.CanvasObject {
 // the body.
 func (a *App) page(title string, body fyne.CanvasObject) fyne.CanvasObject {
 	return a.pageBack(title, body, a.Back)
+}
+
+// formPage is the screen of a form that sets up a game: the page's bar,
+// the form scrolling in a column, and its button below it, which stays in
+// view and deals: what goes wrong is shown to the person.
+func (a *App) formPage(title string, form fyne.CanvasObject, button *widget.Button, deal func() error) fyne.CanvasObject {
+	button.OnTapped = func() {
+		if err := deal(); err != nil {
+			a.ShowError(err)
+		}
+	}
+	bottom := container.New(columnLayout{}, container.NewPadded(button))
+	return a.page(title, container.NewBorder(nil, bottom, nil, nil, column(form)))
 }
 
 // pageBack is page with a back button that calls back.
@@ -454,5 +383,7 @@ func (a *App) trace(what string, at time.Time) {
 	}
 }
 
-// smokeHold is how long The Game's smoke mode shows the game-over view.
-const smokeHold = 1500 * time.Millisecond
+// Quit ends the app (from any goroutine).
+func (a *App) Quit() {
+	a.do(a.fy.Quit)
+}

@@ -103,7 +103,7 @@ func TestScreensRender(t *testing.T) {
 	}{
 		{"home", func(u *App) Screen { return NewHome(u) }},
 		{"home-saved", func(u *App) Screen {
-			u.SaveLocal(fakeGame{data: []byte("{}")})
+			u.SaveLocal(njetID, fakeGame{data: []byte("{}")})
 			return NewHome(u)
 		}},
 		{"newgame", func(u *App) Screen { return NewNewGame(u) }},
@@ -303,35 +303,35 @@ func TestKeysGoToTheTopScreen(t *testing.T) {
 // a save that cannot be read is reported and removed.
 func TestSaveAndResume(t *testing.T) {
 	u := newTestApp(t, "en")
-	if u.HasSavedGame() || NewHome(u).Continue.Visible() {
+	if u.HasSavedGame(njetID) || NewHome(u).Game(njetID).Continue.Visible() {
 		t.Fatal("a fresh app offers to continue")
 	}
-	u.SaveLocal(fakeGame{data: []byte(`{"v":1}`)})
-	if !u.HasSavedGame() || !NewHome(u).Continue.Visible() {
+	u.SaveLocal(njetID, fakeGame{data: []byte(`{"v":1}`)})
+	if !u.HasSavedGame(njetID) || !NewHome(u).Game(njetID).Continue.Visible() {
 		t.Fatal("a saved game is not offered")
 	}
-	u.live = fakeGame{data: []byte(`{"v":2}`)}
+	u.saves[njetID].live = fakeGame{data: []byte(`{"v":2}`)}
 	u.saveLive()
-	got, err := loadGame(u.storage())
+	got, err := loadFile(u.storage(), njetUI.save.file)
 	if err != nil || string(got) != `{"v":2}` {
 		t.Fatalf("saved on stop: %q, %v", got, err)
 	}
-	u.ClearLocal()
-	if u.HasSavedGame() {
+	u.ClearLocal(njetID)
+	if u.HasSavedGame(njetID) {
 		t.Fatal("ClearLocal left the save")
 	}
 
-	u.SaveLocal(fakeGame{data: []byte("not a game")})
-	if err := resumeLocal(u); err == nil {
+	u.SaveLocal(njetID, fakeGame{data: []byte("not a game")})
+	if err := u.resumeLocal(njetUI); err == nil {
 		t.Fatal("a broken save resumed")
 	}
-	if u.HasSavedGame() {
+	if u.HasSavedGame(njetID) {
 		t.Fatal("a broken save stays offered")
 	}
 
-	before := u.HasSavedGame()
-	u.SaveLocal(fakeGame{err: errors.New("disk full")})
-	if u.HasSavedGame() != before {
+	before := u.HasSavedGame(njetID)
+	u.SaveLocal(njetID, fakeGame{err: errors.New("disk full")})
+	if u.HasSavedGame(njetID) != before {
 		t.Fatal("a failed save changed the saved game")
 	}
 }
@@ -344,17 +344,17 @@ func TestSaveFileErrors(t *testing.T) {
 	if err := os.WriteFile(blocker, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := saveGame(filepath.Join(blocker, "sub"), fakeGame{data: []byte("{}")}); err == nil {
+	if err := saveFile(filepath.Join(blocker, "sub"), njetUI.save.file, fakeGame{data: []byte("{}")}); err == nil {
 		t.Error("saving under a file worked")
 	}
 	big := make([]byte, maxSave+1)
-	if err := os.WriteFile(filepath.Join(dir, localFile), big, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, njetUI.save.file), big, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loadGame(dir); err == nil || errors.Is(err, errNoSave) {
+	if _, err := loadFile(dir, njetUI.save.file); err == nil || errors.Is(err, errNoSave) {
 		t.Errorf("an oversized save read back: %v", err)
 	}
-	if err := clearGame(filepath.Join(dir, "none")); err != nil {
+	if err := clearFile(filepath.Join(dir, "none"), njetUI.save.file); err != nil {
 		t.Errorf("clearing no save: %v", err)
 	}
 }
@@ -368,12 +368,12 @@ func (overGame) Over() bool { return true }
 // instead, whenever the save comes.
 func TestOverGameNotSaved(t *testing.T) {
 	u := newTestApp(t, "en")
-	u.SaveLocal(fakeGame{data: []byte("{}")})
-	if !u.HasSavedGame() {
+	u.SaveLocal(njetID, fakeGame{data: []byte("{}")})
+	if !u.HasSavedGame(njetID) {
 		t.Fatal("no save")
 	}
-	u.SaveLocal(overGame{fakeGame{data: []byte("{}")}})
-	if u.HasSavedGame() {
+	u.SaveLocal(njetID, overGame{fakeGame{data: []byte("{}")}})
+	if u.HasSavedGame(njetID) {
 		t.Fatal("a finished game is saved")
 	}
 }

@@ -28,20 +28,13 @@ type fieldView struct {
 	text    string
 	by      string // the blocker's short name
 	mark    engine.Colour
-	onTap   func()
+	tapped
 }
 
 func newFieldView(e engine.Edition, fs fieldState, text, by string, mark engine.Colour, onTap func()) *fieldView {
-	f := &fieldView{edition: e, fs: fs, text: text, by: by, mark: mark, onTap: onTap}
+	f := &fieldView{edition: e, fs: fs, text: text, by: by, mark: mark, tapped: tapped{onTap}}
 	f.ExtendBaseWidget(f)
 	return f
-}
-
-// Tapped blocks the field or says why not.
-func (f *fieldView) Tapped(*fyne.PointEvent) {
-	if f.onTap != nil {
-		f.onTap()
-	}
 }
 
 // Shows names the field by its row and field, as a game record does

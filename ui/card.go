@@ -42,20 +42,10 @@ var seatColours = []color.NRGBA{
 
 func seatColour(s int) color.NRGBA {
 	if s < 0 {
-		return color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff}
+		return edgeGrey
 	}
 	return seatColours[s%len(seatColours)]
 }
-
-var (
-	cardFace   = color.NRGBA{R: 0xfd, G: 0xfb, B: 0xf5, A: 0xff}
-	feltColour = color.NRGBA{R: 0x1f, G: 0x5e, B: 0x3a, A: 0xff}
-	feltDark   = color.NRGBA{R: 0x17, G: 0x48, B: 0x2c, A: 0xff}
-	gold       = color.NRGBA{R: 0xff, G: 0xc1, B: 0x07, A: 0xff}
-	white      = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
-	ink        = color.NRGBA{R: 0x21, G: 0x21, B: 0x21, A: 0xff}
-	shade      = color.NRGBA{R: 0x60, G: 0x60, B: 0x60, A: 0x90}
-)
 
 // inShape reports whether the point (x, y), both in -1..1 with y down, lies
 // in the mark of colour c: red a heart, black a spade, blue a diamond, green
@@ -148,7 +138,7 @@ type cardView struct {
 	super   bool
 	focused bool // the keyboard's current card
 	lit     bool // the card that won the trick
-	onTap   func()
+	tapped
 }
 
 // cardState is how a card is shown, apart from the card itself.
@@ -165,17 +155,9 @@ func (v *cardView) setState(s cardState) {
 }
 
 func newCardView(c engine.Card, onTap func()) *cardView {
-	v := &cardView{card: c, onTap: onTap}
+	v := &cardView{card: c, tapped: tapped{onTap}}
 	v.ExtendBaseWidget(v)
 	return v
-}
-
-// Tapped sends the tap on, also for a dimmed card, whose handler says why
-// it cannot be used.
-func (v *cardView) Tapped(*fyne.PointEvent) {
-	if v.onTap != nil {
-		v.onTap()
-	}
 }
 
 // Shows names the card ("red7"), for a person's eyes in tests and the
@@ -252,13 +234,13 @@ func (r *cardRenderer) MinSize() fyne.Size { return r.v.MinSize() }
 func (r *cardRenderer) refreshState() {
 	v := r.v
 	col := suitColour(v.card.Colour())
-	r.bg.StrokeColor = color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff}
+	r.bg.StrokeColor = edgeGrey
 	r.bg.StrokeWidth = 1.5
 	if v.usable || v.lit {
 		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 3
 	}
 	if v.focused {
-		r.bg.StrokeColor, r.bg.StrokeWidth = color.NRGBA{R: 0x29, G: 0x79, B: 0xff, A: 0xff}, 4
+		r.bg.StrokeColor, r.bg.StrokeWidth = pickBlue, 4
 	}
 	r.band.Hidden = !v.trump && !v.super
 	r.band.FillColor = col

@@ -16,14 +16,14 @@ type choiceButton struct {
 	widget.BaseWidget
 	words *phrase
 	text  string
-	onTap func()
+	tapped
 	width float32 // the width it was last laid out at
 	// hinted frames the choice the hint names.
 	hinted bool
 }
 
 func newChoiceButton(onTap func()) *choiceButton {
-	b := &choiceButton{onTap: onTap}
+	b := &choiceButton{tapped: tapped{onTap}}
 	b.words = newPhrase(&b.width, 15, true, ink)
 	b.ExtendBaseWidget(b)
 	return b
@@ -51,13 +51,6 @@ func (b *choiceButton) setHinted(on bool) {
 func (b *choiceButton) heightFor(w float32) float32 {
 	pad := 2 * theme.Padding()
 	return max(44, b.words.heightFor(w-pad)+pad)
-}
-
-// Tapped answers with the choice.
-func (b *choiceButton) Tapped(*fyne.PointEvent) {
-	if b.onTap != nil {
-		b.onTap()
-	}
 }
 
 // Disabled reports false: a choice on screen can always be made.

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
 )
 
@@ -35,54 +36,43 @@ const (
 	nSteps
 )
 
-// words of each step.
-func (s fairStep) String() string {
-	switch s {
-	case stepFile:
-		return tr("fair.check.file", "The log is whole and every entry is signed by its seat")
-	case stepKeys:
-		return tr("fair.check.keys", "Every player's keys were proven")
-	case stepShuffle:
-		return tr("fair.check.shuffle", "Each seat's shuffle was verified")
-	case stepDeal:
-		return tr("fair.check.deal", "Every dealt card's tokens were checked")
-	case stepRules:
-		return tr("fair.check.rules", "Every block and team choice followed the rules")
-	case stepPlays:
-		return tr("fair.check.plays", "Every played card was opened correctly")
-	case stepCommitments:
-		return tr("fair.check.commitments", "Discards and passes match what was committed")
-	case stepReveal:
-		return tr("fair.check.reveal", "The hands were revealed at the end of each round")
-	default:
-		return tr("fair.check.audit", "The audit of each round passed")
-	}
+// fairWords are the words of each check, by step: Njet's, and the base
+// of every game's (gameUI.fairStep), which says some in its own words.
+var fairWords = [nSteps]text{
+	stepFile:        {"fair.check.file", "The log is whole and every entry is signed by its seat"},
+	stepKeys:        {"fair.check.keys", "Every player's keys were proven"},
+	stepShuffle:     {"fair.check.shuffle", "Each seat's shuffle was verified"},
+	stepDeal:        {"fair.check.deal", "Every dealt card's tokens were checked"},
+	stepRules:       {"fair.check.rules", "Every block and team choice followed the rules"},
+	stepPlays:       {"fair.check.plays", "Every played card was opened correctly"},
+	stepCommitments: {"fair.check.commitments", "Discards and passes match what was committed"},
+	stepReveal:      {"fair.check.reveal", "The hands were revealed at the end of each round"},
+	stepAudit:       {"fair.check.audit", "The audit of each round passed"},
 }
 
-// words of each step for a log of The Game: the same checks, in the
-// words of a game without blocks, teams, commitments or rounds.
-func (s fairStep) words(theGame bool) string {
-	if !theGame {
-		return s.String()
+// String is the step in words.
+func (s fairStep) String() string { return fairWords[min(s, stepAudit)].String() }
+
+// njetVerdict is the verdict on the log of a Njet table that passed: the
+// rounds that check out, and whether the game is over.
+func njetVerdict(v *table.Verification) string {
+	if v.Over {
+		return trn("fair.good-over", "Fair play: the whole game checks out ({{.Count}} rounds).", len(v.Results))
 	}
-	switch s {
-	case stepDeal:
-		return tr("fair.tg.deal", "Every card dealt and drawn was opened to its holder alone")
-	case stepRules:
-		return tr("fair.tg.rules", "Every card laid, signal and end of turn followed the rules")
-	case stepCommitments:
-		return tr("fair.tg.draws", "Every draw took the next card of the shuffled draw pile")
-	case stepReveal:
-		return tr("fair.tg.reveal", "Every seat revealed its keys at the end of the game")
-	case stepAudit:
-		return tr("fair.tg.audit", "The audit passed: the whole deck replays to the same result")
-	}
-	return s.String()
+	return trn("fair.good-so-far", "Fair play so far: {{.Count}} rounds check out; the game is not over.", len(v.Results))
 }
 
-// isTheGame reports whether v is the check of a log of The Game.
-func isTheGame(v *table.Verification) bool {
-	return v != nil && (v.TheGame != nil || v.Genesis != nil && v.Genesis.Game == table.GameTheGame)
+// gameOfCheck is the app's part of the game a checked log plays, the
+// app's own game when the check did not get as far as the genesis.
+func gameOfCheck(v *table.Verification) *gameUI {
+	if v == nil || v.Genesis == nil {
+		return gameUIs[0]
+	}
+	g, err := games.ByName(v.Genesis.Game)
+	if err != nil {
+		return gameUIs[0]
+	}
+	return gameByID(g.ID)
 }
 
 // stepOf is the step an envelope kind belongs to.
@@ -217,6 +207,7 @@ func (c *logCheck) show(data []byte, v *table.Verification, err error, failed fa
 	c.progress.Hide()
 	c.Passed, c.Failed = err == nil, err != nil
 	c.Results = nil
+	game := gameOfCheck(v)
 	var objs []fyne.CanvasObject
 	for s := range nSteps {
 		var mark string
@@ -228,7 +219,7 @@ func (c *logCheck) show(data []byte, v *table.Verification, err error, failed fa
 		default:
 			mark = "–"
 		}
-		line := mark + " " + s.words(isTheGame(v))
+		line := mark + " " + game.fairStep(s)
 		c.Results = append(c.Results, line)
 		l := widget.NewLabel(line)
 		l.Wrapping = fyne.TextWrapWord
@@ -239,29 +230,16 @@ func (c *logCheck) show(data []byte, v *table.Verification, err error, failed fa
 	}
 	c.checks.Objects = objs
 	c.checks.Refresh()
-	rounds := 0
 	if v != nil {
-		rounds = len(v.Results)
 		c.count.SetText(tr("fair.count", "{{.N}} entries checked", map[string]any{"N": v.Envelopes}))
 	}
-	switch {
-	case err != nil:
+	if err != nil {
 		c.verdict.SetText(tr("fair.bad", "Not fair or not whole: {{.Err}}", map[string]any{"Err": err.Error()}))
 		c.verdict.Importance = widget.DangerImportance
-	case v.Over && v.TheGame != nil:
-		c.verdict.SetText("✓ " + tr("fair.tg.good-over", "Fair play: the whole game of The Game checks out ({{.Left}} cards left).",
-			map[string]any{"Left": v.TheGame.Result.CardsLeft}))
-		c.verdict.Importance = widget.MediumImportance
-	case isTheGame(v):
-		c.verdict.SetText("✓ " + tr("fair.tg.good-so-far", "Fair play so far: the game of The Game is not over."))
-		c.verdict.Importance = widget.MediumImportance
-	case v.Over:
+	} else {
 		// The theme's text colour, bold, after a check mark: the theme's
 		// green is too light to read on a white page.
-		c.verdict.SetText("✓ " + trn("fair.good-over", "Fair play: the whole game checks out ({{.Count}} rounds).", rounds))
-		c.verdict.Importance = widget.MediumImportance
-	default:
-		c.verdict.SetText("✓ " + trn("fair.good-so-far", "Fair play so far: {{.Count}} rounds check out; the game is not over.", rounds))
+		c.verdict.SetText("✓ " + game.fairVerdict(v))
 		c.verdict.Importance = widget.MediumImportance
 	}
 	c.verdict.Refresh()
@@ -297,9 +275,10 @@ func details(data []byte, v *table.Verification) string {
 		fmt.Fprintf(&b, "%s\n", tr("fair.round", "Round {{.Round}}: points {{.Points}}, totals {{.Totals}}",
 			map[string]any{"Round": r.Round, "Points": fmt.Sprint(r.Points), "Totals": fmt.Sprint(r.Totals)}))
 	}
-	if r := v.TheGame; r != nil {
-		fmt.Fprintf(&b, "%s\n", tr("fair.tg.result", "The Game, {{.Players}} players, {{.Turns}} turns: {{.Left}} cards left",
-			map[string]any{"Players": r.Config.Players, "Turns": r.Turns, "Left": r.Result.CardsLeft}))
+	if more := gameOfCheck(v).fairDetails; more != nil {
+		for _, line := range more(v) {
+			fmt.Fprintf(&b, "%s\n", line)
+		}
 	}
 	for _, viol := range v.Voided {
 		fmt.Fprintf(&b, "%s\n", tr("fair.voided", "Voided: {{.Err}}", map[string]any{"Err": viol.Error()}))

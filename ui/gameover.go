@@ -66,13 +66,21 @@ func (t *TableScreen) gameOverView() fyne.CanvasObject {
 	}
 	// Play again beside Done, the first choice; two narrower buttons fit
 	// a phone's width side by side.
-	again := widget.NewButton(tr("again.play", "Play again"), t.playAgain)
-	again.Importance = widget.HighImportance
-	home.Importance = widget.MediumImportance
+	again := playAgainButton(home, nil, t.playAgain)
 	size := fyne.NewSize(145, 48)
 	row := container.NewCenter(container.NewHBox(container.NewGridWrap(size, home), container.NewGridWrap(size, again)))
 	body := container.NewBorder(nil, row, nil, nil, container.NewVScroll(container.NewVBox(parts...)))
 	return reach.Region(reach.RegionOver, bg, container.NewPadded(body))
+}
+
+// playAgainButton is the game-over view's "Play again", which calls
+// again: the first choice, done (Done, the view's one choice otherwise)
+// the second.
+func playAgainButton(done *widget.Button, icon fyne.Resource, again func()) *widget.Button {
+	b := widget.NewButtonWithIcon(tr("again.play", "Play again"), icon, again)
+	b.Importance = widget.HighImportance
+	done.Importance = widget.MediumImportance
+	return b
 }
 
 // chart draws one line per seat through its totals after each round, in

@@ -11,20 +11,18 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Home is the first screen: the game's name, then the ways to play
-// (continue the unfinished game, a new game of Njet! against bots, The Game
-// against bots; the LAN comes here too), then the rules and the settings.
+// Home is the first screen: the app's name, then the ways to play (each
+// game's part: continue its unfinished game, set up a new one against
+// bots; the LAN comes after the first game), then the rules and the
+// settings.
 type Home struct {
 	app  *App
 	view fyne.CanvasObject
 
-	// Continue and NewGame are the screen's buttons, for tests; TheGame
-	// sets up a game of The Game.
-	Continue, NewGame, TheGame, Rules, Settings *widget.Button
-	// TheGameContinue resumes the saved game of The Game, which
-	// TheGameSaved describes; both are hidden without one.
-	TheGameContinue *widget.Button
-	TheGameSaved    *widget.Label
+	// Games are the games' parts, in the registry's order; Rules and
+	// Settings are the screen's other buttons, for tests.
+	Games           []*GameSection
+	Rules, Settings *widget.Button
 	// LAN is the part for tables on the network; nil without a LAN.
 	LAN *lanSection
 }
@@ -32,22 +30,14 @@ type Home struct {
 // NewHome makes the home screen.
 func NewHome(a *App) *Home {
 	h := &Home{app: a}
-	h.Continue = widget.NewButtonWithIcon(tr("home.continue", "Continue the game"), theme.MediaPlayIcon(), h.resume)
-	h.NewGame = widget.NewButtonWithIcon(tr("home.new", "New game against bots"), theme.ContentAddIcon(), func() {
-		a.Push(NewNewGame(a))
-	})
 	h.Rules = widget.NewButtonWithIcon(tr("home.rules", "Rules"), theme.QuestionIcon(), func() {
-		a.Push(NewRules(a))
+		a.Push(gameUIs[0].rules(a))
 	})
 	h.Settings = widget.NewButtonWithIcon(tr("home.settings", "Settings"), theme.SettingsIcon(), func() {
 		a.Push(NewSettings(a))
 	})
-	saved := a.HasSavedGame()
-	if saved {
-		h.Continue.Importance = widget.HighImportance
-	} else {
-		h.Continue.Hide()
-		h.NewGame.Importance = widget.HighImportance
+	for _, g := range gameUIs {
+		h.Games = append(h.Games, newGameSection(a, g))
 	}
 
 	logo := canvas.NewImageFromResource(Icon())
@@ -67,26 +57,87 @@ func NewHome(a *App) *Home {
 		greeting.Hide()
 	}
 
-	play := section(tr("home.play", "Njet!"), h.Continue, h.NewGame)
 	more := section(tr("home.more", "More"), h.Rules, h.Settings)
-	intro := container.NewVBox(layoutSpacer(12), container.NewCenter(logo), title, tagline, greeting, layoutSpacer(8), play)
+	intro := container.NewVBox(layoutSpacer(12), container.NewCenter(logo), title, tagline, greeting, layoutSpacer(8), h.Games[0].view)
 	var lan fyne.CanvasObject = layoutSpacer(0)
 	if a.env.LAN != nil {
 		h.LAN = newLANSection(a)
-		// The tables nearby come right after Njet!: at a real table they are
-		// what the phone is opened for, and on a phone's first screen.
+		// The tables nearby come right after the app's own game: at a
+		// real table they are what the phone is opened for, and on a
+		// phone's first screen.
 		lan = container.NewVBox(layoutSpacer(8), h.LAN.view)
 	}
-	h.view = container.NewVScroll(container.New(&homeLayout{}, intro, lan,
-		container.NewVBox(layoutSpacer(8), h.theGameSection()), container.NewVBox(layoutSpacer(8), more, layoutSpacer(24))))
+	parts := []fyne.CanvasObject{intro, lan}
+	for _, g := range h.Games[1:] {
+		parts = append(parts, container.NewVBox(layoutSpacer(8), g.view))
+	}
+	parts = append(parts, container.NewVBox(layoutSpacer(8), more, layoutSpacer(24)))
+	h.view = container.NewVScroll(container.New(&homeLayout{}, parts...))
 	return h
 }
 
-// resume loads the saved game and sits down at it again.
-func (h *Home) resume() {
-	if err := resumeLocal(h.app); err != nil {
-		h.app.ShowError(err)
+// Game is the part of the game id, or nil.
+func (h *Home) Game(id string) *GameSection {
+	for i, g := range gameUIs {
+		if g.id == id {
+			return h.Games[i]
+		}
 	}
+	return nil
+}
+
+// GameSection is a game's part of the home screen: its name, what kind of
+// game it is, and the buttons to continue its unfinished local game and
+// to set up a new one against bots. The game names its saved game (on
+// Continue, and in a line above it when it says more); Continue is
+// hidden without one.
+type GameSection struct {
+	// Continue, Saved and New are the section's controls, for tests.
+	Continue, New *widget.Button
+	Saved         *widget.Label
+	view          fyne.CanvasObject
+}
+
+func newGameSection(a *App, g *gameUI) *GameSection {
+	s := &GameSection{}
+	s.New = widget.NewButtonWithIcon(g.newLabel(), theme.ContentAddIcon(), func() { a.Push(g.setup(a)) })
+	s.New.Importance = widget.HighImportance
+	s.Continue = widget.NewButtonWithIcon("", theme.MediaPlayIcon(), func() {
+		if err := a.resumeLocal(g); err != nil {
+			a.ShowError(err)
+		}
+	})
+	s.Saved = widget.NewLabel("")
+	s.Saved.Wrapping = fyne.TextWrapWord
+	s.Saved.Hide()
+	head := widget.NewLabelWithStyle(g.title(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	head.SizeName = theme.SizeNameSubHeadingText
+	parts := []fyne.CanvasObject{head}
+	if about := g.about(); about != "" {
+		l := widget.NewLabel(about)
+		l.Wrapping = fyne.TextWrapWord
+		parts = append(parts, l)
+	}
+	s.view = container.NewVBox(append(parts, s.Saved, s.Continue, s.New)...)
+	if !a.HasSavedGame(g.id) {
+		s.Continue.Hide()
+		return s
+	}
+	s.Continue.Importance = widget.HighImportance
+	s.New.Importance = widget.MediumImportance
+	// A save kept though it cannot be read (data nil) is offered too:
+	// the tap says why it cannot be continued.
+	data, err := a.savedGame(g.id)
+	if err != nil {
+		data = nil
+	}
+	label, line := g.describe(a, data)
+	s.Continue.SetText(label)
+	if line != "" {
+		s.Saved.SetText(line)
+		s.Saved.Show()
+	}
+	return s
 }
 
 // View is the home screen's content.
@@ -117,12 +168,12 @@ func layoutSpacer(h float32) fyne.CanvasObject {
 	return r
 }
 
-// homeLayout places the home screen's parts: Njet!, the LAN, The Game,
-// then the rules and settings. Where the window is wide enough they go in
-// two columns, Njet! and The Game on the left, the LAN and the rest on the
-// right, so that a desktop shows every way to play and the settings
-// without scrolling; on a phone, one under the other in one centred
-// column.
+// homeLayout places the home screen's parts: the app's own game, the
+// LAN, the other games, then the rules and settings. Where the window is
+// wide enough they go in two columns, alternately (Njet! and The Game on
+// the left, the LAN and the rest on the right), so that a desktop shows
+// every way to play and the settings without scrolling; on a phone, one
+// under the other in one centred column.
 type homeLayout struct {
 	last float32 // the width of the last layout
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
 )
 
@@ -59,31 +58,30 @@ type LobbyControl interface {
 
 // LANTableAd is a table as advertised on the LAN.
 type LANTableAd struct {
-	ID      string // the lobby id, for JoinTo.Table
-	Name    string // as the host typed it
-	Edition engine.Edition
-	Players int
-	Free    int
-	Host    string // the host's player name, "" when none
-	// TheGame: the table plays The Game (Edition is then not used), with
-	// the command cards when Extreme.
-	TheGame, Extreme bool
+	ID   string // the lobby id, for JoinTo.Table
+	Name string // as the host typed it
+	// Game and Variant are the game the table plays and its variant, by
+	// their IDs in package games: "njet" and "classic", "thegame" and
+	// "extreme".
+	Game, Variant string
+	Players       int
+	Free          int
+	Host          string // the host's player name, "" when none
 }
 
 // LANHostConfig is the table the person hosts. Bots of these strengths
 // fill as many of the Players seats at first, played by the host's
 // device; the host changes them in the lobby.
 type LANHostConfig struct {
-	Name    string
-	Edition engine.Edition
-	Players int
-	Bots    []BotStrength
-	Short   bool // the Classic short game
-	Target  int  // a target score, 0 for the edition's end
-	Player  string
-	// TheGame hosts a table of The Game instead of Njet! (Edition, Short
-	// and Target are then not used), with the command cards when Extreme.
-	TheGame, Extreme bool
+	Name string
+	// Game and Variant are the game to play and its variant, by their
+	// IDs in package games.
+	Game, Variant string
+	Players       int
+	Bots          []BotStrength
+	Short         bool // Njet's Classic short game
+	Target        int  // Njet's target score, 0 for the edition's end
+	Player        string
 	// Hints allows hints at the table: each person may ask for the strong
 	// bot's move from their own view.
 	Hints bool
@@ -144,18 +142,16 @@ type LANAddr struct {
 	Addr string
 }
 
-// LANTable is a table the device sits at.
+// LANTable is a table the device sits at. Its game's screen plays it
+// through the game's own kind of table (NjetLANTable, TheGameLANTable).
 type LANTable interface {
 	// ID is the table's id in hex.
 	ID() string
 	// Names are the players' names by seat from the signed genesis.
 	Names() []string
-	// Play runs the device's seats until the game is over and the others
-	// caught up, the person leaves, or ctx ends. person plays the
-	// person's seat: it returns nil at the end of the game or an error
-	// wrapping seat.ErrLeft when the person leaves. news hears the
-	// table's progress.
-	Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(GameNews)) error
+	// Game is the game the table plays and its variant, by their IDs in
+	// package games, as the genesis says.
+	Game() (game, variant string)
 	// ExportLog writes the table's log as the device's store holds it, in
 	// the format table.VerifyReader reads.
 	ExportLog(w io.Writer) error
@@ -167,7 +163,32 @@ type LANTable interface {
 	Close() error
 }
 
-// GameNews is what Play tells besides the seat's events.
+// NjetLANTable is a LAN table of Njet!.
+type NjetLANTable interface {
+	LANTable
+	// PlayNjet runs the device's seats until the game is over and the
+	// others caught up, the person leaves, or ctx ends. person plays the
+	// person's seat: it returns nil at the end of the game or an error
+	// wrapping seat.ErrLeft when the person leaves. news hears the
+	// table's progress.
+	PlayNjet(ctx context.Context, person func(context.Context, seat.Seat) error, news func(GameNews)) error
+}
+
+// TheGameLANTable is a LAN table of The Game.
+type TheGameLANTable interface {
+	LANTable
+	// PlayTheGame runs the device's seats until the game is over and the
+	// others caught up, the person leaves, or ctx ends. person plays the
+	// person's seat through src: it returns nil at the end of the game.
+	// news hears the table's progress.
+	PlayTheGame(ctx context.Context, person func(ctx context.Context, src TheGameSource) error, news func(GameNews)) error
+}
+
+// errWrongTable is the error of a game's screen given a table that does
+// not play the game.
+var errWrongTable = errors.New("ui: the table does not play this game")
+
+// GameNews is what a table's play tells besides the seat's events.
 type GameNews struct {
 	Kind GameNewsKind
 	Err  error // the cheat, for NewsViolation
@@ -176,7 +197,7 @@ type GameNews struct {
 // GameNewsKind is the kind of GameNews.
 type GameNewsKind uint8
 
-// What Play tells.
+// What a table's play tells.
 const (
 	NewsPlaying    GameNewsKind = iota + 1 // the session runs
 	NewsShuffling                          // a deal is being shuffled

@@ -218,7 +218,7 @@ func TestLANHomeTables(t *testing.T) {
 			f := newFakeLAN()
 			u := newLANTestApp(t, f, sz.size)
 			h := u.Top().(*Home)
-			kitchen := LANTableAd{ID: "01", Name: "Küche & Co", Edition: engine.Classic, Players: 4, Free: 2, Host: "Jürgen"}
+			kitchen := LANTableAd{ID: "01", Name: "Küche & Co", Game: "njet", Variant: "classic", Players: 4, Free: 2, Host: "Jürgen"}
 			f.lists <- []LANTableAd{kitchen}
 			f.saw()
 			got := h.LAN.Tables()
@@ -272,7 +272,7 @@ func TestLANHostForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := LANHostConfig{Name: "Anna's table", Edition: engine.Classic, Players: 3, Bots: []BotStrength{BotNormal}, Player: "Anna"}
+	want := LANHostConfig{Name: "Anna's table", Game: "njet", Variant: "classic", Players: 3, Bots: []BotStrength{BotNormal}, Player: "Anna"}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("config %+v, want %+v", cfg, want)
 	}
@@ -306,7 +306,7 @@ func TestLANLobbyFills(t *testing.T) {
 		t.Run(sz.name, func(t *testing.T) {
 			f := newFakeLAN()
 			u := newLANTestApp(t, f, sz.size)
-			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Edition: engine.Modern, Players: 4, Bots: []BotStrength{BotNormal}, Player: "Anna"})
+			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Game: "njet", Variant: "modern", Players: 4, Bots: []BotStrength{BotNormal}, Player: "Anna"})
 			u.Push(l)
 			c := &fakeControl{started: make(chan struct{})}
 			f.news <- LobbyNews{Kind: LobbyHosting, Control: c, Addrs: []LANAddr{{Code: "ABCDEF-GHIJKL-MNOPQR", Addr: "/ip4/192.168.1.20/tcp/4001"}}}
@@ -546,10 +546,11 @@ func TestCheckLog(t *testing.T) {
 // logTable is a LANTable whose log is a file.
 type logTable struct{ path string }
 
-func (l logTable) ID() string      { return "3250ce6c" }
-func (l logTable) Names() []string { return nil }
-func (l logTable) Close() error    { return nil }
-func (l logTable) Play(context.Context, func(context.Context, seat.Seat) error, func(GameNews)) error {
+func (l logTable) ID() string                   { return "3250ce6c" }
+func (l logTable) Names() []string              { return nil }
+func (l logTable) Game() (game, variant string) { return "njet", "classic" }
+func (l logTable) Close() error                 { return nil }
+func (l logTable) PlayNjet(context.Context, func(context.Context, seat.Seat) error, func(GameNews)) error {
 	return nil
 }
 func (l logTable) Reconnect(context.Context) error { return nil }
@@ -598,7 +599,7 @@ type playTable struct {
 	plays, reconnects chan struct{}
 }
 
-func (p *playTable) Play(ctx context.Context, _ func(context.Context, seat.Seat) error, _ func(GameNews)) error {
+func (p *playTable) PlayNjet(ctx context.Context, _ func(context.Context, seat.Seat) error, _ func(GameNews)) error {
 	p.plays <- struct{}{}
 	if len(p.plays) == 1 {
 		return errors.New("the network went away")
@@ -672,7 +673,7 @@ type gameTable struct {
 
 func (g *gameTable) Names() []string { return g.names }
 
-func (g *gameTable) Play(ctx context.Context, person func(context.Context, seat.Seat) error, news func(GameNews)) error {
+func (g *gameTable) PlayNjet(ctx context.Context, person func(context.Context, seat.Seat) error, news func(GameNews)) error {
 	news(GameNews{Kind: NewsPlaying})
 	return person(ctx, g.seat)
 }

@@ -69,6 +69,13 @@ func tr(key, english string, args ...map[string]any) string {
 	return lang.LocalizeKey(key, english)
 }
 
+// text is a piece of the app's text kept for later: its key and its
+// English text.
+type text struct{ key, english string }
+
+// String is the text in the chosen language.
+func (t text) String() string { return tr(t.key, t.english) }
+
 // trn is tr with plural forms chosen by count; the text may use {{.Count}}.
 func trn(key, english string, count int, args ...map[string]any) string {
 	data := map[string]any{"Count": count}

@@ -21,8 +21,7 @@ import (
 // catching up and reconnecting, a cheat that halted the round, and after
 // each audited round the way to the fair-play panel.
 type LANGame struct {
-	app *App
-	lan LANTable
+	lanFrame
 
 	view   *fyne.Container
 	body   *fyne.Container
@@ -41,10 +40,8 @@ type LANGame struct {
 	audited int    // the last audited round
 
 	fin     chan error // the person's part ends: nil at the end, seat.ErrLeft on leaving
-	ctx     context.Context
-	cancel  context.CancelFunc
-	playing bool // Play runs
-	stopped bool // Play returned early with an error; the app's return plays on
+	playing bool       // the play runs
+	stopped bool       // the play returned early with an error; the app's return plays on
 
 	began bool // the play began (traced once, Env.Trace)
 	round int  // the last round dealt
@@ -52,7 +49,7 @@ type LANGame struct {
 
 // NewLANGame makes the screen of the LAN table t; Start plays it.
 func NewLANGame(a *App, t LANTable) *LANGame {
-	g := &LANGame{app: a, lan: t, you: -1, fin: make(chan error, 1)}
+	g := &LANGame{lanFrame: lanFrame{app: a, lan: t}, you: -1, fin: make(chan error, 1)}
 	g.banner = widget.NewLabel(tr("lan.game.connecting", "Connecting to the table…"))
 	g.banner.Wrapping = fyne.TextWrapWord
 	g.Vote = widget.NewButtonWithIcon(tr("lan.game.vote", "Vote for a bot"), theme.AccountIcon(), g.vote)
@@ -76,99 +73,64 @@ func (g *LANGame) Banner() string { return g.banner.Text }
 // Start plays the table until the game is over, the person leaves or the
 // screen stops.
 func (g *LANGame) Start(ctx context.Context) {
-	g.ctx, g.cancel = context.WithCancel(ctx)
-	g.app.lanGame = g
+	g.start(ctx, g)
 	g.play()
-	go g.tick(g.ctx)
+	go g.every(g.ctx, func() {
+		if g.turn != nil {
+			g.show() // the waiting time
+		}
+	})
 }
 
-// play runs the table's Play (again after it stopped early: the device
+// play runs the table's play (again after it stopped early: the device
 // goes on from its store and catches up).
 func (g *LANGame) play() {
-	ctx := g.ctx
 	g.playing, g.stopped = true, false
-	go func() {
-		err := g.lan.Play(ctx, g.person, func(n GameNews) { g.app.do(func() { g.news(n) }) })
-		if f := g.app.env.LANOver; f != nil {
-			f(g.lan, err)
+	g.goPlay(func(ctx context.Context) error {
+		t, ok := g.lan.(NjetLANTable)
+		if !ok {
+			return errWrongTable
 		}
-		g.app.do(func() {
-			if ctx.Err() != nil {
-				// The screen has stopped: nothing to show, and the app may
-				// be loading its words again meanwhile.
-				g.playing = false
-				return
-			}
-			switch {
-			case err != nil:
-				g.note = tr("lan.game.stopped", "The table stopped: {{.Err}}", map[string]any{"Err": err.Error()})
-			default:
-				g.note = tr("lan.game.over", "The game is over and every device holds the whole log.")
-			}
-			g.show()
-			// The flags change last: whoever sees them sees the banner
-			// written (Fyne's test driver runs this on the play's goroutine).
-			g.playing, g.stopped = false, err != nil
-		})
-	}()
+		return t.PlayNjet(ctx, g.person, func(n GameNews) { g.app.do(func() { g.news(n) }) })
+	}, func(err error) {
+		switch {
+		case err != nil:
+			g.note = tr("lan.game.stopped", "The table stopped: {{.Err}}", map[string]any{"Err": err.Error()})
+		default:
+			g.note = tr("lan.game.over", "The game is over and every device holds the whole log.")
+		}
+		g.show()
+		// The flags change last: whoever sees them sees the banner
+		// written (Fyne's test driver runs this on the play's goroutine).
+		g.playing, g.stopped = false, err != nil
+	})
 }
 
 // reconnect is the app's return from the background: the table's devices
 // are dialled at once, and a play that stopped meanwhile starts again
 // from the store.
 func (g *LANGame) reconnect() {
-	if g.ctx == nil || g.ctx.Err() != nil {
+	if !g.live() {
 		return
 	}
-	g.note = tr("lan.game.reconnecting", "Reconnecting and catching up…")
+	g.note = reconnectingText()
 	g.show()
 	if g.stopped && !g.playing {
 		g.play()
 	}
-	ctx := g.ctx
-	go func() {
-		err := g.lan.Reconnect(ctx)
-		g.app.do(func() {
-			if ctx.Err() != nil {
-				return
-			}
-			if err != nil {
-				g.note = tr("lan.game.reconnect-failed", "Some devices cannot be reached yet ({{.Err}}); the table keeps calling them.",
-					map[string]any{"Err": err.Error()})
-			} else if g.note == tr("lan.game.reconnecting", "Reconnecting and catching up…") {
-				g.note = tr("lan.game.reconnected", "Back at the table: catching up with the others…")
-			}
-			g.show()
-		})
-	}()
-}
-
-// tick redraws the waiting time once a second while a seat is waited for.
-func (g *LANGame) tick(ctx context.Context) {
-	tk := time.NewTicker(time.Second)
-	defer tk.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tk.C:
-			g.app.do(func() {
-				if g.turn != nil {
-					g.show()
-				}
-			})
+	g.redial(func(err error) {
+		if err != nil {
+			g.note = reconnectFailed(err)
+		} else if g.note == reconnectingText() {
+			g.note = tr("lan.game.reconnected", "Back at the table: catching up with the others…")
 		}
-	}
+		g.show()
+	})
 }
 
 // Stop ends the play; a LAN table stays in the device's store.
 func (g *LANGame) Stop() {
-	if g.app.lanGame == g {
-		g.app.lanGame = nil
-	}
-	if g.cancel != nil {
-		g.cancel()
-	}
+	g.stop(g)
 	if g.table != nil {
 		g.table.Stop()
 	}
@@ -183,16 +145,10 @@ func (g *LANGame) person(ctx context.Context, s seat.Seat) error {
 		if g.table != nil {
 			g.table.Stop() // the table of a play that stopped early
 		}
-		opt := TableOptions{Names: g.lan.Names(), Hints: hintsAllowed(g.lan), OnGameOver: func() {
+		opt := TableOptions{Names: g.lan.Names(), Hints: g.hints(), OnAgain: g.again(func() { g.finish(nil) }), OnGameOver: func() {
 			g.finish(nil)
 			g.app.Back()
 		}}
-		if canPlayAgain(g.lan) {
-			opt.OnAgain = func() {
-				g.finish(nil)
-				g.app.Push(NewAgain(g.app, g.lan))
-			}
-		}
 		g.table = NewTableScreen(g.app, st, opt)
 		g.body.Objects = []fyne.CanvasObject{g.table.View()}
 		g.body.Refresh()
@@ -250,7 +206,7 @@ func (g *LANGame) news(n GameNews) {
 		g.note = ""
 		if !g.began {
 			g.began = true
-			g.trace(fmt.Sprintf("round-start %d", g.round+1), g.app.Now())
+			g.app.trace(fmt.Sprintf("round-start %d", g.round+1), g.app.Now())
 		}
 	}
 	g.show()
@@ -277,10 +233,10 @@ func (g *LANGame) event(ev seat.Event) {
 	case seat.Dealt:
 		g.turn = nil
 		g.round = ev.Round
-		g.trace(fmt.Sprintf("cards %d", ev.Round), g.app.Now())
+		g.app.trace(fmt.Sprintf("cards %d", ev.Round), g.app.Now())
 	case seat.RoundOver:
 		// The round's audit is over: the next deal's shuffle begins.
-		g.trace(fmt.Sprintf("round-start %d", ev.Result.Round+1), g.app.Now())
+		g.app.trace(fmt.Sprintf("round-start %d", ev.Result.Round+1), g.app.Now())
 	case seat.YourTurn, seat.Moved:
 		g.turn = nil
 	case seat.Halted:
@@ -440,21 +396,6 @@ func checkStep(check string) string {
 func (g *LANGame) showFairPlay() {
 	g.app.Push(NewFairPlay(g.app, g.lan, g.audited))
 }
-
-// enteredForeground tells a LAN table that the app is back: the device
-// redials its members at once and catches up (a play that stopped starts
-// again from the store); the banner says so until the table moves.
-func (a *App) enteredForeground() {
-	if g := a.lanGame; g != nil {
-		g.reconnect()
-	}
-	if g := a.lanTheGame; g != nil {
-		g.reconnect()
-	}
-}
-
-// trace tells Env.Trace, when set, that what happened at at.
-func (g *LANGame) trace(what string, at time.Time) { g.app.trace(what, at) }
 
 // tapSeat is a seat.Seat that tells each event to the banner as the table
 // screen reads it.

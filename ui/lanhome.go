@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/engine"
-	"github.com/njetlan/njet/thegame"
 )
 
 // lanSection is the home screen's part for the LAN: the tables seen on
@@ -128,34 +127,29 @@ func (l *lanSection) Tables() []string {
 	return out
 }
 
-// gameName names the game of a table: The Game and its variant, or
-// Njet!'s edition.
-func gameName(theGame, extreme bool, e engine.Edition) string {
-	switch {
-	case theGame && extreme:
-		return tr("lan.game.thegame-extreme", "The Game Extreme")
-	case theGame:
-		return tr("lan.game.thegame", "The Game")
-	}
-	return editionName(e)
-}
+// gameName names the game of a table by its variant: Njet!'s edition, or
+// The Game and whether Extreme.
+func gameName(game, variant string) string { return gameByID(game).variantName(variant) }
 
 // adLine is a table in one line: its name as typed, the game (edition), the
 // players, the free seats and the host's name.
 func adLine(ad LANTableAd) string {
 	line := tr("lan.ad", "{{.Name}} · {{.Edition}} · {{.Players}} players · {{.Free}} free",
-		map[string]any{"Name": ad.Name, "Edition": gameName(ad.TheGame, ad.Extreme, ad.Edition), "Players": ad.Players, "Free": ad.Free})
+		map[string]any{"Name": ad.Name, "Edition": gameName(ad.Game, ad.Variant), "Players": ad.Players, "Free": ad.Free})
 	if ad.Host != "" {
 		line += " · " + tr("lan.ad-host", "hosted by {{.Host}}", map[string]any{"Host": ad.Host})
 	}
 	return line
 }
 
-// HostForm asks for the table a person hosts: its name, edition, players,
-// how many seats bots fill and how strong they are, and the variant.
+// HostForm asks for the table a person hosts: its name, the game, the
+// players, how many seats bots fill and how strong they are, and the
+// game's own choices (Njet!'s edition, short game and target score, The
+// Game's Extreme), which the chosen game switches on (gameUI.host) and
+// reads (gameUI.hostConfig).
 type HostForm struct {
-	app  *App
-	view fyne.CanvasObject
+	app *App
+	staticScreen
 
 	// The form's fields and its button, for tests.
 	Name     *widget.Entry
@@ -205,9 +199,13 @@ func NewHostForm(a *App) *HostForm {
 	f.Edition.Required = true
 	f.Edition.SetSelected(editionName(engine.Classic))
 	f.Extreme = widget.NewCheck(tr("lan.host.extreme", "Extreme"), nil)
-	f.Game = widget.NewRadioGroup([]string{tr("lan.host.njet", "Njet!"), tr("lan.game.thegame", "The Game")}, func(string) { f.gameChoices() })
+	var titles []string
+	for _, g := range gameUIs {
+		titles = append(titles, g.title())
+	}
+	f.Game = widget.NewRadioGroup(titles, func(string) { f.gameChoices() })
 	f.Game.Required = true
-	f.Game.SetSelected(tr("lan.host.njet", "Njet!"))
+	f.Game.SetSelected(titles[0])
 	f.Hints = widget.NewCheck(tr("again.lobby.allow-hints", "Allow hints"), nil)
 	f.Problem = widget.NewLabel("")
 	f.Problem.Wrapping = fyne.TextWrapWord
@@ -239,61 +237,41 @@ func (f *HostForm) strengths() []BotStrength {
 	return f.app.env.LAN.Strengths()
 }
 
-func (f *HostForm) edition() engine.Edition {
-	if f.Edition.Selected == editionName(engine.Modern) {
-		return engine.Modern
+// game is the game the form hosts; nil while the form is being made.
+func (f *HostForm) game() *gameUI {
+	if f.Game == nil {
+		return nil
 	}
-	return engine.Classic
+	for _, g := range gameUIs {
+		if g.title() == f.Game.Selected {
+			return g
+		}
+	}
+	return gameUIs[0]
 }
 
-// theGame reports whether the form hosts The Game.
-func (f *HostForm) theGame() bool {
-	return f.Game != nil && f.Game.Selected == tr("lan.game.thegame", "The Game")
-}
-
-// gameChoices offers what the game chosen takes: Njet!'s edition, variant
-// and target, or The Game's Extreme, each with its player counts.
+// gameChoices offers what the game chosen takes: every game's own
+// choices off and cleared, then the chosen game's on, with its player
+// counts.
 func (f *HostForm) gameChoices() {
-	if !f.theGame() {
-		f.Extreme.SetChecked(false)
-		f.Extreme.Disable()
-		f.Edition.Enable()
-		f.Target.Enable()
-		f.editionChoices()
-		return
-	}
-	f.Extreme.Enable()
 	f.Edition.Disable()
 	f.Short.SetChecked(false)
 	f.Short.Disable()
+	f.Extreme.SetChecked(false)
+	f.Extreme.Disable()
 	f.Target.SetText("")
 	f.Target.Disable()
-	var opts []string
-	for n := 2; n <= thegame.MaxPlayers; n++ {
-		opts = append(opts, strconv.Itoa(n))
-	}
-	f.Players.Options = opts
-	f.Players.SetSelected("3")
+	f.game().host(f)
 }
 
-// editionChoices offers the edition's player counts and its variants.
-func (f *HostForm) editionChoices() {
-	if f.theGame() {
-		return
-	}
-	e := f.edition()
+// playerChoices offers from min to max players, first players.
+func (f *HostForm) playerChoices(minPlayers, maxPlayers, players int) {
 	var opts []string
-	for n := e.MinPlayers(); n <= e.MaxPlayers(); n++ {
+	for n := minPlayers; n <= maxPlayers; n++ {
 		opts = append(opts, strconv.Itoa(n))
 	}
 	f.Players.Options = opts
-	f.Players.SetSelected(strconv.Itoa(min(4, e.MaxPlayers())))
-	if e == engine.Classic {
-		f.Short.Enable()
-	} else {
-		f.Short.SetChecked(false)
-		f.Short.Disable()
-	}
+	f.Players.SetSelected(strconv.Itoa(players))
 }
 
 // botsChoices offers 0 to players-1 bots: the host's own seat is a
@@ -317,11 +295,11 @@ func (f *HostForm) botsChoices() {
 
 // Config reads the form: the table to host, or why it cannot be.
 func (f *HostForm) Config() (LANHostConfig, error) {
-	cfg := LANHostConfig{Edition: f.edition(), Short: f.Short.Checked, Player: f.app.PlayerName()}
-	if f.theGame() {
-		cfg = LANHostConfig{TheGame: true, Extreme: f.Extreme.Checked, Player: f.app.PlayerName()}
+	g := f.game()
+	cfg := LANHostConfig{Game: g.id, Player: f.app.PlayerName(), Hints: f.Hints.Checked}
+	if err := g.hostConfig(f, &cfg); err != nil {
+		return cfg, err
 	}
-	cfg.Hints = f.Hints.Checked
 	cfg.Name = strings.TrimSpace(f.Name.Text)
 	if cfg.Name == "" {
 		return cfg, fmt.Errorf("%s", tr("lan.host.no-name", "Give the table a name."))
@@ -383,20 +361,11 @@ func (f *HostForm) open() {
 	f.app.Push(NewHosting(f.app, cfg))
 }
 
-// View is the form.
-func (f *HostForm) View() fyne.CanvasObject { return f.view }
-
-// Start does nothing.
-func (f *HostForm) Start(context.Context) {}
-
-// Stop does nothing.
-func (f *HostForm) Stop() {}
-
 // JoinCode asks for a host's join code (or address), for networks where
 // tables cannot be seen.
 type JoinCode struct {
-	app  *App
-	view fyne.CanvasObject
+	app *App
+	staticScreen
 
 	// The field, its button and the reason a code is refused, for tests.
 	Code    *widget.Entry
@@ -444,12 +413,3 @@ func (j *JoinCode) join() {
 	j.Problem.Hide()
 	j.app.Push(NewJoining(j.app, to, text))
 }
-
-// View is the screen.
-func (j *JoinCode) View() fyne.CanvasObject { return j.view }
-
-// Start does nothing.
-func (j *JoinCode) Start(context.Context) {}
-
-// Stop does nothing.
-func (j *JoinCode) Stop() {}

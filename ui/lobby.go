@@ -75,7 +75,7 @@ func newLobbyTitled(a *App, host *LANHostConfig, to JoinTo, name, title string) 
 	l.game.TextStyle = fyne.TextStyle{Bold: true}
 	l.game.Hide()
 	if host != nil {
-		l.showGame(gameName(host.TheGame, host.Extreme, host.Edition))
+		l.showGame(gameName(host.Game, host.Variant))
 	}
 	l.code = canvas.NewText("", theme.Color(theme.ColorNameForeground))
 	l.code.TextSize = 26 // the 20 letters of a code fit a phone's width
@@ -266,7 +266,7 @@ func (l *Lobby) show(n LobbyNews) {
 	case LobbyFound:
 		l.status.SetText(tr("lan.lobby.found", "Found {{.Name}}; asking for a seat…", map[string]any{"Name": n.Table.Name}))
 		if n.Table.Players > 0 {
-			l.showGame(gameName(n.Table.TheGame, n.Table.Extreme, n.Table.Edition))
+			l.showGame(gameName(n.Table.Game, n.Table.Variant))
 		}
 	case LobbyWaiting:
 		if l.starting {

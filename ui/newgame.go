@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -26,8 +25,8 @@ import (
 // the edition, the number of players, each bot's strength, the length of
 // the game and, for a game to replay, its seed.
 type NewGame struct {
-	app  *App
-	view fyne.CanvasObject
+	app *App
+	staticScreen
 
 	// The form's controls, for tests.
 	Edition, Players, Length *widget.RadioGroup
@@ -100,7 +99,7 @@ func NewNewGame(a *App) *NewGame {
 	n.Seed = widget.NewEntry()
 	n.Seed.SetPlaceHolder(tr("newgame.seed.random", "random"))
 	n.Seed.Validator = func(s string) error { _, _, err := parseSeed(s); return err }
-	n.Play = widget.NewButtonWithIcon(tr("newgame.play", "Deal the cards"), theme.MediaPlayIcon(), n.start)
+	n.Play = widget.NewButtonWithIcon(tr("newgame.play", "Deal the cards"), theme.MediaPlayIcon(), nil)
 	n.Play.Importance = widget.HighImportance
 
 	n.Edition.SetSelected(editionName(n.edition))
@@ -112,9 +111,7 @@ func NewNewGame(a *App) *NewGame {
 		field(tr("newgame.seed", "Seed (to replay a game)"), n.Seed),
 		layoutSpacer(8),
 	)
-	// The button stays in view below the scrolling form.
-	bottom := container.New(columnLayout{}, container.NewPadded(n.Play))
-	n.view = a.page(tr("newgame.title", "New game"), container.NewBorder(nil, bottom, nil, nil, column(form)))
+	n.view = a.formPage(tr("newgame.title", "New game"), form, n.Play, n.deal)
 	return n
 }
 
@@ -332,12 +329,11 @@ func freshSeed() (uint64, error) {
 	return binary.LittleEndian.Uint64(b[:]), nil
 }
 
-// start remembers the choices and sits the person down at the new game.
-func (n *NewGame) start() {
+// deal remembers the choices and sits the person down at the new game.
+func (n *NewGame) deal() error {
 	cfg, err := n.Config()
 	if err != nil {
-		n.app.ShowError(err)
-		return
+		return err
 	}
 	pr := n.app.Prefs().p
 	pr.SetString(keyEdition, cfg.Edition.String())
@@ -347,129 +343,5 @@ func (n *NewGame) start() {
 	if cfg.Target > 0 {
 		pr.SetInt(keyTarget, cfg.Target)
 	}
-	if err := startLocal(n.app, cfg); err != nil {
-		n.app.ShowError(err)
-	}
-}
-
-// View is the screen's content.
-func (n *NewGame) View() fyne.CanvasObject { return n.view }
-
-// Start does nothing: the form runs nothing behind its view.
-func (n *NewGame) Start(context.Context) {}
-
-// Stop does nothing.
-func (n *NewGame) Stop() {}
-
-// startLocal begins a new local game, replacing any saved one, and shows
-// its table over the home screen.
-func startLocal(a *App, cfg seat.LocalConfig) error {
-	l, err := seat.NewLocal(cfg)
-	if err != nil {
-		return err
-	}
-	a.ClearLocal()
-	a.SaveLocal(l)
-	a.playLocal(l, TableOptions{})
-	return nil
-}
-
-// playAgain starts a new local game like cfg (edition, seats, names,
-// bots, length) with a fresh deal.
-func (a *App) playAgain(cfg seat.LocalConfig) error {
-	seed, err := freshSeed()
-	if err != nil {
-		return err
-	}
-	cfg.Seed = seed
-	return startLocal(a, cfg)
-}
-
-// resumeLocal sits the person down again at the saved local game. A save
-// that cannot be read is removed, so that home stops offering it.
-func resumeLocal(a *App) error {
-	data, err := loadGame(a.storage())
-	if err == nil {
-		var l *seat.Local
-		if l, err = seat.ResumeLocal(data); err == nil {
-			a.playLocal(l, TableOptions{})
-			return nil
-		}
-	}
-	a.ClearLocal()
-	a.Reset(NewHome(a))
-	return fmt.Errorf("%s: %w", tr("home.resume.bad", "The saved game cannot be continued"), err)
-}
-
-// playLocal shows the table of l over a fresh home screen. Unless opt asks
-// for its own hooks, the game is saved after every choice; Home on the
-// table saves it and goes home, where Continue offers it again; its save
-// is removed once the game is over, and Done on the game-over view goes
-// home.
-func (a *App) playLocal(l *seat.Local, opt TableOptions) {
-	opt.Names = namesOf(l.Config())
-	opt.Hints = true
-	if opt.OnAgain == nil {
-		opt.OnAgain = func() {
-			if err := a.playAgain(l.Config()); err != nil {
-				a.ShowError(err)
-			}
-		}
-	}
-	if opt.OnChoice == nil {
-		opt.OnChoice = func() { a.SaveLocal(l) }
-	}
-	if opt.OnGameOver == nil {
-		opt.OnGameOver = func() {
-			a.ClearLocal()
-			a.Reset(NewHome(a))
-		}
-	}
-	if opt.OnHome == nil {
-		opt.OnHome = func() {
-			a.SaveLocal(l)
-			a.Reset(NewHome(a))
-		}
-	}
-	a.setLive(l)
-	a.Reset(NewHome(a))
-	a.Push(NewTableScreen(a, a.clearedAtEnd(l), opt))
-}
-
-// clearedAtEnd is l as the table reads it: once it tells GameOver the save
-// is removed, so a finished game is no longer offered even when the app
-// closes on the game-over view.
-func (a *App) clearedAtEnd(l *seat.Local) seat.Seat {
-	return &overWatch{Seat: l, over: func() {
-		if a.env.Finished != nil {
-			if data, err := l.Save(); err == nil {
-				a.env.Finished(data)
-			} else {
-				a.do(func() { a.ShowError(err) })
-			}
-		}
-		a.do(a.ClearLocal)
-	}}
-}
-
-// overWatch is a seat that calls over once when it tells GameOver.
-type overWatch struct {
-	seat.Seat
-	over func()
-	told bool
-}
-
-// Next passes the seat's events on and notes GameOver.
-func (w *overWatch) Next(ctx context.Context) (seat.Event, error) {
-	ev, err := w.Seat.Next(ctx)
-	if _, ok := ev.(seat.GameOver); ok && !w.told {
-		w.told = true
-		w.over()
-	}
-	return ev, err
-}
-
-// Quit ends the app (from any goroutine).
-func (a *App) Quit() {
-	a.do(a.fy.Quit)
+	return startNjet(n.app, cfg)
 }

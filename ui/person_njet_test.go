@@ -80,7 +80,7 @@ func (pa *personApp) playNjet(g njetGame) *reach.Njet {
 	if !ok {
 		pa.p.Fatalf("dealt, but the table is not on top")
 	}
-	l := pa.u.live.(*seat.Local)
+	l := pa.u.saves[njetID].live.(*seat.Local)
 	if cfg := l.Config(); cfg.Edition != g.edition || cfg.Players != g.players || cfg.Short != g.short || cfg.Target != g.target || cfg.Seed != g.seed {
 		pa.t.Fatalf("the new-game screen dealt %+v for %v", cfg, g)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
 	"github.com/njetlan/njet/ui/reach"
 )
@@ -35,8 +36,8 @@ func (t *TheGameScreen) waitsForPerson() bool {
 	if t.over {
 		return true
 	}
-	l, ok := t.src.(*TheGameLocal)
-	return t.myTurn() && (!ok || l.idle())
+	l, ok := t.src.(*seat.TheGameLocal)
+	return t.myTurn() && (!ok || l.Idle())
 }
 
 // setUpTheGame goes from home to a table of g by taps alone.
@@ -55,7 +56,7 @@ func (pa *personApp) setUpTheGame(g tgGame) *TheGameScreen {
 	if !ok {
 		p.Fatalf("dealt, but the table of The Game is not on top")
 	}
-	if cfg := scr.src.(*TheGameLocal).Config(); cfg.Players != g.players || cfg.Extreme != g.extreme || cfg.Seed != g.seed {
+	if cfg := scr.src.(*seat.TheGameLocal).Config(); cfg.Players != g.players || cfg.Extreme != g.extreme || cfg.Seed != g.seed {
 		pa.t.Fatalf("the setup dealt %+v for %v", cfg, g)
 	}
 	return scr
@@ -66,7 +67,7 @@ func (pa *personApp) setUpTheGame(g tgGame) *TheGameScreen {
 func (pa *personApp) playTheGame(g tgGame, look func(s *reach.Screen)) *reach.TheGame {
 	pa.t.Helper()
 	scr := pa.setUpTheGame(g)
-	l := scr.src.(*TheGameLocal)
+	l := scr.src.(*seat.TheGameLocal)
 	player := &reach.TheGame{Words: TheGameWords()}
 	var before map[string]reach.Rect // the hand's places before a pile was tapped
 	turn := -1                       // the turn they are of
@@ -145,10 +146,8 @@ func checkTheGameTable(t *testing.T, scr *TheGameScreen, s *reach.Screen, before
 	if !scr.myTurn() {
 		return
 	}
-	l := scr.src.(*TheGameLocal)
-	l.mu.Lock()
-	moves := append([]thegame.Action(nil), l.moves...)
-	l.mu.Unlock()
+	l := scr.src.(*seat.TheGameLocal)
+	moves := l.History()
 	log := scr.log.Text()
 	i := len(moves) - 1
 	for i >= 0 && moves[i].Seat == scr.view.Seat && moves[i].Kind != thegame.ActEnd {
@@ -258,11 +257,11 @@ func TestPersonLeavesTheGame(t *testing.T) {
 		}
 	}
 	homeShows()
-	l, err := NewTheGameLocal(TheGameConfig{Players: 2, Extreme: true, Bot: "coop", Seed: 3})
+	l, err := seat.NewTheGameLocal(seat.TheGameLocalConfig{Players: 2, Extreme: true, Bot: "coop", Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pa.u.SaveTheGame(l)
+	pa.u.SaveLocal(theGameID, l)
 	pa.u.Reset(NewHome(pa.u))
 	homeShows(tgn("thegame.home.continue", 2, "Variant", tgw("thegame.home.extreme")))
 }

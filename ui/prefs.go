@@ -1,11 +1,7 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -131,97 +127,4 @@ func (p Prefs) SetPace(d time.Duration) error {
 		}
 	}
 	return fmt.Errorf("no bot pace %v", d)
-}
-
-// localFile is the name of the unfinished local game in the storage
-// directory.
-const localFile = "local.json"
-
-// theGameFile is the unfinished local game of The Game in the storage
-// directory (thegame_save.go); theGameAside is where a save of it that
-// cannot be continued is set aside.
-const (
-	theGameFile  = "thegame.json"
-	theGameAside = "thegame.damaged.json"
-)
-
-// maxSave bounds the size of a save file that is read back.
-const maxSave = 4 << 20
-
-// errNoSave says there is no unfinished local game.
-var errNoSave = errors.New("no saved game")
-
-// saveGame writes g's save to dir/local.json through a temporary file, so
-// that a crash never leaves half a file. A game that says it is over
-// (seat.Local.Over) is not saved but removed: a choice's save can come
-// after the game has ended.
-func saveGame(dir string, g Saver) error { return saveFile(dir, localFile, g) }
-
-// saveFile writes g's save to dir/name the way saveGame does.
-func saveFile(dir, name string, g Saver) error {
-	if o, ok := g.(interface{ Over() bool }); ok && o.Over() {
-		return clearFile(dir, name)
-	}
-	data, err := g.Save()
-	if err != nil {
-		return fmt.Errorf("saving the game: %w", err)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("saving the game: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, name+".*")
-	if err != nil {
-		return fmt.Errorf("saving the game: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), filepath.Join(dir, name))
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name()) // the error below is the one that matters
-		return fmt.Errorf("saving the game: %w", werr)
-	}
-	return nil
-}
-
-// loadGame reads the saved local game, or errNoSave.
-func loadGame(dir string) ([]byte, error) { return loadFile(dir, localFile) }
-
-// loadFile reads the saved game dir/name, or errNoSave.
-func loadFile(dir, name string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(dir, name))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, errNoSave
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the saved game: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSave+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading the saved game: %w", err)
-	}
-	if len(data) > maxSave {
-		return nil, fmt.Errorf("reading the saved game: larger than %d bytes", maxSave)
-	}
-	if len(data) == 0 {
-		return nil, errNoSave
-	}
-	return data, nil
-}
-
-// clearGame removes the saved local game; a missing file is fine.
-func clearGame(dir string) error { return clearFile(dir, localFile) }
-
-// clearFile removes the saved game dir/name; a missing file is fine.
-func clearFile(dir, name string) error {
-	err := os.Remove(filepath.Join(dir, name))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("removing the saved game: %w", err)
-	}
-	return nil
 }

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -14,7 +12,7 @@ import (
 // Rules is the screen with the rules of both editions, in the app's words,
 // one tab per edition.
 type Rules struct {
-	view fyne.CanvasObject
+	staticScreen
 
 	// Tabs has one tab per edition, for tests.
 	Tabs *container.AppTabs
@@ -99,12 +97,3 @@ func rulesOf(e engine.Edition) fyne.CanvasObject {
 	box.Add(layoutSpacer(16))
 	return column(box)
 }
-
-// View is the screen's content.
-func (r *Rules) View() fyne.CanvasObject { return r.view }
-
-// Start does nothing.
-func (r *Rules) Start(context.Context) {}
-
-// Stop does nothing.
-func (r *Rules) Stop() {}

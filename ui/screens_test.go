@@ -142,7 +142,7 @@ func TestNewGameRemembersChoices(t *testing.T) {
 	n.Bots[0].SetSelected("Strong")
 	n.Seed.SetText("5")
 	test.Tap(n.Play)
-	if !u.HasSavedGame() {
+	if !u.HasSavedGame(njetID) {
 		t.Fatal("the new game is not saved")
 	}
 	if _, ok := u.Top().(*TableScreen); !ok {
@@ -160,23 +160,23 @@ func TestNewGameRemembersChoices(t *testing.T) {
 func TestContinueResumes(t *testing.T) {
 	u := newTestApp(t, "en")
 	cfg := seat.LocalConfig{Edition: engine.Classic, Players: 3, Seed: 9, Short: true, Names: []string{"You", "Ada", "Boris"}}
-	if err := startLocal(u, cfg); err != nil {
+	if err := startNjet(u, cfg); err != nil {
 		t.Fatal(err)
 	}
 	stopTables(t, u)
 	h := NewHome(u)
 	u.Reset(h)
-	if !h.Continue.Visible() {
+	if !h.Game(njetID).Continue.Visible() {
 		t.Fatal("Continue is hidden with a saved game")
 	}
-	test.Tap(h.Continue)
+	test.Tap(h.Game(njetID).Continue)
 	if _, ok := u.Top().(*TableScreen); !ok {
 		t.Fatalf("Continue shows %T", u.Top())
 	}
 	stopTables(t, u)
-	l, ok := u.live.(*seat.Local)
+	l, ok := u.saves[njetID].live.(*seat.Local)
 	if !ok {
-		t.Fatalf("the live game is %T", u.live)
+		t.Fatalf("the live game is %T", u.saves[njetID].live)
 	}
 	got := l.Config()
 	if got.Edition != cfg.Edition || got.Players != cfg.Players || got.Seed != cfg.Seed || !got.Short || !slices.Equal(got.Names, cfg.Names) {
@@ -288,11 +288,12 @@ func TestIcon(t *testing.T) {
 
 // appFiles are the files whose words live in app.*.json; the table
 // screen's live in table.*.json.
-var appFiles = []string{"app.go", "home.go", "newgame.go", "rules.go", "settings.go", "prefs.go", "lang.go", "theme.go", "icon.go"}
+var appFiles = []string{"app.go", "home.go", "newgame.go", "njet.go", "rules.go", "settings.go", "prefs.go", "lang.go", "theme.go", "icon.go"}
 
 // usedKeys are the translation keys the package's files use with their
-// English text: every literal tr and trn call, and, for the app's own
-// screens (app is true), the keys built from tables.
+// English text: every literal tr and trn call, and the keys of the tables
+// of words (fair play's for the others, the app's own screens' when app
+// is true).
 func usedKeys(t *testing.T, app bool) map[string]string {
 	t.Helper()
 	keys := map[string]string{}
@@ -329,6 +330,12 @@ func usedKeys(t *testing.T, app bool) map[string]string {
 		})
 	}
 	if !app {
+		for _, w := range fairWords {
+			keys[w.key] = w.english
+		}
+		for _, w := range theGameFairWords {
+			keys[w.key] = w.english
+		}
 		return keys
 	}
 	for _, l := range botLevels {
@@ -468,7 +475,7 @@ func TestGameOverRemovesSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.SaveLocal(l)
+	u.SaveLocal(njetID, l)
 	s := u.clearedAtEnd(l)
 	for range 100000 {
 		ev, err := s.Next(context.Background())
@@ -482,8 +489,8 @@ func TestGameOverRemovesSave(t *testing.T) {
 			if err := s.Choose(y.Prompt.Seq, y.Prompt.Legal[0]); err != nil {
 				t.Fatal(err)
 			}
-			u.SaveLocal(l) // as the table's OnChoice does, even after the last choice
-			if !l.Over() && !u.HasSavedGame() {
+			u.SaveLocal(njetID, l) // as the table's OnChoice does, even after the last choice
+			if !l.Over() && !u.HasSavedGame(njetID) {
 				t.Fatal("the game underway is not saved")
 			}
 		}
@@ -491,7 +498,7 @@ func TestGameOverRemovesSave(t *testing.T) {
 	if !l.Over() {
 		t.Fatal("the game did not end")
 	}
-	if u.HasSavedGame() {
+	if u.HasSavedGame(njetID) {
 		t.Fatal("the finished game is still saved")
 	}
 }

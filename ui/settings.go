@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"context"
-
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 )
@@ -11,8 +8,8 @@ import (
 // Settings is the screen of the person's settings: their name, the
 // language, the theme and the bots' pace. Every change is kept at once.
 type Settings struct {
-	app  *App
-	view fyne.CanvasObject
+	app *App
+	staticScreen
 
 	// The controls, for tests.
 	Name     *widget.Entry
@@ -132,15 +129,6 @@ func checkName(v string) error {
 	var p Prefs
 	return p.checkName(v)
 }
-
-// View is the screen's content.
-func (s *Settings) View() fyne.CanvasObject { return s.view }
-
-// Start does nothing.
-func (s *Settings) Start(context.Context) {}
-
-// Stop does nothing.
-func (s *Settings) Stop() {}
 
 // applyTheme draws the app in theme t from now on.
 func (a *App) applyTheme(t string) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"image/color"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -44,11 +43,9 @@ type TableOptions struct {
 // the first event says how many seats and which edition; each event only
 // changes what they show.
 type TableScreen struct {
-	app  *App // nil in tests that build the screen alone
+	tableFrame
 	seat seat.Seat
 	opt  TableOptions
-	pace time.Duration
-	do   func(func()) // runs a function on the UI goroutine: App.do
 
 	model *tableModel
 	views *views      // the cards, fields and marks, kept from one event to the next
@@ -74,13 +71,10 @@ type TableScreen struct {
 	// cards are the hand's cards a person can see, in order (the keys).
 	cards []*cardView
 
-	mu      sync.Mutex
-	cancel  context.CancelFunc
 	cont    chan struct{}     // the person read the round summary
 	answers chan choiceAnswer // the seat's answers to choices, shown by the pump
 	quit    chan struct{}     // closed when the pump's context ends
 	done    chan struct{}     // the pump has ended
-	started bool
 }
 
 // tableParts are the table's widgets.
@@ -105,15 +99,11 @@ type tableParts struct {
 // NewTableScreen returns the game screen for s. The app gives it the bot
 // pace from the settings.
 func NewTableScreen(a *App, s seat.Seat, opt TableOptions) *TableScreen {
-	pace := time.Duration(0)
-	if a != nil {
-		pace = a.Pace()
-	}
-	return newTableScreen(a, s, opt, pace, a.do)
+	return newTableScreen(a, s, opt, appPace(a), a.do)
 }
 
 func newTableScreen(a *App, s seat.Seat, opt TableOptions, pace time.Duration, do func(func())) *TableScreen {
-	t := &TableScreen{app: a, seat: s, opt: opt, pace: pace, do: do, focus: -1,
+	t := &TableScreen{tableFrame: tableFrame{app: a, pace: pace, do: do}, seat: s, opt: opt, focus: -1,
 		model: newTableModel(opt.Names), views: newViews(), cont: make(chan struct{}, 1), answers: make(chan choiceAnswer, 4),
 		quit: make(chan struct{}), done: make(chan struct{})}
 	t.lay = &tableLayout{t: t}
@@ -143,25 +133,9 @@ func (t *TableScreen) View() fyne.CanvasObject { return t.root }
 
 // Start starts reading the seat; the pump ends with ctx or Stop.
 func (t *TableScreen) Start(ctx context.Context) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.started {
-		return
-	}
-	t.started = true
-	ctx, t.cancel = context.WithCancel(ctx)
-	context.AfterFunc(ctx, func() { close(t.quit) })
-	go t.pump(ctx)
-}
-
-// Stop ends the pump. The seat is left as it is: a local game is saved by
-// the app and can be resumed.
-func (t *TableScreen) Stop() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.cancel != nil {
-		t.cancel()
-	}
+	t.run(ctx, t.pump, func(ctx context.Context) {
+		context.AfterFunc(ctx, func() { close(t.quit) })
+	})
 }
 
 // Totals are the running totals per seat as the screen shows them.
@@ -320,16 +294,11 @@ func (t *TableScreen) leaveOver() {
 // name is how the screen calls seat s.
 func (t *TableScreen) name(s int) string {
 	m := t.model
-	if s >= 0 && s < len(m.names) && m.names[s] != "" {
-		return m.names[s]
+	own := ""
+	if s >= 0 && s < len(m.seats) {
+		own = m.seats[s].Name
 	}
-	if s == m.you {
-		return say(words.Msg{ID: "seat.you", Text: "You"})
-	}
-	if s >= 0 && s < len(m.seats) && m.seats[s].Name != "" {
-		return m.seats[s].Name
-	}
-	return say(words.Msg{ID: "seat.bot", Text: "Bot {{.N}}", Args: map[string]any{"N": s}})
+	return seatName(m.names, s, m.you, own)
 }
 
 // shortName fits a seat's name on a board field.

@@ -460,7 +460,7 @@ func TestTableYouFollowsTheLanguage(t *testing.T) {
 // rules and the settings.
 func TestHomeShowsEverything(t *testing.T) {
 	pa := newPersonAppWith(t, "en", fyne.NewSize(1024, 720), func(e *Env) { e.LAN = newFakeLAN() })
-	pa.u.SaveLocal(fakeGame{data: []byte("{}")})
+	pa.u.SaveLocal(njetID, fakeGame{data: []byte("{}")})
 	pa.u.Reset(NewHome(pa.u))
 	s := pa.p.Look()
 	for _, want := range []string{tr("home.continue", "Continue the game"), tr("home.new", "New game against bots"), tgw("thegame.home.play"),

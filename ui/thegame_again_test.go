@@ -71,7 +71,7 @@ func TestPersonTheGameHintAndPlayAgain(t *testing.T) {
 	}{{"desktop", fyne.NewSize(1024, 720)}, {"phone", fyne.NewSize(360, 740)}} {
 		t.Run(sz.name, func(t *testing.T) {
 			pa := newPersonApp(t, "en", sz.size)
-			cfg := TheGameConfig{Players: 2, Extreme: true, Bot: "coop", Seed: 5}
+			cfg := seat.TheGameLocalConfig{Players: 2, Extreme: true, Bot: "coop", Seed: 5}
 			if err := pa.u.startTheGame(cfg); err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestPersonTheGameHintAndPlayAgain(t *testing.T) {
 			if !ok || next == scr {
 				t.Fatal("Play again shows no new table")
 			}
-			l := next.src.(*TheGameLocal)
+			l := next.src.(*seat.TheGameLocal)
 			got := l.Config()
 			if got.Seed == cfg.Seed {
 				t.Fatal("the new game has the old seed")

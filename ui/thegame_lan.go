@@ -14,38 +14,13 @@ import (
 	"github.com/njetlan/njet/thegame"
 )
 
-// LANTheGameTable is a LANTable that may play The Game. Package main's
-// tables implement it; a table that does not plays Njet!.
-type LANTheGameTable interface {
-	LANTable
-	// TheGame reports whether the table plays The Game, and whether with
-	// the Extreme commands.
-	TheGame() (theGame, extreme bool)
-	// PlayTheGame runs the device's seats at a table of The Game until
-	// the game is over and the others caught up, the person leaves, or
-	// ctx ends. person plays the person's seat through src: it returns
-	// nil at the end of the game. news hears the table's progress.
-	PlayTheGame(ctx context.Context, person func(ctx context.Context, src TheGameSource) error, news func(GameNews)) error
-}
-
 // TheGameWaiter is what a LAN source of The Game tells beside
 // TheGameSource: the seat the table waits for, false when none.
 type TheGameWaiter interface {
 	Waiting() (int, bool)
 }
 
-// NewLANTable returns the screen of the LAN table t: The Game's table
-// when t plays The Game, else Njet!'s.
-func NewLANTable(a *App, t LANTable) Screen {
-	if tg, ok := t.(LANTheGameTable); ok {
-		if is, _ := tg.TheGame(); is {
-			return NewLANTheGame(a, tg)
-		}
-	}
-	return NewLANGame(a, t)
-}
-
-// waitQuiet is how long the table may wait for a device before the
+// tgWaitQuiet is how long the table may wait for a device before the
 // banner says so.
 const tgWaitQuiet = 5 * time.Second
 
@@ -53,8 +28,7 @@ const tgWaitQuiet = 5 * time.Second
 // the person's seat, under a banner that says whom the table waits for
 // and when the game is over while the other devices catch up.
 type LANTheGame struct {
-	app   *App
-	lan   LANTheGameTable
+	lanFrame
 	names []string
 
 	view   fyne.CanvasObject
@@ -63,17 +37,15 @@ type LANTheGame struct {
 	// Screen is the table screen once the table plays, for tests.
 	Screen *TheGameScreen
 
-	ctx       context.Context
-	cancel    context.CancelFunc
 	waitSeat  int
 	waitSince time.Time
-	done      bool // Play returned
+	done      bool // the play returned
 }
 
 // NewLANTheGame makes the screen of the LAN table t of The Game; Start
 // plays it.
-func NewLANTheGame(a *App, t LANTheGameTable) *LANTheGame {
-	g := &LANTheGame{app: a, lan: t, waitSeat: -1}
+func NewLANTheGame(a *App, t LANTable) *LANTheGame {
+	g := &LANTheGame{lanFrame: lanFrame{app: a, lan: t}, waitSeat: -1}
 	if t != nil {
 		g.names = t.Names()
 	}
@@ -97,27 +69,23 @@ func (g *LANTheGame) Banner() string {
 
 // Start plays the table; the table screen shows once the seat is ready.
 func (g *LANTheGame) Start(ctx context.Context) {
-	ctx, g.cancel = context.WithCancel(ctx)
-	g.ctx = ctx
-	g.app.lanTheGame = g
+	g.start(ctx, g)
 	if g.lan == nil {
 		return
 	}
-	go func() {
-		err := g.lan.PlayTheGame(ctx, func(pctx context.Context, src TheGameSource) error { return g.person(ctx, pctx, src) },
+	g.goPlay(func(ctx context.Context) error {
+		t, ok := g.lan.(TheGameLANTable)
+		if !ok {
+			return errWrongTable
+		}
+		return t.PlayTheGame(ctx, func(pctx context.Context, src TheGameSource) error { return g.person(ctx, pctx, src) },
 			func(n GameNews) { g.app.do(func() { g.news(n) }) })
-		g.app.do(func() { g.finish(ctx, err) })
-	}()
+	}, g.finish)
 }
 
 // Stop leaves the table: the store keeps the seat.
 func (g *LANTheGame) Stop() {
-	if g.cancel != nil {
-		g.cancel()
-	}
-	if g.app.lanTheGame == g {
-		g.app.lanTheGame = nil
-	}
+	g.stop(g)
 	if g.Screen != nil {
 		g.Screen.Stop()
 	}
@@ -131,12 +99,10 @@ func (g *LANTheGame) person(ctx, pctx context.Context, src TheGameSource) error 
 	g.app.do(func() {
 		g.banner.Hide()
 		g.Screen = newTheGameScreenBanner(g.app, s, g.names, g.app.Pace(), g.app.do, g.banner)
-		if hintsAllowed(g.lan) {
+		if g.hints() {
 			g.Screen.offerHints()
 		}
-		if canPlayAgain(g.lan) {
-			g.Screen.onAgain = func() { g.app.Push(NewAgain(g.app, g.lan)) }
-		}
+		g.Screen.onAgain = g.again(func() {})
 		g.body.Objects = []fyne.CanvasObject{g.Screen.View()}
 		g.body.Refresh()
 		g.Screen.Start(ctx)
@@ -184,30 +150,24 @@ func (g *LANTheGame) look(src TheGameSource) {
 // reconnect is the app's return from the background: the table's devices
 // are dialled at once, and the banner says so until they answer.
 func (g *LANTheGame) reconnect() {
-	if g.ctx == nil || g.ctx.Err() != nil || g.done {
+	if !g.live() || g.done {
 		return
 	}
-	reconnecting := tr("lan.game.reconnecting", "Reconnecting and catching up…")
-	g.banner.SetText(reconnecting)
+	g.banner.SetText(reconnectingText())
 	g.banner.Importance = widget.MediumImportance
 	g.banner.Show()
 	g.relayout()
-	ctx := g.ctx
-	go func() {
-		err := g.lan.Reconnect(ctx)
-		g.app.do(func() {
-			if ctx.Err() != nil || g.banner.Text != reconnecting {
-				return
-			}
-			if err != nil {
-				g.banner.SetText(tr("lan.game.reconnect-failed", "Some devices cannot be reached yet ({{.Err}}); the table keeps calling them.",
-					map[string]any{"Err": err.Error()}))
-			} else {
-				g.banner.Hide()
-			}
-			g.relayout()
-		})
-	}()
+	g.redial(func(err error) {
+		if g.banner.Text != reconnectingText() {
+			return
+		}
+		if err != nil {
+			g.banner.SetText(reconnectFailed(err))
+		} else {
+			g.banner.Hide()
+		}
+		g.relayout()
+	})
 }
 
 // relayout lays the screen out again after the banner came or went.
@@ -234,11 +194,8 @@ func (g *LANTheGame) news(n GameNews) {
 }
 
 // finish tells why the play stopped, if it did not end with the game.
-func (g *LANTheGame) finish(ctx context.Context, err error) {
+func (g *LANTheGame) finish(err error) {
 	g.done = true
-	if ctx.Err() != nil {
-		return
-	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		g.banner.SetText(tgw("thegame.lan.halted", "Err", err.Error()))
 		g.banner.Importance = widget.DangerImportance

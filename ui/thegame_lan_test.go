@@ -48,7 +48,7 @@ func TestLANTheGameHostForm(t *testing.T) {
 			u := newLANTestApp(t, f, sz.size)
 			h := NewHostForm(u)
 			u.Push(h)
-			if h.theGame() || !h.Extreme.Disabled() {
+			if h.game().id != njetID || !h.Extreme.Disabled() {
 				t.Fatalf("the form starts with The Game, or Extreme for Njet!")
 			}
 			h.Game.SetSelected("The Game")
@@ -62,13 +62,13 @@ func TestLANTheGameHostForm(t *testing.T) {
 			h.Players.SetSelected("4")
 			h.Bots.SetSelected("2")
 			cfg, err := h.Config()
-			if err != nil || !cfg.TheGame || !cfg.Extreme || cfg.Players != 4 || len(cfg.Bots) != 2 || cfg.Short || cfg.Target != 0 {
+			if err != nil || cfg.Game != theGameID || cfg.Variant != "extreme" || cfg.Players != 4 || len(cfg.Bots) != 2 || cfg.Short || cfg.Target != 0 {
 				t.Fatalf("config %+v, %v", cfg, err)
 			}
 			checkFits(t, u.Window())
 			screenshot(t, "thegame-lan-host-"+sz.name, u.Window())
 			h.Game.SetSelected("Njet!")
-			if cfg, err := h.Config(); err != nil || cfg.TheGame || cfg.Extreme || h.Edition.Disabled() {
+			if cfg, err := h.Config(); err != nil || cfg.Game != njetID || cfg.Variant != "classic" || h.Edition.Disabled() {
 				t.Fatalf("back on Njet!: %+v, %v", cfg, err)
 			}
 		})
@@ -84,9 +84,9 @@ func TestLANTheGameNamed(t *testing.T) {
 			u := newLANTestApp(t, f, sz.size)
 			h := u.Top().(*Home)
 			f.lists <- []LANTableAd{
-				{ID: "01", Name: "Kitchen", TheGame: true, Extreme: true, Players: 3, Free: 1, Host: "Jürgen"},
-				{ID: "02", Name: "Garden", TheGame: true, Players: 4, Free: 2},
-				{ID: "03", Name: "Attic", Edition: engine.Modern, Players: 5, Free: 3},
+				{ID: "01", Name: "Kitchen", Game: "thegame", Variant: "extreme", Players: 3, Free: 1, Host: "Jürgen"},
+				{ID: "02", Name: "Garden", Game: "thegame", Variant: "base", Players: 4, Free: 2},
+				{ID: "03", Name: "Attic", Game: "njet", Variant: "modern", Players: 5, Free: 3},
 			}
 			f.saw()
 			got := h.LAN.Tables()
@@ -105,7 +105,7 @@ func TestLANTheGameNamed(t *testing.T) {
 				}
 			}
 
-			l := NewHosting(u, LANHostConfig{Name: "Kitchen", TheGame: true, Extreme: true, Players: 3, Bots: []BotStrength{BotNormal}, Player: "Anna"})
+			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Game: "thegame", Variant: "extreme", Players: 3, Bots: []BotStrength{BotNormal}, Player: "Anna"})
 			u.Push(l)
 			if l.Game() != "Game: The Game Extreme" {
 				t.Fatalf("host's lobby says %q", l.Game())
@@ -135,7 +135,7 @@ func TestLANTheGameNamed(t *testing.T) {
 			if j.Game() != "" {
 				t.Fatalf("a joiner's lobby names a game before it knows it: %q", j.Game())
 			}
-			f.news <- LobbyNews{Kind: LobbyFound, Table: LANTableAd{ID: "01", Name: "Kitchen", TheGame: true, Players: 3, Free: 1}}
+			f.news <- LobbyNews{Kind: LobbyFound, Table: LANTableAd{ID: "01", Name: "Kitchen", Game: "thegame", Variant: "base", Players: 3, Free: 1}}
 			f.told()
 			if j.Game() != "Game: The Game" {
 				t.Fatalf("joiner's lobby says %q", j.Game())
@@ -153,10 +153,12 @@ type fakeTGTable struct {
 	release chan struct{} // the other devices caught up
 }
 
-func (f *fakeTGTable) Names() []string       { return []string{"Anna", "Ben", "Cleo"} }
-func (f *fakeTGTable) TheGame() (bool, bool) { return true, f.src.g.Config().Extreme }
-func (f *fakeTGTable) Play(context.Context, func(context.Context, seat.Seat) error, func(GameNews)) error {
-	return errNoLAN
+func (f *fakeTGTable) Names() []string { return []string{"Anna", "Ben", "Cleo"} }
+func (f *fakeTGTable) Game() (game, variant string) {
+	if f.src.Config().Extreme {
+		return theGameID, "extreme"
+	}
+	return theGameID, "base"
 }
 
 func (f *fakeTGTable) PlayTheGame(ctx context.Context, person func(context.Context, TheGameSource) error, news func(GameNews)) error {
@@ -176,7 +178,7 @@ func (f *fakeTGTable) PlayTheGame(ctx context.Context, person func(context.Conte
 // tgFakeSeat is a local game that also says whom it waits for, as a LAN
 // seat does; wait, when not -1, is the seat it says instead.
 type tgFakeSeat struct {
-	*TheGameLocal
+	*seat.TheGameLocal
 	mu   sync.Mutex
 	wait int
 }
@@ -219,7 +221,7 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			f := newFakeLAN()
 			u := newTGLANTestApp(t, f, sz.size, now)
 			q := testUI(u)
-			local, err := NewTheGameLocal(TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 3})
+			local, err := seat.NewTheGameLocal(seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,7 +266,7 @@ func TestLANTheGameToGameOver(t *testing.T) {
 					break
 				}
 				v := src.View()
-				if !g.Screen.myTurn() || !src.idle() {
+				if !g.Screen.myTurn() || !src.Idle() {
 					continue
 				}
 				if !shot && v.Turns > 6 {

@@ -90,9 +90,7 @@ func newTgOver(s *TheGameScreen) *tgOver {
 
 	end := fyne.CanvasObject(o.Done)
 	if s.onAgain != nil {
-		o.Again = widget.NewButtonWithIcon(tr("again.play", "Play again"), theme.MediaReplayIcon(), s.onAgain)
-		o.Again.Importance = widget.HighImportance
-		o.Done.Importance = widget.MediumImportance
+		o.Again = playAgainButton(o.Done, theme.MediaReplayIcon(), s.onAgain)
 		end = container.NewGridWithColumns(2, o.Done, o.Again)
 		// One above the other where the window is too narrow for both
 		// side by side (German and French on a phone).
@@ -115,7 +113,8 @@ func newTgOver(s *TheGameScreen) *tgOver {
 		o.Chain,
 		layoutSpacer(8), end, layoutSpacer(16),
 	)
-	o.view = container.NewVScroll(container.New(&tgColumn{}, body))
+	// The replay's piles take a wider column than a form's.
+	o.view = container.NewVScroll(container.New(columnLayout{widest: 720}, body))
 	o.Mode.SetSelected(byMove)
 	return o
 }
@@ -196,24 +195,5 @@ func setEnabled(b *widget.Button, on bool) {
 func (o *tgOver) done() {
 	if a := o.s.app; a != nil {
 		a.Reset(NewHome(a))
-	}
-}
-
-// tgColumn centres its one object in a column at most 720 wide.
-type tgColumn struct{}
-
-func (tgColumn) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
-	for _, o := range objs {
-		s = s.Max(o.MinSize())
-	}
-	return s.Add(fyne.NewSize(2*theme.Padding(), 0))
-}
-
-func (tgColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	w := min(size.Width-2*theme.Padding(), 720)
-	for _, o := range objs {
-		o.Move(fyne.NewPos((size.Width-w)/2, 0))
-		o.Resize(fyne.NewSize(w, size.Height))
 	}
 }

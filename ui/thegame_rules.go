@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
@@ -12,7 +10,7 @@ import (
 
 // TheGameRules is the screen with the rules of The Game in our words.
 type TheGameRules struct {
-	view fyne.CanvasObject
+	staticScreen
 }
 
 // tgRuleParts are the sections of the rules, by id under thegame.rules.
@@ -40,14 +38,5 @@ func NewTheGameRules(a *App) *TheGameRules {
 		}
 	}
 	box.Add(layoutSpacer(16))
-	return &TheGameRules{view: a.page(tgw("thegame.rules.title"), column(box))}
+	return &TheGameRules{staticScreen{view: a.page(tgw("thegame.rules.title"), column(box))}}
 }
-
-// View is the screen's content.
-func (r *TheGameRules) View() fyne.CanvasObject { return r.view }
-
-// Start does nothing.
-func (r *TheGameRules) Start(context.Context) {}
-
-// Stop does nothing.
-func (r *TheGameRules) Stop() {}

@@ -54,21 +54,23 @@ func (tt *tgTest) playTurns(person tgbot.Player, n int) {
 	}
 }
 
-// sameGame fails unless got and want are the same game: the engine's
-// whole state, the moves and the person's view.
-func sameGame(t *testing.T, got, want *TheGameLocal) {
+// sameGame fails unless got and want are the same game: the same save
+// (its configuration, every move and the bots' last signals, from which
+// the engine's state follows) and the same view of the person.
+func sameGame(t *testing.T, got, want *seat.TheGameLocal) {
 	t.Helper()
-	got.mu.Lock()
-	defer got.mu.Unlock()
-	want.mu.Lock()
-	defer want.mu.Unlock()
-	if *got.g != *want.g {
-		t.Fatalf("the engine's state differs:\n got %+v\nwant %+v", *got.g, *want.g)
+	gs, err := got.Save()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !slices.Equal(got.moves, want.moves) || got.talked != want.talked || got.cfg != want.cfg {
-		t.Fatalf("moves %d / %d, talked %d / %d, config %+v / %+v", len(got.moves), len(want.moves), got.talked, want.talked, got.cfg, want.cfg)
+	ws, err := want.Save()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if gv, wv := got.g.View(0), want.g.View(0); !reflect.DeepEqual(gv, wv) {
+	if string(gs) != string(ws) {
+		t.Fatalf("the games differ:\n got %s\nwant %s", gs, ws)
+	}
+	if gv, wv := got.View(), want.View(); !reflect.DeepEqual(gv, wv) {
 		t.Fatalf("the person's view differs:\n got %+v\nwant %+v", gv, wv)
 	}
 }
@@ -80,21 +82,21 @@ func sameGame(t *testing.T, got, want *TheGameLocal) {
 // the replay, the game going on to its end.
 func TestTheGameResumeAfterRestart(t *testing.T) {
 	cases := []struct {
-		cfg   TheGameConfig
+		cfg   seat.TheGameLocalConfig
 		turns int
 		label string
 	}{
-		{TheGameConfig{Players: 1, Bot: "coop", Seed: 11}, 3, "Continue: alone, base game"},
-		{TheGameConfig{Players: 2, Bot: "greedy", Seed: 12}, 4, "Continue: 2 players, base game"},
-		{TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 13}, 5, "Continue: 3 players, Extreme"},
-		{TheGameConfig{Players: 5, Extreme: true, Bot: "greedy", Seed: 14}, 2, "Continue: 5 players, Extreme"},
+		{seat.TheGameLocalConfig{Players: 1, Bot: "coop", Seed: 11}, 3, "Continue: alone, base game"},
+		{seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 12}, 4, "Continue: 2 players, base game"},
+		{seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 13}, 5, "Continue: 3 players, Extreme"},
+		{seat.TheGameLocalConfig{Players: 5, Extreme: true, Bot: "greedy", Seed: 14}, 2, "Continue: 5 players, Extreme"},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%dp/extreme=%v", c.cfg.Players, c.cfg.Extreme), func(t *testing.T) {
 			tt := newTGTest(t, "en", c.cfg, fyne.NewSize(360, 740))
 			u := tt.app
 			u.keepTheGame(tt.scr, tt.src)
-			u.SaveTheGame(tt.src)
+			u.SaveLocal(theGameID, tt.src)
 			tt.playTurns(tgbot.NewCoop(false), c.turns)
 			tt.settle()
 			if tt.scr.over {
@@ -106,23 +108,23 @@ func TestTheGameResumeAfterRestart(t *testing.T) {
 			u2 := restartApp(t, u)
 			h := NewHome(u2)
 			u2.Reset(h)
-			if !h.TheGameContinue.Visible() || h.TheGameContinue.Text != c.label {
-				t.Fatalf("home offers %q (shown %v), want %q", h.TheGameContinue.Text, h.TheGameContinue.Visible(), c.label)
+			if !h.Game(theGameID).Continue.Visible() || h.Game(theGameID).Continue.Text != c.label {
+				t.Fatalf("home offers %q (shown %v), want %q", h.Game(theGameID).Continue.Text, h.Game(theGameID).Continue.Visible(), c.label)
 			}
 			v := tt.src.View()
 			left := v.DrawPile
 			for _, n := range v.HandSizes {
 				left += n
 			}
-			if want := fmt.Sprintf("The saved game: %d cards still to play", left); h.TheGameSaved.Text != want {
-				t.Errorf("home says %q, want %q", h.TheGameSaved.Text, want)
+			if want := fmt.Sprintf("The saved game: %d cards still to play", left); h.Game(theGameID).Saved.Text != want {
+				t.Errorf("home says %q, want %q", h.Game(theGameID).Saved.Text, want)
 			}
-			test.Tap(h.TheGameContinue)
+			test.Tap(h.Game(theGameID).Continue)
 			scr, ok := u2.Top().(*TheGameScreen)
 			if !ok {
 				t.Fatalf("Continue shows %T", u2.Top())
 			}
-			got, ok := scr.src.(*TheGameLocal)
+			got, ok := scr.src.(*seat.TheGameLocal)
 			if !ok {
 				t.Fatalf("the table plays %T", scr.src)
 			}
@@ -137,20 +139,20 @@ func TestTheGameResumeAfterRestart(t *testing.T) {
 
 			// The same game played on to its end from the save and without
 			// the restart comes to the same result.
-			again, err := ResumeTheGameLocal(mustRead(t, filepath.Join(u.storage(), theGameFile)))
+			again, err := seat.ResumeTheGameLocal(mustRead(t, filepath.Join(u.storage(), theGameUI.save.file)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			tt.play(tgbot.NewCoop(false), nil)
 			tt2 := &tgTest{t: t, app: u2, src: again, queue: make(chan func(), 4096)}
-			tt2.scr = newTheGameScreen(u2, again, tgSeatNames(u2, c.cfg.Players), 0, func(f func()) { tt2.queue <- f })
+			tt2.scr = newTheGameScreen(u2, again, seatNames(u2, c.cfg.Players), 0, func(f func()) { tt2.queue <- f })
 			u2.Push(tt2.scr)
 			tt2.play(tgbot.NewCoop(false), nil)
 			if r1, r2 := tt.src.Result(), again.Result(); r1 != r2 {
 				t.Fatalf("played on: %+v without the restart, %+v after it", r1, r2)
 			}
 			u.saving.Wait()
-			if u.hasTheGameSave() {
+			if u.HasSavedGame(theGameID) {
 				t.Error("the save outlives the game's end")
 			}
 		})
@@ -170,7 +172,7 @@ func mustRead(t *testing.T, path string) []byte {
 // turn.
 func validTheGameSave(t *testing.T) map[string]any {
 	t.Helper()
-	l, err := NewTheGameLocal(TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 5})
+	l, err := seat.NewTheGameLocal(seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +194,7 @@ func validTheGameSave(t *testing.T) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ResumeTheGameLocal(data); err != nil {
+	if _, err := seat.ResumeTheGameLocal(data); err != nil {
 		t.Fatalf("the valid save does not resume: %v", err)
 	}
 	var m map[string]any
@@ -258,7 +260,7 @@ func TestTheGameDamagedSave(t *testing.T) {
 			moves(m)[0].(map[string]any)["seat"] = 2
 		}), "move 1"},
 		{"too many moves", edit(func(m map[string]any) {
-			m["moves"] = make([]any, maxTheGameMoves+1)
+			m["moves"] = make([]any, 4097) // the most a save holds is 4096
 		}), "at most"},
 		{"signals ahead", edit(func(m map[string]any) { m["talked"] = 999 }), "signals of turn 999"},
 		{"wrong type", edit(func(m map[string]any) { m["seed"] = "seven" }), "cannot unmarshal"},
@@ -267,54 +269,54 @@ func TestTheGameDamagedSave(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			u := newTestApp(t, "en")
 			njet := seat.LocalConfig{Edition: engine.Classic, Players: 3, Seed: 9, Short: true, Names: []string{"You", "Ada", "Boris"}}
-			if err := startLocal(u, njet); err != nil {
+			if err := startNjet(u, njet); err != nil {
 				t.Fatal(err)
 			}
 			stopTables(t, u)
 			u.saving.Wait()
-			njetSave := mustRead(t, filepath.Join(u.storage(), localFile))
+			njetSave := mustRead(t, filepath.Join(u.storage(), njetUI.save.file))
 			data := c.data(t)
-			if err := os.WriteFile(filepath.Join(u.storage(), theGameFile), data, 0o600); err != nil {
+			if err := os.WriteFile(filepath.Join(u.storage(), theGameUI.save.file), data, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			h := NewHome(u)
 			u.Reset(h)
-			if !h.TheGameContinue.Visible() {
+			if !h.Game(theGameID).Continue.Visible() {
 				t.Fatal("home hides the damaged save: the person would not learn what became of it")
 			}
-			err := u.resumeTheGame()
+			err := u.resumeLocal(theGameUI)
 			if err == nil {
 				t.Fatal("a damaged save was continued")
 			}
 			if msg := err.Error(); !strings.Contains(msg, "The saved game of The Game cannot be continued and has been set aside") || !strings.Contains(msg, c.why) {
 				t.Fatalf("the message %q lacks the words or %q", msg, c.why)
 			}
-			if c.name != "empty" && !errors.Is(err, ErrBadTheGameSave) {
-				t.Errorf("%v does not wrap ErrBadTheGameSave", err)
+			if c.name != "empty" && !errors.Is(err, seat.ErrBadSave) {
+				t.Errorf("%v does not wrap seat.ErrBadSave", err)
 			}
-			if u.hasTheGameSave() {
+			if u.HasSavedGame(theGameID) {
 				t.Error("the damaged save is still in place")
 			}
-			if aside := mustRead(t, filepath.Join(u.storage(), theGameAside)); string(aside) != string(data) {
+			if aside := mustRead(t, filepath.Join(u.storage(), theGameUI.save.aside)); string(aside) != string(data) {
 				t.Error("the damaged save was not kept aside as it was")
 			}
 			if _, ok := u.Top().(*Home); !ok {
 				t.Fatalf("after the refusal the app shows %T", u.Top())
 			}
-			if h := u.Top().(*Home); h.TheGameContinue.Visible() {
+			if h := u.Top().(*Home); h.Game(theGameID).Continue.Visible() {
 				t.Error("home still offers the damaged save")
 			}
-			if got := mustRead(t, filepath.Join(u.storage(), localFile)); string(got) != string(njetSave) {
+			if got := mustRead(t, filepath.Join(u.storage(), njetUI.save.file)); string(got) != string(njetSave) {
 				t.Error("Njet's saved game changed")
 			}
 
 			// Through home's button the message comes up in a dialog.
-			if err := os.WriteFile(filepath.Join(u.storage(), theGameFile), data, 0o600); err != nil {
+			if err := os.WriteFile(filepath.Join(u.storage(), theGameUI.save.file), data, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			h = NewHome(u)
 			u.Reset(h)
-			test.Tap(h.TheGameContinue)
+			test.Tap(h.Game(theGameID).Continue)
 			if u.Window().Canvas().Overlays().Top() == nil {
 				t.Error("the refusal shows no message")
 			}
@@ -328,32 +330,32 @@ func TestTheGameDamagedSave(t *testing.T) {
 func TestNjetSaveBesideTheGame(t *testing.T) {
 	u := newTestApp(t, "en")
 	njet := seat.LocalConfig{Edition: engine.Modern, Players: 3, Seed: 21, Names: []string{"You", "Ada", "Boris"}}
-	if err := startLocal(u, njet); err != nil {
+	if err := startNjet(u, njet); err != nil {
 		t.Fatal(err)
 	}
 	stopTables(t, u)
-	if err := u.startTheGame(TheGameConfig{Players: 2, Bot: "greedy", Seed: 3}); err != nil {
+	if err := u.startTheGame(seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
 	u.stopAll()
 	u.saveLive()
 	u.saving.Wait()
-	njetSave := mustRead(t, filepath.Join(u.storage(), localFile))
+	njetSave := mustRead(t, filepath.Join(u.storage(), njetUI.save.file))
 
 	u2 := restartApp(t, u)
 	h := NewHome(u2)
 	u2.Reset(h)
-	if !h.Continue.Visible() || !h.TheGameContinue.Visible() {
-		t.Fatalf("home offers Njet %v, The Game %v: want both", h.Continue.Visible(), h.TheGameContinue.Visible())
+	if !h.Game(njetID).Continue.Visible() || !h.Game(theGameID).Continue.Visible() {
+		t.Fatalf("home offers Njet %v, The Game %v: want both", h.Game(njetID).Continue.Visible(), h.Game(theGameID).Continue.Visible())
 	}
-	test.Tap(h.Continue)
+	test.Tap(h.Game(njetID).Continue)
 	if _, ok := u2.Top().(*TableScreen); !ok {
 		t.Fatalf("Njet's Continue shows %T", u2.Top())
 	}
 	stopTables(t, u2)
-	l, ok := u2.live.(*seat.Local)
+	l, ok := u2.saves[njetID].live.(*seat.Local)
 	if !ok {
-		t.Fatalf("the live Njet game is %T", u2.live)
+		t.Fatalf("the live Njet game is %T", u2.saves[njetID].live)
 	}
 	if got := l.Config(); got.Edition != njet.Edition || got.Players != njet.Players || got.Seed != njet.Seed {
 		t.Fatalf("Njet resumed %+v, saved %+v", got, njet)
@@ -366,11 +368,11 @@ func TestNjetSaveBesideTheGame(t *testing.T) {
 	// first game stopped on a bot's turn: the resumed game is the saved one
 	// and, at most, a few moves further.
 	continues(t, njetSave, got)
-	if !u2.hasTheGameSave() {
+	if !u2.HasSavedGame(theGameID) {
 		t.Fatal("continuing Njet removed The Game's save")
 	}
-	u2.ClearTheGame()
-	if !u2.HasSavedGame() {
+	u2.ClearLocal(theGameID)
+	if !u2.HasSavedGame(njetID) {
 		t.Fatal("ending The Game removed Njet's save")
 	}
 }
@@ -380,7 +382,7 @@ func TestNjetSaveBesideTheGame(t *testing.T) {
 // the game: its save is removed and home no longer offers it.
 func TestTheGameLeaveAsks(t *testing.T) {
 	u := newTestApp(t, "en")
-	if err := u.startTheGame(TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 8}); err != nil {
+	if err := u.startTheGame(seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 8}); err != nil {
 		t.Fatal(err)
 	}
 	scr, ok := u.Top().(*TheGameScreen)
@@ -393,7 +395,7 @@ func TestTheGameLeaveAsks(t *testing.T) {
 			t.Fatalf("%s does not ask", key)
 		}
 		scr.answerLeave(false)
-		if u.Top() != scr || !u.hasTheGameSave() {
+		if u.Top() != scr || !u.HasSavedGame(theGameID) {
 			t.Fatalf("keeping on after %s left the table or the save", key)
 		}
 	}
@@ -407,13 +409,13 @@ func TestTheGameLeaveAsks(t *testing.T) {
 	if !ok || u.Depth() != 1 {
 		t.Fatalf("leaving shows %T with %d screens", u.Top(), u.Depth())
 	}
-	if u.hasTheGameSave() || h.TheGameContinue.Visible() {
+	if u.HasSavedGame(theGameID) || h.Game(theGameID).Continue.Visible() {
 		t.Fatal("the left game is still saved or offered")
 	}
 
 	// A table that keeps no game (a LAN table's, say) is left at once, to
 	// the screen below it, and its keys go to the app.
-	tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 1}, fyne.NewSize(360, 740))
+	tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 1}, fyne.NewSize(360, 740))
 	depth := tt.app.Depth()
 	if tt.scr.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) {
 		t.Fatal("a table that keeps no game took Escape")
@@ -428,7 +430,7 @@ func TestTheGameLeaveAsks(t *testing.T) {
 // seat by its own taps to the game-over view, which shows the engine's
 // cards left, and writes no save.
 func TestTheGameSmokePlaysThrough(t *testing.T) {
-	for _, cfg := range []TheGameConfig{
+	for _, cfg := range []seat.TheGameLocalConfig{
 		{Players: 3, Extreme: true, Bot: "coop", Seed: 7},
 		{Players: 1, Bot: "greedy", Seed: 2},
 	} {
@@ -458,46 +460,11 @@ func TestTheGameSmokePlaysThrough(t *testing.T) {
 			if want := fmt.Sprintf("Cards left: %d", r.CardsLeft); tt.scr.gameOver.Left.Text != want {
 				t.Fatalf("the view says %q, want %q", tt.scr.gameOver.Left.Text, want)
 			}
-			if tt.app.hasTheGameSave() {
+			if tt.app.HasSavedGame(theGameID) {
 				t.Fatal("the smoke game was saved")
 			}
 		})
 	}
-}
-
-// FuzzResumeTheGameLocal: any bytes as a save give a game or an error
-// wrapping ErrBadTheGameSave, never a panic; a game that resumes saves to
-// bytes that resume to the same game.
-func FuzzResumeTheGameLocal(f *testing.F) {
-	l, err := NewTheGameLocal(TheGameConfig{Players: 2, Extreme: true, Bot: "greedy", Seed: 4})
-	if err != nil {
-		f.Fatal(err)
-	}
-	seed, err := l.Save()
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(seed)
-	f.Add([]byte(`{"format":1,"players":1,"variant":"base","bot":"coop","seed":1,"talked":-1,"moves":[{"seat":0,"act":"end"}]}`))
-	f.Add([]byte(`{"format":1,"players":3,"variant":"extreme","assignment":1,"bot":"coop","seed":9,"talked":0,"moves":[{"seat":1,"act":"signal","pile":2,"signal":"mine"}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := ResumeTheGameLocal(data)
-		if err != nil {
-			if !errors.Is(err, ErrBadTheGameSave) {
-				t.Fatalf("%v does not wrap ErrBadTheGameSave", err)
-			}
-			return
-		}
-		again, err := g.Save()
-		if err != nil {
-			t.Fatal(err)
-		}
-		g2, err := ResumeTheGameLocal(again)
-		if err != nil {
-			t.Fatalf("a resumed game's save does not resume: %v", err)
-		}
-		sameGame(t, g2, g)
-	})
 }
 
 // continues checks that the saved game after is the saved game before, or

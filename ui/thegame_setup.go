@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"unicode"
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -33,8 +33,8 @@ var tgBotKinds = []struct{ id, kind string }{
 // TheGameSetup is the screen that sets up a game of The Game against bots
 // on this device: the number of players, the bots' strength, Extreme.
 type TheGameSetup struct {
-	app  *App
-	view fyne.CanvasObject
+	app *App
+	staticScreen
 
 	// The form's controls, for tests.
 	Players, Bots *widget.RadioGroup
@@ -81,7 +81,7 @@ func NewTheGameSetup(a *App) *TheGameSetup {
 	extremeName, extremeWhat := tgChoiceParts(tgw("thegame.setup.extreme"))
 	s.Extreme = widget.NewCheck(extremeName, nil)
 	s.Extreme.SetChecked(pr.Bool(keyTGExtreme))
-	s.Play = widget.NewButtonWithIcon(tgw("thegame.setup.play"), theme.MediaPlayIcon(), s.start)
+	s.Play = widget.NewButtonWithIcon(tgw("thegame.setup.play"), theme.MediaPlayIcon(), nil)
 	s.Play.Importance = widget.HighImportance
 	s.Rules = widget.NewButtonWithIcon(tgw("thegame.rules"), theme.QuestionIcon(), func() {
 		a.Push(NewTheGameRules(a))
@@ -106,8 +106,7 @@ func NewTheGameSetup(a *App) *TheGameSetup {
 		layoutSpacer(8),
 	)
 	s.Players.SetSelected(strconv.Itoa(players))
-	bottom := container.New(columnLayout{}, container.NewPadded(s.Play))
-	s.view = a.page(tgw("thegame.setup.title"), container.NewBorder(nil, bottom, nil, nil, column(form)))
+	s.view = a.formPage(tgw("thegame.setup.title"), form, s.Play, s.deal)
 	return s
 }
 
@@ -132,8 +131,8 @@ func (s *TheGameSetup) players() int {
 }
 
 // Config is the game the form describes, with a fresh seed.
-func (s *TheGameSetup) Config() (TheGameConfig, error) {
-	cfg := TheGameConfig{Players: s.players(), Extreme: s.Extreme.Checked, Bot: tgBotKinds[1].kind}
+func (s *TheGameSetup) Config() (seat.TheGameLocalConfig, error) {
+	cfg := seat.TheGameLocalConfig{Players: s.players(), Extreme: s.Extreme.Checked, Bot: tgBotKinds[1].kind}
 	for _, k := range tgBotKinds {
 		if name, _ := tgChoiceParts(tgw(k.id)); s.Bots.Selected == name {
 			cfg.Bot = k.kind
@@ -151,80 +150,17 @@ func (s *TheGameSetup) Config() (TheGameConfig, error) {
 	return cfg, nil
 }
 
-// start remembers the choices and sits down at the table.
-func (s *TheGameSetup) start() {
+// deal remembers the choices and sits down at the table.
+func (s *TheGameSetup) deal() error {
 	cfg, err := s.Config()
 	if err != nil {
-		s.app.ShowError(err)
-		return
+		return err
 	}
 	pr := s.app.Prefs().p
 	pr.SetInt(keyTGPlayers, cfg.Players)
 	pr.SetString(keyTGBot, cfg.Bot)
 	pr.SetBool(keyTGExtreme, cfg.Extreme)
-	if err := s.app.startTheGame(cfg); err != nil {
-		s.app.ShowError(err)
-	}
-}
-
-// tgSeatNames are the names at a table of p: the person's, then the bots'.
-func tgSeatNames(a *App, p int) []string {
-	return append([]string{a.PlayerName()}, botNames[:p-1]...)
-}
-
-// View is the screen's content.
-func (s *TheGameSetup) View() fyne.CanvasObject { return s.view }
-
-// Start does nothing.
-func (s *TheGameSetup) Start(context.Context) {}
-
-// Stop does nothing.
-func (s *TheGameSetup) Stop() {}
-
-// theGameSection is the home screen's part for The Game: its name, what
-// kind of game it is, and the button to its setup.
-func (h *Home) theGameSection() fyne.CanvasObject {
-	h.TheGame = widget.NewButtonWithIcon(tgw("thegame.home.play"), theme.ContentAddIcon(), func() {
-		h.app.Push(NewTheGameSetup(h.app))
-	})
-	h.TheGame.Importance = widget.HighImportance
-	head := widget.NewLabelWithStyle(tgw("thegame.home.title"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	head.SizeName = theme.SizeNameSubHeadingText
-	about := widget.NewLabel(tgw("thegame.home.tagline"))
-	about.Wrapping = fyne.TextWrapWord
-	h.TheGameContinue = widget.NewButtonWithIcon(tgw("thegame.home.unreadable"), theme.MediaPlayIcon(), func() {
-		if err := h.app.resumeTheGame(); err != nil {
-			h.app.ShowError(err)
-		}
-	})
-	h.TheGameSaved = widget.NewLabel("")
-	h.TheGameSaved.Wrapping = fyne.TextWrapWord
-	h.TheGameSaved.Hide()
-	if !h.app.hasTheGameSave() {
-		h.TheGameContinue.Hide()
-		return container.NewVBox(head, about, h.TheGame)
-	}
-	// The saved game is named by what the person chose and how far it
-	// went; one that cannot be read is still offered, and the tap says why
-	// it cannot be continued.
-	h.TheGameContinue.Importance = widget.HighImportance
-	h.TheGame.Importance = widget.MediumImportance
-	if l, err := h.app.SavedTheGame(); err == nil {
-		cfg := l.Config()
-		variant := tgw("thegame.home.base")
-		if cfg.Extreme {
-			variant = tgw("thegame.home.extreme")
-		}
-		h.TheGameContinue.SetText(tgn("thegame.home.continue", cfg.Players, "Variant", variant))
-		v := l.View()
-		left := v.DrawPile
-		for _, n := range v.HandSizes {
-			left += n
-		}
-		h.TheGameSaved.SetText(tgn("thegame.home.saved", left))
-		h.TheGameSaved.Show()
-	}
-	return container.NewVBox(head, about, h.TheGameSaved, h.TheGameContinue, h.TheGame)
+	return s.app.startTheGame(cfg)
 }
 
 // tgChoiceParts splits a choice's words, "Name: what it means", into the

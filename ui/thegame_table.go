@@ -8,7 +8,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -30,11 +29,9 @@ import (
 // game and a LAN table can use the same screen; every rule comes from the
 // engine through the source and the view.
 type TheGameScreen struct {
-	app   *App // nil in tests that build the screen alone
+	tableFrame
 	src   TheGameSource
 	names []string // by seat; empty names become "You" and "Bot N"
-	pace  time.Duration
-	do    func(func())
 
 	view      thegame.View
 	picked    thegame.Card // the card chosen to lay, 0 for none
@@ -88,10 +85,6 @@ type TheGameScreen struct {
 	autoDue, autoBusy bool              // a step is queued; one runs
 	banner            fyne.CanvasObject // a LAN table's news, or nil
 	boxes             []*fyne.Container // what holds the banner
-
-	mu      sync.Mutex
-	cancel  context.CancelFunc
-	started bool
 }
 
 // withBanner puts the banner, if any, above content.
@@ -115,11 +108,7 @@ func (t *TheGameScreen) bannerChanged() {
 // NewTheGameScreen returns the table for src with the seats named names;
 // the app gives it the bot pace from the settings.
 func NewTheGameScreen(a *App, src TheGameSource, names []string) *TheGameScreen {
-	pace := time.Duration(0)
-	if a != nil {
-		pace = a.Pace()
-	}
-	return newTheGameScreen(a, src, names, pace, a.do)
+	return newTheGameScreen(a, src, names, appPace(a), a.do)
 }
 
 func newTheGameScreen(a *App, src TheGameSource, names []string, pace time.Duration, do func(func())) *TheGameScreen {
@@ -130,7 +119,7 @@ func newTheGameScreen(a *App, src TheGameSource, names []string, pace time.Durat
 // above the table and the game-over view, under the page's title (a LAN
 // table's news).
 func newTheGameScreenBanner(a *App, src TheGameSource, names []string, pace time.Duration, do func(func()), banner fyne.CanvasObject) *TheGameScreen {
-	t := &TheGameScreen{app: a, src: src, names: names, pace: pace, do: do, last: -1, banner: banner}
+	t := &TheGameScreen{tableFrame: tableFrame{app: a, pace: pace, do: do}, src: src, names: names, last: -1, banner: banner}
 	t.view = src.View()
 	if h, ok := src.(interface{ History() []thegame.Action }); ok {
 		// A resumed game: the moves before it are in the replay and the
@@ -194,26 +183,11 @@ func (t *TheGameScreen) View() fyne.CanvasObject { return t.root }
 
 // Start begins reading the game's moves; it ends with ctx or Stop.
 func (t *TheGameScreen) Start(ctx context.Context) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.started {
-		return
-	}
-	t.started = true
-	ctx, t.cancel = context.WithCancel(ctx)
-	go t.pump(ctx)
-	if t.auto != nil {
-		t.do(t.autoNext)
-	}
-}
-
-// Stop ends the reading.
-func (t *TheGameScreen) Stop() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.cancel != nil {
-		t.cancel()
-	}
+	t.run(ctx, t.pump, func(context.Context) {
+		if t.auto != nil {
+			t.do(t.autoNext)
+		}
+	})
 }
 
 // Over reports whether the game-over view is up.
@@ -349,15 +323,7 @@ func (t *TheGameScreen) holds(c thegame.Card) bool {
 }
 
 // name is how the screen calls seat s.
-func (t *TheGameScreen) name(s int) string {
-	if s >= 0 && s < len(t.names) && t.names[s] != "" {
-		return t.names[s]
-	}
-	if s == t.view.Seat {
-		return say(words.You())
-	}
-	return say(words.Bot(s))
-}
+func (t *TheGameScreen) name(s int) string { return seatName(t.names, s, t.view.Seat, "") }
 
 // tapCard picks a card of the hand, or puts the picked one back.
 func (t *TheGameScreen) tapCard(c thegame.Card) {

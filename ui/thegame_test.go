@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 	"github.com/njetlan/njet/words"
@@ -31,19 +32,19 @@ type tgTest struct {
 	t     *testing.T
 	app   *App
 	scr   *TheGameScreen
-	src   *TheGameLocal
+	src   *seat.TheGameLocal
 	queue chan func()
 }
 
-func newTGTest(t *testing.T, code string, cfg TheGameConfig, size fyne.Size) *tgTest {
+func newTGTest(t *testing.T, code string, cfg seat.TheGameLocalConfig, size fyne.Size) *tgTest {
 	t.Helper()
 	u := newTestApp(t, code)
-	src, err := NewTheGameLocal(cfg)
+	src, err := seat.NewTheGameLocal(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tt := &tgTest{t: t, app: u, src: src, queue: make(chan func(), 4096)}
-	tt.scr = newTheGameScreen(u, src, tgSeatNames(u, cfg.Players), 0, func(f func()) { tt.queue <- f })
+	tt.scr = newTheGameScreen(u, src, seatNames(u, cfg.Players), 0, func(f func()) { tt.queue <- f })
 	u.Push(tt.scr)
 	u.Window().Resize(size)
 	return tt
@@ -55,7 +56,7 @@ func (tt *tgTest) settle() {
 	tt.t.Helper()
 	deadline := time.After(20 * time.Second)
 	for range 100000 {
-		if tt.scr.over || tt.scr.myTurn() && len(tt.queue) == 0 && tt.src.idle() {
+		if tt.scr.over || tt.scr.myTurn() && len(tt.queue) == 0 && tt.src.Idle() {
 			return
 		}
 		select {
@@ -147,7 +148,7 @@ func legalPlay(v thegame.View) (thegame.Action, bool) {
 func TestTheGameTapPlays(t *testing.T) {
 	for _, extreme := range []bool{false, true} {
 		t.Run(fmt.Sprintf("extreme=%v", extreme), func(t *testing.T) {
-			tt := newTGTest(t, "en", TheGameConfig{Players: 3, Extreme: extreme, Bot: "coop", Seed: 11}, fyne.NewSize(1280, 800))
+			tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 3, Extreme: extreme, Bot: "coop", Seed: 11}, fyne.NewSize(1280, 800))
 			tt.settle()
 			before := tt.src.View()
 			a, ok := legalPlay(before)
@@ -177,7 +178,7 @@ func TestTheGameTapPlays(t *testing.T) {
 // the reason in words and nothing changes (G-B4); a pile tapped with no
 // card picked, or a card tapped out of turn, is explained too.
 func TestTheGameIllegalTap(t *testing.T) {
-	tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 5}, fyne.NewSize(360, 740))
+	tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 5}, fyne.NewSize(360, 740))
 	tt.settle()
 	test.Tap(tt.scr.piles[0])
 	if !tt.scr.bad || !strings.Contains(tt.scr.note.Text(), "Choose a card") {
@@ -281,7 +282,7 @@ func TestTheGameOutOfTurn(t *testing.T) {
 // (G-B3): two cards while the draw pile lasts; the engine refuses an early
 // end with the reason the screen words.
 func TestTheGameEndTurn(t *testing.T) {
-	tt := newTGTest(t, "en", TheGameConfig{Players: 4, Bot: "coop", Seed: 3}, fyne.NewSize(1280, 800))
+	tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 4, Bot: "coop", Seed: 3}, fyne.NewSize(1280, 800))
 	tt.settle()
 	turns := tt.src.View().Turns
 	for played := range 3 {
@@ -321,7 +322,7 @@ func TestTheGameEndTurn(t *testing.T) {
 func findWarning(t *testing.T, size fyne.Size, code string) (*tgTest, thegame.Action, thegame.Command) {
 	t.Helper()
 	for seed := range uint64(60) {
-		tt := newTGTest(t, code, TheGameConfig{Players: 2, Extreme: true, Bot: "coop", Seed: seed}, size)
+		tt := newTGTest(t, code, seat.TheGameLocalConfig{Players: 2, Extreme: true, Bot: "coop", Seed: seed}, size)
 		var found thegame.Action
 		var cmd thegame.Command
 		person := tgbot.Greedy{}
@@ -397,7 +398,7 @@ func TestTheGameWholeGames(t *testing.T) {
 				if players%2 == 0 {
 					bot = "greedy"
 				}
-				tt := newTGTest(t, "en", TheGameConfig{Players: players, Extreme: extreme, Bot: bot, Seed: uint64(players)}, fyne.NewSize(360, 740))
+				tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: players, Extreme: extreme, Bot: bot, Seed: uint64(players)}, fyne.NewSize(360, 740))
 				tt.play(tgbot.NewCoop(false), nil)
 				r := tt.src.Result()
 				o := tt.scr.gameOver
@@ -451,7 +452,7 @@ func TestTheGameLanguages(t *testing.T) {
 	for _, c := range cases {
 		for _, sz := range tgSizes[1:] {
 			t.Run(c.code+"/"+sz.name, func(t *testing.T) {
-				tt := newTGTest(t, c.code, TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 2}, sz.size)
+				tt := newTGTest(t, c.code, seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 2}, sz.size)
 				tt.settle()
 				if tt.scr.End.Text != c.end || tt.scr.piles[0].dir.Text != c.pile {
 					t.Fatalf("End says %q, pile 1 %q", tt.scr.End.Text, tt.scr.piles[0].dir.Text)
@@ -510,12 +511,12 @@ func TestTheGameScreens(t *testing.T) {
 			w.Resize(sz.size)
 			home := NewHome(u)
 			u.Reset(home)
-			if home.TheGame == nil || home.NewGame == nil {
+			if home.Game(theGameID).New == nil || home.Game(njetID).New == nil {
 				t.Fatal("home does not offer both games")
 			}
 			checkFits(t, w)
 			screenshot(t, "thegame-home-"+sz.name, w)
-			test.Tap(home.TheGame)
+			test.Tap(home.Game(theGameID).New)
 			setup, ok := u.Top().(*TheGameSetup)
 			if !ok {
 				t.Fatalf("the button opened %T", u.Top())
@@ -549,7 +550,7 @@ func TestTheGameScreens(t *testing.T) {
 			// A game in progress: two lasting commands in force, a signal.
 			var shot bool
 			for seed := range uint64(40) {
-				tt := newTGTest(t, "en", TheGameConfig{Players: 4, Extreme: true, Bot: "coop", Seed: seed}, sz.size)
+				tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 4, Extreme: true, Bot: "coop", Seed: seed}, sz.size)
 				person := tgbot.NewCoop(true)
 				for range 400 {
 					tt.settle()
@@ -596,7 +597,7 @@ func TestTheGameScreens(t *testing.T) {
 			tt.scr.Stop()
 
 			// Game over after a whole game, the replay a few cards back.
-			tt = newTGTest(t, "en", TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 4}, sz.size)
+			tt = newTGTest(t, "en", seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: 4}, sz.size)
 			tt.play(tgbot.NewCoop(true), nil)
 			for range 5 {
 				test.Tap(tt.scr.gameOver.Prev)
@@ -618,7 +619,7 @@ func TestTheGameTableShort(t *testing.T) {
 			continue
 		}
 		t.Run(sz.name, func(t *testing.T) {
-			tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 3}, sz.size)
+			tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 3}, sz.size)
 			tt.settle()
 			if !tt.scr.lay.column {
 				t.Fatal("a short window gets the desktop's layout")
@@ -664,7 +665,7 @@ func TestTheGameSignalAsk(t *testing.T) {
 }
 
 func testSignalAsk(t *testing.T, code, name string, size fyne.Size) {
-	tt := newTGTest(t, code, TheGameConfig{Players: 3, Bot: "coop", Seed: 9}, size)
+	tt := newTGTest(t, code, seat.TheGameLocalConfig{Players: 3, Bot: "coop", Seed: 9}, size)
 	tt.settle()
 	test.Tap(tt.scr.Signal)
 	q := tt.scr.signalDlg
@@ -898,7 +899,7 @@ func TestTheGameWordsKnown(t *testing.T) {
 // and the signals on the piles are drawn greyed out (G-S2, G-X6).
 func TestTheGameSignals(t *testing.T) {
 	t.Run("G-S1", func(t *testing.T) {
-		tt := newTGTest(t, "en", TheGameConfig{Players: 3, Bot: "coop", Seed: 9}, fyne.NewSize(1280, 800))
+		tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 3, Bot: "coop", Seed: 9}, fyne.NewSize(1280, 800))
 		tt.settle()
 		if tt.scr.Signal.Disabled() {
 			t.Fatal("Signal is greyed out without a no-talking card")
@@ -927,7 +928,7 @@ func TestTheGameSignals(t *testing.T) {
 	})
 	t.Run("G-S2", func(t *testing.T) {
 		for seed := range uint64(40) {
-			tt := newTGTest(t, "en", TheGameConfig{Players: 3, Extreme: true, Bot: "coop", Seed: seed}, fyne.NewSize(360, 740))
+			tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 3, Extreme: true, Bot: "coop", Seed: seed}, fyne.NewSize(360, 740))
 			person := tgbot.NewCoop(false)
 			for range 300 {
 				tt.settle()
@@ -968,7 +969,7 @@ func TestTheGameSignals(t *testing.T) {
 func TestTheGameRules(t *testing.T) {
 	for _, sz := range tgSizes {
 		t.Run(sz.name, func(t *testing.T) {
-			tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 1}, sz.size)
+			tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 1}, sz.size)
 			tt.settle()
 			test.Tap(tt.scr.Rules)
 			r, ok := tt.app.Top().(*TheGameRules)
@@ -1062,7 +1063,7 @@ func TestTheGameCommandReasons(t *testing.T) {
 func TestTheGameDrag(t *testing.T) {
 	for _, sz := range sizes[:2] {
 		t.Run(sz.name, func(t *testing.T) {
-			tt := newTGTest(t, "en", TheGameConfig{Players: 2, Bot: "greedy", Seed: 21}, sz.size)
+			tt := newTGTest(t, "en", seat.TheGameLocalConfig{Players: 2, Bot: "greedy", Seed: 21}, sz.size)
 			tt.settle()
 			v := tt.src.View()
 			a, ok := legalPlay(v)
@@ -1092,19 +1093,19 @@ func TestTheGameDrag(t *testing.T) {
 // seat 0's and never a draw.
 func TestTheGameLocalConfig(t *testing.T) {
 	cases := []struct {
-		cfg  TheGameConfig
+		cfg  seat.TheGameLocalConfig
 		want error
 	}{
-		{TheGameConfig{Players: 0, Bot: "coop"}, thegame.ErrBadConfig},
-		{TheGameConfig{Players: 6, Bot: "coop"}, thegame.ErrBadConfig},
-		{TheGameConfig{Players: 3, Bot: "clever"}, tgbot.ErrUnknownKind},
-		{TheGameConfig{Players: 1, Bot: ""}, tgbot.ErrUnknownKind},
-		{TheGameConfig{Players: 1, Bot: "greedy"}, nil},
-		{TheGameConfig{Players: 5, Extreme: true, Bot: "coop"}, nil},
+		{seat.TheGameLocalConfig{Players: 0, Bot: "coop"}, thegame.ErrBadConfig},
+		{seat.TheGameLocalConfig{Players: 6, Bot: "coop"}, thegame.ErrBadConfig},
+		{seat.TheGameLocalConfig{Players: 3, Bot: "clever"}, tgbot.ErrUnknownKind},
+		{seat.TheGameLocalConfig{Players: 1, Bot: ""}, tgbot.ErrUnknownKind},
+		{seat.TheGameLocalConfig{Players: 1, Bot: "greedy"}, nil},
+		{seat.TheGameLocalConfig{Players: 5, Extreme: true, Bot: "coop"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("G-B1/%d-%s", c.cfg.Players, c.cfg.Bot), func(t *testing.T) {
-			l, err := NewTheGameLocal(c.cfg)
+			l, err := seat.NewTheGameLocal(c.cfg)
 			if !errors.Is(err, c.want) || (err == nil) != (l != nil) {
 				t.Fatalf("got %v, want %v", err, c.want)
 			}

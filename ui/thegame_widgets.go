@@ -15,18 +15,6 @@ import (
 	"github.com/njetlan/njet/ui/reach"
 )
 
-// The colours of The Game's table: rising piles blue, falling piles
-// vermilion, command cards purple (Okabe and Ito's palette, which stays
-// apart for colour-blind eyes).
-var (
-	tgUpColour    = color.NRGBA{R: 0x00, G: 0x5A, B: 0x8C, A: 0xff}
-	tgDownColour  = color.NRGBA{R: 0xA8, G: 0x44, B: 0x00, A: 0xff}
-	tgCmdColour   = color.NRGBA{R: 0x6A, G: 0x2C, B: 0x7A, A: 0xff}
-	tgTrickColour = color.NRGBA{R: 0x00, G: 0x6E, B: 0x52, A: 0xff}
-	tgDimInk      = color.NRGBA{R: 0x8A, G: 0x8A, B: 0x8A, A: 0xff}
-	tgPicked      = color.NRGBA{R: 0x29, G: 0x79, B: 0xff, A: 0xff}
-)
-
 // tgCardView is a card of the person's hand: its number large, its command
 // below it in the Extreme game, a gold edge when it fits a pile now and a
 // green "trick" mark when it fits one by the backwards trick.
@@ -39,24 +27,17 @@ type tgCardView struct {
 	picked  bool
 	waiting bool // not the person's turn: the edges stay plain
 	big     bool // desktop size
-	onTap   func()
-	onDrop  func(at fyne.Position) // dragged and let go at this point of the window
+	tapped
+	onDrop func(at fyne.Position) // dragged and let go at this point of the window
 
 	dragTo   fyne.Position // where the drag has got to
 	dragging bool
 }
 
 func newTgCardView(onTap func()) *tgCardView {
-	c := &tgCardView{onTap: onTap}
+	c := &tgCardView{tapped: tapped{onTap}}
 	c.ExtendBaseWidget(c)
 	return c
-}
-
-// Tapped picks the card; out of turn the screen says why it cannot.
-func (c *tgCardView) Tapped(*fyne.PointEvent) {
-	if c.onTap != nil {
-		c.onTap()
-	}
 }
 
 // Dragged follows a card dragged towards a pile.
@@ -170,10 +151,10 @@ func (r *tgCardRender) Refresh() {
 	r.num.Color = ink
 	r.bg.FillColor = cardFace
 	r.bg.StrokeWidth = 1
-	r.bg.StrokeColor = color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff}
+	r.bg.StrokeColor = edgeGrey
 	switch {
 	case c.picked:
-		r.bg.StrokeColor, r.bg.StrokeWidth = tgPicked, 5
+		r.bg.StrokeColor, r.bg.StrokeWidth = pickBlue, 5
 		r.bg.FillColor = color.NRGBA{R: 0xe3, G: 0xee, B: 0xff, A: 0xff}
 	case c.fits && !c.waiting:
 		r.bg.StrokeColor, r.bg.StrokeWidth = gold, 4
@@ -208,7 +189,7 @@ type tgPileView struct {
 	muted   bool
 	extreme bool // the Extreme game: room for a command is kept
 	big     bool
-	onTap   func()
+	tapped
 
 	dirSize                      float32 // the band's text size before fitting
 	bg, band                     *canvas.Rectangle
@@ -218,16 +199,9 @@ type tgPileView struct {
 }
 
 func newTgPileView(i int, onTap func()) *tgPileView {
-	p := &tgPileView{index: i, onTap: onTap}
+	p := &tgPileView{index: i, tapped: tapped{onTap}}
 	p.ExtendBaseWidget(p)
 	return p
-}
-
-// Tapped lays the picked card on this pile.
-func (p *tgPileView) Tapped(*fyne.PointEvent) {
-	if p.onTap != nil {
-		p.onTap()
-	}
 }
 
 // Disabled is false: a tap on a pile is always answered, if only with why
@@ -391,7 +365,7 @@ func (r *tgPileRender) Refresh() {
 		p.bg.FillColor = color.NRGBA{R: 0xee, G: 0xe2, B: 0xf2, A: 0xff}
 		p.cmd.Color = tgCmdColour
 	}
-	p.bg.StrokeWidth, p.bg.StrokeColor = 1, color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff}
+	p.bg.StrokeWidth, p.bg.StrokeColor = 1, edgeGrey
 	switch {
 	case p.target:
 		p.bg.StrokeWidth, p.bg.StrokeColor = 5, gold
@@ -653,17 +627,14 @@ func (c *tgChoice) CreateRenderer() fyne.WidgetRenderer {
 // tgTap is a clear area that hears taps, laid over a row of a tgChoice.
 type tgTap struct {
 	widget.BaseWidget
-	onTap func()
+	tapped
 }
 
 func newTgTap(onTap func()) *tgTap {
-	t := &tgTap{onTap: onTap}
+	t := &tgTap{tapped: tapped{onTap}}
 	t.ExtendBaseWidget(t)
 	return t
 }
-
-// Tapped calls the tap's function.
-func (t *tgTap) Tapped(*fyne.PointEvent) { t.onTap() }
 
 func (t *tgTap) MinSize() fyne.Size { return fyne.NewSize(1, 44) }
 

@@ -68,6 +68,28 @@ var (
 	}
 )
 
+// The tables' colours, the same in every theme: the felt and the cards'
+// cream, gold for what fits or is to press, white and ink for words. The
+// Game's piles rise in blue and fall in vermilion, its command cards are
+// purple (Okabe and Ito's palette, which stays apart for colour-blind
+// eyes).
+var (
+	cardFace      = color.NRGBA{R: 0xfd, G: 0xfb, B: 0xf5, A: 0xff}
+	feltColour    = color.NRGBA{R: 0x1f, G: 0x5e, B: 0x3a, A: 0xff}
+	feltDark      = color.NRGBA{R: 0x17, G: 0x48, B: 0x2c, A: 0xff}
+	gold          = color.NRGBA{R: 0xff, G: 0xc1, B: 0x07, A: 0xff}
+	white         = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
+	ink           = color.NRGBA{R: 0x21, G: 0x21, B: 0x21, A: 0xff}
+	shade         = color.NRGBA{R: 0x60, G: 0x60, B: 0x60, A: 0x90}
+	edgeGrey      = color.NRGBA{R: 0x9e, G: 0x9e, B: 0x9e, A: 0xff} // a card's plain edge
+	pickBlue      = color.NRGBA{R: 0x29, G: 0x79, B: 0xff, A: 0xff} // the card the keyboard or a tap picked
+	tgUpColour    = color.NRGBA{R: 0x00, G: 0x5A, B: 0x8C, A: 0xff}
+	tgDownColour  = color.NRGBA{R: 0xA8, G: 0x44, B: 0x00, A: 0xff}
+	tgCmdColour   = color.NRGBA{R: 0x6A, G: 0x2C, B: 0x7A, A: 0xff}
+	tgTrickColour = color.NRGBA{R: 0x00, G: 0x6E, B: 0x52, A: 0xff}
+	tgDimInk      = color.NRGBA{R: 0x8A, G: 0x8A, B: 0x8A, A: 0xff}
+)
+
 func (t *appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 	v = t.variant(v)
 	pal := lightPalette

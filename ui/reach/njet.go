@@ -39,22 +39,15 @@ type Njet struct {
 	// first (to steer a game towards a phase).
 	Avoid, Prefer func(Control) bool
 
-	// Rounds counts the round summaries read; Taps every tap.
-	Rounds, Taps int
-	over         bool // Done was tapped
+	// Rounds counts the round summaries read; player.Taps every tap.
+	Rounds int
+	player
 }
 
 // Next decides the next step on s.
 func (n *Njet) Next(s *Screen) (Step, error) {
-	if n.over {
-		if len(s.Find(Button(n.Words.Done))) == 0 {
-			return Step{Kind: Done, Want: "the game is over"}, nil
-		}
-		return Step{Kind: Wait, Want: "to leave the game-over view"}, nil
-	}
-	if c := s.Reachable(Button(n.Words.Done)); len(c) > 0 {
-		n.over = true
-		return n.tap(c[0], "to leave the game-over view"), nil
+	if step, ok := n.leaveOver(s, n.Words.Done); ok {
+		return step, nil
 	}
 	if c := s.Reachable(Button(n.Words.Next)); len(c) > 0 {
 		n.Rounds++
@@ -104,11 +97,6 @@ func (n *Njet) pick(cs []Control) Control {
 		return cs[0]
 	}
 	return cs[n.Rand.IntN(len(cs))]
-}
-
-func (n *Njet) tap(c Control, why string) Step {
-	n.Taps++
-	return Step{Kind: Tap, Tap: c, Want: why}
 }
 
 // unreachable lists the enabled controls of the table's answering parts

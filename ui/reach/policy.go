@@ -31,3 +31,34 @@ type Policy interface {
 // ErrStuck is wrapped by a Policy's error when what a person needs is not
 // on the screen.
 var ErrStuck = errors.New("reach: the person cannot go on")
+
+// player is what every game's player keeps: its taps, and whether it has
+// tapped Done on the game-over view.
+type player struct {
+	// Taps counts every tap.
+	Taps int
+	over bool
+}
+
+// tap taps c for why.
+func (p *player) tap(c Control, why string) Step {
+	p.Taps++
+	return Step{Kind: Tap, Tap: c, Want: why}
+}
+
+// leaveOver is the step at the game-over view, whose button is done: tap
+// it where it can be reached, then wait until the view is gone, which
+// ends the play. It reports false while there is no game-over view.
+func (p *player) leaveOver(s *Screen, done string) (Step, bool) {
+	if p.over {
+		if len(s.Find(Button(done))) == 0 {
+			return Step{Kind: Done, Want: "the game is over"}, true
+		}
+		return Step{Kind: Wait, Want: "to leave the game-over view"}, true
+	}
+	if c := s.Reachable(Button(done)); len(c) > 0 {
+		p.over = true
+		return p.tap(c[0], "to leave the game-over view"), true
+	}
+	return Step{}, false
+}

@@ -43,26 +43,19 @@ type TheGame struct {
 	// the minimum of a turn; 0 means 2.
 	Close int
 
-	// Laid counts the taps on piles, Turns the taps on End turn, Taps
-	// every tap.
-	Laid, Turns, Taps int
-	over              bool
-	picked            string          // the card last picked
-	fits              []string        // the cards that fitted when it was picked
-	declined          map[string]bool // the cards taken back at a warning this turn
+	// Laid counts the taps on piles, Turns the taps on End turn,
+	// player.Taps every tap.
+	Laid, Turns int
+	player
+	picked   string          // the card last picked
+	fits     []string        // the cards that fitted when it was picked
+	declined map[string]bool // the cards taken back at a warning this turn
 }
 
 // Next decides the next step on s.
 func (g *TheGame) Next(s *Screen) (Step, error) {
-	if g.over {
-		if len(s.Find(Button(g.Words.Done))) == 0 {
-			return Step{Kind: Done, Want: "the game is over"}, nil
-		}
-		return Step{Kind: Wait, Want: "to leave the game-over view"}, nil
-	}
-	if c := s.Reachable(Button(g.Words.Done)); len(c) > 0 {
-		g.over = true
-		return g.tap(c[0], "to leave the game-over view"), nil
+	if step, ok := g.leaveOver(s, g.Words.Done); ok {
+		return step, nil
 	}
 	yes, no := s.Reachable(Button(g.Words.Yes)), s.Reachable(Button(g.Words.No))
 	if len(yes) > 0 && len(no) > 0 {
@@ -159,11 +152,6 @@ func (g *TheGame) Next(s *Screen) (Step, error) {
 		}
 	}
 	return Step{Kind: Wait, Want: "my turn"}, nil
-}
-
-func (g *TheGame) tap(c Control, why string) Step {
-	g.Taps++
-	return Step{Kind: Tap, Tap: c, Want: why}
 }
 
 // unreachable lists the enabled controls of the table that a finger
