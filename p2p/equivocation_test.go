@@ -58,31 +58,7 @@ func equivocateOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n 
 		}
 		nodes, ids = append(nodes, nd), append(ids, id)
 	}
-	gen := &table.Genesis{Game: game, Keys: ids}
-	bot := "coop"
-	if game == table.GameNjet {
-		gen = &table.Genesis{Edition: engine.Modern, Characters: engine.Modern.Characters()[:n], Rounds: 1, Keys: ids}
-		bot = "random"
-	}
-	body, err := gen.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
-	if err := genesis.Sign(nodes[0].Key()); err != nil {
-		t.Fatal(err)
-	}
-	setup := &Setup{Genesis: genesis}
-	for i, nd := range nodes {
-		setup.Devices = append(setup.Devices, Device{ID: ids[i], Addrs: nd.Host().Addrs()})
-	}
-	if _, err := setup.Check(); err != nil {
-		t.Fatal(err)
-	}
-	g, err := games.ByName(game)
-	if err != nil {
-		t.Fatal(err)
-	}
+	setup, genesis, bot, g := oneRoundTable(t, game, nodes)
 	peers := make([]*table.Peer, n)
 	stores := make([]*table.Store, n)
 	errs := make([]error, n)
@@ -166,23 +142,36 @@ func equivocateOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n 
 			}
 		}
 	}
-	named := func(vs []*table.Violation) bool {
-		return slices.ContainsFunc(vs, func(v *table.Violation) bool { return v.Seat == cheater && v.Check == table.CheckEquivocal })
+	awaitEvidence(t, ctx, peers, cheater)
+	stop()
+	wg.Wait()
+	checkEvidence(t, peers, stores, setup, errs, cheater)
+}
+
+// equivocatorNamed reports whether vs names seat cheater for an
+// equivocation.
+func equivocatorNamed(vs []*table.Violation, cheater int) bool {
+	return slices.ContainsFunc(vs, func(v *table.Violation) bool { return v.Seat == cheater && v.Check == table.CheckEquivocal })
+}
+
+// namedBy is what p's game holds against seats: the rounds voided and the
+// violation pending.
+func namedBy(p *table.Peer) []*table.Violation {
+	all := p.Game().Voided()
+	if v := p.Game().Violation(); v != nil {
+		all = append(all, v)
 	}
-	namedBy := func(p *table.Peer) []*table.Violation {
-		all := p.Game().Voided()
-		if v := p.Game().Violation(); v != nil {
-			all = append(all, v)
-		}
-		return all
-	}
-	// Every device is done, and on one log that names the cheater (a
-	// device that finished the game before the second envelope reached
-	// it acts on it then).
+	return all
+}
+
+// awaitEvidence waits until every device is done, on one log that names
+// the cheater (a device that finished the game before the second
+// envelope reached it acts on it then).
+func awaitEvidence(t *testing.T, ctx context.Context, peers []*table.Peer, cheater int) {
+	t.Helper()
 	for settled := false; !settled; {
-		settled = true
 		_, head := peers[0].Log().Head()
-		settled = named(namedBy(peers[0]))
+		settled = equivocatorNamed(namedBy(peers[0]), cheater)
 		for _, p := range peers {
 			_, h := p.Log().Head()
 			settled = settled && p.Done() && h == head
@@ -192,22 +181,29 @@ func equivocateOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n 
 			case <-ctx.Done():
 				for i, p := range peers {
 					next, h := p.Log().Head()
-					t.Logf("device %d: %d %v done %v", i, next, h, p.Done())
+					t.Logf("device %d: %d %v done %v, named %v", i, next, h, p.Done(), namedBy(p))
 				}
 				t.Fatalf("the devices did not settle on one log: %v", ctx.Err())
 			case <-time.After(50 * time.Millisecond):
 			}
 		}
 	}
-	stop()
-	wg.Wait()
+}
+
+// checkEvidence checks the end of a table where seat cheater equivocated:
+// every device ran without error, names the cheater and no honest seat,
+// plays every honest seat with its own device, and holds the same log,
+// which Verify accepts naming the cheater and nobody else.
+func checkEvidence(t *testing.T, peers []*table.Peer, stores []*table.Store, setup *Setup, errs []error, cheater int) {
+	t.Helper()
+	n := len(peers)
 	var exports [][]byte
 	for i, p := range peers {
 		if errs[i] != nil {
 			t.Errorf("device %d: %v", i, errs[i])
 		}
 		all := namedBy(p)
-		if !named(all) {
+		if !equivocatorNamed(all, cheater) {
 			t.Errorf("device %d does not name seat %d: %v", i, cheater, all)
 		}
 		for _, v := range all {
@@ -239,7 +235,7 @@ func equivocateOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n 
 	} else if err != nil {
 		t.Fatalf("Verify: %v", err)
 	}
-	if !named(all) {
+	if !equivocatorNamed(all, cheater) {
 		t.Errorf("Verify does not name seat %d: %v, %v", cheater, v.Voided, err)
 	}
 	for _, x := range all {
@@ -247,4 +243,45 @@ func equivocateOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n 
 			t.Errorf("Verify names honest seat %d: %v", x.Seat, x)
 		}
 	}
+}
+
+// oneRoundTable is the genesis and setup of a table of nodes playing game
+// (Njet: Modern, one round), every seat a bot of the kind returned, and
+// the game's registry entry.
+func oneRoundTable(t *testing.T, game table.GameName, nodes []*Node) (*Setup, *table.Envelope, string, *games.Game) {
+	t.Helper()
+	n := len(nodes)
+	ids := make([]table.Identity, n)
+	for i, nd := range nodes {
+		var err error
+		if ids[i], err = table.IdentityOf(nd.Key().Public().(ed25519.PublicKey)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gen := &table.Genesis{Game: game, Keys: ids}
+	bot := "coop"
+	if game == table.GameNjet {
+		gen = &table.Genesis{Edition: engine.Modern, Characters: engine.Modern.Characters()[:n], Rounds: 1, Keys: ids}
+		bot = "random"
+	}
+	body, err := gen.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	if err := genesis.Sign(nodes[0].Key()); err != nil {
+		t.Fatal(err)
+	}
+	setup := &Setup{Genesis: genesis}
+	for i, nd := range nodes {
+		setup.Devices = append(setup.Devices, Device{ID: ids[i], Addrs: nd.Host().Addrs()})
+	}
+	if _, err := setup.Check(); err != nil {
+		t.Fatal(err)
+	}
+	g, err := games.ByName(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return setup, genesis, bot, g
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/libp2p/go-libp2p"
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	pb "github.com/libp2p/go-libp2p-pubsub/pb"
+	lconnmgr "github.com/libp2p/go-libp2p/core/connmgr"
 	lcrypto "github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
@@ -42,6 +43,10 @@ type NodeConfig struct {
 	Listen []string
 	// Logf, when not nil, receives reports about rejected input.
 	Logf Logf
+
+	// gater, in tests, decides which connections the host makes and
+	// takes (a network split between devices).
+	gater lconnmgr.ConnectionGater
 }
 
 // DefaultListen listens on every interface, IPv4 and IPv6, TCP and QUIC.
@@ -102,7 +107,7 @@ func NewNode(cfg NodeConfig) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := libp2p.New(
+	opts := []libp2p.Option{
 		libp2p.Identity(sk),
 		libp2p.ListenAddrStrings(cfg.Listen...),
 		libp2p.Transport(tcp.NewTCPTransport),
@@ -110,7 +115,11 @@ func NewNode(cfg NodeConfig) (*Node, error) {
 		libp2p.DisableRelay(),
 		libp2p.ConnectionManager(cm),
 		libp2p.AddrsFactory(lanAddrs),
-	)
+	}
+	if cfg.gater != nil {
+		opts = append(opts, libp2p.ConnectionGater(cfg.gater))
+	}
+	h, err := libp2p.New(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: libp2p host: %w", err)
 	}

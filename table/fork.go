@@ -30,6 +30,10 @@ type forkWatch struct {
 	// probedAt is when the peer last asked the members for the end of
 	// their logs (probe).
 	probedAt time.Time
+	// head is the log's length when the peer last saw it grow, at
+	// grewAt (stalled).
+	head   uint64
+	grewAt time.Time
 }
 
 // divergence is a member whose log seems to differ from this peer's, and
@@ -93,24 +97,40 @@ func (w *forkWatch) checked(next uint64) {
 	w.mu.Unlock()
 }
 
-// probeDue reports whether probeEvery has passed since the last probe,
-// and if so starts the next period.
-func (w *forkWatch) probeDue() bool {
+// probeDue reports whether every has passed since the last probe, and if
+// so starts the next period.
+func (w *forkWatch) probeDue(every time.Duration) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if time.Since(w.probedAt) < probeEvery {
+	if time.Since(w.probedAt) < every {
 		return false
 	}
 	w.probedAt = time.Now()
 	return true
 }
 
+// stalled reports whether the log, now next long, has not grown for
+// stallAfter.
+func (w *forkWatch) stalled(next uint64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if next != w.head || w.grewAt.IsZero() {
+		w.head, w.grewAt = next, time.Now()
+		return false
+	}
+	return time.Since(w.grewAt) >= stallAfter
+}
+
 // probeEvery is how often a peer whose game is over asks the members for
 // the end of their logs (branches.probe), and probeWait how long it waits
-// for one answer.
+// for one answer. A peer whose log has not grown for stallAfter asks the
+// members for their envelope at its head every stallProbeEvery
+// (branches.probeHead).
 const (
-	probeEvery = time.Second
-	probeWait  = 2 * time.Second
+	probeEvery      = time.Second
+	probeWait       = 2 * time.Second
+	stallAfter      = 10 * time.Second
+	stallProbeEvery = 10 * time.Second
 )
 
 // branches compares a peer's log with the members' and weighs branches.
@@ -137,22 +157,97 @@ func (b branches) probe(ctx context.Context, log *Log) (*divergence, bool) {
 	if next < 2 {
 		return nil, false
 	}
-	lo := next - min(next-1, MaxRange)
 	for _, from := range b.members {
-		fctx, cancel := context.WithTimeout(ctx, probeWait)
-		data, err := b.transport.Fetch(fctx, from, lo, next)
-		cancel()
-		if err != nil {
-			continue
+		if d, ok := b.probeMember(ctx, from, log, next-min(next-1, MaxRange)); ok {
+			return d, true
 		}
-		for _, raw := range data {
-			env, err := ParseEnvelope(raw)
-			if err != nil {
-				break
-			}
-			if ours, ok := log.Get(env.Seq); ok && ours.Hash() != env.Hash() {
-				return &divergence{from: from, seq: env.Seq}, true
-			}
+	}
+	return nil, false
+}
+
+// probeHead asks each member for its envelope at the head of log (the
+// last seq), as probe does for a window of seqs: it returns the first
+// member that holds another envelope there, or whose shorter log ends
+// with another envelope than the peer's at that seq.
+func (b branches) probeHead(ctx context.Context, log *Log) (*divergence, bool) {
+	next := log.Next()
+	if next < 2 {
+		return nil, false
+	}
+	for _, from := range b.members {
+		if d, ok := b.probeMember(ctx, from, log, next-1); ok {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// probeMember asks member from for its envelopes at seqs lo to the head
+// of log, and reports the first that differs from log's. A member whose
+// log is shorter than the peer's (it finished on a shorter branch, or it
+// is behind) is asked for its last envelope too: another envelope than
+// the peer's at that seq is a divergence; the same one, a member behind.
+func (b branches) probeMember(ctx context.Context, from Identity, log *Log, lo uint64) (*divergence, bool) {
+	next := log.Next()
+	ctx, cancel := context.WithTimeout(ctx, probeWait)
+	defer cancel()
+	data, err := b.transport.Fetch(ctx, from, lo, next)
+	if err != nil {
+		return nil, false
+	}
+	if d, ok := differs(log, from, data); ok {
+		return d, true
+	}
+	end, ok := b.memberEnd(ctx, from, next)
+	if !ok || end < 2 {
+		return nil, false
+	}
+	if data, err = b.transport.Fetch(ctx, from, end-1, end); err != nil {
+		return nil, false
+	}
+	return differs(log, from, data)
+}
+
+// memberEnd finds, by halving, the length of member from's log when it is
+// shorter than next: it reports false when the member holds an envelope
+// at next-1, or does not answer.
+func (b branches) memberEnd(ctx context.Context, from Identity, next uint64) (uint64, bool) {
+	holds := func(seq uint64) (bool, error) {
+		data, err := b.transport.Fetch(ctx, from, seq, seq+1)
+		return len(data) > 0, err
+	}
+	if next < 2 {
+		return 0, false
+	}
+	if ok, err := holds(next - 1); err != nil || ok {
+		return 0, false
+	}
+	lo, hi := uint64(0), next-1 // the member holds lo (the genesis), not hi
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		ok, err := holds(mid)
+		if err != nil {
+			return 0, false
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi, true
+}
+
+// differs returns the first of member from's envelopes data that differs
+// from log's envelope at its seq.
+func differs(log *Log, from Identity, data [][]byte) (*divergence, bool) {
+	for _, raw := range data {
+		env, err := ParseEnvelope(raw)
+		if err != nil {
+			break
+		}
+		if ours, ok := log.Get(env.Seq); ok && ours.Hash() != env.Hash() {
+			return &divergence{from: from, seq: env.Seq}, true
 		}
 	}
 	return nil, false
@@ -402,12 +497,30 @@ func takeRest(ctx context.Context, tr Transport, from Identity, replica *Replica
 // nothing more. A member that holds another envelope at one of those seqs
 // is compared with this peer as after a refusal (checkDiverged), and the
 // lighter branch gives way.
+//
+// A peer whose game goes on but whose log has not grown for a while asks
+// the members, less often, for their envelope at its head
+// (branches.probeHead): a device left on a branch the others dropped,
+// whose next poster now follows the others, hears of nothing it would
+// refuse either, and the others cannot tell it (gossip drops an envelope
+// it has carried before). A member that holds another envelope there, or
+// none, is compared with; one that is merely behind holds the same
+// envelopes below its head, and the peer keeps its branch.
 func (p *Peer) probeFork(ctx context.Context) {
 	game, log, _ := p.state()
-	if !game.Over() && !game.Stopped() || !p.forks.probeDue() {
-		return
+	b := p.branches(game)
+	var d *divergence
+	var ok bool
+	switch {
+	case game.Over() || game.Stopped():
+		if !p.forks.probeDue(probeEvery) {
+			return
+		}
+		d, ok = b.probe(ctx, log)
+	case p.forks.stalled(log.Next()) && p.forks.probeDue(stallProbeEvery):
+		d, ok = b.probeHead(ctx, log)
 	}
-	if d, ok := p.branches(game).probe(ctx, log); ok {
+	if ok {
 		p.forks.found(d.from, d.seq)
 		p.signal()
 	}

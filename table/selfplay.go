@@ -780,6 +780,9 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence, othersDone bo
 	for _, c := range pending {
 		p := s.Peer(c.Seat)
 		switch {
+		case c.BeforePublish && c.Kind != 0 && !s.isSilent(c.Seat):
+			// Cut inside the seat's own post of that kind (armKindCut):
+			// until then the device is there, however long it takes.
 		case !s.isSilent(c.Seat) && p != nil && (p.Log().Next() >= c.AtSeq || head >= c.AtSeq):
 			id := s.ids[c.Seat]
 			if c.BeforePublish {

@@ -482,12 +482,7 @@ func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 		l.out.say(words.YourDeviceLeft(words.Plain(host)))
 		return
 	}
-	if m := voidedMsg(viol, words.Plain(l.seatName(viol.Seat)), viol == v.Abandoned); m.ID != "" {
-		l.out.f("\n")
-		l.out.say(m)
-		if viol != v.Abandoned {
-			l.out.say(words.DealtAgain())
-		}
+	if l.out.sayVoided(viol, words.Plain(l.seatName(viol.Seat)), viol == v.Abandoned) {
 		return
 	}
 	if viol == v.Abandoned {
@@ -510,6 +505,23 @@ func (l *lan) showVoided(viol *table.Violation, v table.PeerView) {
 		return
 	}
 	l.out.f("\nThe table voided the round: %v. It is dealt again; a bot plays %s now.\n", viol, l.seatName(viol.Seat))
+}
+
+// sayVoided tells a round voided for the device of seat name in a
+// person's words (voidedMsg), and that the cards are dealt again unless
+// the game ended there; it reports false, saying nothing, for a void
+// those words do not cover.
+func (p *printer) sayVoided(viol *table.Violation, name words.Msg, abandoned bool) bool {
+	m := voidedMsg(viol, name, abandoned)
+	if m.ID == "" {
+		return false
+	}
+	p.f("\n")
+	p.say(m)
+	if !abandoned {
+		p.say(words.DealtAgain())
+	}
+	return true
 }
 
 // voidedMsg words a round voided for a seat's device in a person's words:

@@ -133,12 +133,7 @@ func (w *watch) update() bool {
 	}
 	w.showResults(v)
 	for _, viol := range v.Voided[min(w.voided, len(v.Voided)):] {
-		if m := voidedMsg(viol, words.Plain(w.name(viol.Seat)), viol == v.Abandoned); m.ID != "" {
-			w.out.f("\n")
-			w.out.say(m)
-			if viol != v.Abandoned {
-				w.out.say(words.DealtAgain())
-			}
+		if w.out.sayVoided(viol, words.Plain(w.name(viol.Seat)), viol == v.Abandoned) {
 			continue
 		}
 		if viol == v.Abandoned {

@@ -61,18 +61,16 @@ func Edition(ed engine.Edition) Msg {
 }
 
 // Colour names a card colour: "red".
-func Colour(c engine.Colour) Msg {
-	switch c {
-	case engine.Red:
-		return msg("colour.red")
-	case engine.Black:
-		return msg("colour.black")
-	case engine.Blue:
-		return msg("colour.blue")
-	case engine.Green:
-		return msg("colour.green")
-	case engine.Yellow:
-		return msg("colour.yellow")
+func Colour(c engine.Colour) Msg { return named(colourIDs, c) }
+
+// colourIDs are the message ids of the colours.
+var colourIDs = map[engine.Colour]string{engine.Red: "colour.red", engine.Black: "colour.black",
+	engine.Blue: "colour.blue", engine.Green: "colour.green", engine.Yellow: "colour.yellow"}
+
+// named is the message of id[k], or "?" for a value without one.
+func named[K comparable](ids map[K]string, k K) Msg {
+	if id, ok := ids[k]; ok {
+		return msg(id)
 	}
 	return Plain("?")
 }
@@ -109,42 +107,23 @@ func Cards(cards []engine.Card) Msg {
 // Character names a character: "Bear".
 func Character(ed engine.Edition, c engine.Character) Msg {
 	_ = ed // the characters of both editions have distinct names
-	switch c {
-	case engine.Bear:
-		return msg("character.bear")
-	case engine.Wolf:
-		return msg("character.wolf")
-	case engine.Falcon:
-		return msg("character.falcon")
-	case engine.Dove:
-		return msg("character.dove")
-	case engine.Eagle:
-		return msg("character.eagle")
-	case engine.Tiger:
-		return msg("character.tiger")
-	case engine.Crane:
-		return msg("character.crane")
-	}
-	return Plain("?")
+	return named(characterIDs, c)
 }
+
+// characterIDs are the message ids of the characters of both editions.
+var characterIDs = map[engine.Character]string{engine.Bear: "character.bear", engine.Wolf: "character.wolf",
+	engine.Falcon: "character.falcon", engine.Dove: "character.dove", engine.Eagle: "character.eagle",
+	engine.Tiger: "character.tiger", engine.Crane: "character.crane"}
 
 // Row names a row of the Njet board: "Start player", "Supertrump".
 func Row(ed engine.Edition, r engine.Row) Msg {
 	_ = ed
-	switch r {
-	case engine.RowStart:
-		return msg("row.start")
-	case engine.RowDiscard:
-		return msg("row.discard")
-	case engine.RowTrump:
-		return msg("row.trump")
-	case engine.RowSuper:
-		return msg("row.super")
-	case engine.RowPoints:
-		return msg("row.points")
-	}
-	return Plain("?")
+	return named(rowIDs, r)
 }
+
+// rowIDs are the message ids of the rows of the board.
+var rowIDs = map[engine.Row]string{engine.RowStart: "row.start", engine.RowDiscard: "row.discard",
+	engine.RowTrump: "row.trump", engine.RowSuper: "row.super", engine.RowPoints: "row.points"}
 
 // discardIDs are the id tails of the discard fields, in board order.
 var discardIDs = [...]string{"njet", "one", "two", "one-not-one", "pass-left"}

@@ -54,16 +54,15 @@ func SignalShort(s thegame.Signal) Msg {
 
 // Rating is the verdict on a result in our words (G-B8).
 func Rating(r thegame.Rating) Msg {
-	switch r {
-	case thegame.RatingWon:
-		return msg("thegame.rating.won")
-	case thegame.RatingExcellent:
-		return msg("thegame.rating.excellent")
-	case thegame.RatingLost:
-		return msg("thegame.rating.lost")
+	if id, ok := ratingIDs[r]; ok {
+		return msg(id)
 	}
 	return msg("thegame.rating.play-on")
 }
+
+// ratingIDs are the message ids of the verdicts but "play on".
+var ratingIDs = map[thegame.Rating]string{thegame.RatingWon: "thegame.rating.won",
+	thegame.RatingExcellent: "thegame.rating.excellent", thegame.RatingLost: "thegame.rating.lost"}
 
 // theGameCatalogue is every phrase of The Game in English, by id;
 // translations/thegame.en.json is written from it (go test ./words

@@ -1,0 +1,330 @@
+package p2p
+
+import (
+	"context"
+	"crypto/ed25519"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/control"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/njetlan/njet/internal/forge"
+	"github.com/njetlan/njet/table"
+)
+
+// splitGate is a host's connection gater in tests: it refuses connections
+// with the peers it is told to, a network split between devices.
+type splitGate struct {
+	mu   sync.Mutex
+	deny map[peer.ID]bool
+}
+
+// set makes the gate refuse exactly the peers deny.
+func (g *splitGate) set(deny ...peer.ID) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.deny = map[peer.ID]bool{}
+	for _, p := range deny {
+		g.deny[p] = true
+	}
+}
+
+func (g *splitGate) allow(p peer.ID) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.deny[p]
+}
+
+func (g *splitGate) InterceptPeerDial(p peer.ID) bool                 { return g.allow(p) }
+func (g *splitGate) InterceptAddrDial(p peer.ID, _ ma.Multiaddr) bool { return g.allow(p) }
+func (g *splitGate) InterceptAccept(network.ConnMultiaddrs) bool      { return true }
+func (g *splitGate) InterceptSecured(_ network.Direction, p peer.ID, _ network.ConnMultiaddrs) bool {
+	return g.allow(p)
+}
+func (g *splitGate) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
+
+// newGatedNode is a loopback node with key and gate.
+func newGatedNode(t *testing.T, key ed25519.PrivateKey, gate *splitGate) *Node {
+	t.Helper()
+	n, err := NewNode(NodeConfig{Key: key, Listen: LoopbackListen, gater: gate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n
+}
+
+// splitTransport is the cheater's transport: its first envelope of a kind
+// goes to one side of the table alone, and the same envelope signed again
+// to the other side alone, through a second host with the cheater's key.
+type splitTransport struct {
+	table.Transport
+	match func(env *table.Envelope) bool
+	split func(ctx context.Context, env *table.Envelope, data []byte) error
+	done  atomic.Bool
+}
+
+func (s *splitTransport) Publish(ctx context.Context, data []byte) error {
+	if !table.IsSideMessage(data) && !s.done.Load() {
+		if env, err := table.ParseEnvelope(data); err == nil && s.match(env) && s.done.CompareAndSwap(false, true) {
+			return s.split(ctx, env, data)
+		}
+	}
+	return s.Transport.Publish(ctx, data)
+}
+
+// R-LOG-7 over libp2p, the split the equivocation is for: the devices of
+// the seats below the cheater's (side A) and above it (side B) lose each
+// other when the cheater posts its first envelope of a kind; side A gets
+// it from the cheater's device, side B the same envelope signed again,
+// from a second host with the cheater's key that only side B reaches. On
+// each side the other side's devices now look gone: the table's clock
+// runs past the patience while the network is split, and side A, the
+// cheater voting with it, takes side B's seats over where it can. Once the
+// network heals, every device ends on one log that names the cheater, in
+// every device and in Verify, and no honest seat is played by a bot or
+// named.
+func TestEquivocationSplitNetworkLibp2p(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		game table.GameName
+		kind table.Kind
+	}{
+		{"njet phase", table.GameNjet, table.KindBlock},
+		{"thegame play", table.GameTheGame, table.KindPlay},
+	} {
+		for _, n := range []int{3, 4, 5} {
+			t.Run(fmt.Sprintf("%s/players=%d", c.name, n), func(t *testing.T) {
+				splitOverLibp2p(t, c.game, c.kind, n)
+			})
+		}
+	}
+}
+
+func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	const cheater = 1
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(kind)))
+	keys := make([]ed25519.PrivateKey, n)
+	gates := make([]*splitGate, n)
+	nodes := make([]*Node, n)
+	ids := make([]table.Identity, n)
+	for i := range n {
+		var seed [ed25519.SeedSize]byte
+		for j := range seed {
+			seed[j] = byte(rng.Uint32())
+		}
+		keys[i] = ed25519.NewKeyFromSeed(seed[:])
+		gates[i] = &splitGate{}
+		nodes[i] = newGatedNode(t, keys[i], gates[i])
+		var err error
+		if ids[i], err = table.IdentityOf(keys[i].Public().(ed25519.PublicKey)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	twinGate := &splitGate{}
+	twin := newGatedNode(t, keys[cheater], twinGate)
+	var sideA, sideB []peer.ID
+	for i, nd := range nodes {
+		switch {
+		case i < cheater:
+			sideA = append(sideA, nd.Host().ID())
+		case i > cheater:
+			sideB = append(sideB, nd.Host().ID())
+		}
+	}
+	// The cheater's device never reaches side B, its twin never side A:
+	// side B hears the cheater's envelopes from side A until the split.
+	gates[cheater].set(sideB...)
+	twinGate.set(sideA...)
+
+	setup, genesis, bot, g := oneRoundTable(t, game, nodes)
+	twinTable, err := twin.JoinTable(TableConfig{Setup: setup, Server: openTestStore(t, t.TempDir()), Redial: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { twinTable.Close() })
+	twinEp, err := twinTable.Transport()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The split: side A and side B refuse each other, their connections
+	// close, and only then the two envelopes go out. The table's clock
+	// runs while the network stays split.
+	clock := &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
+	var splitAt atomic.Int64 // unix nanoseconds of the split, 0 before
+	tables := make([]*Table, n)
+	split := func(ctx context.Context, env *table.Envelope, data []byte, own table.Transport) error {
+		// Each of the cheater's hosts first hears its side subscribed to
+		// the table's topic, so that the envelope reaches it.
+		for !subscribed(twinTable, sideB) || !subscribed(tables[cheater], sideA) {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		for i := range n {
+			switch {
+			case i < cheater:
+				gates[i].set(sideB...)
+			case i > cheater:
+				gates[i].set(sideA...)
+			}
+		}
+		for i := range n {
+			if i == cheater {
+				continue
+			}
+			other := sideA
+			if i < cheater {
+				other = sideB
+			}
+			for _, p := range other {
+				_ = nodes[i].Host().Network().ClosePeer(p)
+				for nodes[i].Host().Network().Connectedness(p) == network.Connected {
+					select {
+					case <-ctx.Done():
+						return ctx.Err()
+					case <-time.After(10 * time.Millisecond):
+					}
+				}
+			}
+		}
+		msg, err := env.SignedBytes()
+		if err != nil {
+			return err
+		}
+		other := env.Clone()
+		if other.Signature, err = forge.Sign(keys[cheater], msg, rand.NewChaCha8([32]byte{byte(n), byte(kind), 1})); err != nil {
+			return err
+		}
+		b, err := other.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		splitAt.Store(time.Now().UnixNano())
+		if err := own.Publish(ctx, data); err != nil {
+			return err
+		}
+		return twinEp.Publish(ctx, b)
+	}
+
+	peers := make([]*table.Peer, n)
+	stores := make([]*table.Store, n)
+	errs := make([]error, n)
+	logf := func(string, ...any) {}
+	if testing.Verbose() {
+		logf = t.Logf
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	const patience = 5 * time.Second
+	for i, nd := range nodes {
+		stores[i] = openTestStore(t, t.TempDir())
+		tbl, err := nd.JoinTable(TableConfig{Setup: setup, Server: stores[i], Redial: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tbl.Close() })
+		tables[i] = tbl
+		ep, err := tbl.Transport()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tr table.Transport = ep
+		if i == cheater {
+			tr = &splitTransport{Transport: ep,
+				match: func(env *table.Envelope) bool { return env.Kind == kind && int(env.Author) == cheater },
+				split: func(ctx context.Context, env *table.Envelope, data []byte) error { return split(ctx, env, data, ep) }}
+		}
+		tick, poll := time.NewTicker(100*time.Millisecond), time.NewTicker(50*time.Millisecond)
+		t.Cleanup(tick.Stop)
+		t.Cleanup(poll.Stop)
+		var first *table.Envelope
+		if i == 0 {
+			first = genesis
+		}
+		peers[i], err = table.NewPeer(table.PeerConfig{Table: setup.Table(), Creator: ids[0], Genesis: first,
+			Seat: i, Key: keys[i], Store: stores[i], Transport: tr, Peers: tbl.Members(i), Tick: tick.C,
+			Poll: poll.C, Bot: bot, NewPlayer: g.NewPlayer, Logf: logf,
+			Now: clock.Now, Patience: patience, VoidAfter: patience, Grace: patience})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = peers[i].Run(runCtx)
+		}()
+	}
+
+	// taken counts the looks at which a device had an honest seat played
+	// by a bot: what the split cost, for the evidence to undo.
+	var taken atomic.Int64
+	// While the network is split the clock runs, a second every 20 ms;
+	// after three seconds the network heals (the clock then stands: the
+	// rest of the game needs no patience).
+	const splitFor = 3 * time.Second
+	healed := false
+	for !healed {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the cheater never posted a %v: %v", kind, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+		at := splitAt.Load()
+		if at == 0 {
+			continue
+		}
+		for _, p := range peers {
+			for s := range n {
+				if s != cheater && p.Game().HostOf(s) >= 0 {
+					taken.Add(1)
+				}
+			}
+		}
+		if time.Since(time.Unix(0, at)) < splitFor {
+			clock.add(time.Second)
+			continue
+		}
+		for i := range n {
+			if i != cheater {
+				gates[i].set()
+			}
+		}
+		healed = true
+	}
+	awaitEvidence(t, ctx, peers, cheater)
+	stop()
+	wg.Wait()
+	checkEvidence(t, peers, stores, setup, errs, cheater)
+	if taken.Load() == 0 {
+		t.Error("no device took an honest seat over while the network was split: the split cost nothing to undo")
+	}
+}
+
+// subscribed reports whether every peer of side is subscribed to t's topic
+// as t's host sees it.
+func subscribed(t *Table, side []peer.ID) bool {
+	listed := map[peer.ID]bool{}
+	for _, p := range t.topic.ListPeers() {
+		listed[p] = true
+	}
+	for _, p := range side {
+		if !listed[p] {
+			return false
+		}
+	}
+	return true
+}
