@@ -274,6 +274,9 @@ func TestEquivocationSplitConverges(t *testing.T) {
 					t.Fatal("the cheater never equivocated")
 				}
 				checkEquivocation(t, sp, c, cheater)
+				if t.Failed() {
+					lines.tail(t, 300)
+				}
 			})
 		}
 	}

@@ -913,8 +913,10 @@ func (s *Selfplay) isolate(seat, from int, data []byte, returnAt uint64) error {
 }
 
 // splitSettled reports, at a table where a device equivocated (tests),
-// whether the devices running agree on one log: each halted on its own
-// branch first may still have to give way.
+// whether the devices running agree on one log that names each
+// equivocator: a device halted on its own branch may still have to give
+// way, and one that took the other branch whole may not yet have read
+// the envelope it was sent itself.
 func (s *Selfplay) splitSettled() bool {
 	if len(s.split) == 0 {
 		return true
@@ -931,8 +933,19 @@ func (s *Selfplay) splitSettled() bool {
 			return false
 		}
 		head, first = h, false
+		for cheater, sp := range s.split {
+			if sp.done.Load() && !namesEquivocator(p.Game(), cheater) {
+				return false
+			}
+		}
 	}
 	return true
+}
+
+// namesEquivocator reports whether game records seat as an equivocator.
+func namesEquivocator(game *Game, seat int) bool {
+	named := func(v *Violation) bool { return v != nil && v.Seat == seat && v.Check == CheckEquivocal }
+	return named(game.Violation()) || slices.ContainsFunc(game.Voided(), named)
 }
 
 func (s *Selfplay) backInStep() bool {
