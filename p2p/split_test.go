@@ -163,10 +163,16 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 	clock := &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
 	var splitAt atomic.Int64 // unix nanoseconds of the split, 0 before
 	tables := make([]*Table, n)
+	// running holds each device's peer once it runs (the cheater's split
+	// reads it from the cheater's goroutine).
+	running := make([]atomic.Pointer[table.Peer], n)
 	split := func(ctx context.Context, env *table.Envelope, data []byte, own table.Transport) error {
 		// Each of the cheater's hosts first hears its side subscribed to
-		// the table's topic, so that the envelope reaches it.
-		for !subscribed(twinTable, sideB) || !subscribed(tables[cheater], sideA) {
+		// the table's topic, so that the envelope reaches it, and waits
+		// for side B to hold every envelope before it: the twin serves no
+		// log, so a device of side B still missing one would drop the
+		// other envelope as a gap and never hold it.
+		for !subscribed(twinTable, sideB) || !subscribed(tables[cheater], sideA) || !caughtUp(running[cheater+1:], env.Seq) {
 			select {
 			case <-ctx.Done():
 				return ctx.Err()
@@ -262,6 +268,7 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 		if err != nil {
 			t.Fatal(err)
 		}
+		running[i].Store(peers[i])
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -312,6 +319,16 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 	if taken.Load() == 0 {
 		t.Error("no device took an honest seat over while the network was split: the split cost nothing to undo")
 	}
+}
+
+// caughtUp reports whether every peer in side holds its log up to seq.
+func caughtUp(side []atomic.Pointer[table.Peer], seq uint64) bool {
+	for i := range side {
+		if p := side[i].Load(); p == nil || p.Log().Next() < seq {
+			return false
+		}
+	}
+	return true
 }
 
 // subscribed reports whether every peer of side is subscribed to t's topic
