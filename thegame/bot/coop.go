@@ -11,11 +11,13 @@ type Coop struct {
 	w         Weights
 	kind      string     // "coop" when empty
 	judgement *Judgement // the expert's; nil for coop
-	byTable   bool       // w and judgement follow ExpertSettings for the view's table
+	byTable   bool       // w, judgement and look follow ExpertSettings and ExpertLookahead for the view's table
+	look      Lookahead  // how a player alone weighs its best plans by playing on; none when zero
 
 	plan     []thegame.Action
 	planTurn int // v.Turns when the plan was made
-	step     int
+	planFrom int // v.PlayedThisTurn when the plan was made
+	step     int // the plays of the plan laid so far
 }
 
 // Weights tune Coop. They are exported so that experiments can vary them;
@@ -69,8 +71,8 @@ func (b *Coop) Name() string {
 // Act plays the next card of the turn's plan, made when the turn began.
 func (b *Coop) Act(v *thegame.View) thegame.Action {
 	p := v.Position()
-	if b.planTurn != v.Turns || b.step != v.PlayedThisTurn {
-		b.plan, b.planTurn, b.step = b.makePlan(v), v.Turns, v.PlayedThisTurn
+	if b.planTurn != v.Turns || b.planFrom+b.step != v.PlayedThisTurn || b.look.Replan && v.Players == 1 {
+		b.plan, b.planTurn, b.planFrom, b.step = b.makePlan(v), v.Turns, v.PlayedThisTurn, 0
 	}
 	if b.step < len(b.plan) {
 		a := b.plan[b.step]
@@ -114,17 +116,61 @@ type judge struct {
 	end      bool // the draw pile is empty
 	extreme  bool
 	nodes    int
+	found    bool // a plan completes the turn: bestSeq, at cost best
 	best     float64
 	bestSeq  []thegame.Action
 	seq      []thegame.Action
+	room     []thegame.Position // room[d]: the position after d+1 plays of seq
 	seat     int
 	maxNodes int
 	jg       *Judgement // the expert's judgement, or nil
-	reached  map[planKey]float64
+	least    float64    // jg.leastStep()
+	reached  *reachedTable
+	beam     int    // when above 0, the duty's cards are sought among this many cheapest plays only
+	keep     int    // how many of the cheapest plans to keep in top
+	top      []plan // the cheapest plans, cheapest first, each ending in another position
+}
+
+// plan is a way to play the turn: its plays, its price and the position
+// it ends in.
+type plan struct {
+	plays []thegame.Action
+	cost  float64
+	end   thegame.Position
+}
+
+// note keeps the plan j.seq ending in p at total among the cheapest.
+func (j *judge) note(p *thegame.Position, total float64) {
+	for i := range j.top {
+		if j.top[i].end.Hand == p.Hand && j.top[i].end.Piles == p.Piles {
+			if total >= j.top[i].cost {
+				return
+			}
+			j.top = append(j.top[:i], j.top[i+1:]...)
+			break
+		}
+	}
+	if len(j.top) == j.keep && total >= j.top[len(j.top)-1].cost {
+		return
+	}
+	i := len(j.top)
+	for i > 0 && j.top[i-1].cost > total {
+		i--
+	}
+	pl := plan{plays: append([]thegame.Action(nil), j.seq...), cost: total, end: *p}
+	j.top = append(j.top, plan{})
+	copy(j.top[i+1:], j.top[i:])
+	j.top[i] = pl
+	if len(j.top) > j.keep {
+		j.top = j.top[:j.keep]
+	}
 }
 
 func newJudge(v *thegame.View, w Weights, signals bool, jg *Judgement) *judge {
 	j := &judge{w: w, end: v.DrawPile == 0, extreme: v.Extreme, seat: v.Seat, maxNodes: 20000, jg: jg}
+	if jg != nil {
+		j.least = jg.leastStep()
+	}
 	var hand thegame.Cards
 	for _, c := range v.Hand {
 		hand = hand.Add(c)
@@ -178,14 +224,23 @@ func (j *judge) cost(p *thegame.Position, c thegame.Card, pile int) float64 {
 	return cost
 }
 
+// cardValue is the reward of a card laid now.
+func (j *judge) cardValue() float64 {
+	if j.end {
+		return j.w.EndCard
+	}
+	return j.w.Card
+}
+
 // judgedCost is cost by the expert's judgement: what the play changes in
 // the price of the other unplayed cards, less the reward of a card.
 func (j *judge) judgedCost(p *thegame.Position, c thegame.Card, pile int, card float64, gap int) float64 {
-	cost := j.jg.moveCost(p, c, pile, j.others.Union(p.Hand.Remove(c)), p.Hand.Remove(c)) - card
+	hand := p.Hand.Remove(c)
+	cost := j.jg.moveCost(p, c, pile, j.others.Union(hand), hand) - card
 	if gap == -10 {
 		return cost - j.w.Trick
 	}
-	if j.alive.CountBetween(p.Piles[pile].Top, int(c)) > 0 {
+	if j.penalty[pile] != 0 && j.alive.CountBetween(p.Piles[pile].Top, int(c)) > 0 {
 		cost += j.penalty[pile]
 	}
 	return cost
@@ -231,12 +286,13 @@ func (j *judge) search(p *thegame.Position, sofar float64) {
 	j.nodes++
 	done := p.Stopped || p.CanEnd()
 	if done {
-		if total := sofar + j.finish(p); j.bestSeq == nil || total < j.best {
-			j.best = total
+		total := sofar + j.finish(p)
+		if j.keep > 0 {
+			j.note(p, total)
+		}
+		if !j.found || total < j.best {
+			j.found, j.best = true, total
 			j.bestSeq = append(j.bestSeq[:0], j.seq...)
-			if j.bestSeq == nil {
-				j.bestSeq = []thegame.Action{}
-			}
 		}
 		if p.Stopped {
 			return
@@ -246,6 +302,14 @@ func (j *judge) search(p *thegame.Position, sofar float64) {
 	if j.end {
 		extra = j.w.EndExtra
 	}
+	if j.beam > 0 && !done && p.Played < maxPaid {
+		j.searchBeam(p, sofar)
+		return
+	}
+	// Past the duty only free cards; and no plan lays more than three
+	// cards that cost something, which bounds the search.
+	freeOnly := done || p.Played >= maxPaid
+	rest := j.others.Union(p.Hand)
 	hand := p.Hand
 	for w := range 2 {
 		for x := hand[w]; x != 0; x &= x - 1 {
@@ -257,22 +321,79 @@ func (j *judge) search(p *thegame.Position, sofar float64) {
 				if !p.CanPlay(c, pile) {
 					continue
 				}
-				cst := j.cost(p, c, pile)
-				// Past the duty only free cards; and no plan lays more than
-				// three cards that cost something, which bounds the search.
-				if (done || p.Played >= maxPaid) && cst > extra {
+				if freeOnly && j.jg != nil && j.jg.leastCost(p, c, pile, rest, j.least)-j.cardValue() > extra {
 					continue
 				}
-				q := *p
-				q.Play(c, pile)
-				if hopeless(&q) {
+				cst := j.cost(p, c, pile)
+				if freeOnly && cst > extra {
+					continue
+				}
+				q := j.next(p, c, pile)
+				if hopeless(q) {
 					continue
 				}
 				j.seq = append(j.seq, thegame.Action{Kind: thegame.ActPlay, Seat: j.seat, Card: c, Pile: pile})
-				j.search(&q, sofar+cst)
+				j.search(q, sofar+cst)
 				j.seq = j.seq[:len(j.seq)-1]
 			}
 		}
+	}
+}
+
+// next returns p with c laid on pile, in the search's room for the
+// position after the plays of j.seq and one more: a position on the heap
+// for every step would cost more than the step.
+func (j *judge) next(p *thegame.Position, c thegame.Card, pile int) *thegame.Position {
+	d := len(j.seq)
+	for len(j.room) <= d {
+		j.room = append(j.room, thegame.Position{})
+	}
+	q := &j.room[d]
+	*q = *p
+	q.Play(c, pile)
+	return q
+}
+
+// searchBeam goes on from p, where the turn's duty is not done, with the
+// beam cheapest plays only.
+func (j *judge) searchBeam(p *thegame.Position, sofar float64) {
+	type move struct {
+		c    thegame.Card
+		pile int
+		cost float64
+	}
+	var moves [64]move
+	n := 0
+	for w := range 2 {
+		for x := p.Hand[w]; x != 0; x &= x - 1 {
+			c := thegame.Card(w*64 + trailingZeros(x))
+			for pile := range thegame.NumPiles {
+				if n == len(moves) || !p.CanPlay(c, pile) {
+					continue
+				}
+				m := move{c, pile, j.cost(p, c, pile)}
+				i := n
+				for ; i > 0 && moves[i-1].cost > m.cost; i-- {
+					moves[i] = moves[i-1]
+				}
+				moves[i] = m
+				n++
+			}
+		}
+	}
+	taken := 0
+	for _, m := range moves[:n] {
+		if taken == j.beam || j.nodes >= j.maxNodes {
+			return
+		}
+		q := j.next(p, m.c, m.pile)
+		if hopeless(q) {
+			continue
+		}
+		taken++
+		j.seq = append(j.seq, thegame.Action{Kind: thegame.ActPlay, Seat: j.seat, Card: m.c, Pile: m.pile})
+		j.search(q, sofar+m.cost)
+		j.seq = j.seq[:len(j.seq)-1]
 	}
 }
 
@@ -293,13 +414,76 @@ func (j *judge) reachedCheaper(p *thegame.Position, sofar float64) bool {
 		k.tops[i] = uint8(p.Piles[i].Top)
 	}
 	if j.reached == nil {
-		j.reached = make(map[planKey]float64)
+		j.reached = &reachedTable{}
 	}
-	if c, ok := j.reached[k]; ok && c <= sofar {
-		return true
+	return j.reached.cheaper(k, sofar)
+}
+
+// reachedTable maps the positions a turn search has reached to the lowest
+// cost it reached them at. It is an open-addressed table that a new search
+// empties by moving on a generation, so that the searches of many turns
+// share one without clearing or allocating it again.
+type reachedTable struct {
+	slots []reachedSlot
+	gen   uint32
+	used  int
+}
+
+type reachedSlot struct {
+	key  planKey
+	cost float64
+	gen  uint32
+}
+
+// reset empties the table.
+func (t *reachedTable) reset() {
+	t.gen++
+	t.used = 0
+}
+
+// cheaper reports whether k is in the table at cost at most sofar, and
+// puts it there at sofar otherwise.
+func (t *reachedTable) cheaper(k planKey, sofar float64) bool {
+	if t.gen == 0 {
+		t.gen = 1
 	}
-	j.reached[k] = sofar
-	return false
+	if 2*(t.used+1) > len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	h := k.hand[0]*0x9e3779b97f4a7c15 ^ k.hand[1]*0xc2b2ae3d27d4eb4f
+	h ^= uint64(k.tops[0]) | uint64(k.tops[1])<<8 | uint64(k.tops[2])<<16 | uint64(k.tops[3])<<24 | uint64(k.onPiles)<<32
+	if k.three {
+		h ^= 1 << 40
+	}
+	h *= 0x9e3779b97f4a7c15
+	for i := h >> 32 & mask; ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.gen != t.gen {
+			*s = reachedSlot{key: k, cost: sofar, gen: t.gen}
+			t.used++
+			return false
+		}
+		if s.key == k {
+			if s.cost <= sofar {
+				return true
+			}
+			s.cost = sofar
+			return false
+		}
+	}
+}
+
+// grow doubles the table, keeping the positions of this generation.
+func (t *reachedTable) grow() {
+	old := t.slots
+	t.slots = make([]reachedSlot, max(256, 2*len(old)))
+	t.used = 0
+	for _, s := range old {
+		if s.gen == t.gen {
+			t.cheaper(s.key, s.cost)
+		}
+	}
 }
 
 // maxPaid is the number of cards a plan lays before only free ones may
@@ -335,14 +519,20 @@ func hopeless(p *thegame.Position) bool {
 func (b *Coop) makePlan(v *thegame.View) []thegame.Action {
 	if b.byTable {
 		w, jg := ExpertSettings(v.Players, v.Extreme)
-		b.w, b.judgement = w, &jg
+		b.w, b.judgement, b.look = w, &jg, ExpertLookahead(v.Players, v.Extreme)
 	}
 	j := newJudge(v, b.w, b.signals, b.judgement)
 	p := v.Position()
-	if j.end && v.Players == 1 {
+	look := b.look.Plans > 1 && v.Players == 1 && v.DrawPile <= b.look.MaxDraw
+	// The longest run is exact for a player alone in the base game once
+	// the draw pile is empty; in the Extreme game the lookahead is better.
+	if j.end && v.Players == 1 && (!v.Extreme || !look) {
 		if seq := longestRun(&p, v.Seat); seq != nil {
 			return seq
 		}
+	}
+	if look {
+		return b.look.plan(v, j, &p)
 	}
 	j.search(&p, 0)
 	return j.bestSeq

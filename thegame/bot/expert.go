@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/njetlan/njet/thegame"
@@ -145,80 +146,29 @@ func (jg *Judgement) homesValue(p *thegame.Position, rest, hand thegame.Cards) f
 // back from the new top gains one. It looks at the pile that changes only,
 // which makes it cheap enough for every step of the turn's search.
 func (jg *Judgement) moveCost(p *thegame.Position, c thegame.Card, pile int, rest, hand thegame.Cards) float64 {
-	pl := p.Piles[pile]
-	var tops [thegame.NumPiles]int
+	m := mover{jg: jg, pile: pile, up: p.Piles[pile].Up, rest: rest, hand: hand}
 	for i := range p.Piles {
-		tops[i] = p.Piles[i].Top
+		m.tops[i] = p.Piles[i].Top
 	}
-	homes := func(x int) int {
-		return homesOf(x, min(tops[0], tops[1]), max(tops[0], tops[1]), min(tops[2], tops[3]), max(tops[2], tops[3]))
-	}
-	// step prices a change of home count by d for every card of rest in
-	// the open interval (lo, hi).
-	step := func(lo, hi, d int) float64 {
-		if hi-lo < 2 {
-			return 0
-		}
-		cuts := [5]int{lo}
-		n := 1
-		for i, t := range tops {
-			if i != pile && t > lo && t < hi {
-				cuts[n] = t
-				n++
-			}
-		}
-		sortFour(cuts[1:n])
-		cuts[n] = hi
-		total := 0.0
-		for k := range n {
-			a, b := cuts[k], cuts[k+1]
-			if b-a < 2 {
-				continue
-			}
-			h := homes(a + 1)
-			cnt := float64(rest.CountBetween(a, b))
-			if jg.Hand != 1 {
-				cnt += (jg.Hand - 1) * float64(hand.CountBetween(a, b))
-			}
-			total += cnt * (jg.Home[min(max(h+d, 0), 4)] - jg.Home[h])
-		}
-		return total
-	}
-	back := func(top int) int { // the trick card of a pile at top
-		if pl.Up {
-			return top - 10
-		}
-		return top + 10
-	}
-	trick := func(x, d int) float64 { // x gains (d=1) or loses (d=-1) its trick
-		if x < int(thegame.MinCard) || x > int(thegame.MaxCard) || !rest.Has(thegame.Card(x)) {
-			return 0
-		}
-		h := min(homes(x)+max(-d, 0), 4)
-		v := jg.Home[min(max(h+d, 0), 4)] - jg.Home[h]
-		if hand.Has(thegame.Card(x)) {
-			v *= jg.Hand
-		}
-		return v
-	}
+	pl := p.Piles[pile]
 	a, v := pl.Top, int(c)
 	cost := 0.0
 	if pl.Gap(c) == -10 {
-		cost += step(min(a, v), max(a, v), +1)
+		cost += m.step(min(a, v), max(a, v), +1)
 	} else {
-		cost += step(min(a, v), max(a, v), -1)
+		cost += m.step(min(a, v), max(a, v), -1)
 		// The old trick card loses its trick, unless it lay in the passed
 		// numbers (then it already lost this pile).
-		cost += trick(back(a), -1)
+		cost += m.trick(m.back(a), -1)
 	}
 	if !p.InForce(thegame.CmdNoTrick) {
-		nb := back(v)
+		nb := m.back(v)
 		switch {
 		case pl.Gap(c) == -10 || (pl.Up && nb <= a) || (!pl.Up && nb >= a):
-			cost += trick(nb, +1)
+			cost += m.trick(nb, +1)
 		case rest.Has(thegame.Card(nb)):
 			// Passed, yet still a home here as the trick: no loss.
-			h := homes(nb)
+			h := m.homes(nb)
 			d := jg.Home[h] - jg.Home[max(h-1, 0)]
 			if hand.Has(thegame.Card(nb)) {
 				d *= jg.Hand
@@ -227,6 +177,126 @@ func (jg *Judgement) moveCost(p *thegame.Position, c thegame.Card, pile int, res
 		}
 	}
 	return cost
+}
+
+// leastStep returns the least price a card of the hand or unseen loses
+// with one of its homes.
+func (jg *Judgement) leastStep() float64 {
+	least := math.Inf(1)
+	for h := 1; h < len(jg.Home); h++ {
+		least = min(least, jg.Home[h-1]-jg.Home[h])
+	}
+	return least * min(jg.Hand, 1)
+}
+
+// leastCost is a bound from below on moveCost, cheap enough to pass over
+// most plays a search would find too dear: every card of rest the play
+// passes loses a home, each loss costing at least least (leastStep), and
+// only the card 10 back from the new top gains or keeps one.
+func (jg *Judgement) leastCost(p *thegame.Position, c thegame.Card, pile int, rest thegame.Cards, least float64) float64 {
+	pl := p.Piles[pile]
+	if pl.Gap(c) == -10 {
+		return math.Inf(-1)
+	}
+	n := float64(rest.CountBetween(pl.Top, int(c)))
+	nb := int(c) - 10
+	if !pl.Up {
+		nb = int(c) + 10
+	}
+	if nb < int(thegame.MinCard) || nb > int(thegame.MaxCard) || !rest.Has(thegame.Card(nb)) {
+		return least * n
+	}
+	if pl.Up && nb > pl.Top || !pl.Up && nb < pl.Top {
+		return least * (n - 1) // passed, and given back its home as the trick
+	}
+	h := 0
+	for i := range p.Piles {
+		if p.Piles[i].Up && nb > p.Piles[i].Top || !p.Piles[i].Up && nb < p.Piles[i].Top {
+			h++
+		}
+	}
+	return least*n - (jg.Home[h]-jg.Home[min(h+1, 4)])*max(jg.Hand, 1)
+}
+
+// mover holds what moveCost weighs a play with: the tops before it and
+// the pile it changes.
+type mover struct {
+	jg         *Judgement
+	tops       [thegame.NumPiles]int
+	pile       int
+	up         bool
+	rest, hand thegame.Cards
+}
+
+// homes counts the piles x fits by number alone, tricks aside.
+func (m *mover) homes(x int) int {
+	h := 0
+	if x > m.tops[0] {
+		h++
+	}
+	if x > m.tops[1] {
+		h++
+	}
+	if x < m.tops[2] {
+		h++
+	}
+	if x < m.tops[3] {
+		h++
+	}
+	return h
+}
+
+// step prices a change of home count by d for every card of rest in the
+// open interval (lo, hi).
+func (m *mover) step(lo, hi, d int) float64 {
+	if hi-lo < 2 {
+		return 0
+	}
+	cuts := [5]int{lo}
+	n := 1
+	for i, t := range m.tops {
+		if i != m.pile && t > lo && t < hi {
+			cuts[n] = t
+			n++
+		}
+	}
+	sortFour(cuts[1:n])
+	cuts[n] = hi
+	total := 0.0
+	for k := range n {
+		a, b := cuts[k], cuts[k+1]
+		if b-a < 2 {
+			continue
+		}
+		h := m.homes(a + 1)
+		cnt := float64(m.rest.CountBetween(a, b))
+		if m.jg.Hand != 1 {
+			cnt += (m.jg.Hand - 1) * float64(m.hand.CountBetween(a, b))
+		}
+		total += cnt * (m.jg.Home[min(max(h+d, 0), 4)] - m.jg.Home[h])
+	}
+	return total
+}
+
+// back returns the trick card of the changing pile at top.
+func (m *mover) back(top int) int {
+	if m.up {
+		return top - 10
+	}
+	return top + 10
+}
+
+// trick prices x gaining (d=1) or losing (d=-1) its trick.
+func (m *mover) trick(x, d int) float64 {
+	if x < int(thegame.MinCard) || x > int(thegame.MaxCard) || !m.rest.Has(thegame.Card(x)) {
+		return 0
+	}
+	h := min(m.homes(x)+max(-d, 0), 4)
+	v := m.jg.Home[min(max(h+d, 0), 4)] - m.jg.Home[h]
+	if m.hand.Has(thegame.Card(x)) {
+		v *= m.jg.Hand
+	}
+	return v
 }
 
 // tenApart counts the cards x of hand with x+10 also in hand.

@@ -161,7 +161,7 @@ func TestExpertPlaysByTable(t *testing.T) {
 				s := g.Turn()
 				v := g.View(s)
 				a := NewExpert(false).Act(&v) // planned afresh, as the others
-				if b := NewExpertWeights(false, w, jg).Act(&v); b != a {
+				if b := NewExpertLookahead(false, w, jg, ExpertLookahead(n, true)).Act(&v); b != a {
 					t.Fatalf("%d players, game %d, step %d: %s, with the table's settings %s", n, game, step, a, b)
 				}
 				if b := NewExpertWeights(false, ExpertWeights(), DefaultJudgement()).Act(&v); b != a {
