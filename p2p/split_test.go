@@ -98,6 +98,8 @@ func TestEquivocationSplitNetworkLibp2p(t *testing.T) {
 		kind table.Kind
 	}{
 		{"njet phase", table.GameNjet, table.KindBlock},
+		{"tricks", table.GameNjet, table.KindPlay},
+		{"reveal", table.GameNjet, table.KindReveal},
 		{"thegame play", table.GameTheGame, table.KindPlay},
 	} {
 		for _, n := range []int{3, 4, 5} {
