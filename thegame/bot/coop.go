@@ -71,7 +71,7 @@ func (b *Coop) Name() string {
 // Act plays the next card of the turn's plan, made when the turn began.
 func (b *Coop) Act(v *thegame.View) thegame.Action {
 	p := v.Position()
-	if b.planTurn != v.Turns || b.planFrom+b.step != v.PlayedThisTurn || b.look.Replan && v.Players == 1 {
+	if b.planTurn != v.Turns || b.planFrom+b.step != v.PlayedThisTurn {
 		b.plan, b.planTurn, b.planFrom, b.step = b.makePlan(v), v.Turns, v.PlayedThisTurn, 0
 	}
 	if b.step < len(b.plan) {

@@ -39,8 +39,6 @@ type Lookahead struct {
 	// LastPlans is how many plans are weighed when the turn most likely
 	// draws every card left, so that nothing is hidden after it.
 	LastPlans int
-	// Replan plans the turn afresh before every card (for experiments).
-	Replan bool
 	// ExactEnd ends a play-out of the base game with the longest run once
 	// the draw pile is empty, instead of playing it turn by turn.
 	ExactEnd bool
@@ -58,14 +56,8 @@ func ExpertLookahead(players int, extreme bool) Lookahead {
 	if players != 1 {
 		return Lookahead{}
 	}
-	look := Lookahead{Plans: 8, LastPlans: 24, Orders: 64, Least: 3, Turns: 1300, Spread: 8, Race: 3, Beam: 4, Sure: 2, Lost: 4, MaxDraw: 98, ExactEnd: true}
-	if tuneLook != nil {
-		tuneLook(&look)
-	}
-	return look
+	return Lookahead{Plans: 8, LastPlans: 24, Orders: 64, Least: 3, Turns: 1300, Spread: 8, Race: 3, Beam: 4, Sure: 2, Lost: 4, MaxDraw: 98, ExactEnd: true}
 }
-
-var tuneLook func(*Lookahead)
 
 // NewExpertLookahead returns an expert with the given weights, judgement
 // and lookahead.

@@ -179,3 +179,30 @@ func checkNothingHidden(t *testing.T, v *thegame.View, w Weights, jg Judgement, 
 	}
 	return 1
 }
+
+// BenchmarkPlayOn times the lookahead's play-out of a whole game alone
+// from the first turn, on 50 seeded orders of the deck, and reports the
+// time per turn played and the cards it leaves.
+func BenchmarkPlayOn(b *testing.B) {
+	for _, extreme := range []bool{false, true} {
+		b.Run(fmt.Sprintf("extreme=%v", extreme), func(b *testing.B) {
+			w, jg := ExpertSettings(1, extreme)
+			look := ExpertLookahead(1, extreme)
+			on := &playOn{w: w, jg: &jg, handSize: 8, extreme: extreme, beam: look.Beam, least: jg.leastStep(), exactEnd: look.ExactEnd}
+			left := 0
+			for i := 0; b.Loop(); i++ {
+				deck := thegame.Deck()
+				rand.New(rand.NewPCG(9, uint64(i%50))).Shuffle(len(deck), func(x, y int) { deck[x], deck[y] = deck[y], deck[x] })
+				p := thegame.Position{Piles: [4]thegame.Pile{{Up: true, Top: 1}, {Up: true, Top: 1}, {Top: 100}, {Top: 100}}, Extreme: extreme}
+				var alive thegame.Cards
+				for _, c := range deck {
+					alive = alive.Add(c)
+				}
+				n, _ := on.game(p, deck, alive)
+				left += n
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(max(on.turns, 1)), "µs/turn")
+			b.ReportMetric(float64(left)/float64(b.N), "left")
+		})
+	}
+}
