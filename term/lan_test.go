@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -57,6 +58,8 @@ type lanTable struct {
 
 	answered map[int]uint64 // per seat the last seq play answered
 	voted    map[int]bool   // seats play has voted for
+	leave    []func()       // per seat, stops its device (and waits for it)
+	left     map[int]bool   // seats whose device play made leave
 }
 
 func newLANTable(t *testing.T, ctx context.Context) *lanTable {
@@ -87,7 +90,7 @@ func newLANTable(t *testing.T, ctx context.Context) *lanTable {
 		t.Fatal(err)
 	}
 	lt := &lanTable{clock: &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)},
-		answered: map[int]uint64{}, voted: map[int]bool{}}
+		answered: map[int]uint64{}, voted: map[int]bool{}, left: map[int]bool{}}
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	lt.stop = func() {
@@ -121,10 +124,17 @@ func newLANTable(t *testing.T, ctx context.Context) *lanTable {
 			t.Fatal(errors.Join(err, ep.Close(), store.Close()))
 		}
 		lt.peers = append(lt.peers, p)
+		seatCtx, leave := context.WithCancel(runCtx)
+		done := make(chan struct{})
+		lt.leave = append(lt.leave, func() {
+			leave()
+			<-done
+		})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := p.Run(runCtx)
+			defer close(done)
+			err := p.Run(seatCtx)
 			tick.Stop()
 			poll.Stop()
 			if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
@@ -144,7 +154,18 @@ func newLANTable(t *testing.T, ctx context.Context) *lanTable {
 // if 0), the clock moves on by a second; once the patience is over, each
 // of the seats votes to void the round (VoteVoid, as a UI's button).
 func (lt *lanTable) play(silent int, kind table.Kind, seats ...int) error {
+	if slices.Contains(seats, silent) && !lt.left[silent] && lt.peers[silent].View().Prompt != nil && lt.waitingFor(silent, kind) {
+		// The silent seat's device is gone from the moment the table
+		// waits for its person: running on, it would see its seat taken
+		// over and claim it back at the next deal, to be waited for
+		// again.
+		lt.left[silent] = true
+		lt.leave[silent]()
+	}
 	for _, seat := range seats {
+		if lt.left[seat] {
+			continue
+		}
 		p := lt.peers[seat]
 		if pr := p.View().Prompt; pr != nil && seat != silent && lt.answered[seat] != pr.Seq {
 			if err := p.Submit(pr.Legal[0]); err != nil {
