@@ -310,7 +310,7 @@ for s in host shuffle lobby two partition watcher_seat lobby_seat tricks thegame
 		if [ "$s" = tricks ]; then
 			# The kill races the device's last envelope before the first
 			# card; landing before it, the round is rightly dealt again.
-			# Up to two more tries; every one must keep its round to pass.
+			# Up to two more tries; a try that keeps its round passes.
 			ok=""
 			for try in 2 3; do
 				echo "tricks: the kill may have come before the tricks began: try $try"
