@@ -26,6 +26,13 @@ import (
 // a bot, named silent or a cheat. In the Njet phase, during tricks, at
 // the reveal, and at The Game during play, at three, four and five seats.
 func TestEquivocationOverLibp2p(t *testing.T) {
+	everyAttack(t, equivocateOverLibp2p)
+}
+
+// everyAttack runs attack at three, four and five seats in each place an
+// equivocation is played: the Njet phase, a trick, the reveal and The
+// Game's play.
+func everyAttack(t *testing.T, attack func(t *testing.T, game table.GameName, kind table.Kind, n int)) {
 	for _, c := range []struct {
 		name string
 		game table.GameName
@@ -38,7 +45,7 @@ func TestEquivocationOverLibp2p(t *testing.T) {
 	} {
 		for _, n := range []int{3, 4, 5} {
 			t.Run(fmt.Sprintf("%s/players=%d", c.name, n), func(t *testing.T) {
-				equivocateOverLibp2p(t, c.game, c.kind, n)
+				attack(t, c.game, c.kind, n)
 			})
 		}
 	}

@@ -3,7 +3,6 @@ package p2p
 import (
 	"context"
 	"crypto/ed25519"
-	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -92,22 +91,7 @@ func (s *splitTransport) Publish(ctx context.Context, data []byte) error {
 // every device and in Verify, and no honest seat is played by a bot or
 // named.
 func TestEquivocationSplitNetworkLibp2p(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		game table.GameName
-		kind table.Kind
-	}{
-		{"njet phase", table.GameNjet, table.KindBlock},
-		{"tricks", table.GameNjet, table.KindPlay},
-		{"reveal", table.GameNjet, table.KindReveal},
-		{"thegame play", table.GameTheGame, table.KindPlay},
-	} {
-		for _, n := range []int{3, 4, 5} {
-			t.Run(fmt.Sprintf("%s/players=%d", c.name, n), func(t *testing.T) {
-				splitOverLibp2p(t, c.game, c.kind, n)
-			})
-		}
-	}
+	everyAttack(t, splitOverLibp2p)
 }
 
 func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) {
