@@ -46,11 +46,9 @@ type gameUI struct {
 	// variantName names a variant (its ID in package games) in the LAN
 	// list, the lobby and the host form.
 	variantName func(variant string) string
-	// host offers the host form's choices for the game (enabling its
-	// fields and disabling the others', the player counts); hostConfig
-	// reads them into cfg.
-	host       func(f *HostForm)
-	hostConfig func(f *HostForm, cfg *LANHostConfig) error
+	// host puts the game's own choices on the host form (its fields, its
+	// player counts) and says how to read them.
+	host func(f *HostForm) hostPart
 
 	// fairStep says a check of fair play in the game's words, fairVerdict
 	// the verdict on a log that passed, fairDetails the game's own lines

@@ -10,8 +10,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/njetlan/njet/engine"
 )
 
 // lanSection is the home screen's part for the LAN: the tables seen on
@@ -144,28 +142,41 @@ func adLine(ad LANTableAd) string {
 
 // HostForm asks for the table a person hosts: its name, the game, the
 // players, how many seats bots fill and how strong they are, and the
-// game's own choices (Njet!'s edition, short game and target score, The
-// Game's Extreme), which the chosen game switches on (gameUI.host) and
-// reads (gameUI.hostConfig).
+// chosen game's own choices (Njet!'s edition, short game and target
+// score, The Game's Extreme), which that game puts on the form
+// (gameUI.host): the form shows the chosen game's fields alone.
 type HostForm struct {
 	app *App
 	staticScreen
 
-	// The form's fields and its button, for tests.
+	// The form's fields and its button, for tests; own is the chosen
+	// game's part.
 	Name     *widget.Entry
 	Game     *widget.RadioGroup
-	Extreme  *widget.Check
-	Edition  *widget.RadioGroup
 	Players  *widget.Select
 	Bots     *widget.Select
 	Strength *widget.Select
-	Short    *widget.Check
-	Target   *widget.Entry
 	Hints    *widget.Check
 	// Clock is the table's clock per move, off by default.
 	Clock   *widget.Select
 	Open    *widget.Button
 	Problem *widget.Label
+	own     hostPart
+
+	// form holds the form, made again when the game changes.
+	form *fyne.Container
+}
+
+// hostPart is a game's own part of the host form: its rows, shown above
+// the players (head) and below the bots' strength (tail), and how it
+// reads them.
+type hostPart struct {
+	head, tail []*widget.FormItem
+	// config reads the game's choices into cfg, or says why they cannot
+	// make a table.
+	config func(cfg *LANHostConfig) error
+	// fields are the game's widgets, for tests.
+	fields any
 }
 
 // NewHostForm makes the host form.
@@ -185,27 +196,21 @@ func NewHostForm(a *App) *HostForm {
 	if n := len(f.Strength.Options); n > 0 {
 		f.Strength.SetSelectedIndex(min(1, n-1))
 	}
-	f.Short = widget.NewCheck(tr("lan.host.short", "Short game"), nil)
 	f.Clock = widget.NewSelect(nil, nil)
 	for _, c := range clockChoices {
 		f.Clock.Options = append(f.Clock.Options, clockName(c))
 	}
 	f.Clock.SetSelectedIndex(0)
-	f.Target = widget.NewEntry()
-	f.Target.SetPlaceHolder(tr("lan.host.target-hint", "none"))
-	f.Edition = widget.NewRadioGroup([]string{editionName(engine.Classic), editionName(engine.Modern)}, func(string) { f.editionChoices() })
-	// One under the other, like the games: side by side they are wider
-	// than a phone's form.
-	f.Edition.Required = true
-	f.Edition.SetSelected(editionName(engine.Classic))
-	f.Extreme = widget.NewCheck(tr("lan.host.extreme", "Extreme"), nil)
 	var titles []string
 	for _, g := range gameUIs {
 		titles = append(titles, g.title())
 	}
-	f.Game = widget.NewRadioGroup(titles, func(string) { f.gameChoices() })
+	// One under the other: side by side they are wider than a phone's
+	// form.
+	f.Game = widget.NewRadioGroup(titles, nil)
 	f.Game.Required = true
 	f.Game.SetSelected(titles[0])
+	f.Game.OnChanged = func(string) { f.gameChoices() }
 	f.Hints = widget.NewCheck(tr("again.lobby.allow-hints", "Allow hints"), nil)
 	f.Problem = widget.NewLabel("")
 	f.Problem.Wrapping = fyne.TextWrapWord
@@ -213,20 +218,31 @@ func NewHostForm(a *App) *HostForm {
 	f.Problem.Hide()
 	f.Open = widget.NewButtonWithIcon(tr("lan.host.open", "Open the table"), theme.ConfirmIcon(), f.open)
 	f.Open.Importance = widget.HighImportance
-	form := widget.NewForm(
+	f.form = container.NewStack()
+	f.gameChoices()
+	f.view = a.page(tr("lan.host", "Host a table"), column(container.NewVBox(f.form, f.Problem, f.Open)))
+	return f
+}
+
+// gameChoices puts the chosen game's part on the form, its fields new,
+// and lays the form out again.
+func (f *HostForm) gameChoices() {
+	f.own = f.game().host(f)
+	items := []*widget.FormItem{
 		widget.NewFormItem(tr("lan.host.name", "Table name"), f.Name),
 		widget.NewFormItem(tr("lan.host.game", "Game"), f.Game),
-		widget.NewFormItem(tr("newgame.edition", "Edition"), f.Edition),
+	}
+	items = append(items, f.own.head...)
+	items = append(items,
 		widget.NewFormItem(tr("newgame.players", "Players"), f.Players),
 		widget.NewFormItem(tr("lan.host.bots", "Seats for bots"), f.Bots),
-		widget.NewFormItem(tr("lan.host.strength", "Bots play"), f.Strength),
-		widget.NewFormItem(tr("lan.host.variant", "Variant"), container.NewVBox(f.Short, f.Extreme)),
-		widget.NewFormItem(tr("lan.host.target", "Target score"), f.Target),
+		widget.NewFormItem(tr("lan.host.strength", "Bots play"), f.Strength))
+	items = append(items, f.own.tail...)
+	items = append(items,
 		widget.NewFormItem(tr("again.hint.button", "Hint"), f.Hints),
-		widget.NewFormItem(tr("lan.host.clock", "Clock per move"), f.Clock),
-	)
-	f.view = a.page(tr("lan.host", "Host a table"), column(container.NewVBox(form, f.Problem, f.Open)))
-	return f
+		widget.NewFormItem(tr("lan.host.clock", "Clock per move"), f.Clock))
+	f.form.Objects = []fyne.CanvasObject{widget.NewForm(items...)}
+	f.form.Refresh()
 }
 
 // strengths are the bot strengths the device offers.
@@ -237,31 +253,14 @@ func (f *HostForm) strengths() []BotStrength {
 	return f.app.env.LAN.Strengths()
 }
 
-// game is the game the form hosts; nil while the form is being made.
+// game is the game the form hosts.
 func (f *HostForm) game() *gameUI {
-	if f.Game == nil {
-		return nil
-	}
 	for _, g := range gameUIs {
 		if g.title() == f.Game.Selected {
 			return g
 		}
 	}
 	return gameUIs[0]
-}
-
-// gameChoices offers what the game chosen takes: every game's own
-// choices off and cleared, then the chosen game's on, with its player
-// counts.
-func (f *HostForm) gameChoices() {
-	f.Edition.Disable()
-	f.Short.SetChecked(false)
-	f.Short.Disable()
-	f.Extreme.SetChecked(false)
-	f.Extreme.Disable()
-	f.Target.SetText("")
-	f.Target.Disable()
-	f.game().host(f)
 }
 
 // playerChoices offers from min to max players, first players.
@@ -297,9 +296,6 @@ func (f *HostForm) botsChoices() {
 func (f *HostForm) Config() (LANHostConfig, error) {
 	g := f.game()
 	cfg := LANHostConfig{Game: g.id, Player: f.app.PlayerName(), Hints: f.Hints.Checked}
-	if err := g.hostConfig(f, &cfg); err != nil {
-		return cfg, err
-	}
 	cfg.Name = strings.TrimSpace(f.Name.Text)
 	if cfg.Name == "" {
 		return cfg, fmt.Errorf("%s", tr("lan.host.no-name", "Give the table a name."))
@@ -320,13 +316,8 @@ func (f *HostForm) Config() (LANHostConfig, error) {
 	for range bots {
 		cfg.Bots = append(cfg.Bots, strengths[i])
 	}
-	if t := strings.TrimSpace(f.Target.Text); t != "" {
-		if cfg.Target, err = strconv.Atoi(t); err != nil || cfg.Target <= 0 {
-			return cfg, fmt.Errorf("%s", tr("lan.host.bad-target", "The target score is a whole number above 0."))
-		}
-	}
-	if cfg.Target > 0 && cfg.Short {
-		return cfg, fmt.Errorf("%s", tr("lan.host.short-target", "A short game has no target score."))
+	if err := f.own.config(&cfg); err != nil {
+		return cfg, err
 	}
 	if i := f.Clock.SelectedIndex(); i > 0 && i < len(clockChoices) {
 		cfg.Clock = clockChoices[i]

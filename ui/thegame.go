@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
@@ -39,7 +41,6 @@ var theGameUI = &gameUI{
 	lanTable:    func(a *App, t LANTable) Screen { return NewLANTheGame(a, t) },
 	variantName: theGameVariant,
 	host:        hostTheGame,
-	hostConfig:  hostTheGameConfig,
 	fairStep:    theGameFairStep,
 	fairVerdict: theGameVerdict,
 	fairDetails: theGameDetails,
@@ -74,17 +75,27 @@ func theGameVariant(variant string) string {
 	return tr("lan.game.thegame", "The Game")
 }
 
-// hostTheGame offers The Game's choices on the host form: Extreme, and 2
-// to 5 players (a LAN table seats at least two).
-func hostTheGame(f *HostForm) {
-	f.Extreme.Enable()
-	f.playerChoices(2, thegame.MaxPlayers, 3)
+// theGameHost is The Game's part of the host form: Extreme.
+type theGameHost struct {
+	Extreme *widget.Check
 }
 
-// hostTheGameConfig reads The Game's choices off the host form.
-func hostTheGameConfig(f *HostForm, cfg *LANHostConfig) error {
+// hostTheGame puts The Game's choices on the host form: Extreme, and 2
+// to 5 players (a LAN table seats at least two).
+func hostTheGame(f *HostForm) hostPart {
+	h := &theGameHost{Extreme: widget.NewCheck(tr("lan.host.extreme", "Extreme"), nil)}
+	f.playerChoices(2, thegame.MaxPlayers, 3)
+	return hostPart{
+		tail:   []*widget.FormItem{widget.NewFormItem(tr("lan.host.variant", "Variant"), h.Extreme)},
+		config: h.config,
+		fields: h,
+	}
+}
+
+// config reads The Game's choice: the base game or Extreme.
+func (h *theGameHost) config(cfg *LANHostConfig) error {
 	cfg.Variant = "base"
-	if f.Extreme.Checked {
+	if h.Extreme.Checked {
 		cfg.Variant = "extreme"
 	}
 	return nil

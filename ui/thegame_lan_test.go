@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"github.com/njetlan/njet/games"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,10 +14,12 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
+	"github.com/njetlan/njet/ui/persontest"
 )
 
 // newTGLANTestApp is newLANTestApp with a clock the test moves and bots
@@ -38,9 +39,10 @@ func newTGLANTestApp(t *testing.T, f *fakeLAN, size fyne.Size, now func() time.T
 	return u
 }
 
-// TestLANTheGameHostForm: the host form offers the game; The Game takes
-// Extreme and 2 to 5 players, and neither an edition nor Njet!'s variant
-// nor a target; back on Njet! the edition returns.
+// TestLANTheGameHostForm: a person taps The Game on the host form and
+// the form shows The Game's own choice, Extreme, with 2 to 5 players, and
+// none of Njet!'s (an edition, the short game, a target score); back on
+// Njet! the edition and Njet!'s variant return, and Extreme is gone.
 func TestLANTheGameHostForm(t *testing.T) {
 	for _, sz := range lanSizes {
 		t.Run(sz.name, func(t *testing.T) {
@@ -48,17 +50,31 @@ func TestLANTheGameHostForm(t *testing.T) {
 			u := newLANTestApp(t, f, sz.size)
 			h := NewHostForm(u)
 			u.Push(h)
-			if h.game().id != njetID || !h.Extreme.Disabled() {
-				t.Fatalf("the form starts with The Game, or Extreme for Njet!")
+			p := persontest.New(t, u.Window().Canvas(), persontest.Options{})
+			p.Settle()
+			njetOnly := []string{"Edition", "Classic", "Modern", "Short game", "Target score"}
+			shows := func(texts ...string) []string {
+				p.Settle()
+				s := p.Look()
+				var shown []string
+				for _, text := range texts {
+					if s.Shows(text) {
+						shown = append(shown, text)
+					}
+				}
+				return shown
 			}
-			h.Game.SetSelected("The Game")
-			if h.Extreme.Disabled() || !h.Edition.Disabled() || !h.Short.Disabled() || !h.Target.Disabled() {
-				t.Fatal("The Game offers Njet!'s fields, or not Extreme")
+			if got := shows(njetOnly...); len(got) != len(njetOnly) || len(shows("Extreme")) > 0 {
+				t.Fatalf("Njet!'s form shows %q of %q, and Extreme %v", got, njetOnly, len(shows("Extreme")) > 0)
+			}
+			p.TapText("The Game")
+			if got := shows(njetOnly...); len(got) > 0 || len(shows("Extreme")) == 0 {
+				t.Fatalf("The Game's form shows Njet!'s %q, or not Extreme", got)
 			}
 			if want := []string{"2", "3", "4", "5"}; strings.Join(h.Players.Options, ",") != strings.Join(want, ",") {
 				t.Fatalf("players %q", h.Players.Options)
 			}
-			h.Extreme.SetChecked(true)
+			p.TapText("Extreme")
 			h.Players.SetSelected("4")
 			h.Bots.SetSelected("2")
 			cfg, err := h.Config()
@@ -66,11 +82,18 @@ func TestLANTheGameHostForm(t *testing.T) {
 				t.Fatalf("config %+v, %v", cfg, err)
 			}
 			checkFits(t, u.Window())
+			checkReach(t, p)
 			screenshot(t, "thegame-lan-host-"+sz.name, u.Window())
-			h.Game.SetSelected("Njet!")
-			if cfg, err := h.Config(); err != nil || cfg.Game != njetID || cfg.Variant != "classic" || h.Edition.Disabled() {
-				t.Fatalf("back on Njet!: %+v, %v", cfg, err)
+			p.TapText("Njet!")
+			if got := shows(njetOnly...); len(got) != len(njetOnly) || len(shows("Extreme")) > 0 {
+				t.Fatalf("back on Njet!, the form shows %q of %q, and Extreme %v", got, njetOnly, len(shows("Extreme")) > 0)
 			}
+			p.TapText("Modern")
+			if cfg, err := h.Config(); err != nil || cfg.Game != njetID || cfg.Variant != "modern" || cfg.Players != 4 {
+				t.Fatalf("back on Njet!, Modern: %+v, %v", cfg, err)
+			}
+			checkReach(t, p)
+			screenshot(t, "njet-lan-host-"+sz.name, u.Window())
 		})
 	}
 }
