@@ -93,7 +93,7 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	if cfg.Patience <= 0 {
 		cfg.Patience = table.DefaultPatience
 	}
-	l := &lan{cfg: cfg, answered: map[uint64]bool{}}
+	l := &lan{cfg: cfg, answered: map[question]bool{}}
 	v := cfg.Peer.View()
 	l.cur = v.Game
 	e := v.Game.Edition
@@ -143,6 +143,23 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 	}
 }
 
+// question names a prompt: its seq and the log's head when it was asked.
+// A seq alone names no question once the log can follow another branch:
+// the same seq is then asked again, after another head, and the move
+// given for the first is not posted.
+type question struct {
+	seq  uint64
+	head table.Hash
+}
+
+// questionOf names pr; a nil pr is no question.
+func questionOf(pr *table.Prompt) question {
+	if pr == nil {
+		return question{}
+	}
+	return question{pr.Seq, pr.Head}
+}
+
 // lan is a person's seat at a LAN table under way.
 type lan struct {
 	lanScreen
@@ -154,7 +171,7 @@ type lan struct {
 	// prompt (seconds left; 0 none yet).
 	clockTold int
 	cs        []choice
-	answered  map[uint64]bool // seqs the person answered
+	answered  map[question]bool // the questions the person answered
 
 	// What has been told already, beside the lanScreen's.
 	ready     bool          // the genesis is known: edition and players
@@ -222,7 +239,7 @@ func (l *lan) update() bool {
 	l.showHalt(v)
 	// The peer's clock: when the log last grew, and how long ago.
 	now := v.Since.Add(v.Silent)
-	if l.prompt != nil && (v.Prompt == nil || v.Prompt.Seq != l.prompt.Seq) {
+	if l.prompt != nil && questionOf(v.Prompt) != questionOf(l.prompt) {
 		if u := l.prompt.Until; !u.IsZero() && !now.Before(u) {
 			l.out.f("\n")
 			l.out.say(words.ClockOut())
@@ -231,7 +248,7 @@ func (l *lan) update() bool {
 		}
 		l.prompt, l.cs = nil, nil
 	}
-	if pr := v.Prompt; pr != nil && l.prompt == nil && !l.answered[pr.Seq] {
+	if pr := v.Prompt; pr != nil && l.prompt == nil && !l.answered[questionOf(pr)] {
 		l.prompt, l.clockTold = pr, 0
 		l.cs = l.choices(pr.Legal)
 		l.showSituation(l.cs, false)
@@ -406,7 +423,7 @@ func (l *lan) answer(line string) error {
 		return nil
 	}
 	if err := l.cfg.Peer.Submit(a); err != nil {
-		if now := l.cfg.Peer.View().Prompt; now == nil || now.Seq != l.prompt.Seq {
+		if questionOf(l.cfg.Peer.View().Prompt) != questionOf(l.prompt) {
 			l.out.f("Too late: the table moved on (%v).\n", err)
 			l.prompt, l.cs = nil, nil
 			return nil
@@ -414,7 +431,7 @@ func (l *lan) answer(line string) error {
 		l.out.f("Not accepted: %v\nPlease choose again.\n> ", err)
 		return nil
 	}
-	l.answered[l.prompt.Seq] = true
+	l.answered[questionOf(l.prompt)] = true
 	l.prompt, l.cs = nil, nil
 	return nil
 }

@@ -56,10 +56,10 @@ type lanTable struct {
 	clock *testClock
 	stop  func()
 
-	answered map[int]uint64 // per seat the last seq play answered
-	voted    map[int]bool   // seats play has voted for
-	leave    []func()       // per seat, stops its device (and waits for it)
-	left     map[int]bool   // seats whose device play made leave
+	answered map[int]question // per seat the last question play answered
+	voted    map[int]bool     // seats play has voted for
+	leave    []func()         // per seat, stops its device (and waits for it)
+	left     map[int]bool     // seats whose device play made leave
 }
 
 func newLANTable(t *testing.T, ctx context.Context) *lanTable {
@@ -90,7 +90,7 @@ func newLANTable(t *testing.T, ctx context.Context) *lanTable {
 		t.Fatal(err)
 	}
 	lt := &lanTable{clock: &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)},
-		answered: map[int]uint64{}, voted: map[int]bool{}, left: map[int]bool{}}
+		answered: map[int]question{}, voted: map[int]bool{}, left: map[int]bool{}}
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	lt.stop = func() {
@@ -167,11 +167,13 @@ func (lt *lanTable) play(silent int, kind table.Kind, seats ...int) error {
 			continue
 		}
 		p := lt.peers[seat]
-		if pr := p.View().Prompt; pr != nil && seat != silent && lt.answered[seat] != pr.Seq {
+		// A question is its seq and the head it was asked at: the log may
+		// follow another branch, and the seq be asked again.
+		if pr := p.View().Prompt; pr != nil && seat != silent && lt.answered[seat] != (question{pr.Seq, pr.Head}) {
 			if err := p.Submit(pr.Legal[0]); err != nil {
 				return fmt.Errorf("seat %d: %w", seat, err)
 			}
-			lt.answered[seat] = pr.Seq
+			lt.answered[seat] = question{pr.Seq, pr.Head}
 		}
 	}
 	if !lt.waitingFor(silent, kind) {
@@ -289,6 +291,12 @@ func seatAtLANHints(t *testing.T, ctx context.Context, lt *lanTable, seat int, h
 	in.Close()
 	wg.Wait()
 	return out.String(), err
+}
+
+// question names a prompt: its seq and the log's head then.
+type question struct {
+	seq  uint64
+	head table.Hash
 }
 
 // answerPrompts is a typist's memory: how many "> " it has answered.
