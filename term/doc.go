@@ -16,7 +16,10 @@
 // the local and the LAN game. Input that is not a choice is
 // refused with a reason and asked again; the game state is never lost. The
 // end of the input ends the game cleanly. Bots' moves are printed as they
-// happen; round scores, running totals and the winner follow.
+// happen; round scores, running totals and the winner follow. The game is
+// the local seat of package seat (seat.Local, as the app plays it), which
+// deals and runs the bots; Play tells its events and answers its
+// questions.
 //
 // PlayTheGame (thegame.go) is the terminal game of The Game, with or
 // without its Extreme commands: the person in seat 0 and cooperative bots in

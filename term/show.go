@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/words"
 )
 
@@ -266,58 +267,55 @@ func padRight(s string, w int) string {
 
 // showScore shows a round's result: the value, each team's tricks and
 // loot, and per seat the round's points (x2 where doubled) and the total.
-func (s *match) showScore(h engine.RoundHistory) {
-	v := s.view()
-	sc := h.Score
-	s.out.f("\n%s\n", words.RoundOver(h.Round, h.Rules.Points))
+func (s *match) showScore(r seat.RoundResult) {
+	s.out.f("\n%s\n", words.RoundOver(r.Round, r.Rules.Points))
 	for t := 0; t < 2; t++ {
 		var names []words.Msg
-		for _, seat := range h.Teams[t] {
+		for _, seat := range r.Teams[t] {
 			names = append(names, s.who(seat))
 		}
-		s.out.f("  %s\n", words.TeamScore(names, sc.Tricks[t], sc.Loot[t]))
+		s.out.f("  %s\n", words.TeamScore(names, r.Tricks[t], r.Loot[t]))
 	}
 	round, total := words.ScoreColumns()
 	s.out.f("  %-24s %6s %6s\n", "", round, total)
 	for seat := 0; seat < s.n; seat++ {
-		points := strconv.Itoa(sc.Points[seat])
-		if seat == h.Bonus {
+		points := strconv.Itoa(r.Points[seat])
+		if seat == r.Bonus {
 			points = words.Doubled().String() + " " + points
 		}
-		s.out.f("  %-24s %6s %6d\n", s.longName(seat), points, v.Totals[seat])
+		s.out.f("  %-24s %6s %6d\n", s.longName(seat), points, r.Totals[seat])
 	}
-	if h.Bonus >= 0 {
-		s.out.say(words.DoublingRule(s.e, h.Bonus, s.seats()))
+	if r.Bonus >= 0 {
+		s.out.say(words.DoublingRule(s.e, r.Bonus, s.seats()))
 	}
 }
 
 // showStandings shows every seat's total after the rounds scored so far.
 func (s *match) showStandings() {
-	rounds := s.g.Round() - 1
-	if p := s.g.Phase(); p == engine.PhaseRoundOver || p == engine.PhaseGameOver {
-		rounds = s.g.Round()
+	v := s.last
+	rounds := v.Round - 1
+	if v.Phase == engine.PhaseRoundOver || v.Phase == engine.PhaseGameOver {
+		rounds = v.Round
 	}
 	s.out.say(words.Standings(rounds))
-	for seat, t := range s.g.Totals() {
+	for seat, t := range v.Totals {
 		s.out.f("  %s\n", words.StandingLine(s.whoLong(seat), t))
 	}
-	v := s.view()
 	if v.Phase > engine.PhaseNjet && v.Phase < engine.PhaseRoundOver {
 		s.out.say(words.RulesLine(s.e, v.Rules, s.whoLong(v.Rules.StartSeat)))
 	}
 }
 
-func (s *match) showGameOver() {
-	winners := s.g.Winners()
-	totals := s.g.Totals()
+// showGameOver names the winners.
+func (s *match) showGameOver(g seat.GameOver) {
 	var names []words.Msg
-	for _, w := range winners {
+	for _, w := range g.Winners {
 		names = append(names, s.who(w))
 	}
 	best := 0
-	if len(winners) > 0 {
-		best = totals[winners[0]]
+	if len(g.Winners) > 0 {
+		best = g.Totals[g.Winners[0]]
 	}
-	s.out.f("\n=== %s ===\n", words.GameOver(s.g.Round()))
+	s.out.f("\n=== %s ===\n", words.GameOver(s.last.Round))
 	s.out.say(words.Winners(names, best))
 }

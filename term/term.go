@@ -2,6 +2,7 @@ package term
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,10 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
-	"github.com/njetlan/njet/sim"
 	"github.com/njetlan/njet/words"
 )
 
@@ -51,7 +50,7 @@ const maxLine = 4096
 //
 // When a game ends the person is asked whether to play again: "yes" deals
 // a new game with the same seats, bots and length from a fresh seed (drawn
-// from the game's own randomness, so a transcript stays reproducible).
+// from the game's own seed, so a transcript stays reproducible).
 func Play(cfg Config, in io.Reader, out io.Writer) error {
 	r := bufio.NewReader(in)
 	for {
@@ -70,44 +69,35 @@ func playOne(cfg Config, in *bufio.Reader, out io.Writer) (*uint64, error) {
 	if kind == "" {
 		kind = "heuristic"
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6e6a6574))
 	width := cfg.Width
 	if width <= 0 {
 		width = widthOf(out)
 	}
-	g, err := engine.NewGame(engine.Config{
-		Edition:     cfg.Edition,
-		Players:     cfg.Players,
-		FirstDealer: rng.IntN(max(cfg.Players, 1)),
-		Short:       cfg.Short,
-		Target:      cfg.Target,
-	})
+	l, err := seat.NewLocal(seat.LocalConfig{Edition: cfg.Edition, Players: cfg.Players, You: You, Bots: []string{kind},
+		Seed: cfg.Seed, Short: cfg.Short, Target: cfg.Target})
 	if err != nil {
 		return nil, fmt.Errorf("term: %w", err)
 	}
-	s := &match{echo: cfg.Echo, g: g, rng: rng, bots: make([]bot.Player, cfg.Players),
+	s := &match{echo: cfg.Echo, l: l, in: in,
 		screen: &screen{e: cfg.Edition, n: cfg.Players, you: You, others: "Bot", names: words.LocalNames(cfg.Players),
-			view:   func() engine.View { return g.View(You) },
-			target: g.Config().Target, out: &printer{w: out, width: width}}}
-	for seat := range s.bots {
-		if seat == You {
-			continue
-		}
-		if s.bots[seat], err = bot.New(kind, rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))); err != nil {
-			return nil, fmt.Errorf("term: %w", err)
-		}
-	}
-	s.in = in
+			target: cfg.Target, out: &printer{w: out, width: width}}}
+	s.screen.view = func() engine.View { return s.last }
 	if err := s.run(); err != nil {
 		return nil, err
 	}
 	if s.out.err != nil || !s.again {
 		return nil, s.out.err
 	}
-	next := rng.Uint64()
+	// The next game's seed comes from this one's, so that a transcript
+	// stays reproducible.
+	next := rand.New(rand.NewPCG(cfg.Seed, againStream)).Uint64()
 	s.out.say(words.NewGame())
 	return &next, s.out.err
 }
+
+// againStream is the stream of a game's seed that draws the seed of the
+// game played after it.
+const againStream = 0x61676169
 
 // askAgain asks whether to play again once the game is over; anything but
 // "yes" (and the end of the input) leaves.
@@ -134,16 +124,17 @@ func (s *match) askAgain() error {
 // errQuit ends the game early: the person quit or the input ended.
 var errQuit = errors.New("term: game left")
 
-// match is one terminal game under way.
+// match is one terminal game under way: the person's seat at a game
+// against bots on this device (a seat.Local), told as text.
 type match struct {
 	*screen
 	echo bool
-	g    *engine.Game
-	rng  *rand.Rand
-	bots []bot.Player // nil at You
+	l    *seat.Local
 	in   *bufio.Reader
-	// asked counts the person's questions: a hint's seed.
-	asked uint64
+	// last is the person's view after the last event.
+	last engine.View
+	// bot is the other seats' kind of bot.
+	bot string
 	// again is set when the person asked to play again at the end.
 	again bool
 }
@@ -216,61 +207,73 @@ func (p *printer) say(msgs ...words.Msg) {
 	}
 }
 
+// run plays the game to its end, telling each event of the seat as it
+// comes and asking the person at each question.
 func (s *match) run() error {
-	s.out.say(words.Welcome(s.e, s.n, s.g.View(You).Characters[You], s.botKind()))
-	if t := s.g.Config().Target; t > 0 {
-		s.out.say(words.Target(s.e, t))
-	}
-	s.out.say(words.Answer())
+	ctx := context.Background()
 	for s.out.err == nil {
-		switch s.g.Phase() {
-		case engine.PhaseGameOver:
-			s.showGameOver()
-			return s.askAgain()
-		case engine.PhaseRoundOver:
-			if err := s.pause(); errors.Is(err, errQuit) {
-				return nil
-			} else if err != nil {
-				return err
+		ev, err := s.l.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("term: %w", err)
+		}
+		switch ev := ev.(type) {
+		case seat.Sync:
+			s.last = ev.State.View
+			for _, si := range ev.State.Seats {
+				if si.Bot != "" {
+					s.bot = si.Bot
+					break
+				}
 			}
-			fallthrough
-		case engine.PhaseDeal:
-			if err := sim.Deal(s.g, s.rng); err != nil {
-				return fmt.Errorf("term: %w", err)
+			s.out.say(words.Welcome(s.e, s.n, s.last.Characters[You], s.botKind()))
+			if s.target > 0 {
+				s.out.say(words.Target(s.e, s.target))
 			}
+			s.out.say(words.Answer())
+		case seat.Dealt:
+			s.last = ev.View
 			s.rulesShown = false
 			s.showRoundStart()
-			continue
-		}
-		waiting := s.g.Waiting()
-		if len(waiting) == 0 {
-			return fmt.Errorf("term: nobody to act in phase %s", s.g.Phase())
-		}
-		seat := waiting[0]
-		for _, w := range waiting {
-			if w != You {
-				seat = w // bots act first in the simultaneous discard phase
-				break
-			}
-		}
-		legal := s.g.Legal(seat)
-		if len(legal) == 0 {
-			return fmt.Errorf("term: seat %d has no legal action in phase %s", seat, s.g.Phase())
-		}
-		var a engine.Action
-		if seat == You {
-			var err error
-			if a, err = s.ask(legal); errors.Is(err, errQuit) {
-				return nil
+		case seat.YourTurn:
+			s.last = ev.Prompt.View
+			a, err := s.ask(ev.Prompt)
+			if errors.Is(err, errQuit) {
+				return s.l.Leave()
 			} else if err != nil {
 				return err
 			}
-		} else {
-			v := s.g.View(seat)
-			a = s.bots[seat].Act(&v, legal)
-		}
-		if err := s.apply(a); err != nil {
-			return err
+			if err := s.l.Choose(ev.Prompt.Seq, a); err != nil {
+				// The person only chooses from Legal, so this is an engine fault.
+				return fmt.Errorf("term: %w", err)
+			}
+		case seat.Moved:
+			before := s.last
+			s.last = ev.View
+			if a := ev.Action; a.Kind == engine.ActDiscard && a.Hidden {
+				// The cards are another seat's; their number is not.
+				s.out.say(words.Discarded(a.Seat, before.HandSizes[a.Seat]-ev.View.HandSizes[a.Seat], s.seats()))
+			} else {
+				s.out.say(words.Action(s.e, a, s.seats()))
+			}
+			s.tell(before, ev.View, ev.Action.Kind == engine.ActTeam)
+		case seat.TrickWon:
+			s.showTrickTaken(ev.Trick, ev.N, s.last.Rules)
+		case seat.RoundOver:
+			s.last = ev.View
+			s.showScore(ev.Result)
+			if ev.View.Phase == engine.PhaseGameOver {
+				continue
+			}
+			if err := s.pause(); errors.Is(err, errQuit) {
+				return s.l.Leave()
+			} else if err != nil {
+				return err
+			}
+		case seat.GameOver:
+			s.showGameOver(ev)
+			return s.askAgain()
 		}
 	}
 	return s.out.err
@@ -281,7 +284,7 @@ func (s *match) run() error {
 // played, "quit" leaves.
 func (s *match) pause() error {
 	for tries := 0; tries < maxTries; tries++ {
-		s.out.say(words.Pause(s.g.Round() + 1))
+		s.out.say(words.Pause(s.last.Round + 1))
 		s.out.f("> ")
 		line, err := s.readAnswer()
 		if err != nil {
@@ -289,7 +292,7 @@ func (s *match) pause() error {
 		}
 		switch line {
 		case "quit", "exit", "q":
-			s.out.say(words.Leave(s.g.Round()))
+			s.out.say(words.Leave(s.last.Round))
 			s.showStandings()
 			return errQuit
 		case "score":
@@ -316,7 +319,7 @@ func (s *match) readAnswer() (string, error) {
 	text, err := readLine(s.in)
 	if errors.Is(err, io.EOF) {
 		s.out.f("\n")
-		s.out.say(words.InputEnded(s.g.Round()))
+		s.out.say(words.InputEnded(s.last.Round))
 		return "", errQuit
 	} else if err != nil {
 		return "", fmt.Errorf("term: read: %w", err)
@@ -328,12 +331,10 @@ func (s *match) readAnswer() (string, error) {
 }
 
 func (s *match) botKind() string {
-	for _, b := range s.bots {
-		if b != nil {
-			return b.Name()
-		}
+	if s.bot == "" {
+		return "no"
 	}
-	return "no"
+	return s.bot
 }
 
 // who is how the words call a seat.
@@ -364,27 +365,6 @@ func (s *screen) whoLong(seat int) words.Msg {
 
 // longName adds the seat's character.
 func (s *screen) longName(seat int) string { return s.whoLong(seat).String() }
-
-// apply applies a and prints what happened.
-func (s *match) apply(a engine.Action) error {
-	before := s.g.View(You)
-	tricksBefore := len(s.g.History().Tricks)
-	if err := s.g.Apply(a); err != nil {
-		// Bots and the person only choose from Legal, so this is an engine fault.
-		return fmt.Errorf("term: %s: %w", s.name(a.Seat), err)
-	}
-	after := s.g.View(You)
-	s.out.say(words.Action(s.e, a, s.seats()))
-	s.tell(before, after, a.Kind == engine.ActTeam)
-	h := s.g.History()
-	if len(h.Tricks) > tricksBefore {
-		s.showTrickTaken(h.Tricks[len(h.Tricks)-1], len(h.Tricks), h.Rules)
-	}
-	if after.Phase == engine.PhaseRoundOver || after.Phase == engine.PhaseGameOver {
-		s.showScore(h)
-	}
-	return s.out.err
-}
 
 // tell shows what a step from before to after decided: the board and the
 // rules when the Njet phase ends, the teams once formed (only the doubling
@@ -552,9 +532,10 @@ func cardList(cards []engine.Card) string {
 	return strings.Join(names, " ")
 }
 
-// ask shows the situation and reads the person's choice until it is one.
-func (s *match) ask(legal []engine.Action) (engine.Action, error) {
-	s.asked++
+// ask shows the situation and reads the person's choice among p's
+// answers until it is one.
+func (s *match) ask(p seat.Prompt) (engine.Action, error) {
+	legal := p.Legal
 	cs := s.choices(legal)
 	s.showSituation(cs, false)
 	for tries := 0; ; tries++ {
@@ -565,14 +546,14 @@ func (s *match) ask(legal []engine.Action) (engine.Action, error) {
 		}
 		switch line {
 		case "quit", "exit", "q":
-			s.out.say(words.Leave(s.g.Round()))
+			s.out.say(words.Leave(s.last.Round))
 			s.showStandings()
 			return engine.Action{}, errQuit
 		case "help", "?":
 			s.showSituation(cs, true)
 			continue
 		case "hint":
-			s.showHint(seat.Prompt{Seq: s.asked, Kind: legal[0].Kind, View: s.g.View(You), Legal: legal})
+			s.showHint(p)
 			continue
 		case "score":
 			s.showStandings()

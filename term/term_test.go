@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/term"
 )
 
@@ -161,8 +162,8 @@ func TestEOFEndsCleanly(t *testing.T) {
 
 func TestBadConfig(t *testing.T) {
 	err := term.Play(term.Config{Edition: engine.Classic, Players: 5}, strings.NewReader(""), io.Discard)
-	if !errors.Is(err, engine.ErrBadConfig) {
-		t.Fatalf("got %v, want ErrBadConfig", err)
+	if !errors.Is(err, seat.ErrBadConfig) {
+		t.Fatalf("got %v, want seat.ErrBadConfig", err)
 	}
 	err = term.Play(term.Config{Edition: engine.Classic, Players: 4, Bot: "genius"}, strings.NewReader(""), io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "genius") {

@@ -201,6 +201,12 @@ func you(id string, who Msg) string {
 	return id
 }
 
+// Discarded words another seat's discard of n cards, unseen: "Bot 2
+// discards 2 cards.".
+func Discarded(seat, n int, seats Seats) Msg {
+	return plural("action.discard", n, "Seat", seats.name(seat))
+}
+
 // Action words a move as it happens: "Bot 2 blocks Trump: red.", "You
 // discard red 7.", "Bot 1 passes a card to You.". Cards of other seats'
 // discards and passes are never named.
