@@ -82,20 +82,8 @@ func TestLANQuestionAskedAgainAfterABranch(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		defer typed.Close()
 		var prompts answerPrompts
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-out.changed:
-			}
-			for _, line := range prompts.next(out.String(), false) {
-				if _, err := fmt.Fprintf(typed, "%s\n", line); err != nil {
-					return
-				}
-			}
-		}
+		typeAnswers(ctx, out, typed, func(out string) []string { return prompts.next(out, false) })
 	}()
 	err = term.PlayLAN(ctx, term.LANConfig{Seat: you, Peer: seat, Changed: seat.changed, Echo: true, Rounds: 1, Width: 80}, in, out)
 	cancel()

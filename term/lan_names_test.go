@@ -2,7 +2,6 @@ package term_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -30,20 +29,8 @@ func TestLANShowsPlayerNames(t *testing.T) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		defer typed.Close()
 		var prompts answerPrompts
-		for {
-			select {
-			case <-rctx.Done():
-				return
-			case <-out.changed:
-			}
-			for _, line := range prompts.next(out.String(), false) {
-				if _, err := fmt.Fprintf(typed, "%s\n", line); err != nil {
-					return
-				}
-			}
-		}
+		typeAnswers(rctx, out, typed, func(out string) []string { return prompts.next(out, false) })
 	}()
 	go func() {
 		defer wg.Done()

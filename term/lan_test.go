@@ -251,19 +251,7 @@ func seatAtLANHints(t *testing.T, ctx context.Context, lt *lanTable, seat int, h
 		// The typist writes from its own goroutine: PlayLAN reads lines
 		// from another, so it never waits on the typist.
 		defer wg.Done()
-		defer typed.Close()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-out.changed:
-			}
-			for _, line := range typist(out.String()) {
-				if _, err := fmt.Fprintf(typed, "%s\n", line); err != nil {
-					return
-				}
-			}
-		}
+		typeAnswers(ctx, out, typed, typist)
 	}()
 	go func() {
 		defer wg.Done()
@@ -291,6 +279,25 @@ func seatAtLANHints(t *testing.T, ctx context.Context, lt *lanTable, seat int, h
 	in.Close()
 	wg.Wait()
 	return out.String(), err
+}
+
+// typeAnswers types into typed, each time the transcript out changes,
+// the lines answer gives for it, until ctx ends or typed is closed by
+// the reader; it closes typed when it stops.
+func typeAnswers(ctx context.Context, out *transcript, typed *io.PipeWriter, answer func(out string) []string) {
+	defer typed.Close()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-out.changed:
+		}
+		for _, line := range answer(out.String()) {
+			if _, err := fmt.Fprintf(typed, "%s\n", line); err != nil {
+				return
+			}
+		}
+	}
 }
 
 // question names a prompt: its seq and the log's head then.
