@@ -97,6 +97,9 @@ app() {
 		timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
 			njet=$1 person=$2 dir=$3 size=$4
 			shift 4
+			# A German keyboard: the name typed below has an "ü" on a key
+			# of its own, as at a person'"'"'s table in Germany.
+			setxkbmap de || exit 1
 			"$njet" --size "$size" --player "Anna" --probe "$dir/probe" --lan-log "$dir/log.njetlog" \
 				>"$dir/out.txt" 2>"$dir/err.txt" &
 			pid=$!
@@ -146,6 +149,7 @@ term 1 "$J1" join --bot random --player "Ben" --wait 60s --linger 60s
 term 2 "$J2" join --bot random --player "李雷" --wait 60s --linger 60s
 wait_game host
 grep -q "^lan over " "$A/out.txt" || { echo "host: the app did not see the game over"; exit 1; }
+grep -q '^found table "Küche & Co"' "$J1/out.txt" || { echo "host: the table's name typed in the app is not the one listed:"; grep '^found table' "$J1/out.txt"; exit 1; }
 check_game host "$A" "$J1" "$J2"
 round_times "$A"
 
