@@ -309,10 +309,15 @@ func TestLANLobbyFills(t *testing.T) {
 			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Game: "njet", Variant: "modern", Players: 4, Bots: []BotStrength{BotNormal}, Player: "Anna"})
 			u.Push(l)
 			c := &fakeControl{started: make(chan struct{})}
-			f.news <- LobbyNews{Kind: LobbyHosting, Control: c, Addrs: []LANAddr{{Code: "ABCDEF-GHIJKL-MNOPQR", Addr: "/ip4/192.168.1.20/tcp/4001"}}}
+			f.news <- LobbyNews{Kind: LobbyHosting, Control: c, Addrs: []LANAddr{{Addr: "/ip4/127.0.0.1/tcp/4001"}, {Code: "ABCDEF-GHIJKL-MNOPQR", Addr: "/ip4/192.168.1.20/tcp/4001"}}}
 			f.told()
 			if l.Code() != "ABCDEF-GHIJKL-MNOPQR" {
 				t.Fatalf("code %q", l.Code())
+			}
+			// No other device reaches a loopback address: the lobby
+			// shows the network's alone.
+			if got := l.addr.Text; got != "/ip4/192.168.1.20/tcp/4001" {
+				t.Fatalf("addresses shown %q", got)
 			}
 			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 2, Wanted: 3, Players: []string{"Anna", "Борис"}, Bots: []BotStrength{BotNormal}}
 			f.told()

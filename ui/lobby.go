@@ -220,6 +220,28 @@ func (l *Lobby) RemoveBot(i int) bool {
 	return false
 }
 
+// joinAddrs returns the first join code of addrs and the addresses worth
+// showing to the friends who join: those of the network (they come with a
+// code); a loopback address, which no other device can reach, only when
+// the device has no other.
+func joinAddrs(addrs []LANAddr) (code string, shown []string) {
+	var loopback []string
+	for _, a := range addrs {
+		if a.Code == "" {
+			loopback = append(loopback, a.Addr)
+			continue
+		}
+		if code == "" {
+			code = a.Code
+		}
+		shown = append(shown, a.Addr)
+	}
+	if len(shown) == 0 {
+		shown = loopback
+	}
+	return code, shown
+}
+
 // problem shows what went wrong in the status line.
 func (l *Lobby) problem(text string) {
 	l.status.SetText(text)
@@ -233,15 +255,9 @@ func (l *Lobby) show(n LobbyNews) {
 	switch n.Kind {
 	case LobbyHosting:
 		l.status.SetText(tr("lan.lobby.hosting", "Your table is open. Friends tap it on their home screen, or type the code."))
-		var code, addrs []string
-		for _, a := range n.Addrs {
-			if a.Code != "" && len(code) == 0 {
-				code = append(code, a.Code)
-			}
-			addrs = append(addrs, a.Addr)
-		}
-		if len(code) > 0 {
-			l.code.Text = code[0]
+		code, addrs := joinAddrs(n.Addrs)
+		if code != "" {
+			l.code.Text = code
 			l.code.Show()
 			l.code.Refresh()
 		}
