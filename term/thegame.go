@@ -223,8 +223,15 @@ func (m *tgMatch) run() error {
 	if cfg.Extreme {
 		variant = "The Game Extreme"
 	}
-	m.printf("%s, %d player(s): you are seat 0%s. Type \"help\" for the commands.\n", variant, cfg.Players,
-		map[bool]string{true: ", the others are bots", false: ""}[cfg.Players > 1])
+	who := "1 player: you"
+	switch cfg.Players {
+	case 1:
+	case 2:
+		who = "2 players: you are seat 0, the other is a bot"
+	default:
+		who = fmt.Sprintf("%d players: you are seat 0, the others are bots", cfg.Players)
+	}
+	m.printf("%s, %s. Type \"help\" for the commands.\n", variant, who)
 	m.shown = -1
 	for range 100000 {
 		a, ok, err := m.l.TryNext()

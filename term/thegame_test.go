@@ -99,7 +99,7 @@ func TestPlayTheGameExtremeShowsCommands(t *testing.T) {
 	if err := PlayTheGame(TheGameConfig{Players: 4, Extreme: true, Seed: 3}, strings.NewReader("rules\nquit\n"), &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "The Game Extreme, 4 player(s)") || !strings.Contains(out.String(), "(") {
+	if !strings.Contains(out.String(), "The Game Extreme, 4 players: you are seat 0, the others are bots.") || !strings.Contains(out.String(), "(") {
 		t.Fatalf("transcript:\n%s", out.String())
 	}
 }

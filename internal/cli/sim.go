@@ -86,7 +86,7 @@ func (c *cli) simTheGame(g choice, games int, seed uint64, kinds []string, signa
 	if g.extreme {
 		title = "The Game Extreme"
 	}
-	fmt.Fprintf(c.stdout, "%s, %d player(s), %d games, seed %d, signals %s\n", title, g.players, games, seed, on)
+	fmt.Fprintf(c.stdout, "%s, %s, %d games, seed %d, signals %s\n", title, count(g.players, "player"), games, seed, on)
 	fmt.Fprintf(c.stdout, "%-12s %20s %23s %6s %9s\n", "bot", "mean cards left", "win rate (95% interval)", "lost", "games/s")
 	var first []int
 	for _, k := range kinds {

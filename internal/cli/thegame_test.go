@@ -19,7 +19,7 @@ func TestSimTheGame(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
-	for _, w := range []string{"The Game, 2 player(s), 4 games, seed 3, signals on", "greedy", "coop", "cards left against greedy on the same deals"} {
+	for _, w := range []string{"The Game, 2 players, 4 games, seed 3, signals on", "greedy", "coop", "cards left against greedy on the same deals"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("no %q in:\n%s", w, out)
 		}
@@ -69,7 +69,7 @@ func TestPlayTheGameFromCLI(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
-	for _, w := range []string{"njet play --game thegame --extreme --players 3 --bot coop --seed 8", "The Game Extreme, 3 player(s)", "You left the game."} {
+	for _, w := range []string{"njet play --game thegame --extreme --players 3 --bot coop --seed 8", "The Game Extreme, 3 players: you are seat 0, the others are bots.", "You left the game."} {
 		if !strings.Contains(out, w) {
 			t.Errorf("no %q in:\n%s", w, out)
 		}
