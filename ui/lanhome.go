@@ -241,7 +241,7 @@ func (f *HostForm) gameChoices() {
 	items = append(items,
 		widget.NewFormItem(tr("again.hint.button", "Hint"), f.Hints),
 		widget.NewFormItem(tr("lan.host.clock", "Clock per move"), f.Clock))
-	f.form.Objects = []fyne.CanvasObject{widget.NewForm(items...)}
+	f.form.Objects = []fyne.CanvasObject{newFitForm(items...)}
 	f.form.Refresh()
 }
 
