@@ -1,6 +1,10 @@
 package lan
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/njetlan/njet/p2p"
+)
 
 // Errors of the package, wrapped with their cause; their texts read as the
 // start of a message ("cannot reach the host: …").
@@ -14,6 +18,10 @@ var (
 	ErrNotFound = errors.New("no table found")
 	// ErrUnreachable: the host at the address or join code did not answer.
 	ErrUnreachable = errors.New("cannot reach the host")
+
+	// ErrNoNetwork (WatchTables): the device is on no network; the
+	// tables show once it joins one.
+	ErrNoNetwork = p2p.ErrNoNetwork
 
 	// Errors of Watcher.TakeSeat.
 

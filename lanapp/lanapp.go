@@ -82,6 +82,9 @@ func (l *LAN) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
 		}
 		found(ads)
 	})
+	if errors.Is(err, lan.ErrNoNetwork) {
+		return fmt.Errorf("%w: %w", ui.ErrNoNetwork, err)
+	}
 	if err != nil && lockErr != nil {
 		// Without the lock the system may drop the answers: say both.
 		return errors.Join(err, lockErr)

@@ -3,6 +3,7 @@ package p2p
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"slices"
@@ -297,6 +298,10 @@ func (a *Advert) Close() {
 	}
 }
 
+// ErrNoNetwork: the device has no network interface up that carries
+// multicast (Wi-Fi off, or none joined), so no table can be seen on it.
+var ErrNoNetwork = errors.New("p2p: this device is on no network")
+
 // BrowseRound is the length of one mDNS browsing round: zeroconf reports
 // an entry once per browse, so Browse starts a new one every round, and a
 // table missing from two rounds (and older than its TTL) is dropped.
@@ -309,6 +314,9 @@ func Browse(ctx context.Context, found func([]TableAd)) error {
 	ifaces, err := multicastInterfaces()
 	if err != nil {
 		return err
+	}
+	if len(ifaces) == 0 {
+		return ErrNoNetwork
 	}
 	type seen struct {
 		ad    TableAd

@@ -17,7 +17,8 @@ import (
 type LAN interface {
 	// Watch reports the tables advertised on the LAN, sorted by name, at
 	// once and whenever one appears, changes or vanishes, until ctx ends
-	// (then it returns nil).
+	// (then it returns nil). On a device on no network it returns
+	// ErrNoNetwork.
 	Watch(ctx context.Context, found func([]LANTableAd)) error
 	// Host opens a lobby for cfg and returns the table once the host
 	// started it through the Control of the LobbyHosting news, with every
@@ -204,6 +205,10 @@ const (
 	NewsViolation                          // a cheat halted the round
 	NewsCatchingUp                         // the game is over; the others catch up
 )
+
+// ErrNoNetwork is LAN.Watch's error on a device on no network (Wi-Fi
+// off): the home screen says so and looks again until one comes up.
+var ErrNoNetwork = errors.New("ui: this device is on no network")
 
 // errNoLAN is the error of LAN screens in an app without a LAN.
 var errNoLAN = errors.New("ui: this app has no LAN")

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
+	"github.com/njetlan/njet/ui/persontest"
 )
 
 // uiQueue is the UI goroutine of a LAN test app: Env.Do queues the
@@ -113,6 +115,9 @@ type fakeLAN struct {
 	news  chan LobbyNews
 	shown chan struct{} // one per news shown
 	ui    *uiQueue      // the test app's UI goroutine
+	// offline is how many more times Watch finds the device on no
+	// network.
+	offline atomic.Int32
 }
 
 // saw waits until Watch reported the last list, and shows it.
@@ -132,6 +137,9 @@ func newFakeLAN() *fakeLAN {
 }
 
 func (f *fakeLAN) Watch(ctx context.Context, found func([]LANTableAd)) error {
+	if f.offline.Add(-1) >= 0 {
+		return fmt.Errorf("%w: mDNS: no interface", ErrNoNetwork)
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -232,6 +240,33 @@ func TestLANHomeTables(t *testing.T) {
 				t.Fatalf("a vanished table is still listed: %q", got)
 			}
 		})
+	}
+}
+
+// TestLANHomeNoNetwork: on a device on no network the home screen says so
+// in the person's words, not in the network library's, and lists the
+// tables once the network comes up, without the person doing anything.
+func TestLANHomeNoNetwork(t *testing.T) {
+	defer func(d time.Duration) { noNetworkRetry = d }(noNetworkRetry)
+	noNetworkRetry = time.Millisecond
+	f := newFakeLAN()
+	f.offline.Store(2)
+	u := newLANTestApp(t, f, fyne.NewSize(360, 740))
+	p := persontest.New(t, u.Window().Canvas(), persontest.Options{})
+	reads := func(text string) bool { p.Settle(); return strings.Contains(p.Look().Read(""), text) }
+	f.ui.until(t, "the home screen to say there is no network", func() bool { return reads("is on no network") })
+	if reads("mDNS") {
+		t.Fatalf("the home screen shows the network library's error:\n%s", p.Look().Describe())
+	}
+	screenshot(t, "lan-no-network-phone", u.Window())
+	select {
+	case f.lists <- []LANTableAd{{ID: "01", Name: "Küche & Co", Game: "njet", Variant: "classic", Players: 4, Free: 2}}:
+	case <-time.After(time.Minute):
+		t.Fatal("the home screen stopped looking for tables")
+	}
+	f.saw()
+	if !reads("Küche & Co") || reads("on no network") {
+		t.Fatalf("once the network is up the home screen shows:\n%s", p.Look().Describe())
 	}
 }
 

@@ -2,9 +2,11 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -70,18 +72,41 @@ func (l *lanSection) start(ctx context.Context) {
 			}
 		})
 	}()
-	go func() {
+	go l.watch(ctx)
+}
+
+// noNetworkRetry is how often the home screen looks again for a network
+// while the device is on none (a variable for tests).
+var noNetworkRetry = 3 * time.Second
+
+// watch lists the tables until ctx ends. While the device is on no
+// network it says so and looks again every noNetworkRetry: the tables
+// show once the person turns Wi-Fi on.
+func (l *lanSection) watch(ctx context.Context) {
+	for ctx.Err() == nil {
 		err := l.lan.Watch(ctx, func(ads []LANTableAd) {
 			l.app.do(func() { l.show(ads) })
 		})
-		if err != nil && ctx.Err() == nil {
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		if !errors.Is(err, ErrNoNetwork) {
 			l.app.do(func() {
 				l.empty.SetText(tr("lan.watch-failed", "Cannot look for tables here: {{.Err}}. Join with a code instead.",
 					map[string]any{"Err": err.Error()}))
 				l.empty.Show()
 			})
+			return
 		}
-	}()
+		l.app.do(func() {
+			l.empty.SetText(tr("lan.no-network", "This device is on no network: connect it to the Wi-Fi the others use, and their tables show up here."))
+			l.empty.Show()
+		})
+		select {
+		case <-ctx.Done():
+		case <-time.After(noNetworkRetry):
+		}
+	}
 }
 
 // show lists the tables.

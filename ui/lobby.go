@@ -296,11 +296,11 @@ func (l *Lobby) show(n LobbyNews) {
 		} else if n.Seated >= n.Wanted {
 			l.status.SetText(tr("lan.lobby.full-joiner", "Every seat is taken: the game starts when the host says so."))
 		} else if l.control != nil {
-			l.status.SetText(tr("lan.lobby.waiting-host", "{{.Seated}} of {{.Wanted}} players are seated. Wait for friends or add bots; once every seat is taken you start the game.",
-				map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
+			l.status.SetText(trn("lan.lobby.waiting-host", "{{.Seated}} of {{.Wanted}} players are seated. Wait for friends or add bots; once every seat is taken you start the game.",
+				n.Seated, map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
 		} else {
-			l.status.SetText(tr("lan.lobby.waiting", "{{.Seated}} of {{.Wanted}} players are seated; the game starts when everyone is.",
-				map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
+			l.status.SetText(trn("lan.lobby.waiting", "{{.Seated}} of {{.Wanted}} players are seated; the game starts when everyone is.",
+				n.Seated, map[string]any{"Seated": n.Seated, "Wanted": n.Wanted}))
 		}
 		l.status.Importance = widget.MediumImportance
 		l.fill(n)
