@@ -748,6 +748,14 @@ func (s *Selfplay) slowFor(seat int) bool {
 	return slow != nil && p != nil && slow(p)
 }
 
+// silentTurn reports whether the device that posts for seat, as game
+// knows it, is cut off or gone: a seat handed to a watcher is the
+// watcher's, however silent the device that first played it.
+func (s *Selfplay) silentTurn(game *Game, seat int) bool {
+	d := game.PeerOf(seat)
+	return s.isSilent(d) && game.KeyOf(d) == s.ids[d]
+}
+
 func (s *Selfplay) isSilent(seat int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -767,7 +775,7 @@ func (s *Selfplay) silence(ctx context.Context, pending []Silence, othersDone bo
 			continue
 		}
 		v := p.View()
-		waiting = waiting || v.Turn >= 0 && (s.isSilent(p.Game().PeerOf(v.Turn)) || s.slowFor(p.Game().PeerOf(v.Turn)))
+		waiting = waiting || v.Turn >= 0 && (s.silentTurn(p.Game(), v.Turn) || s.slowFor(p.Game().PeerOf(v.Turn)))
 		// A seat that lost its secrets is as silent as one cut off.
 		waiting = waiting || v.SecretsLost
 	}
