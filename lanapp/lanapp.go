@@ -150,7 +150,11 @@ func lobbyNews(news func(ui.LobbyNews)) func(lan.Progress) {
 			}
 			news(n)
 		case lan.NotAdvertised:
-			news(ui.LobbyNews{Kind: ui.LobbyNotAdvertised, Err: p.Err})
+			err := p.Err
+			if errors.Is(err, lan.ErrNoNetwork) {
+				err = fmt.Errorf("%w: %w", ui.ErrNoNetwork, err)
+			}
+			news(ui.LobbyNews{Kind: ui.LobbyNotAdvertised, Err: err})
 		case lan.Waiting:
 			n := ui.LobbyNews{Kind: ui.LobbyWaiting, Seated: p.Seated, Wanted: p.Wanted, Players: p.Players, Hints: p.Hints}
 			for _, k := range p.Bots {

@@ -263,7 +263,7 @@ func (n *Node) Advertise(ad TableAd) (*Advert, error) {
 		}
 	}
 	if len(ips) == 0 {
-		return nil, fmt.Errorf("p2p: no LAN address to advertise")
+		return nil, fmt.Errorf("%w: no LAN address to advertise", ErrNoNetwork)
 	}
 	instance := "njet-" + ad.ID.String()[:12]
 	host := "njet-" + ad.Peer.String()[len(ad.Peer.String())-12:]

@@ -207,7 +207,8 @@ const (
 )
 
 // ErrNoNetwork is LAN.Watch's error on a device on no network (Wi-Fi
-// off): the home screen says so and looks again until one comes up.
+// off): the home screen says so and looks again until one comes up. A
+// lobby's LobbyNotAdvertised news carries it when its device is on none.
 var ErrNoNetwork = errors.New("ui: this device is on no network")
 
 // errNoLAN is the error of LAN screens in an app without a LAN.

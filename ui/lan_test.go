@@ -332,6 +332,41 @@ func TestLANHostForm(t *testing.T) {
 	}
 }
 
+// TestLANLobbyNoNetwork: a host on no network learns that no one can join,
+// and the warning stays while the seats news goes on; a table the network
+// hides is said to be so, with the code to give.
+func TestLANLobbyNoNetwork(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"no network", fmt.Errorf("%w: no LAN address to advertise", ErrNoNetwork), "no one else can join"},
+		{"hidden", errors.New("mDNS: no multicast"), "give your friends the code"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFakeLAN()
+			u := newLANTestApp(t, f, fyne.NewSize(360, 740))
+			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Game: "njet", Variant: "modern", Players: 3, Player: "Anna"})
+			u.Push(l)
+			p := persontest.New(t, u.Window().Canvas(), persontest.Options{})
+			reads := func(text string) bool { p.Settle(); return strings.Contains(p.Look().Read(""), text) }
+			f.news <- LobbyNews{Kind: LobbyNotAdvertised, Err: c.err}
+			f.told()
+			f.news <- LobbyNews{Kind: LobbyHosting, Control: &fakeControl{started: make(chan struct{})}, Addrs: []LANAddr{{Addr: "/ip4/127.0.0.1/tcp/4001"}}}
+			f.told()
+			f.news <- LobbyNews{Kind: LobbyWaiting, Seated: 1, Wanted: 3, Players: []string{"Anna"}}
+			f.told()
+			if !reads(c.want) || !reads("1 of 3 players is seated") {
+				t.Fatalf("the lobby shows:\n%s", p.Look().Describe())
+			}
+			if c.name == "no network" {
+				screenshot(t, "lan-lobby-no-network-phone", u.Window())
+			}
+		})
+	}
+}
+
 // TestLANLobbyFills: the host's lobby shows the code large and the seats
 // filling with names as people sit down (in any script), with the bots
 // and their strength; the host adds and removes bots and starts once the

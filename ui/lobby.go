@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 
@@ -25,6 +26,9 @@ type Lobby struct {
 
 	view   fyne.CanvasObject
 	status *widget.Label
+	// warn says, for as long as the lobby is open, that the LAN does not
+	// see the table.
+	warn   *widget.Label
 	game   *widget.Label // the game the table plays
 	code   *canvas.Text
 	addr   *widget.Label
@@ -110,7 +114,11 @@ func newLobbyTitled(a *App, host *LANHostConfig, to JoinTo, name, title string) 
 			l.Strength.SetSelectedIndex(min(1, len(l.strengths)-1))
 		}
 	}
-	l.view = a.page(title, column(container.NewVBox(l.game, l.status, l.code, l.addr, l.seats, l.hints, l.hostUI, l.Leave)))
+	l.warn = widget.NewLabel("")
+	l.warn.Wrapping = fyne.TextWrapWord
+	l.warn.Importance = widget.DangerImportance
+	l.warn.Hide()
+	l.view = a.page(title, column(container.NewVBox(l.game, l.status, l.warn, l.code, l.addr, l.seats, l.hints, l.hostUI, l.Leave)))
 	return l
 }
 
@@ -273,8 +281,14 @@ func (l *Lobby) show(n LobbyNews) {
 			l.fill(LobbyNews{Seated: 1, Wanted: l.host.Players - len(l.host.Bots), Players: []string{l.host.Player}, Bots: l.host.Bots, Hints: l.host.Hints})
 		}
 	case LobbyNotAdvertised:
-		l.status.SetText(tr("lan.lobby.not-advertised", "This network hides the table ({{.Err}}): give your friends the code.",
-			map[string]any{"Err": errText(n.Err)}))
+		// The status goes on to the seats; this stays.
+		if errors.Is(n.Err, ErrNoNetwork) {
+			l.warn.SetText(tr("lan.lobby.no-network", "This device is on no network: no one else can join. Connect it to the Wi-Fi the others use, then open the table again."))
+		} else {
+			l.warn.SetText(tr("lan.lobby.not-advertised", "This network hides the table ({{.Err}}): give your friends the code.",
+				map[string]any{"Err": errText(n.Err)}))
+		}
+		l.warn.Show()
 	case LobbyContacting:
 		l.status.SetText(tr("lan.lobby.contacting", "Calling the host…"))
 	case LobbyLooking:
