@@ -30,9 +30,11 @@ var njetUI = &gameUI{
 		}
 		return err
 	},
-	badSave:     func() string { return tr("home.resume.bad", "The saved game cannot be continued") },
-	lanTable:    func(a *App, t LANTable) Screen { return NewLANGame(a, t) },
-	variantName: func(v string) string { return editionName(editionOf(v)) },
+	badSave:  func() string { return tr("home.resume.bad", "The saved game cannot be continued") },
+	lanTable: func(a *App, t LANTable) Screen { return NewLANGame(a, t) },
+	variantName: func(v string) string {
+		return tr("game.njet-edition", "Njet! {{.Edition}}", map[string]any{"Edition": editionName(editionOf(v))})
+	},
 	host:        hostNjet,
 	fairStep:    fairStep.String,
 	fairVerdict: njetVerdict,

@@ -113,7 +113,7 @@ func TestLANTheGameNamed(t *testing.T) {
 			}
 			f.saw()
 			got := h.LAN.Tables()
-			want := map[string]string{"Attic": "Attic · Modern · 5 players", "Garden": "Garden · The Game · 4 players",
+			want := map[string]string{"Attic": "Attic · Njet! Modern · 5 players", "Garden": "Garden · The Game · 4 players",
 				"Kitchen": "Kitchen · The Game Extreme · 3 players"}
 			if len(got) != len(want) {
 				t.Fatalf("tables %q", got)
