@@ -4,8 +4,10 @@
 # those namespaces only, nothing in the root namespace's network touched.
 #
 #  1. The app (the real binary under Xvfb, in its probe mode) hosts a table:
-#     a person at the real pointer (internal/xperson --lan-host) taps "Host
-#     a table" on its home screen, fills the form in and opens the table;
+#     a person at the real pointer (internal/xperson --lan-host), with the
+#     app in French on a phone's screen, taps "Ouvrir une table" on its
+#     home screen, fills the form in (each label above its field: side by
+#     side they are wider than the phone) and opens the table;
 #     two terminal devices with bots find it by mDNS and join; the person
 #     starts the game when the seats are full and plays a whole short game
 #     by clicks.
@@ -87,18 +89,19 @@ term() {
 
 # app I DIR SIZE ARGS...: the app under its own Xvfb in namespace I, its
 # storage in DIR/home, in its probe mode on the LAN, with the person at its
-# window (xperson ARGS...), in the background. The app writes the table's
-# log and quits once the table's play ends.
+# window (xperson ARGS...), in the background; in the language APP_LANG
+# (default LANGUAGE). The app writes the table's log and quits once the
+# table's play ends.
 app() {
-	local i=$1 dir=$2 size=$3
+	local i=$1 dir=$2 size=$3 lang=${APP_LANG:-$LANGUAGE}
 	shift 3
 	mkdir -p "$dir/home"
-	ip netns exec "${NS[$i]}" env HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" \
+	ip netns exec "${NS[$i]}" env HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" LANGUAGE="$lang" \
 		timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
 			njet=$1 person=$2 dir=$3 size=$4
 			shift 4
-			# A German keyboard: the name typed below has an "ü" on a key
-			# of its own, as at a person'"'"'s table in Germany.
+			# A German keyboard: the name typed has an "ü", on a key of
+			# its own there.
 			setxkbmap de || exit 1
 			"$njet" --size "$size" --player "Anna" --probe "$dir/probe" --lan-log "$dir/log.njetlog" \
 				>"$dir/out.txt" 2>"$dir/err.txt" &
@@ -143,7 +146,7 @@ wait_game() {
 
 echo "== the app hosts, two terminal devices with bots join"
 A="$WORK/host-app" J1="$WORK/host-j1" J2="$WORK/host-j2"
-app 0 "$A" 1280x800 --lan-host "Küche & Co" --edition classic --players 3 --short
+APP_LANG=fr app 0 "$A" 360x740 --lan-host "Küche & Co" --edition classic --players 3 --short
 wait_for "$A/out.txt" "trace lobby-seats" 60
 term 1 "$J1" join --bot random --player "Ben" --wait 60s --linger 60s
 term 2 "$J2" join --bot random --player "李雷" --wait 60s --linger 60s

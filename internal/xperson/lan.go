@@ -71,13 +71,7 @@ func (p *person) host(name string, g game, w ui.SetUpWords) error {
 	if err := p.tapText(l.Host); err != nil {
 		return err
 	}
-	if err := p.tapFound("the table's name", p.beside(l.Name, "entry")); err != nil {
-		return err
-	}
-	if err := xdo("key", "--clearmodifiers", "ctrl+a", "BackSpace"); err != nil {
-		return err
-	}
-	if err := p.typeText(name); err != nil {
+	if err := p.fill("the table's name", p.fieldOf(l.Name, "entry"), name); err != nil {
 		return err
 	}
 	if err := p.tapText(w.Edition[g.edition]); err != nil {
@@ -112,35 +106,41 @@ func (p *person) host(name string, g game, w ui.SetUpWords) error {
 	return p.tapText(l.Start)
 }
 
-// choose picks option in the select beside the label: the select, then
+// choose picks option in the select of the label: the select, then
 // the option in its menu.
 func (p *person) choose(label, option string) error {
 	s, err := p.settle()
 	if err != nil {
 		return err
 	}
-	if cs := s.Find(p.beside(label, "select")); len(cs) > 0 && cs[0].Text == option {
+	if cs := s.Find(p.fieldOf(label, "select")); len(cs) > 0 && cs[0].Text == option {
 		return nil // chosen already
 	}
-	if err := p.tapFound("the choice of "+label, p.beside(label, "select")); err != nil {
+	if err := p.tapFound("the choice of "+label, p.fieldOf(label, "select")); err != nil {
 		return err
 	}
 	return p.tapText(option)
 }
 
-// beside matches the controls of kind on the line of the label a form
-// shows beside them.
-func (p *person) beside(label, kind string) func(reach.Control) bool {
+// fieldOf matches the controls of kind that a form shows for label: on
+// the label's line (the form side by side) or right under it (the form
+// one under the other, on a narrow screen).
+func (p *person) fieldOf(label, kind string) func(reach.Control) bool {
 	return func(c reach.Control) bool {
 		if c.Kind != kind || p.screen == nil {
 			return false
 		}
 		for _, t := range p.screen.Texts {
-			if t.Text == label {
-				y := t.Rect.Y + t.Rect.H/2
-				if y >= c.Rect.Y && y <= c.Rect.Y+c.Rect.H {
-					return true
-				}
+			if t.Text != label {
+				continue
+			}
+			y := t.Rect.Y + t.Rect.H/2
+			beside := y >= c.Rect.Y && y <= c.Rect.Y+c.Rect.H
+			gap := c.Rect.Y - (t.Rect.Y + t.Rect.H)
+			under := gap >= -t.Rect.H/2 && gap <= t.Rect.H &&
+				c.Rect.X < t.Rect.X+t.Rect.W && t.Rect.X < c.Rect.X+c.Rect.W
+			if beside || under {
+				return true
 			}
 		}
 		return false

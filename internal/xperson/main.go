@@ -288,13 +288,7 @@ func (p *person) setUp(g game, w ui.SetUpWords) error {
 		if err := p.tapText(w.Target); err != nil {
 			return err
 		}
-		if err := p.tapFound("the target score", reach.Kind("entry", w.Length)); err != nil {
-			return err
-		}
-		if err := xdo("key", "--clearmodifiers", "ctrl+a", "BackSpace"); err != nil {
-			return err
-		}
-		if err := p.typeText(strconv.Itoa(g.target)); err != nil {
+		if err := p.fill("the target score", reach.Kind("entry", w.Length), strconv.Itoa(g.target)); err != nil {
 			return err
 		}
 	}
@@ -466,6 +460,37 @@ func (p *person) wheel(pos fyne.Position, down bool) error {
 }
 
 func (p *person) typeText(s string) error { return xdo("type", "--delay", "50", s) }
+
+// fill types text into the entry match finds, what was there before
+// cleared, and reads the entry back: a letter the keyboard lost (xdotool
+// maps a letter its keyboard lacks onto a spare key for a moment, which
+// the window may not take in time) is typed again, as a person who sees
+// a typo corrects it, at most three times.
+func (p *person) fill(want string, match func(reach.Control) bool, text string) error {
+	shown := ""
+	for range 3 {
+		if err := p.tapFound(want, match); err != nil {
+			return err
+		}
+		if err := xdo("key", "--clearmodifiers", "ctrl+a", "BackSpace"); err != nil {
+			return err
+		}
+		if err := p.typeText(text); err != nil {
+			return err
+		}
+		s, err := p.settle()
+		if err != nil {
+			return err
+		}
+		if cs := s.Find(match); len(cs) > 0 {
+			if shown = cs[0].Text; shown == text {
+				return nil
+			}
+		}
+		fmt.Fprintf(os.Stderr, "%s: typed %q, the entry shows %q: again\n", want, text, shown)
+	}
+	return fmt.Errorf("%s: typed %q three times, the entry shows %q", want, text, shown)
+}
 
 func xdo(args ...string) error {
 	out, err := exec.Command("xdotool", args...).CombinedOutput()
