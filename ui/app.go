@@ -371,8 +371,10 @@ func (a *App) pageBack(title string, body fyne.CanvasObject, back func()) fyne.C
 	backBtn := widget.NewButtonWithIcon(tr("app.back", "Back"), theme.NavigateBackIcon(), back)
 	heading := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	heading.SizeName = theme.SizeNameSubHeadingText
-	heading.Truncation = fyne.TextTruncateEllipsis
-	bar := container.NewBorder(nil, nil, backBtn, nil, heading)
+	// A title longer than a phone's bar (in French or German) goes on to
+	// a second line rather than lose its end.
+	heading.Wrapping = fyne.TextWrapWord
+	bar := container.NewBorder(nil, nil, container.NewCenter(backBtn), nil, heading)
 	return container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, body)
 }
 
