@@ -35,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 
@@ -459,13 +460,36 @@ func (p *person) wheel(pos fyne.Position, down bool) error {
 	return xdo("click", "--repeat", "3", "--delay", "20", button)
 }
 
-func (p *person) typeText(s string) error { return xdo("type", "--delay", "50", s) }
+func (p *person) typeText(s string) error {
+	// xdotool type puts a letter that is not ASCII on a spare key for a
+	// moment, which the window does not always take in time; a letter the
+	// keyboard has on a key of its own (setxkbmap) is pressed as that key.
+	for s != "" {
+		i := strings.IndexFunc(s, func(r rune) bool { return keysyms[r] != "" })
+		if i < 0 {
+			return xdo("type", "--delay", "50", s)
+		}
+		if i > 0 {
+			if err := xdo("type", "--delay", "50", s[:i]); err != nil {
+				return err
+			}
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if err := xdo("key", "--delay", "50", keysyms[r]); err != nil {
+			return err
+		}
+		s = s[i+n:]
+	}
+	return nil
+}
+
+// keysyms name the keys of the letters a German keyboard has.
+var keysyms = map[rune]string{'ä': "adiaeresis", 'ö': "odiaeresis", 'ü': "udiaeresis",
+	'Ä': "Adiaeresis", 'Ö': "Odiaeresis", 'Ü': "Udiaeresis", 'ß': "ssharp"}
 
 // fill types text into the entry match finds, what was there before
-// cleared, and reads the entry back: a letter the keyboard lost (xdotool
-// maps a letter its keyboard lacks onto a spare key for a moment, which
-// the window may not take in time) is typed again, as a person who sees
-// a typo corrects it, at most three times.
+// cleared, and reads the entry back: a letter the keyboard lost is typed
+// again, as a person who sees a typo corrects it, at most three times.
 func (p *person) fill(want string, match func(reach.Control) bool, text string) error {
 	shown := ""
 	for range 3 {
