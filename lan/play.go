@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/njetlan/njet/games"
@@ -129,6 +130,13 @@ type Violation struct{ Err error }
 // devices to catch up.
 type CatchingUp struct{}
 
+// Rejoined: the device was cut off from the table and is back. The
+// table went on without it, and the device now follows the table's log,
+// which replaces what the device played alone meanwhile: the takeovers
+// and rounds told since then that the table's log does not hold. What
+// the table's log holds from there is told again.
+type Rejoined struct{}
+
 // SecretsLost: the device's store was damaged and lost its secrets for the
 // round in progress; its seat stays silent until the table voids the round,
 // and plays again in the next deal. Told once per round.
@@ -154,6 +162,7 @@ func (RoundOver) event()   {}
 func (Violation) event()   {}
 func (CatchingUp) event()  {}
 func (SecretsLost) event() {}
+func (Rejoined) event()    {}
 
 // Outcome is how Play ended for the device's own seat.
 type Outcome struct {
@@ -254,10 +263,23 @@ func nameOf(names []string, seat int) string {
 // than they are read, so every event reports all the rounds not reported
 // yet, and so does the end of the session.
 func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEvent func(Event)) error {
-	reported, shuffling, lost, tricks, voided, kept := 0, -1, -1, -1, 0, 0
+	shuffling, lost, tricks := -1, -1, -1
+	voids := told[*table.Violation]{same: func(a, b *table.Violation) bool {
+		return a.Seq == b.Seq && a.Seat == b.Seat && a.Check == b.Check
+	}}
+	kept := told[table.Recovery]{same: func(a, b table.Recovery) bool { return a == b }}
+	results := told[table.RoundResult]{same: func(a, b table.RoundResult) bool {
+		return a.Round == b.Round && a.Deal == b.Deal && slices.Equal(a.Points, b.Points)
+	}}
 	report := func() {
 		g := s.Peer(own).Game()
-		for _, v := range g.Voided()[voided:] {
+		newVoids, switched := voids.news(g.Voided())
+		newKept, switchedKept := kept.news(g.Recovered())
+		newResults, switchedResults := results.news(g.Njet().Results())
+		if switched || switchedKept || switchedResults {
+			onEvent(Rejoined{})
+		}
+		for _, v := range newVoids {
 			// A device gone before its seat's cards could be played on:
 			// the round is dealt again, and the words say why. Any
 			// other fault (a withheld reveal, a cheat, the end of a game
@@ -271,18 +293,14 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 				}
 				onEvent(e)
 			}
-			voided++
 		}
-		for _, r := range g.Recovered()[kept:] {
+		for _, r := range newKept {
 			onEvent(SeatGone{Seat: r.Seat, Host: r.Host, Kept: true, You: r.Host == own, Name: nameOf(names, r.Seat),
 				HostName: nameOf(names, r.Host)})
-			kept++
 		}
-		results := g.Njet().Results()
-		for _, r := range results[min(reported, len(results)):] {
+		for _, r := range newResults {
 			onEvent(RoundOver{Result: r})
 		}
-		reported = len(results)
 	}
 	err := s.Run(ctx, func(seat int, e table.Event) {
 		if seat != own {
@@ -307,6 +325,30 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 	})
 	report()
 	return err
+}
+
+// told is what runBot has told of a list that the log grows (the voids,
+// the recoveries, the rounds' results). The log may switch to another
+// branch: a device cut off from the table plays on alone in its own log,
+// and once back it follows the table's, which may hold fewer or other
+// items than were told. same tells two items apart.
+type told[T any] struct {
+	items []T
+	same  func(a, b T) bool
+}
+
+// news returns the items of now not told yet: those after the part that
+// now and what was told share. switched reports that something told is
+// not in now (the log switched branch): what follows the shared part is
+// told again as now has it.
+func (t *told[T]) news(now []T) (fresh []T, switched bool) {
+	k := 0
+	for k < len(t.items) && k < len(now) && t.same(t.items[k], now[k]) {
+		k++
+	}
+	switched = k < len(t.items)
+	t.items = slices.Clone(now)
+	return now[k:], switched
 }
 
 // overGrace is how long a person whose game is over may take to see the

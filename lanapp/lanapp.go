@@ -82,9 +82,7 @@ func (l *LAN) Watch(ctx context.Context, found func([]ui.LANTableAd)) error {
 		}
 		found(ads)
 	})
-	if errors.Is(err, lan.ErrNoNetwork) {
-		return fmt.Errorf("%w: %w", ui.ErrNoNetwork, err)
-	}
+	err = noNetwork(err)
 	if err != nil && lockErr != nil {
 		// Without the lock the system may drop the answers: say both.
 		return errors.Join(err, lockErr)
@@ -150,11 +148,7 @@ func lobbyNews(news func(ui.LobbyNews)) func(lan.Progress) {
 			}
 			news(n)
 		case lan.NotAdvertised:
-			err := p.Err
-			if errors.Is(err, lan.ErrNoNetwork) {
-				err = fmt.Errorf("%w: %w", ui.ErrNoNetwork, err)
-			}
-			news(ui.LobbyNews{Kind: ui.LobbyNotAdvertised, Err: err})
+			news(ui.LobbyNews{Kind: ui.LobbyNotAdvertised, Err: noNetwork(p.Err)})
 		case lan.Waiting:
 			n := ui.LobbyNews{Kind: ui.LobbyWaiting, Seated: p.Seated, Wanted: p.Wanted, Players: p.Players, Hints: p.Hints}
 			for _, k := range p.Bots {
@@ -412,3 +406,13 @@ var (
 	_ ui.NjetLANTable    = (*lanTable)(nil)
 	_ ui.TheGameLANTable = (*lanTable)(nil)
 )
+
+// noNetwork marks err as the app's ui.ErrNoNetwork when the device is on
+// no network (lan.ErrNoNetwork), so that the screens say so in the
+// person's words; any other err is returned as it is.
+func noNetwork(err error) error {
+	if errors.Is(err, lan.ErrNoNetwork) {
+		return fmt.Errorf("%w: %w", ui.ErrNoNetwork, err)
+	}
+	return err
+}

@@ -49,7 +49,8 @@ type PeerSeat struct {
 	queue    []Event
 	synced   bool
 	ended    bool
-	seen     uint64 // envelopes of the log told
+	seen     uint64     // envelopes of the log told
+	seenAt   table.Hash // the hash of the last of them
 	cur      engine.View
 	players  int
 	deal     tally // what was told of the current deal
@@ -137,7 +138,7 @@ func (s *PeerSeat) update() {
 		return // the genesis is not known yet
 	}
 	s.players = v.Game.Players
-	if !s.synced {
+	if !s.synced || s.switched(v) {
 		s.sync(v)
 		return
 	}
@@ -148,15 +149,41 @@ func (s *PeerSeat) update() {
 		s.sync(v)
 		return
 	}
-	s.seen = v.Seq
+	s.see(v.Seq)
 	s.cur = v.Game
 	s.after(v)
+}
+
+// see takes the log's first seq envelopes as told.
+func (s *PeerSeat) see(seq uint64) {
+	s.seen, s.seenAt = seq, table.Hash{}
+	if seq == 0 {
+		return
+	}
+	if env, ok := s.p.Log().Get(seq - 1); ok {
+		s.seenAt = env.Hash()
+	}
+}
+
+// switched reports whether the log left the branch told so far: a device
+// cut off from the table plays on alone in its own log, and once back it
+// follows the table's, whose envelopes differ from some seq on. What was
+// told since then is then told again from the view as a whole.
+func (s *PeerSeat) switched(v table.PeerView) bool {
+	if s.seen == 0 {
+		return false
+	}
+	if v.Seq < s.seen {
+		return true
+	}
+	env, ok := s.p.Log().Get(s.seen - 1)
+	return !ok || env.Hash() != s.seenAt
 }
 
 // sync queues the whole state and takes the view as told.
 func (s *PeerSeat) sync(v table.PeerView) {
 	s.synced = true
-	s.seen = v.Seq
+	s.see(v.Seq)
 	s.cur = v.Game
 	s.deal = tally{
 		dealt:    v.Game.Phase >= engine.PhaseNjet,

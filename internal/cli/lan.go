@@ -319,6 +319,8 @@ func (c *cli) showPlay(e lan.Event) {
 		fmt.Fprintf(c.stdout, "violation: %v\n", e.Err)
 	case lan.CatchingUp:
 		fmt.Fprintf(c.stdout, "waiting for the other devices to catch up…\n")
+	case lan.Rejoined:
+		fmt.Fprintf(c.stdout, "back with the table: it went on while this device was cut off, and what this device played alone meanwhile does not count\n")
 	case lan.SecretsLost:
 		fmt.Fprintf(c.stdout, "this device lost its secrets for this round (its store was damaged): its seat stays silent until the table voids the round\n")
 	}

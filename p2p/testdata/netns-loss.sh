@@ -44,7 +44,8 @@
 # NJET_BIN=path uses that binary; LOSS_SCENARIOS="host two" runs only the
 # named ones; LOSS_ROUNDS (default 3) is the length of each game and
 # LOSS_WAIT (default 300) bounds, in seconds, the wait for a remaining
-# device to finish. Exits non-zero if any scenario failed.
+# device to finish; LOSS_KEEP=dir keeps every device's files there.
+# Exits non-zero if any scenario failed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . p2p/testdata/netns-lib.sh
@@ -63,6 +64,9 @@ finish() {
 		for f in "$WORK"/*/out.txt; do
 			[ -f "$f" ] && { echo "--- $f"; tail -n 15 "$f"; }
 		done
+	fi
+	if [ -n "${LOSS_KEEP:-}" ]; then
+		mkdir -p "$LOSS_KEEP" && cp -a "$WORK"/. "$LOSS_KEEP"/
 	fi
 	rm -rf "$WORK"
 	exit $code
@@ -171,18 +175,23 @@ scen_partition() {
 		--rounds "$ROUNDS" --linger 60s --wait 90s
 	wait_for "$WORK/partition-0/out.txt" "join code" 20 || return 1
 	CODE=$(grep -o 'join code [A-Z0-9-]*' "$WORK/partition-0/out.txt" | head -n 1 | awk '{print $3}')
-	for i in 1 2 3; do
-		start "$i" "$WORK/partition-$i" join --bot random --wait 90s --linger 60s --code "$CODE"
-	done
+	# Devices 1 and 3 play with the search bot, so that the tricks last
+	# seconds and the link goes down during them (then the table keeps
+	# the round, recovering device 2's cards from its escrow, while
+	# device 2 alone takes the other seats over in its own log).
+	start 1 "$WORK/partition-1" join --bot search --wait 90s --linger 60s --code "$CODE"
+	start 2 "$WORK/partition-2" join --bot random --wait 90s --linger 60s --code "$CODE"
+	start 3 "$WORK/partition-3" join --bot search --wait 90s --linger 60s --code "$CODE"
 	watch_growth "$WORK/partition-0/njet.db" "$WORK/partition-0/growth.txt"
-	wait_for "$WORK/partition-0/out.txt" "shuffling" 90 || return 1
-	sleep 0.5
+	wait_for "$WORK/partition-1/out.txt" "tricks…" 90 || return 1
 	echo "partition: the link of device 2 is down for 45 s"
 	t0=$(lost)
 	ip -n "${NS[2]}" link set eth0 down
 	sleep 45
 	ip -n "${NS[2]}" link set eth0 up
-	finish_table partition "$t0" 0 1 2 3
+	finish_table partition "$t0" 0 1 2 3 || return 1
+	echo "partition: device 2 said, once back:"
+	grep -h -A1 'back with the table' "$WORK/partition-2/out.txt" | cut -d' ' -f2- | sed 's/^/  /' || true
 }
 
 scen_watcher_seat() {
