@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ import (
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/ui/persontest"
+	"github.com/njetlan/njet/ui/reach"
 )
 
 // uiQueue is the UI goroutine of a LAN test app: Env.Do queues the
@@ -488,6 +490,106 @@ func (s *scriptSeat) Next(ctx context.Context) (seat.Event, error) {
 func (s *scriptSeat) Choose(uint64, engine.Action) error { return seat.ErrWithdrawn }
 func (s *scriptSeat) VoteVoid() error                    { s.voted = true; return nil }
 func (s *scriptSeat) Leave() error                       { return nil }
+
+// TestLANGameBannerNamesTheSeatAsItsTile: a seat without a player's name
+// (a terminal device that joined without one) is "Bot 2" on its tile; the
+// banner that waits for it and offers the vote speaks of it the same way,
+// not as "seat 3 (Falcon)", which the table shows nowhere.
+func TestLANGameBannerNamesTheSeatAsItsTile(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	chars := engine.Classic.Characters()
+	seats := []seat.SeatInfo{
+		{Name: "Cleo", Character: chars[0], Who: seat.Person},
+		{Name: "Anna", Character: chars[1], Who: seat.You},
+		{Character: chars[2], Who: seat.Person},
+	}
+	for _, sz := range lanSizes {
+		t.Run(sz.name, func(t *testing.T) {
+			u := newLANTestApp(t, newFakeLAN(), sz.size)
+			g := NewLANGame(u, nil)
+			u.Push(&staticScreen{view: g.View()})
+			g.you = 1
+			g.event(seat.Sync{State: seat.State{You: 1, Seats: seats}})
+			g.event(seat.Turn{Seat: 2, Kind: engine.ActDiscard, Since: now.Add(-45 * time.Second), Patience: 30 * time.Second,
+				Voidable: true, Votes: 1, Needed: 2})
+			p := persontest.New(t, u.Window().Canvas(), persontest.Options{})
+			if !p.Sees("Waiting for Bot 2") {
+				p.Fatalf("the banner does not wait for Bot 2, the name on the seat's tile")
+			}
+			if tile := seatName([]string{"Cleo", "Anna", ""}, 2, 1, ""); tile != "Bot 2" {
+				t.Errorf("the tile says %q", tile)
+			}
+			for _, not := range []string{"seat 3", "Falcon", say(wCharacter(chars[2]))} {
+				if p.Sees(not) {
+					p.Fatalf("the banner speaks of %q, which the table shows nowhere", not)
+				}
+			}
+		})
+	}
+}
+
+// TestLANGameFairPlayAfterCatchingUp: a device that catches up with the
+// table (back from a partition, or its seat watched while a bot played
+// it) hears of the rounds audited meanwhile only in the whole state; the
+// fair-play button then offers the last of them, not the last one it saw
+// audited before.
+func TestLANGameFairPlayAfterCatchingUp(t *testing.T) {
+	for _, sz := range lanSizes {
+		t.Run(sz.name, func(t *testing.T) {
+			u := newLANTestApp(t, newFakeLAN(), sz.size)
+			g := NewLANGame(u, nil)
+			u.Push(&staticScreen{view: g.View()})
+			p := persontest.New(t, u.Window().Canvas(), persontest.Options{})
+			g.event(seat.Audited{Round: 1})
+			if !p.Sees("Fair play: round 1") {
+				p.Fatalf("no fair play for round 1 after its audit")
+			}
+			g.event(seat.Sync{State: seat.State{You: 0, Audited: true, Watching: true,
+				Results: []seat.RoundResult{{Round: 1}, {Round: 2}, {Round: 3}}}})
+			if !p.Sees("Fair play: round 3") {
+				p.Fatalf("after catching up with three audited rounds the button does not offer round 3")
+			}
+		})
+	}
+}
+
+// TestLANGameBarFitsAPhone: on a phone the banner's three buttons (vote,
+// fair play, leave) are wider than the screen side by side; the bar wraps
+// them under the words instead of asking for a wider window, and a person
+// finds each within the screen and can tap it.
+func TestLANGameBarFitsAPhone(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	phone := lanSizes[1].size
+	u := newLANTestApp(t, newFakeLAN(), phone)
+	g := NewLANGame(u, nil)
+	u.Push(&staticScreen{view: g.View()})
+	chars := engine.Classic.Characters()
+	g.event(seat.Sync{State: seat.State{You: 0, Seats: []seat.SeatInfo{
+		{Name: "Anna", Character: chars[0], Who: seat.You},
+		{Name: "Ben", Character: chars[1], Who: seat.Person},
+		{Name: "Cleo", Character: chars[2], Who: seat.Person},
+	}}})
+	g.event(seat.Audited{Round: 1})
+	g.event(seat.Turn{Seat: 2, Kind: engine.ActPlay, Since: now.Add(-45 * time.Second), Patience: 30 * time.Second,
+		Voidable: true, Votes: 0, Needed: 1})
+	p := persontest.New(t, u.Window().Canvas(), persontest.Options{})
+	p.Settle()
+	if w := u.Window().Canvas().Content().MinSize().Width; w > phone.Width {
+		t.Errorf("the screen asks for %.0f px, wider than the phone's %.0f", w, phone.Width)
+	}
+	for _, label := range []string{"Vote for a bot", "Fair play: round 1", "Leave"} {
+		c := p.Find(strconv.Quote(label), reach.Button(label))
+		if !c.Reachable() || c.Rect.X < 0 || c.Rect.X+c.Rect.W > phone.Width {
+			p.Fatalf("%q is not within the phone's screen: %v", label, c)
+		}
+	}
+	s := &scriptSeat{}
+	g.st = &tapSeat{Seat: s}
+	p.TapText("Vote for a bot")
+	if !s.voted {
+		t.Error("the tap on the vote did not reach the seat")
+	}
+}
 
 // TestLANGameBanner: the banner says whom the table waits for and since
 // when, offers the vote with its explanation (R-VOID: two seats end the

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -57,8 +58,7 @@ func NewLANGame(a *App, t LANTable) *LANGame {
 	g.Fair = widget.NewButtonWithIcon("", theme.ConfirmIcon(), g.showFairPlay)
 	g.Fair.Hide()
 	g.Leave = widget.NewButtonWithIcon(tr("lan.lobby.leave", "Leave"), theme.LogoutIcon(), g.leave)
-	buttons := container.NewHBox(g.Vote, g.Fair, g.Leave)
-	bar := container.New(&bannerLayout{}, g.banner, buttons)
+	bar := container.New(&bannerLayout{}, g.banner, g.Vote, g.Fair, g.Leave)
 	g.body = container.NewStack()
 	g.view = container.NewBorder(bar, nil, nil, nil, g.body)
 	return g
@@ -224,6 +224,11 @@ func (g *LANGame) event(ev seat.Event) {
 		if ev.State.Watching {
 			g.note = tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
 		}
+		// A device that catches up (or follows the table's branch after
+		// a partition) hears of the rounds audited meanwhile here alone.
+		if n := len(ev.State.Results); ev.State.Audited && n > 0 {
+			g.audit(ev.State.Results[n-1].Round)
+		}
 	case seat.Turn:
 		t := ev
 		g.turn = &t
@@ -245,17 +250,15 @@ func (g *LANGame) event(ev seat.Event) {
 		g.halt = ""
 		g.note = g.voided(ev)
 	case seat.RoundKept:
-		name := words.Plain(g.seatName(ev.Seat))
+		name := words.Plain(g.playerName(ev.Seat))
 		if ev.Seat == g.you {
 			name = words.Msg{}
 		}
-		g.note = say(words.Gone(name, words.Plain(g.seatName(ev.Host)), true, ev.Host == g.you))
+		g.note = say(words.Gone(name, words.Plain(g.playerName(ev.Host)), true, ev.Host == g.you))
 	case seat.Watching:
 		g.note = tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
 	case seat.Audited:
-		g.audited = ev.Round
-		g.Fair.SetText(tr("lan.game.fair", "Fair play: round {{.Round}}", map[string]any{"Round": ev.Round}))
-		g.Fair.Show()
+		g.audit(ev.Round)
 	case seat.GameOver:
 		g.turn = nil
 	}
@@ -293,26 +296,22 @@ func (g *LANGame) show() {
 	g.view.Refresh() // buttons came or went: the bar lays out again
 }
 
-// playerName is a seat's player name, or "seat N" without one: how a
-// person speaks of someone whose device left.
-func (g *LANGame) playerName(s int) string {
-	if s >= 0 && s < len(g.seats) && g.seats[s].Name != "" {
-		return g.seats[s].Name
-	}
-	return tr("lan.game.seat", "seat {{.N}}", map[string]any{"N": s + 1})
+// audit offers the fair-play panel up to round, the last audited.
+func (g *LANGame) audit(round int) {
+	g.audited = round
+	g.Fair.SetText(tr("lan.game.fair", "Fair play: round {{.Round}}", map[string]any{"Round": round}))
+	g.Fair.Show()
 }
 
-// seatName is a seat's name and character: "Anna (Wolf)".
-func (g *LANGame) seatName(s int) string {
-	name := tr("lan.game.seat", "seat {{.N}}", map[string]any{"N": s + 1})
-	if s >= 0 && s < len(g.seats) {
-		si := g.seats[s]
-		if si.Name != "" {
-			name = si.Name
-		}
-		return name + " (" + say(wCharacter(si.Character)) + ")"
+// playerName is how the table screen's tiles call seat s (seatName): the
+// player's name, else "You" or "Bot N". The banner and the notes speak of
+// a seat in those words, so that a person finds it on the table at once.
+func (g *LANGame) playerName(s int) string {
+	names := make([]string, len(g.seats))
+	for i, si := range g.seats {
+		names[i] = si.Name
 	}
-	return name
+	return seatName(names, s, g.you, "")
 }
 
 // waiting says whom the table waits for and since when.
@@ -321,12 +320,12 @@ func (g *LANGame) waiting(t seat.Turn) string {
 	if !t.Since.IsZero() {
 		secs = int(g.app.Now().Sub(t.Since) / time.Second)
 	}
-	return tr("lan.game.waiting", "Waiting for {{.Name}} for {{.Secs}} s", map[string]any{"Name": g.seatName(t.Seat), "Secs": max(secs, 0)})
+	return tr("lan.game.waiting", "Waiting for {{.Name}} for {{.Secs}} s", map[string]any{"Name": g.playerName(t.Seat), "Secs": max(secs, 0)})
 }
 
 // voteHelp explains the vote in plain words.
 func (g *LANGame) voteHelp(t seat.Turn) string {
-	args := map[string]any{"Name": g.seatName(t.Seat), "Votes": t.Votes, "Needed": t.Needed,
+	args := map[string]any{"Name": g.playerName(t.Seat), "Votes": t.Votes, "Needed": t.Needed,
 		"Patience": int(t.Patience / time.Second)}
 	if len(g.seats) == 2 {
 		return tr("lan.game.vote-two", "The device of {{.Name}} has not been heard from for more than {{.Patience}} s. With two players nobody can take over: if you vote, the game ends as abandoned.", args)
@@ -343,14 +342,14 @@ func (g *LANGame) cheat(v *seat.Violation) string {
 		return tr("lan.game.software", "The table stopped: the checking software failed, not a player. Update the app on every device, then check the saved game again.")
 	}
 	return tr("lan.game.cheat", "The round stopped: {{.Name}} cheated. The check that failed: {{.Check}} ({{.Step}}).",
-		map[string]any{"Name": g.seatName(v.Seat), "Check": v.Check, "Step": checkStep(v.Check)})
+		map[string]any{"Name": g.playerName(v.Seat), "Check": v.Check, "Step": checkStep(v.Check)})
 }
 
 // voided tells a voided round.
 func (g *LANGame) voided(ev seat.RoundVoided) string {
 	who := tr("lan.game.someone", "a seat")
 	if ev.Fault != nil {
-		who = g.seatName(ev.Fault.Seat)
+		who = g.playerName(ev.Fault.Seat)
 		// A device that left, or one that stayed and withheld its reveal,
 		// is told in a person's words.
 		switch {
@@ -369,7 +368,7 @@ func (g *LANGame) voided(ev seat.RoundVoided) string {
 	if ev.Fault != nil && ev.Fault.Check == table.CheckSilent && ev.Fault.Seat != g.you {
 		// A device gone before its cards could be played on: say so, and
 		// that the cards are dealt again at once.
-		return say(words.Gone(words.Plain(who), words.Plain(g.seatName(ev.BotHost)), false, false))
+		return say(words.Gone(words.Plain(who), words.Plain(g.playerName(ev.BotHost)), false, false))
 	}
 	return tr("lan.game.voided", "The round was dealt again without the points so far: {{.Name}} was at fault, and a bot plays that seat now.",
 		map[string]any{"Name": who})
@@ -412,9 +411,12 @@ func (t *tapSeat) Next(ctx context.Context) (seat.Event, error) {
 	return ev, err
 }
 
-// bannerLayout sets the banner's words beside its buttons where the words
-// keep room for a line of their own, else above them: on a phone the
-// buttons would leave the words a column a few letters wide.
+// bannerLayout sets the banner's words (its first object) beside its
+// buttons (the others) where the words keep room for a line of their own,
+// else above them: on a phone the buttons would leave the words a column
+// a few letters wide. Below the words the buttons wrap into right-aligned
+// rows where one row is wider than the screen (three buttons on a phone,
+// in German or French two), so the bar never asks for a wider window.
 type bannerLayout struct {
 	last float32 // the width of the last layout
 }
@@ -422,32 +424,96 @@ type bannerLayout struct {
 // bannerWords is the least width the words keep beside the buttons.
 const bannerWords = 240
 
+// buttonRows splits the visible buttons into rows no wider than w (a
+// button wider than w alone in its row), and returns them with each row's
+// width and the height of a row.
+func buttonRows(buttons []fyne.CanvasObject, w float32) (rows [][]fyne.CanvasObject, widths []float32, h float32) {
+	gap := theme.Padding()
+	for _, b := range buttons {
+		if !b.Visible() {
+			continue
+		}
+		s := b.MinSize()
+		h = max(h, s.Height)
+		if n := len(rows); n > 0 && widths[n-1]+gap+s.Width <= w {
+			rows[n-1] = append(rows[n-1], b)
+			widths[n-1] += gap + s.Width
+			continue
+		}
+		rows = append(rows, []fyne.CanvasObject{b})
+		widths = append(widths, s.Width)
+	}
+	return rows, widths, h
+}
+
+// rowsHeight is the height of n rows of buttons h high.
+func rowsHeight(n int, h float32) float32 {
+	if n == 0 {
+		return 0
+	}
+	return float32(n)*h + float32(n-1)*theme.Padding()
+}
+
+// placeRow sets row's buttons side by side, the row ending at right, at
+// y and h high.
+func placeRow(row []fyne.CanvasObject, right, width, y, h float32) {
+	x := right - width
+	for _, b := range row {
+		bw := b.MinSize().Width
+		b.Move(fyne.NewPos(x, y))
+		b.Resize(fyne.NewSize(bw, h))
+		x += bw + theme.Padding()
+	}
+}
+
+// oneRow is the width of the visible buttons in one row.
+func oneRow(buttons []fyne.CanvasObject) float32 {
+	_, widths, _ := buttonRows(buttons, float32(math.Inf(1)))
+	if len(widths) == 0 {
+		return 0
+	}
+	return widths[0]
+}
+
 func (l *bannerLayout) beside(objs []fyne.CanvasObject, w float32) bool {
-	return w <= 0 || objs[1].MinSize().Width+bannerWords <= w
+	return w <= 0 || oneRow(objs[1:])+bannerWords <= w
 }
 
 func (l *bannerLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	l.last = size.Width
-	words, buttons := objs[0], objs[1]
-	b := buttons.MinSize()
+	words, buttons := objs[0], objs[1:]
 	if l.beside(objs, size.Width) {
+		rows, widths, _ := buttonRows(buttons, float32(math.Inf(1)))
+		var bw float32
+		if len(rows) > 0 {
+			bw = widths[0]
+			placeRow(rows[0], size.Width, bw, 0, size.Height)
+		}
 		words.Move(fyne.NewPos(0, 0))
-		words.Resize(fyne.NewSize(size.Width-b.Width, size.Height))
-		buttons.Move(fyne.NewPos(size.Width-b.Width, 0))
-		buttons.Resize(fyne.NewSize(b.Width, size.Height))
+		words.Resize(fyne.NewSize(size.Width-bw, size.Height))
 		return
 	}
-	wh := size.Height - b.Height
+	rows, widths, h := buttonRows(buttons, size.Width)
+	wh := size.Height - rowsHeight(len(rows), h)
 	words.Move(fyne.NewPos(0, 0))
 	words.Resize(fyne.NewSize(size.Width, wh))
-	buttons.Move(fyne.NewPos(size.Width-b.Width, wh))
-	buttons.Resize(b)
+	for i, row := range rows {
+		placeRow(row, size.Width, widths[i], wh+float32(i)*(h+theme.Padding()), h)
+	}
 }
 
 func (l *bannerLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	words, buttons := objs[0].MinSize(), objs[1].MinSize()
+	words, buttons := objs[0].MinSize(), objs[1:]
 	if l.beside(objs, l.last) {
-		return fyne.NewSize(words.Width+buttons.Width, max(words.Height, buttons.Height))
+		_, _, h := buttonRows(buttons, float32(math.Inf(1)))
+		return fyne.NewSize(words.Width+oneRow(buttons), max(words.Height, h))
 	}
-	return fyne.NewSize(max(words.Width, buttons.Width), words.Height+buttons.Height)
+	rows, _, h := buttonRows(buttons, l.last)
+	var widest float32
+	for _, b := range buttons {
+		if b.Visible() {
+			widest = max(widest, b.MinSize().Width)
+		}
+	}
+	return fyne.NewSize(max(words.Width, widest), words.Height+rowsHeight(len(rows), h))
 }
