@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -669,13 +670,40 @@ func (s *Selfplay) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return errors.Join(fmt.Errorf("table: the selfplay did not finish: %w", ctx.Err()), s.stopAll())
+			return errors.Join(fmt.Errorf("table: the selfplay did not finish (%s): %w", s.waitingFor(silences), ctx.Err()), s.stopAll())
 		case <-time.After(s.cfg.Tick):
 		}
 		if err := s.restartStopped(ctx); err != nil {
 			return errors.Join(err, s.stopAll())
 		}
 	}
+}
+
+// waitingFor says what a run that does not end waits for: each device's
+// log and state, and which of Run's conditions for the end do not hold.
+func (s *Selfplay) waitingFor(silences []Silence) string {
+	var parts []string
+	for seat := range s.cfg.Players {
+		p := s.Peer(seat)
+		if p == nil {
+			parts = append(parts, fmt.Sprintf("seat %d not running", seat))
+			continue
+		}
+		n, h := p.Log().Head()
+		parts = append(parts, fmt.Sprintf("seat %d at %d %x done %v silent %v", seat, n, h[:4], p.Done(), s.isSilent(seat)))
+	}
+	for _, c := range silences {
+		if c.ReturnAt > 0 && s.isSilent(c.Seat) {
+			parts = append(parts, fmt.Sprintf("seat %d to come back at %d", c.Seat, c.ReturnAt))
+		}
+	}
+	if !s.backInStep() {
+		parts = append(parts, "a device back is not in step")
+	}
+	if !s.splitSettled() {
+		parts = append(parts, "the split is not settled")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // restartStopped restarts from its store every peer that stopped by
