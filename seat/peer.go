@@ -246,9 +246,14 @@ func (s *PeerSeat) after(v table.PeerView) {
 	case v.Violation == nil:
 		s.halted = false
 	}
-	if v.BotHost >= 0 && !s.watching {
+	switch {
+	case v.BotHost >= 0 && !s.watching:
 		s.watching = true
 		s.tell(Watching{BotHost: v.BotHost})
+	case v.BotHost < 0 && s.watching:
+		// The seat was handed back (a claim at a new deal): the person
+		// plays it again, and is asked below.
+		s.watching = false
 	}
 	if s.open && (v.Prompt == nil || v.Prompt.Seq != s.asked || v.Prompt.Head != s.askedAt || s.watching) {
 		s.open = false

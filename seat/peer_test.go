@@ -448,3 +448,85 @@ func njetPlayers(t testing.TB) table.NewPlayer {
 	}
 	return g.NewPlayer
 }
+
+// TestPeerSeatHandedBackIsAskedAgain: the person stays silent in the
+// first round and a bot takes the seat over; the device is still there,
+// so at the next deal the table hands the seat back to it. From then on
+// the person is asked again, and each question stays open until answered
+// (none withdrawn), to the end of the game.
+func TestPeerSeatHandedBackIsAskedAgain(t *testing.T) {
+	const you = 1
+	lt := newLANTable(t, engine.Classic, 3, 2, you, nil)
+	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), peerTestTimeout)
+	defer cancel()
+	var (
+		mu   sync.Mutex
+		held uint64 // the question the person leaves unanswered
+	)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		// The clock moves only while the table waits for the silent person.
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			mu.Lock()
+			h := held
+			mu.Unlock()
+			if v := lt.peers[you].View(); h != 0 && v.Seq == h && v.Turn == you {
+				lt.clock.add(time.Second)
+			}
+		}
+	}()
+	watched, answered, over := false, 0, false
+	for range maxEvents {
+		ev, err := s.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("after the watch (%v) and %d answers: %v", watched, answered, err)
+		}
+		switch ev := ev.(type) {
+		case YourTurn:
+			mu.Lock()
+			if held == 0 && ev.Prompt.Kind == engine.ActPlay {
+				held = ev.Prompt.Seq
+			}
+			h := held
+			mu.Unlock()
+			if h == ev.Prompt.Seq {
+				continue // left unanswered
+			}
+			if err := s.Choose(ev.Prompt.Seq, ev.Prompt.Legal[0]); err != nil {
+				t.Fatal(err)
+			}
+			if watched {
+				answered++
+			}
+		case Withdrawn:
+			if ev.Seq != held {
+				t.Fatalf("question %d withdrawn (the held one was %d): the seat was handed back", ev.Seq, held)
+			}
+		case Watching:
+			watched = true
+		case GameOver:
+			over = true
+		}
+	}
+	if !watched || !over {
+		t.Fatalf("watched %v, over %v", watched, over)
+	}
+	if answered == 0 {
+		t.Fatal("the person was never asked once the seat was handed back")
+	}
+}
