@@ -10,9 +10,11 @@
 #   lobby   a joiner whose claim is dropped in the lobby (its seat goes to
 #           another device), then that device as soon as the table starts
 #   two     two devices of five (Modern edition) at once, mid-round
-#   partition the link of one device of four is down for 45 s mid-round
-#           (longer than the patience: alone, it takes the other seats
-#           over); back, it follows the table, and all four finish alike.
+#   partition the link of one device of four is down for 45 s from the
+#           tricks on (longer than the patience: the table keeps the round
+#           with the device's escrow, and alone the device takes the other
+#           seats over); back, it follows the table, and all four finish
+#           alike.
 #           The others linger 60 s after the end: a device that comes back
 #           after everyone else has left has nobody to follow
 #   watcher_seat a joiner of three (Modern, 8 rounds) during the first shuffle; once the
