@@ -351,37 +351,9 @@ func TestPeerSeatRefuses(t *testing.T) {
 // question after that, to the end of the game.
 func TestPeerSeatTakenOverForSilence(t *testing.T) {
 	const you = 1
-	lt := newLANTable(t, engine.Classic, 3, 1, you, nil)
-	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, sp := newSilentPerson(t, you, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), peerTestTimeout)
 	defer cancel()
-	var (
-		mu   sync.Mutex
-		held uint64 // the question the person leaves unanswered
-	)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		// The clock moves only while the table waits for the silent person.
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-			mu.Lock()
-			h := held
-			mu.Unlock()
-			if v := lt.peers[you].View(); h != 0 && v.Seq == h && v.Turn == you {
-				lt.clock.add(time.Second)
-			}
-		}
-	}()
 	var order []string
 	for range maxEvents {
 		ev, err := s.Next(ctx)
@@ -396,20 +368,15 @@ func TestPeerSeatTakenOverForSilence(t *testing.T) {
 			if len(order) > 0 {
 				t.Fatalf("a question after %v", order)
 			}
-			mu.Lock()
-			if held == 0 && ev.Prompt.Kind == engine.ActPlay {
-				held = ev.Prompt.Seq
-			}
-			h := held
-			mu.Unlock()
+			h := sp.holdPlay(ev.Prompt)
 			if h == 0 {
 				if err := s.Choose(ev.Prompt.Seq, ev.Prompt.Legal[0]); err != nil {
 					t.Fatal(err)
 				}
 			}
 		case Withdrawn:
-			if ev.Seq != held {
-				t.Fatalf("question %d withdrawn, %d was held", ev.Seq, held)
+			if ev.Seq != sp.held() {
+				t.Fatalf("question %d withdrawn, %d was held", ev.Seq, sp.held())
 			}
 			order = append(order, "withdrawn")
 		case RoundVoided:
@@ -434,7 +401,7 @@ func TestPeerSeatTakenOverForSilence(t *testing.T) {
 	if want := "kept watching withdrawn over"; strings.Join(order, " ") != want {
 		t.Fatalf("told %v, want %s", order, want)
 	}
-	if err := s.Choose(held, engine.Action{Kind: engine.ActPlay, Seat: you}); !errors.Is(err, ErrWithdrawn) {
+	if err := s.Choose(sp.held(), engine.Action{Kind: engine.ActPlay, Seat: you}); !errors.Is(err, ErrWithdrawn) {
 		t.Fatalf("an answer to the withdrawn question: %v", err)
 	}
 }
@@ -456,37 +423,9 @@ func njetPlayers(t testing.TB) table.NewPlayer {
 // (none withdrawn), to the end of the game.
 func TestPeerSeatHandedBackIsAskedAgain(t *testing.T) {
 	const you = 1
-	lt := newLANTable(t, engine.Classic, 3, 2, you, nil)
-	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, sp := newSilentPerson(t, you, 2)
 	ctx, cancel := context.WithTimeout(context.Background(), peerTestTimeout)
 	defer cancel()
-	var (
-		mu   sync.Mutex
-		held uint64 // the question the person leaves unanswered
-	)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		// The clock moves only while the table waits for the silent person.
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-			mu.Lock()
-			h := held
-			mu.Unlock()
-			if v := lt.peers[you].View(); h != 0 && v.Seq == h && v.Turn == you {
-				lt.clock.add(time.Second)
-			}
-		}
-	}()
 	watched, answered, over := false, 0, false
 	for range maxEvents {
 		ev, err := s.Next(ctx)
@@ -498,12 +437,7 @@ func TestPeerSeatHandedBackIsAskedAgain(t *testing.T) {
 		}
 		switch ev := ev.(type) {
 		case YourTurn:
-			mu.Lock()
-			if held == 0 && ev.Prompt.Kind == engine.ActPlay {
-				held = ev.Prompt.Seq
-			}
-			h := held
-			mu.Unlock()
+			h := sp.holdPlay(ev.Prompt)
 			if h == ev.Prompt.Seq {
 				continue // left unanswered
 			}
@@ -514,8 +448,8 @@ func TestPeerSeatHandedBackIsAskedAgain(t *testing.T) {
 				answered++
 			}
 		case Withdrawn:
-			if ev.Seq != held {
-				t.Fatalf("question %d withdrawn (the held one was %d): the seat was handed back", ev.Seq, held)
+			if ev.Seq != sp.held() {
+				t.Fatalf("question %d withdrawn (the held one was %d): the seat was handed back", ev.Seq, sp.held())
 			}
 		case Watching:
 			watched = true
@@ -529,4 +463,60 @@ func TestPeerSeatHandedBackIsAskedAgain(t *testing.T) {
 	if answered == 0 {
 		t.Fatal("the person was never asked once the seat was handed back")
 	}
+}
+
+// silentPerson is a Classic table of three whose person leaves their first
+// question to play a card unanswered: the table's clock moves one second a
+// tick only while the table waits for that question, so the others vote
+// and a bot takes the seat over.
+type silentPerson struct {
+	mu sync.Mutex
+	q  uint64 // the question held, or 0
+}
+
+// newSilentPerson starts the table of rounds rounds and returns the
+// person's seat (you) and what it holds.
+func newSilentPerson(t *testing.T, you, rounds int) (*PeerSeat, *silentPerson) {
+	t.Helper()
+	lt := newLANTable(t, engine.Classic, 3, rounds, you, nil)
+	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: rounds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &silentPerson{}
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			if v, h := lt.peers[you].View(), sp.held(); h != 0 && v.Seq == h && v.Turn == you {
+				lt.clock.add(time.Second)
+			}
+		}
+	}()
+	return s, sp
+}
+
+// holdPlay holds p if it is the person's first question to play a card,
+// and returns the question held.
+func (sp *silentPerson) holdPlay(p Prompt) uint64 {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.q == 0 && p.Kind == engine.ActPlay {
+		sp.q = p.Seq
+	}
+	return sp.q
+}
+
+// held is the question held, or 0.
+func (sp *silentPerson) held() uint64 {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return sp.q
 }
