@@ -415,8 +415,8 @@ func (t *tapSeat) Next(ctx context.Context) (seat.Event, error) {
 // buttons (the others) where the words keep room for a line of their own,
 // else above them: on a phone the buttons would leave the words a column
 // a few letters wide. Below the words the buttons wrap into right-aligned
-// rows where one row is wider than the screen (three buttons on a phone,
-// in German or French two), so the bar never asks for a wider window.
+// rows where one row is wider than the screen (the three buttons on a
+// phone), so the bar never asks for a wider window.
 type bannerLayout struct {
 	last float32 // the width of the last layout
 }
