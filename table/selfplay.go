@@ -680,7 +680,7 @@ func (s *Selfplay) Run(ctx context.Context) error {
 }
 
 // waitingFor says what a run that does not end waits for: each device's
-// log and state, and which of Run's conditions for the end do not hold.
+// and watcher's log and state, and which of Run's conditions for the end do not hold.
 func (s *Selfplay) waitingFor(silences []Silence) string {
 	var parts []string
 	for seat := range s.cfg.Players {
@@ -691,6 +691,14 @@ func (s *Selfplay) waitingFor(silences []Silence) string {
 		}
 		n, h := p.Log().Head()
 		parts = append(parts, fmt.Sprintf("seat %d at %d %x done %v silent %v", seat, n, h[:4], p.Done(), s.isSilent(seat)))
+	}
+	for i, w := range s.watchingPeers() {
+		if w == nil {
+			parts = append(parts, fmt.Sprintf("watcher %d not joined", i))
+			continue
+		}
+		n, h := w.Log().Head()
+		parts = append(parts, fmt.Sprintf("watcher %d at %d %x done %v", i, n, h[:4], w.Done()))
 	}
 	for _, c := range silences {
 		if c.ReturnAt > 0 && s.isSilent(c.Seat) {
