@@ -264,18 +264,18 @@ func nameOf(names []string, seat int) string {
 // yet, and so does the end of the session.
 func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEvent func(Event)) error {
 	shuffling, lost, tricks := -1, -1, -1
-	voids := told[*table.Violation]{same: func(a, b *table.Violation) bool {
+	voids := seat.Told[*table.Violation]{Same: func(a, b *table.Violation) bool {
 		return a.Seq == b.Seq && a.Seat == b.Seat && a.Check == b.Check
 	}}
-	kept := told[table.Recovery]{same: func(a, b table.Recovery) bool { return a == b }}
-	results := told[table.RoundResult]{same: func(a, b table.RoundResult) bool {
+	kept := seat.Comparable[table.Recovery]()
+	results := seat.Told[table.RoundResult]{Same: func(a, b table.RoundResult) bool {
 		return a.Round == b.Round && a.Deal == b.Deal && slices.Equal(a.Points, b.Points)
 	}}
 	report := func() {
 		g := s.Peer(own).Game()
-		newVoids, switched := voids.news(g.Voided())
-		newKept, switchedKept := kept.news(g.Recovered())
-		newResults, switchedResults := results.news(g.Njet().Results())
+		newVoids, switched := voids.News(g.Voided())
+		newKept, switchedKept := kept.News(g.Recovered())
+		newResults, switchedResults := results.News(g.Njet().Results())
 		if switched || switchedKept || switchedResults {
 			onEvent(Rejoined{})
 		}
@@ -325,30 +325,6 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 	})
 	report()
 	return err
-}
-
-// told is what runBot has told of a list that the log grows (the voids,
-// the recoveries, the rounds' results). The log may switch to another
-// branch: a device cut off from the table plays on alone in its own log,
-// and once back it follows the table's, which may hold fewer or other
-// items than were told. same tells two items apart.
-type told[T any] struct {
-	items []T
-	same  func(a, b T) bool
-}
-
-// news returns the items of now not told yet: those after the part that
-// now and what was told share. switched reports that something told is
-// not in now (the log switched branch): what follows the shared part is
-// told again as now has it.
-func (t *told[T]) news(now []T) (fresh []T, switched bool) {
-	k := 0
-	for k < len(t.items) && k < len(now) && t.same(t.items[k], now[k]) {
-		k++
-	}
-	switched = k < len(t.items)
-	t.items = slices.Clone(now)
-	return now[k:], switched
 }
 
 // overGrace is how long a person whose game is over may take to see the

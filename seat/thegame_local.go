@@ -26,10 +26,10 @@ type TheGameLocalConfig struct {
 var errTheGameStall = errors.New("seat: a bot of The Game found no move")
 
 // TheGameLocal is a game of The Game on this device: the person in seat 0,
-// bots in the others, the draws from a deck shuffled from the seed. It is
-// the local twin of TheGameSeat: the same view, moves and warnings, with
-// the bots and the deck on this device. Its methods may be called from
-// any goroutine; one reader calls Next or TryNext.
+// bots in the others, the draws from a deck shuffled from the seed. It
+// offers what TheGameSeat offers at a LAN table (the view, the moves, the
+// warnings), with the bots and the deck on this device. Its methods may be
+// called from any goroutine; one reader calls Next or TryNext.
 type TheGameLocal struct {
 	mu      sync.Mutex
 	cfg     TheGameLocalConfig

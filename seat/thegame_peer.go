@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
@@ -14,12 +15,26 @@ import (
 // seat's view, the moves of every seat in order, whether the table waits
 // for the person, and takes the person's moves, checked before they are
 // posted. Its methods may be called from any goroutine, but Next keeps
-// one count of the moves told: one reader calls it.
+// what it told: one reader calls it.
 type TheGameSeat struct {
 	peer    *table.Peer
 	names   []string
 	changed <-chan struct{}
-	told    int
+	told    Told[thegame.Action]
+	queue   []thegame.Action // moves taken as told, not returned yet
+}
+
+// Rewound is the error of TheGameSeat.Next when the table's log no longer
+// holds every move Next told: the device was cut off from the table,
+// which went on without it, and follows the table's log now. Kept are the
+// moves told that still stand, in order; Next goes on with the table's
+// moves after them.
+type Rewound struct {
+	Kept []thegame.Action
+}
+
+func (r *Rewound) Error() string {
+	return fmt.Sprintf("seat: the table went on without this device; %d moves told stand", len(r.Kept))
 }
 
 // NewTheGameSeat returns the seat a person plays through peer, which must
@@ -34,7 +49,7 @@ func NewTheGameSeat(peer *table.Peer, names []string, changed <-chan struct{}) (
 	if changed == nil {
 		changed = peer.Changed()
 	}
-	return &TheGameSeat{peer: peer, names: names, changed: changed}, nil
+	return &TheGameSeat{peer: peer, names: names, changed: changed, told: Comparable[thegame.Action]()}, nil
 }
 
 // You returns the person's seat.
@@ -105,13 +120,22 @@ const maxNextWaits = 1 << 22
 
 // Next waits for the next move of the game, the person's own included,
 // and returns it. It returns io.EOF once the game is over and every move
-// has been told, the table's violation when it halted, and ctx's error
-// when ctx ends.
+// has been told, the table's violation when it halted, a *Rewound when
+// the table's log left moves it told, and ctx's error when ctx ends.
 func (s *TheGameSeat) Next(ctx context.Context) (thegame.Action, error) {
 	for range maxNextWaits {
-		if m := s.Moves(s.told); len(m) > 0 {
-			s.told++
-			return m[0], nil
+		if len(s.queue) == 0 {
+			now := s.Moves(0)
+			fresh, switched := s.told.News(now)
+			s.queue = fresh
+			if switched {
+				return thegame.Action{}, &Rewound{Kept: slices.Clone(now[:len(now)-len(fresh)])}
+			}
+		}
+		if len(s.queue) > 0 {
+			a := s.queue[0]
+			s.queue = s.queue[1:]
+			return a, nil
 		}
 		if err := s.Halted(); err != nil {
 			return thegame.Action{}, err

@@ -456,6 +456,9 @@ func TestSeatHandedBack(t *testing.T) {
 			if kinds[KindRoundKey] == 0 || kinds[KindShuffle] == 0 || kinds[KindPlay] == 0 {
 				t.Errorf("after the hand-back the seat posted %v, want a round key, a shuffle and plays", kinds)
 			}
+			if cfg.Game == GameTheGame {
+				everyMoveTold(t, s.Creator(), envs)
+			}
 		})
 	}
 }
@@ -778,4 +781,30 @@ func personAt(t *testing.T, s *Selfplay, seat int, envs []*Envelope) *Peer {
 		}
 	}
 	return p
+}
+
+// everyMoveTold checks that a game of The Game replayed from a log tells
+// every play of it among its moves, those before a redeal too, in the
+// log's order.
+func everyMoveTold(t *testing.T, creator Identity, envs []*Envelope) {
+	t.Helper()
+	g := NewGame(GameConfig{Table: envs[0].Table, Creator: creator})
+	var plays []int
+	for _, e := range envs {
+		if err := g.Apply(e); err != nil {
+			t.Fatalf("seq %d: %v", e.Seq, err)
+		}
+		if e.Kind == KindPlay {
+			plays = append(plays, int(e.Author))
+		}
+	}
+	var told []int
+	for _, m := range g.TheGame().Moves(0) {
+		if m.Kind == thegame.ActPlay {
+			told = append(told, m.Seat)
+		}
+	}
+	if !slices.Equal(told, plays) {
+		t.Errorf("the game tells %d plays, the log holds %d", len(told), len(plays))
+	}
 }

@@ -61,8 +61,9 @@ type TheGame struct {
 	playedC thegame.Cards
 	result  thegame.Result
 
-	record  []tgAction      // the public steps since the round's play began
-	resume  *thegame.Public // the public position the round resumes; nil for the first deal
+	record  []tgAction       // the public steps since the round's play began
+	moves   []thegame.Action // every play, signal and end of turn of the game, deals before a redeal too
+	resume  *thegame.Public  // the public position the round resumes; nil for the first deal
 	audited bool
 	// withheld is the seat silent at its reveal: the game ended unaudited.
 	withheld *Violation
@@ -382,6 +383,7 @@ func (t *TheGame) applyPlay(seq uint64, seat int, body []byte) (*Violation, erro
 	t.playedC = t.playedC.Add(c)
 	t.hands[seat]--
 	t.record = append(t.record, tgAction{seq: seq, kind: KindPlay, seat: seat, pos: m.Position, card: c, pile: pile})
+	t.moves = append(t.moves, thegame.Action{Kind: thegame.ActPlay, Seat: seat, Card: c, Pile: pile})
 	if q.Stopped {
 		// A stop ends the turn at once (G-X3): everyone sees it.
 		return t.endTurn(), nil
@@ -402,6 +404,7 @@ func (t *TheGame) applySignal(seq uint64, seat int, body []byte) (*Violation, er
 	}
 	t.signals[seat][pile] = s
 	t.record = append(t.record, tgAction{seq: seq, kind: KindSignal, seat: seat, pile: pile, signal: s})
+	t.moves = append(t.moves, thegame.Action{Kind: thegame.ActSignal, Seat: seat, Pile: pile, Signal: s})
 	return nil, nil
 }
 
@@ -413,6 +416,7 @@ func (t *TheGame) applyEnd(seq uint64, seat int, body []byte) (*Violation, error
 		return &Violation{Seat: seat, Check: CheckGameRules, Err: err}, nil
 	}
 	t.record = append(t.record, tgAction{seq: seq, kind: KindTurnEnd, seat: seat})
+	t.moves = append(t.moves, thegame.Action{Kind: thegame.ActEnd, Seat: seat})
 	return t.endTurn(), nil
 }
 

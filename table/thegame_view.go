@@ -1,6 +1,10 @@
 package table
 
-import "github.com/njetlan/njet/thegame"
+import (
+	"slices"
+
+	"github.com/njetlan/njet/thegame"
+)
 
 // View returns what seat s knows: the public state and, when this peer
 // hosts s, its own hand. It never holds a card of another seat's hand or
@@ -72,37 +76,19 @@ func (t *TheGame) handOf(s int) thegame.Cards {
 }
 
 // Moves returns the public moves of the game from the from-th on, in log
-// order: every play (with its card), signal and end of turn. Draws are
-// not told. A front end keeps how many it has told and asks for the rest.
-// A nil TheGame has none.
+// order: every play (with its card), signal and end of turn, those of the
+// deals before a redeal too. Draws are not told. A front end keeps how
+// many it has told and asks for the rest. A nil TheGame has none.
 func (t *TheGame) Moves(from int) []thegame.Action {
 	if t == nil {
 		return nil
 	}
 	t.g.mu.Lock()
 	defer t.g.mu.Unlock()
-	var out []thegame.Action
-	i := 0
-	for _, r := range t.record {
-		var a thegame.Action
-		switch {
-		case r.draw:
-			continue
-		case r.kind == KindPlay:
-			a = thegame.Action{Kind: thegame.ActPlay, Seat: r.seat, Card: r.card, Pile: r.pile}
-		case r.kind == KindSignal:
-			a = thegame.Action{Kind: thegame.ActSignal, Seat: r.seat, Pile: r.pile, Signal: r.signal}
-		case r.kind == KindTurnEnd:
-			a = thegame.Action{Kind: thegame.ActEnd, Seat: r.seat}
-		default:
-			continue
-		}
-		if i >= from {
-			out = append(out, a)
-		}
-		i++
+	if from < 0 || from >= len(t.moves) {
+		return nil
 	}
-	return out
+	return slices.Clone(t.moves[from:])
 }
 
 // Warning tells whether the play a by the seat on turn would lose the

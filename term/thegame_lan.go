@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
 	"github.com/njetlan/njet/words"
@@ -38,11 +39,11 @@ type TheGameLANSeat interface {
 // explained, nothing is lost, and the person chooses again; a card that
 // would lose the game is laid only after a "yes". echo repeats each line
 // read (input not typed at a terminal).
-func PlayTheGameLAN(ctx context.Context, seat TheGameLANSeat, echo bool, in io.Reader, out io.Writer) error {
-	if seat == nil {
+func PlayTheGameLAN(ctx context.Context, s TheGameLANSeat, echo bool, in io.Reader, out io.Writer) error {
+	if s == nil {
 		return fmt.Errorf("term: PlayTheGameLAN without a seat")
 	}
-	l := &tgLAN{seat: seat, you: seat.You(), out: out, echo: echo, shown: -1}
+	l := &tgLAN{seat: s, you: s.You(), out: out, echo: echo, shown: -1, told: seat.Comparable[thegame.Action]()}
 	lines, stop := readLines(in)
 	defer stop()
 	tick := time.NewTicker(time.Second)
@@ -57,7 +58,7 @@ func PlayTheGameLAN(ctx context.Context, seat TheGameLANSeat, echo bool, in io.R
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-seat.Changed():
+		case <-s.Changed():
 		case <-tick.C:
 		case line := <-lines:
 			if errors.Is(line.err, io.EOF) {
@@ -85,10 +86,10 @@ type tgLAN struct {
 	werr error
 	echo bool
 
-	told     int             // moves told
-	shown    int             // the turn whose table was last shown
-	prompted bool            // the prompt stands
-	confirm  *thegame.Action // a losing card waiting for "yes"
+	told     seat.Told[thegame.Action] // moves told
+	shown    int                       // the turn whose table was last shown
+	prompted bool                      // the prompt stands
+	confirm  *thegame.Action           // a losing card waiting for "yes"
 
 	waitSeat  int       // the seat the table waits for ...
 	waitSince time.Time // ... since
@@ -116,8 +117,11 @@ func (l *tgLAN) name(s int) string {
 // seat is on turn. It reports whether the game is over.
 func (l *tgLAN) update() (bool, error) {
 	v := l.seat.View()
-	for _, a := range l.seat.Moves(l.told) {
-		l.told++
+	fresh, switched := l.told.News(l.seat.Moves(0))
+	if switched {
+		l.printf("This device was cut off and the table went on without it; the moves since then:\n")
+	}
+	for _, a := range fresh {
 		l.tell(a, v.Extreme)
 	}
 	if err := l.seat.Halted(); err != nil {

@@ -23,6 +23,8 @@ type TheGameSource interface {
 	Act(a thegame.Action) error
 	// Next waits for the next move of the game, the person's own included,
 	// and returns it; draws are not told. It returns io.EOF once the game
-	// is over and every move has been told, and ctx's error when ctx ends.
+	// is over and every move has been told, a *seat.Rewound when a LAN
+	// table's log no longer holds every move told (the screen then keeps
+	// the moves that stand and goes on), and ctx's error when ctx ends.
 	Next(ctx context.Context) (thegame.Action, error)
 }

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 	"github.com/njetlan/njet/ui/reach"
@@ -124,13 +125,7 @@ func newTheGameScreenBanner(a *App, src TheGameSource, names []string, pace time
 	if h, ok := src.(interface{ History() []thegame.Action }); ok {
 		// A resumed game: the moves before it are in the replay and the
 		// latest in the list of moves, as if told.
-		for _, m := range h.History() {
-			if m.Kind == thegame.ActPlay {
-				t.plays = append(t.plays, m)
-				t.last = m.Pile
-			}
-			t.tell(m)
-		}
+		t.retell(h.History())
 	}
 	t.build()
 	t.view = src.View()
@@ -199,7 +194,11 @@ func (t *TheGameScreen) pump(ctx context.Context) {
 	you := t.src.You()
 	for range 100 * thegame.DeckSize * thegame.MaxPlayers {
 		a, err := t.src.Next(ctx)
+		var rw *seat.Rewound
 		switch {
+		case errors.As(err, &rw):
+			t.do(func() { t.rewound(rw.Kept) })
+			continue
 		case errors.Is(err, io.EOF):
 			t.do(t.showOver)
 			return
@@ -235,6 +234,27 @@ func (t *TheGameScreen) moved(a thegame.Action) {
 	if t.onMove != nil {
 		t.onMove()
 	}
+	t.refresh()
+}
+
+// retell takes moves as told, one after the other: the cards laid for
+// the replay, the last turns in the list of moves.
+func (t *TheGameScreen) retell(moves []thegame.Action) {
+	for _, m := range moves {
+		if m.Kind == thegame.ActPlay {
+			t.plays = append(t.plays, m)
+			t.last = m.Pile
+		}
+		t.tell(m)
+	}
+}
+
+// rewound forgets the moves told that the table's log no longer holds
+// (this device was cut off, and the table went on without it): kept are
+// those that stand, and the table's moves follow.
+func (t *TheGameScreen) rewound(kept []thegame.Action) {
+	t.plays, t.told, t.last = nil, nil, -1
+	t.retell(kept)
 	t.refresh()
 }
 

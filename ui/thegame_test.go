@@ -1168,3 +1168,69 @@ func TestTheGameBlockedNamesCommand(t *testing.T) {
 		})
 	}
 }
+
+// scriptTGSource is a fakeTGSource whose Next tells the steps of a script,
+// each a move or an error, and then waits.
+type scriptTGSource struct {
+	fakeTGSource
+	steps chan tgStep
+}
+
+type tgStep struct {
+	a   thegame.Action
+	err error
+}
+
+func (f *scriptTGSource) Next(ctx context.Context) (thegame.Action, error) {
+	select {
+	case s := <-f.steps:
+		return s.a, s.err
+	case <-ctx.Done():
+		return thegame.Action{}, ctx.Err()
+	}
+}
+
+// TestTheGameRewound: when a LAN table's log no longer holds moves the
+// screen told (the device was cut off and follows the table's log now),
+// the list of moves and the cards laid keep only the moves that stand, and
+// the table's moves follow them.
+func TestTheGameRewound(t *testing.T) {
+	g, err := thegame.NewGame(thegame.Config{Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Feed(thegame.Deck()); err != nil {
+		t.Fatal(err)
+	}
+	a := thegame.Action{Kind: thegame.ActPlay, Seat: 1, Card: 17, Pile: 0}
+	b := thegame.Action{Kind: thegame.ActPlay, Seat: 1, Card: 23, Pile: 1}
+	d := thegame.Action{Kind: thegame.ActPlay, Seat: 1, Card: 45, Pile: 2}
+	src := &scriptTGSource{fakeTGSource: fakeTGSource{g: g}, steps: make(chan tgStep, 8)}
+	for _, s := range []tgStep{{a: a}, {a: b}, {a: thegame.Action{Kind: thegame.ActEnd, Seat: 1}},
+		{err: &seat.Rewound{Kept: []thegame.Action{a}}}, {a: d}} {
+		src.steps <- s
+	}
+	u := newTestApp(t, "en")
+	queue := make(chan func(), 64)
+	scr := newTheGameScreen(u, src, nil, 0, func(f func()) { queue <- f })
+	u.Push(scr)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	scr.Start(ctx)
+	deadline := time.After(10 * time.Second)
+	for len(scr.plays) < 2 || scr.plays[len(scr.plays)-1] != d {
+		select {
+		case f := <-queue:
+			f()
+		case <-deadline:
+			t.Fatalf("the screen told %v", scr.plays)
+		}
+	}
+	if !slices.Equal(scr.plays, []thegame.Action{a, d}) || scr.last != 2 {
+		t.Fatalf("cards laid %v (last on pile %d), want %v and %v", scr.plays, scr.last+1, a, d)
+	}
+	log := scr.log.Text()
+	if !strings.Contains(log, "17") || !strings.Contains(log, "45") || strings.Contains(log, "23") || strings.Contains(log, "end") {
+		t.Fatalf("the list of moves reads %q, want 17 and 45 only", log)
+	}
+}

@@ -1,4 +1,4 @@
-package lan
+package seat
 
 import (
 	"slices"
@@ -10,7 +10,7 @@ import (
 // takeovers of every other seat), or other ones: the news are what
 // follows the shared part, and the switch is said.
 func TestToldAfterABranchSwitch(t *testing.T) {
-	tl := told[int]{same: func(a, b int) bool { return a == b }}
+	tl := Comparable[int]()
 	steps := []struct {
 		now      []int
 		fresh    []int
@@ -28,7 +28,7 @@ func TestToldAfterABranchSwitch(t *testing.T) {
 		{nil, nil, true},
 	}
 	for i, s := range steps {
-		fresh, switched := tl.news(s.now)
+		fresh, switched := tl.News(s.now)
 		if !slices.Equal(fresh, s.fresh) || switched != s.switched {
 			t.Errorf("step %d (%v): news %v, switched %v; want %v, %v", i, s.now, fresh, switched, s.fresh, s.switched)
 		}
