@@ -121,8 +121,11 @@ func (c *chart) CreateRenderer() fyne.WidgetRenderer {
 		r.lines = append(r.lines, ls)
 		dot := canvas.NewCircle(seatColour(si))
 		r.dots = append(r.dots, dot)
-		txt := canvas.NewText("", white)
+		// in the line's colour: a label moved off its line's end still
+		// says whose total it is
+		txt := canvas.NewText("", seatTint(si))
 		txt.TextSize = 12
+		txt.TextStyle.Bold = true
 		r.ends = append(r.ends, txt)
 	}
 	return r
@@ -156,20 +159,63 @@ func (r *chartRenderer) Layout(size fyne.Size) {
 	for i, g := range r.grid {
 		g.Position1, g.Position2 = fyne.NewPos(x(i), m), fyne.NewPos(x(i), m+h)
 	}
+	var shown []int // the seats whose end label shows
+	var ys []float32
 	for si, s := range r.c.series {
 		for i, l := range r.lines[si] {
 			l.Position1, l.Position2 = fyne.NewPos(x(i), y(s[i])), fyne.NewPos(x(i+1), y(s[i+1]))
 		}
-		if len(s) > 0 {
-			last := len(s) - 1
-			r.dots[si].Move(fyne.NewPos(x(last)-4, y(s[last])-4))
-			r.dots[si].Resize(fyne.NewSize(8, 8))
-			r.ends[si].Text = strconv.Itoa(s[last])
-			r.ends[si].Move(fyne.NewPos(x(last)+6, y(s[last])-8))
-			// seats that end on the same total share one label
-			r.ends[si].Hidden = slices.ContainsFunc(r.c.series[:si], func(o []int) bool { return len(o) > 0 && o[len(o)-1] == s[last] })
+		r.ends[si].Hidden = true
+		if len(s) == 0 {
+			continue
 		}
+		last := len(s) - 1
+		r.dots[si].Move(fyne.NewPos(x(last)-4, y(s[last])-4))
+		r.dots[si].Resize(fyne.NewSize(8, 8))
+		// seats that end on the same total share one label
+		if slices.ContainsFunc(r.c.series[:si], func(o []int) bool { return len(o) > 0 && o[len(o)-1] == s[last] }) {
+			continue
+		}
+		r.ends[si].Text = strconv.Itoa(s[last])
+		r.ends[si].Hidden = false
+		shown = append(shown, si)
+		ys = append(ys, y(s[last])-8)
 	}
+	// Totals a few points apart would print over each other: their labels
+	// move apart, each beside its own line's end as far as room allows.
+	ys = spread(ys, chartLabelGap, 0, size.Height-chartLabelGap)
+	for i, si := range shown {
+		s := r.c.series[si]
+		r.ends[si].Move(fyne.NewPos(x(len(s)-1)+6, ys[i]))
+	}
+}
+
+// chartLabelGap is the height an end label of the chart takes.
+const chartLabelGap = 15
+
+// spread returns the tops of labels wanted at tops, moved as little as it
+// takes for any two to be gap apart and for all to lie between lo and hi
+// (as far as there is room): in order from the highest, each goes below
+// the one above it, then, from the lowest, above the one below it.
+func spread(tops []float32, gap, lo, hi float32) []float32 {
+	order := make([]int, len(tops))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tops[a], tops[b]) })
+	out := slices.Clone(tops)
+	prev := lo - gap
+	for _, i := range order {
+		out[i] = max(out[i], prev+gap)
+		prev = out[i]
+	}
+	next := hi + gap
+	for k := len(order) - 1; k >= 0; k-- {
+		i := order[k]
+		out[i] = min(out[i], next-gap)
+		next = out[i]
+	}
+	return out
 }
 
 func (r *chartRenderer) MinSize() fyne.Size { return r.c.MinSize() }
