@@ -106,15 +106,18 @@ type Playing struct {
 // Shuffling: a new deal is being shuffled.
 type Shuffling struct{}
 
-// Tricks: the tricks of a deal began (its first card was played).
-type Tricks struct{}
+// Tricks: the play of a deal began (its first card was played): Njet's
+// tricks, or the cards of The Game.
+type Tricks struct{ Game table.GameName }
 
 // SeatGone: the device of Seat left and the table took the seat over.
 // Kept tells that the round went on, the seat's cards recovered from the
 // escrow for its bot on the device of seat Host (this device when You);
-// otherwise the round was dealt again at once.
-// Name and HostName are the seats' player names ("" when they have none).
+// otherwise the round was dealt again at once (at The Game, the cards not
+// yet played). Name and HostName are the seats' player names ("" when
+// they have none).
 type SeatGone struct {
+	Game           table.GameName
 	Seat, Host     int
 	Kept, You      bool
 	Name, HostName string
@@ -271,8 +274,12 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 	results := seat.Told[table.RoundResult]{Same: func(a, b table.RoundResult) bool {
 		return a.Round == b.Round && a.Deal == b.Deal && slices.Equal(a.Points, b.Points)
 	}}
+	var game table.GameName
 	report := func() {
 		g := s.Peer(own).Game()
+		if gen := g.Genesis(); gen != nil {
+			game = gen.Game
+		}
 		newVoids, switched := voids.News(g.Voided())
 		newKept, switchedKept := kept.News(g.Recovered())
 		newResults, switchedResults := results.News(g.Njet().Results())
@@ -285,7 +292,7 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 			// other fault (a withheld reveal, a cheat, the end of a game
 			// of two) is told as the seat taken over.
 			if host := g.PeerOf(v.Seat); v.Check == table.CheckSilent && v != g.Abandoned() {
-				onEvent(SeatGone{Seat: v.Seat, Host: host, You: host == own, Name: nameOf(names, v.Seat), HostName: nameOf(names, host)})
+				onEvent(SeatGone{Game: game, Seat: v.Seat, Host: host, You: host == own, Name: nameOf(names, v.Seat), HostName: nameOf(names, host)})
 			} else {
 				e := SeatTakenOver{Fault: v, Abandoned: v == g.Abandoned()}
 				if v.Seat < len(names) {
@@ -295,7 +302,7 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 			}
 		}
 		for _, r := range newKept {
-			onEvent(SeatGone{Seat: r.Seat, Host: r.Host, Kept: true, You: r.Host == own, Name: nameOf(names, r.Seat),
+			onEvent(SeatGone{Game: game, Seat: r.Seat, Host: r.Host, Kept: true, You: r.Host == own, Name: nameOf(names, r.Seat),
 				HostName: nameOf(names, r.Host)})
 		}
 		for _, r := range newResults {
@@ -312,7 +319,7 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 		}
 		if (e.Kind == table.KindPlay || e.Kind == table.KindRecoveredPlay) && tricks != e.Round {
 			tricks = e.Round
-			onEvent(Tricks{})
+			onEvent(Tricks{Game: game})
 		}
 		report()
 		if s.Peer(own).View().SecretsLost && lost != e.Round {

@@ -86,6 +86,10 @@ func (s *TheGameSeat) Moves(from int) []thegame.Action {
 	return nil
 }
 
+// Host returns the seat whose device plays seat now: the host of the bot
+// the table seated there when its device left, or the seat itself.
+func (s *TheGameSeat) Host(seat int) int { return s.peer.Game().PeerOf(seat) }
+
 // Hints reports whether the host allowed hints at the table.
 func (s *TheGameSeat) Hints() bool { return s.peer.Game().Genesis().Hints }
 

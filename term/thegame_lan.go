@@ -23,6 +23,7 @@ type TheGameLANSeat interface {
 	Act(a thegame.Action) error
 	Warning(a thegame.Action) (thegame.Command, bool)
 	Moves(from int) []thegame.Action
+	Host(seat int) int
 	YourTurn() bool
 	Waiting() (int, bool)
 	Changed() <-chan struct{}
@@ -87,6 +88,7 @@ type tgLAN struct {
 	echo bool
 
 	told     seat.Told[thegame.Action] // moves told
+	hosts    []int                     // each seat's host as last told
 	shown    int                       // the turn whose table was last shown
 	prompted bool                      // the prompt stands
 	confirm  *thegame.Action           // a losing card waiting for "yes"
@@ -119,11 +121,12 @@ func (l *tgLAN) update() (bool, error) {
 	v := l.seat.View()
 	fresh, switched := l.told.News(l.seat.Moves(0))
 	if switched {
-		l.printf("This device was cut off and the table went on without it; the moves since then:\n")
+		l.printf("%s\n", words.TheGame("thegame.lan.back"))
 	}
 	for _, a := range fresh {
 		l.tell(a, v.Extreme)
 	}
+	l.lookHosts(len(v.HandSizes))
 	if err := l.seat.Halted(); err != nil {
 		l.printf("The table stopped: %v\n", err)
 		return true, err
@@ -262,5 +265,38 @@ func (l *tgLAN) act(a thegame.Action) {
 		l.printf("No signal: %s.\n", reason(err))
 	default:
 		l.printf("Not possible: %s. Nothing is lost: choose again.\n", reason(err))
+	}
+}
+
+// lookHosts tells the seats that changed hands since the last look: the
+// person's own, taken over while the device was away and given back, and
+// another seat whose device left, now played by a bot.
+func (l *tgLAN) lookHosts(n int) {
+	if l.you < 0 || l.you >= n {
+		return
+	}
+	now := make([]int, n)
+	for s := range now {
+		now[s] = l.seat.Host(s)
+	}
+	before := l.hosts
+	l.hosts = now
+	for s, host := range now {
+		was := s
+		if before != nil {
+			was = before[s]
+		}
+		switch {
+		case host == was:
+		case s == l.you && host != s:
+			l.printf("%s\n", words.TheGame("thegame.lan.away", "Host", l.name(host)))
+		case s == l.you:
+			l.printf("%s\n", words.TheGame("thegame.lan.yours"))
+		case was != s:
+		case host == l.you:
+			l.printf("%s\n", words.TheGame("thegame.lan.gone.you", "Name", l.name(s)))
+		default:
+			l.printf("%s\n", words.TheGame("thegame.lan.gone", "Name", l.name(s), "Host", l.name(host)))
+		}
 	}
 }

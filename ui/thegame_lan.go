@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -20,9 +21,20 @@ type TheGameWaiter interface {
 	Waiting() (int, bool)
 }
 
+// TheGameHoster is what a LAN source of The Game tells of the seats'
+// devices: the seat whose device plays seat now (the host of the bot the
+// table seated there, or the seat itself).
+type TheGameHoster interface {
+	Host(seat int) int
+}
+
 // tgWaitQuiet is how long the table may wait for a device before the
 // banner says so.
 const tgWaitQuiet = 5 * time.Second
+
+// tgNoteFor is how long the banner tells a seat taken over, a seat given
+// back or the device's return to the table.
+const tgNoteFor = 10 * time.Second
 
 // LANTheGame is a LAN table of The Game: The Game's table screen fed by
 // the person's seat, under a banner that says whom the table waits for
@@ -40,6 +52,14 @@ type LANTheGame struct {
 	waitSeat  int
 	waitSince time.Time
 	done      bool // the play returned
+
+	// hosts are the seats' hosts as last seen (nil before the first
+	// look); away tells, while a bot plays the person's seat, whose device
+	// hosts it; note is news the banner shows until noteUntil.
+	hosts     []int
+	away      string
+	note      string
+	noteUntil time.Time
 }
 
 // NewLANTheGame makes the screen of the LAN table t of The Game; Start
@@ -95,7 +115,9 @@ func (g *LANTheGame) Stop() {
 // end of the game (nil), or pctx ends.
 func (g *LANTheGame) person(ctx, pctx context.Context, src TheGameSource) error {
 	over := make(chan struct{})
-	s := &tgLANSource{TheGameSource: src, over: over}
+	s := &tgLANSource{TheGameSource: src, over: over, rewound: func() {
+		g.app.do(func() { g.tell(tgw("thegame.lan.back")) })
+	}}
 	g.app.do(func() {
 		g.banner.Hide()
 		g.Screen = newTheGameScreenBanner(g.app, s, g.names, g.app.Pace(), g.app.do, g.banner)
@@ -121,30 +143,101 @@ func (g *LANTheGame) person(ctx, pctx context.Context, src TheGameSource) error 
 	}
 }
 
-// look says in the banner whom the table waits for, once it lasts.
+// look says in the banner what the person should know of the table now:
+// that a bot plays their seat while their device was away, news of a seat
+// that changed hands, or whom the table waits for, once it lasts.
 func (g *LANTheGame) look(src TheGameSource) {
 	w, ok := src.(TheGameWaiter)
 	if !ok || g.done {
 		return
 	}
-	seat, waiting := w.Waiting()
 	you := src.You()
+	if h, ok := src.(TheGameHoster); ok {
+		g.lookHosts(h, you)
+	}
+	text := g.waitText(w, you)
 	switch {
-	case !waiting || seat == you:
-		g.waitSeat = -1
+	case g.away != "":
+		text = g.away
+	case g.app.Now().Before(g.noteUntil):
+		text = g.note
+	}
+	if text == "" {
 		g.banner.Hide()
-	case seat != g.waitSeat:
-		g.waitSeat, g.waitSince = seat, g.app.Now()
-		g.banner.Hide()
-	case g.app.Now().Sub(g.waitSince) >= tgWaitQuiet:
-		name := ""
-		if g.Screen != nil {
-			name = g.Screen.name(seat)
-		}
-		g.banner.SetText(tgw("thegame.lan.waiting", "Seat", name, "S", int(g.app.Now().Sub(g.waitSince)/time.Second)))
+	} else {
+		g.banner.SetText(text)
 		g.banner.Show()
 	}
 	g.relayout()
+}
+
+// waitText is whom the table waits for, once it lasts, or "".
+func (g *LANTheGame) waitText(w TheGameWaiter, you int) string {
+	seat, waiting := w.Waiting()
+	switch {
+	case !waiting || seat == you:
+		g.waitSeat = -1
+	case seat != g.waitSeat:
+		g.waitSeat, g.waitSince = seat, g.app.Now()
+	case g.app.Now().Sub(g.waitSince) >= tgWaitQuiet:
+		return tgw("thegame.lan.waiting", "Seat", g.seatName(seat), "S", int(g.app.Now().Sub(g.waitSince)/time.Second))
+	}
+	return ""
+}
+
+// lookHosts tells the seats that changed hands since the last look: the
+// person's own, taken over while their device was away and given back,
+// and another seat whose device left, now played by a bot.
+func (g *LANTheGame) lookHosts(h TheGameHoster, you int) {
+	n := len(g.names)
+	if g.Screen != nil {
+		n = max(n, len(g.Screen.view.HandSizes))
+	}
+	now := make([]int, n)
+	for s := range now {
+		now[s] = h.Host(s)
+	}
+	if you < 0 || you >= n {
+		return
+	}
+	before := g.hosts
+	g.hosts = now
+	if host := now[you]; host != you {
+		g.away = tgw("thegame.lan.away", "Host", g.seatName(host))
+	} else if g.away != "" {
+		g.away = ""
+		g.tell(tgw("thegame.lan.yours"))
+	}
+	if before == nil {
+		return
+	}
+	for s, host := range now {
+		switch {
+		case s == you || host == s || s >= len(before) || before[s] != s:
+		case host == you:
+			g.tell(tgw("thegame.lan.gone.you", "Name", g.seatName(s)))
+		default:
+			g.tell(tgw("thegame.lan.gone", "Name", g.seatName(s), "Host", g.seatName(host)))
+		}
+	}
+}
+
+// tell shows news in the banner for a while.
+func (g *LANTheGame) tell(news string) {
+	g.note, g.noteUntil = news, g.app.Now().Add(tgNoteFor)
+	if !g.done && g.away == "" {
+		g.banner.SetText(news)
+		g.banner.Show()
+		g.relayout()
+	}
+}
+
+// seatName names a seat as the table screen does.
+func (g *LANTheGame) seatName(seat int) string {
+	if g.Screen != nil {
+		return g.Screen.name(seat)
+	}
+	return seatName(g.names, seat, -1, "")
 }
 
 // reconnect is the app's return from the background: the table's devices
@@ -206,19 +299,34 @@ func (g *LANTheGame) finish(err error) {
 	g.relayout()
 }
 
-// tgLANSource is the seat's source, telling when it has told the end.
+// tgLANSource is the seat's source, telling when it has told the end,
+// and when the table's log left moves it told (rewound).
 type tgLANSource struct {
 	TheGameSource
-	over chan struct{}
-	once sync.Once
+	over    chan struct{}
+	once    sync.Once
+	rewound func()
 }
 
 func (s *tgLANSource) Next(ctx context.Context) (thegame.Action, error) {
 	a, err := s.TheGameSource.Next(ctx)
-	if errors.Is(err, io.EOF) {
+	var rw *seat.Rewound
+	switch {
+	case errors.Is(err, io.EOF):
 		s.once.Do(func() { close(s.over) })
+	case errors.As(err, &rw) && s.rewound != nil:
+		s.rewound()
 	}
 	return a, err
+}
+
+// Host tells who plays a seat, when the source knows; else the seat
+// itself.
+func (s *tgLANSource) Host(seat int) int {
+	if h, ok := s.TheGameSource.(TheGameHoster); ok {
+		return h.Host(seat)
+	}
+	return seat
 }
 
 // Waiting tells whom the table waits for, when the source knows.

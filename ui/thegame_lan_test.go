@@ -198,12 +198,34 @@ func (f *fakeTGTable) PlayTheGame(ctx context.Context, person func(context.Conte
 	return err
 }
 
-// tgFakeSeat is a local game that also says whom it waits for, as a LAN
-// seat does; wait, when not -1, is the seat it says instead.
+// tgFakeSeat is a local game that also says whom it waits for and who
+// plays each seat, as a LAN seat does; wait, when not -1, is the seat it
+// says instead; hosts are the seats a bot plays, by the seat hosting it.
 type tgFakeSeat struct {
 	*seat.TheGameLocal
-	mu   sync.Mutex
-	wait int
+	mu    sync.Mutex
+	wait  int
+	hosts map[int]int
+}
+
+func (s *tgFakeSeat) Host(seat int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h, ok := s.hosts[seat]; ok {
+		return h
+	}
+	return seat
+}
+
+// setHost has a bot on host's device play seat (host == seat: its own
+// device again).
+func (s *tgFakeSeat) setHost(seat, host int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hosts == nil {
+		s.hosts = map[int]int{}
+	}
+	s.hosts[seat] = host
 }
 
 func (s *tgFakeSeat) Waiting() (int, bool) {
@@ -281,6 +303,35 @@ func TestLANTheGameToGameOver(t *testing.T) {
 				t.Fatalf("back from the background, the banner says %q", g.Banner())
 			}
 			q.until(t, "the reconnection", func() bool { return g.Banner() == "" })
+
+			// Seats change hands: each change is told, the person's own
+			// seat for as long as a bot plays it.
+			later := func(d time.Duration) {
+				clock.Lock()
+				clock.t = clock.t.Add(d)
+				clock.Unlock()
+			}
+			src.setHost(1, 0)
+			q.until(t, "Ben's seat taken over", func() bool {
+				return strings.Contains(g.Banner(), "Ben left the table: a bot on your device plays that seat now")
+			})
+			checkFits(t, u.Window())
+			screenshot(t, "thegame-lan-gone-"+sz.name, u.Window())
+			src.setHost(0, 2)
+			q.until(t, "the person's seat taken over", func() bool {
+				return strings.Contains(g.Banner(), "Your device was away too long") && strings.Contains(g.Banner(), "Cleo's device")
+			})
+			screenshot(t, "thegame-lan-away-"+sz.name, u.Window())
+			later(time.Minute)
+			q.idle(1100 * time.Millisecond)
+			if !strings.Contains(g.Banner(), "Your device was away too long") {
+				t.Fatalf("while a bot plays the person's seat the banner says %q", g.Banner())
+			}
+			src.setHost(0, 0)
+			q.until(t, "the seat given back", func() bool { return strings.Contains(g.Banner(), "Your seat is yours again") })
+			later(tgNoteFor)
+			q.until(t, "the news gone", func() bool { return g.Banner() == "" })
+			src.setHost(1, 1)
 
 			shot := false
 			for range 3000 {

@@ -330,7 +330,14 @@ func (t *TheGameScreen) refresh() {
 
 // myTurn reports whether the person may play now.
 func (t *TheGameScreen) myTurn() bool {
-	return !t.over && t.view.Phase == thegame.PhasePlay && t.view.Turn == t.view.Seat
+	return !t.over && t.view.Phase == thegame.PhasePlay && t.view.Turn == t.view.Seat && !t.away()
+}
+
+// away reports whether a bot on another device plays the person's seat: a
+// LAN table took it over while this device was away.
+func (t *TheGameScreen) away() bool {
+	h, ok := t.src.(TheGameHoster)
+	return ok && h.Host(t.view.Seat) != t.view.Seat
 }
 
 func (t *TheGameScreen) holds(c thegame.Card) bool {
@@ -465,6 +472,9 @@ func (t *TheGameScreen) tellWait() {
 		return
 	}
 	t.status, t.bad = tgw("thegame.wait", "Seat", t.name(t.view.Turn)), true
+	if t.away() {
+		t.status = tgw("thegame.turn.away")
+	}
 	t.render()
 }
 
@@ -742,8 +752,11 @@ func (t *TheGameScreen) render() {
 
 	// Whose turn and the draw pile.
 	turn := tgw("thegame.turn.other", "Seat", t.name(v.Turn))
-	if mine {
+	switch {
+	case mine:
 		turn = tgw("thegame.turn.you", "Seat", t.name(v.Turn))
+	case v.Turn == v.Seat && t.away():
+		turn = tgw("thegame.turn.away")
 	}
 	t.turn.SetText(turn + "  ·  " + tgn("thegame.draw-pile", v.DrawPile))
 

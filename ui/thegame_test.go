@@ -1234,3 +1234,21 @@ func TestTheGameRewound(t *testing.T) {
 		t.Fatalf("the list of moves reads %q, want 17 and 45 only", log)
 	}
 }
+
+// TestTheGameLANRewoundTold: a LAN table's source tells the table screen
+// of moves taken back, and the LAN screen that the device is back with
+// the table.
+func TestTheGameLANRewoundTold(t *testing.T) {
+	g, err := thegame.NewGame(thegame.Config{Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := &scriptTGSource{fakeTGSource: fakeTGSource{g: g}, steps: make(chan tgStep, 1)}
+	inner.steps <- tgStep{err: &seat.Rewound{}}
+	told := 0
+	src := &tgLANSource{TheGameSource: inner, over: make(chan struct{}), rewound: func() { told++ }}
+	var rw *seat.Rewound
+	if _, err := src.Next(context.Background()); !errors.As(err, &rw) || told != 1 {
+		t.Fatalf("Next: %v, told %d times", err, told)
+	}
+}

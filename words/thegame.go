@@ -201,11 +201,17 @@ var theGameCatalogue = map[string]entry{
 	"thegame.signal.none":             {other: "Take my signal off"},
 	"thegame.signal.pile":             {other: "Pile {{.N}}"},
 	"thegame.signal.title":            {other: "A signal on a pile"},
+	"thegame.lan.away":                {other: "Your device was away too long and the table went on without it: a bot on {{.Host}}'s device plays your seat now. Your device asks for it back at your next turn."},
+	"thegame.lan.back":                {other: "Back with the table: it went on while this device was cut off, and what was played here alone meanwhile does not count."},
+	"thegame.lan.gone":                {other: "{{.Name}} left the table: a bot on {{.Host}}'s device plays that seat now, and the cards not yet played are shuffled and dealt again."},
+	"thegame.lan.gone.you":            {other: "{{.Name}} left the table: a bot on your device plays that seat now, and the cards not yet played are shuffled and dealt again."},
+	"thegame.lan.yours":               {other: "Your seat is yours again: play on."},
 	"thegame.lan.catching-up":         {other: "The game is over: the other devices are catching up."},
 	"thegame.lan.halted":              {other: "The table stopped: {{.Err}}"},
 	"thegame.lan.starting":            {other: "The table starts: the cards are shuffled and dealt…"},
 	"thegame.lan.waiting":             {other: "Waiting for {{.Seat}}'s device for {{.S}} s."},
 	"thegame.title":                   {other: "The Game"},
+	"thegame.turn.away":               {other: "A bot is playing your seat"},
 	"thegame.turn.other":              {other: "{{.Seat}} is playing"},
 	"thegame.turn.you":                {other: "Your turn"},
 	"thegame.wait":                    {other: "Wait: it is {{.Seat}}'s turn."},
@@ -215,4 +221,14 @@ var theGameCatalogue = map[string]entry{
 	"thegame.warn.no":                 {other: "Take it back"},
 	"thegame.warn.title":              {other: "Lay {{.Card}} on pile {{.Pile}}?"},
 	"thegame.warn.yes":                {other: "Lay it anyway"},
+}
+
+// TheGameGone says that the device of seat name left a table of The Game
+// and that a bot on host's device (this device's when you) plays the seat
+// now, the cards not yet played dealt again.
+func TheGameGone(name, host Msg, you bool) Msg {
+	if you {
+		return msg("thegame.lan.gone.you", "Name", name)
+	}
+	return msg("thegame.lan.gone", "Name", name, "Host", host)
 }

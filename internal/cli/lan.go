@@ -302,7 +302,11 @@ func (c *cli) showPlay(e lan.Event) {
 	case lan.Shuffling:
 		fmt.Fprintf(c.stdout, "shuffling…\n")
 	case lan.Tricks:
-		fmt.Fprintf(c.stdout, "tricks…\n")
+		if e.Game == ntable.GameTheGame {
+			fmt.Fprintf(c.stdout, "playing…\n")
+		} else {
+			fmt.Fprintf(c.stdout, "tricks…\n")
+		}
 	case lan.SeatTakenOver:
 		fmt.Fprintf(c.stdout, "%s\n", takenOverWords(e))
 	case lan.SeatGone:
@@ -312,7 +316,11 @@ func (c *cli) showPlay(e lan.Event) {
 			}
 			return words.Plain(fmt.Sprintf("seat %d", s))
 		}
-		fmt.Fprintf(c.stdout, "%s\n", words.Gone(seat(e.Seat, e.Name), seat(e.Host, e.HostName), e.Kept, e.You))
+		if e.Game == ntable.GameTheGame {
+			fmt.Fprintf(c.stdout, "%s\n", words.TheGameGone(seat(e.Seat, e.Name), seat(e.Host, e.HostName), e.You))
+		} else {
+			fmt.Fprintf(c.stdout, "%s\n", words.Gone(seat(e.Seat, e.Name), seat(e.Host, e.HostName), e.Kept, e.You))
+		}
 	case lan.RoundOver:
 		fmt.Fprintf(c.stdout, "round %d: points %v, totals %v\n", e.Result.Round, e.Result.Points, e.Result.Totals)
 	case lan.Violation:

@@ -1,0 +1,48 @@
+package term
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// hostsSeat is a TheGameLANSeat of which only the seats' hosts and names
+// matter.
+type hostsSeat struct {
+	TheGameLANSeat
+	hosts []int
+}
+
+func (s *hostsSeat) Host(seat int) int    { return s.hosts[seat] }
+func (s *hostsSeat) Name(seat int) string { return []string{"Anna", "Ben", "Cleo"}[seat] }
+
+// TestTheGameLANSeatsChangeHands: the terminal tells each seat that
+// changes hands at a LAN table of The Game: another device's seat taken
+// over (by this device's bot or another's), and the person's own while
+// the device was away, and given back.
+func TestTheGameLANSeatsChangeHands(t *testing.T) {
+	var out bytes.Buffer
+	s := &hostsSeat{hosts: []int{0, 1, 2}}
+	l := &tgLAN{seat: s, you: 0, out: &out}
+	steps := []struct {
+		hosts []int
+		want  string
+	}{
+		{[]int{0, 1, 2}, ""},
+		{[]int{0, 0, 2}, "Ben left the table: a bot on your device plays that seat now"},
+		{[]int{0, 0, 1}, "Cleo left the table: a bot on Ben's device plays that seat now"},
+		{[]int{2, 0, 2}, "Your device was away too long and the table went on without it: a bot on Cleo's device plays your seat now."},
+		{[]int{0, 0, 2}, "Your seat is yours again"},
+		{[]int{0, 2, 2}, ""}, // Ben's seat from one bot's host to another's
+		{[]int{0, 2, 0}, "Cleo left the table: a bot on your device plays that seat now"},
+	}
+	for i, st := range steps {
+		out.Reset()
+		s.hosts = st.hosts
+		l.lookHosts(len(st.hosts))
+		got := strings.TrimSpace(out.String())
+		if st.want == "" && got != "" || !strings.Contains(got, st.want) || strings.Count(got, "\n") > 0 {
+			t.Errorf("step %d (%v): %q, want %q", i, st.hosts, got, st.want)
+		}
+	}
+}
