@@ -100,7 +100,8 @@ func runApp(c cli.Env, o cli.AppOptions) int {
 		code = cli.ExitFail // until a LAN game is over
 		env.LANOver = func(t ui.LANTable, err error) {
 			code = lanOver(c, o, t, err)
-			fyne.Do(u.Quit)
+			// The last screen stays a moment, for whoever looks at it.
+			time.AfterFunc(lanOverLinger, func() { fyne.Do(u.Quit) })
 		}
 	}
 	u = ui.New(a, env)
@@ -159,6 +160,10 @@ func probeWriter(c cli.Env, name string) (io.Writer, func(), error) {
 	}
 	return f, func() { _ = f.Close() }, nil // the app has closed: nowhere left to tell
 }
+
+// lanOverLinger is how long the app in its probe mode shows its last
+// screen once a LAN table's play ended, before it quits.
+const lanOverLinger = 2 * time.Second
 
 // lanOver writes the LAN table's log and says how its play ended.
 func lanOver(c cli.Env, o cli.AppOptions, t ui.LANTable, err error) int {

@@ -18,7 +18,13 @@
 #     in round 2: the table takes the seat over; back, the device follows
 #     the table and gets the seat back at a later deal, which the person
 #     plays to the end.
+#  4. The app joins a terminal host's table of The Game (coop bots on the
+#     terminals) and its link goes down for 45 s: the table takes the seat
+#     over and deals the cards not yet played again, and the terminals say
+#     so in The Game's words; back, the device follows the table's log to
+#     the end.
 # Each time the three logs must be identical and pass `njet verify`.
+# E2E_LAN_CASES="host join cut thegame" runs only the cases it names.
 #
 # Measured and printed, not asserted (from the app's "trace" lines): the
 # time from the terminal host's start to the table listed in the app; from
@@ -148,6 +154,10 @@ wait_game() {
 	done
 }
 
+# want CASE: whether E2E_LAN_CASES (default: every case) names CASE.
+want() { [ -z "${E2E_LAN_CASES:-}" ] || [[ " $E2E_LAN_CASES " == *" $1 "* ]]; }
+
+if want host; then
 echo "== the app hosts, two terminal devices with bots join"
 A="$WORK/host-app" J1="$WORK/host-j1" J2="$WORK/host-j2"
 APP_LANG=fr app 0 "$A" 360x740 --lan-host "Küche & Co" --edition classic --players 3 --short
@@ -159,7 +169,9 @@ grep -q "^lan over " "$A/out.txt" || { echo "host: the app did not see the game 
 grep -q '^found table "Küche & Co"' "$J1/out.txt" || { echo "host: the table's name typed in the app is not the one listed:"; grep '^found table' "$J1/out.txt"; exit 1; }
 check_game host "$A" "$J1" "$J2"
 round_times "$A"
+fi
 
+if want join; then
 echo "== the app joins a terminal host"
 A="$WORK/join-app" H="$WORK/join-host" J="$WORK/join-j"
 app 0 "$A" 360x740 --lan-join "Bar Ost"
@@ -177,7 +189,9 @@ seats=$(trace "$A" "lobby-seats")
 echo "terminal host's start to the table listed in the app: $(((listed - t0) / 1000000)) ms"
 echo "tap on the listed table to the lobby showing its seats: $(((seats - tap) / 1000000)) ms"
 round_times "$A"
+fi
 
+if want cut; then
 echo "== the app loses its network for 45 s in the middle of a game"
 # The two terminal devices play with the search bot (a fifth of a second
 # a card), so the deals last while the app is away. The app's link goes
@@ -203,4 +217,31 @@ check_game cut "$H" "$A" "$J"
 back=$(awk '$1 == "trace" && $2 == "cards" && $3 > 2 { print $3; exit }' "$A/out.txt")
 [ -n "$back" ] || { echo "cut: the seat was never handed back: the app was dealt no round after round 2"; exit 1; }
 echo "cut: the person had the seat back from round $back and played it to the end"
+fi
+
+if want thegame; then
+echo "== The Game: the app joins a terminal host and loses its network for 45 s"
+# Two terminal devices with coop bots; the person at the pointer plays
+# the app's seat. Its link goes down 20 s after the table shows, for
+# longer than the patience: the table takes the seat over and deals the
+# cards not yet played again; back, the device follows the table's log
+# and claims its seat at its next turn, which the person plays to the end.
+A="$WORK/tg-app" H="$WORK/tg-host" J="$WORK/tg-j"
+app 0 "$A" 360x740 --lan-join "Hof" --game thegame
+sleep 3
+term 1 "$H" host --game thegame --name "Hof" --players 3 --bot coop --player "Cleo" --wait 60s --linger 60s
+wait_for "$A/out.txt" "trace tap Hof" 60
+term 2 "$J" join --bot coop --wait 60s --linger 60s
+sleep ${TG_BEFORE:-20}
+ip -n "${NS[0]}" link set eth0 down
+sleep ${TG_CUT:-45}
+ip -n "${NS[0]}" link set eth0 up
+wait_game thegame
+grep -q "^lan over " "$A/out.txt" || { echo "thegame: the app did not see the game over"; exit 1; }
+check_game thegame "$H" "$A" "$J"
+"$NJET" verify "$A/log.njetlog" | grep -E "voided|handed" || { echo "thegame: no takeover in the log"; exit 1; }
+grep -h "^Anna left the table: a bot on" "$H/out.txt" "$J/out.txt" ||
+	{ echo "thegame: no terminal told the takeover in The Game's words"; exit 1; }
+echo "thegame: the person $(grep -E "^(laid|left) " "$A/person.txt" | tr '\n' ' ')"
+fi
 echo "e2e-lan: PASS"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
@@ -89,6 +90,35 @@ func (s *TheGameSeat) Moves(from int) []thegame.Action {
 // Host returns the seat whose device plays seat now: the host of the bot
 // the table seated there when its device left, or the seat itself.
 func (s *TheGameSeat) Host(seat int) int { return s.peer.Game().PeerOf(seat) }
+
+// Silence is the table's vote on the silent seat it waits for: the seat,
+// whether the vote is open (its device has been away for longer than the
+// Patience), the Votes so far of the Needed, and whether the person's
+// own vote is among them.
+type Silence struct {
+	Seat     int
+	Patience time.Duration
+	Voidable bool
+	Votes    int
+	Needed   int
+	Voted    bool
+}
+
+// Silence returns the table's vote on the silent seat it waits for.
+func (s *TheGameSeat) Silence() Silence {
+	v := s.peer.View()
+	return Silence{Seat: v.Turn, Patience: v.Patience, Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed, Voted: v.Voted}
+}
+
+// VoteVoid votes that a bot plays the silent seat the table waits for (the
+// cards not yet played are then dealt again); it returns an error wrapping
+// ErrCannotVote unless Silence's vote is open.
+func (s *TheGameSeat) VoteVoid() error {
+	if err := s.peer.VoteVoid(); err != nil {
+		return fmt.Errorf("%w: %w", ErrCannotVote, err)
+	}
+	return nil
+}
 
 // Hints reports whether the host allowed hints at the table.
 func (s *TheGameSeat) Hints() bool { return s.peer.Game().Genesis().Hints }

@@ -9,6 +9,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/njetlan/njet/seat"
@@ -19,6 +21,13 @@ import (
 // TheGameSource: the seat the table waits for, false when none.
 type TheGameWaiter interface {
 	Waiting() (int, bool)
+}
+
+// TheGameVoter is what a LAN source of The Game offers for a silent seat:
+// the table's vote on it, and the person's vote for a bot there.
+type TheGameVoter interface {
+	Silence() seat.Silence
+	VoteVoid() error
 }
 
 // TheGameHoster is what a LAN source of The Game tells of the seats'
@@ -46,6 +55,13 @@ type LANTheGame struct {
 	view   fyne.CanvasObject
 	body   *fyne.Container
 	banner *widget.Label
+	// Vote votes for a bot in the silent seat the table waits for, once
+	// its device has been away for longer than the patience; it stands
+	// under the banner, in voteRow.
+	Vote    *widget.Button
+	voteRow *fyne.Container
+	bar     *fyne.Container // the banner and voteRow
+	voter   TheGameVoter
 	// Screen is the table screen once the table plays, for tests.
 	Screen *TheGameScreen
 
@@ -71,7 +87,12 @@ func NewLANTheGame(a *App, t LANTable) *LANTheGame {
 	}
 	g.banner = widget.NewLabel(tgw("thegame.lan.starting"))
 	g.banner.Wrapping = fyne.TextWrapWord
-	g.body = container.NewStack(container.NewBorder(g.banner, nil, nil, nil, nil))
+	g.Vote = widget.NewButtonWithIcon(tgw("thegame.lan.vote"), theme.AccountIcon(), g.vote)
+	g.Vote.Importance = widget.HighImportance
+	g.voteRow = container.NewHBox(layout.NewSpacer(), g.Vote)
+	g.voteRow.Hide()
+	g.bar = container.NewVBox(g.banner, g.voteRow)
+	g.body = container.NewStack(container.NewBorder(g.bar, nil, nil, nil, nil))
 	g.view = g.body
 	return g
 }
@@ -120,7 +141,7 @@ func (g *LANTheGame) person(ctx, pctx context.Context, src TheGameSource) error 
 	}}
 	g.app.do(func() {
 		g.banner.Hide()
-		g.Screen = newTheGameScreenBanner(g.app, s, g.names, g.app.Pace(), g.app.do, g.banner)
+		g.Screen = newTheGameScreenBanner(g.app, s, g.names, g.app.Pace(), g.app.do, g.bar)
 		if g.hints() {
 			g.Screen.offerHints()
 		}
@@ -156,11 +177,34 @@ func (g *LANTheGame) look(src TheGameSource) {
 		g.lookHosts(h, you)
 	}
 	text := g.waitText(w, you)
+	voting := false
 	switch {
 	case g.away != "":
 		text = g.away
 	case g.app.Now().Before(g.noteUntil):
 		text = g.note
+	case text != "":
+		g.voter, _ = src.(TheGameVoter)
+		if g.voter == nil {
+			break
+		}
+		if v := g.voter.Silence(); v.Voidable && v.Seat == g.waitSeat {
+			voting = true
+			text += "\n" + tgw("thegame.lan.vote-help", "Name", g.seatName(v.Seat), "Patience", int(v.Patience/time.Second),
+				"Votes", v.Votes, "Needed", v.Needed)
+			if v.Voted {
+				g.Vote.Disable()
+			} else {
+				g.Vote.Enable()
+			}
+		}
+	}
+	if voting != g.voteRow.Visible() {
+		if voting {
+			g.voteRow.Show()
+		} else {
+			g.voteRow.Hide()
+		}
 	}
 	if text == "" {
 		g.banner.Hide()
@@ -220,6 +264,18 @@ func (g *LANTheGame) lookHosts(h TheGameHoster, you int) {
 			g.tell(tgw("thegame.lan.gone", "Name", g.seatName(s), "Host", g.seatName(host)))
 		}
 	}
+}
+
+// vote votes for a bot in the silent seat.
+func (g *LANTheGame) vote() {
+	if g.voter == nil {
+		return
+	}
+	if err := g.voter.VoteVoid(); err != nil {
+		g.app.ShowError(err)
+		return
+	}
+	g.Vote.Disable()
 }
 
 // tell shows news in the banner for a while.
@@ -318,6 +374,23 @@ func (s *tgLANSource) Next(ctx context.Context) (thegame.Action, error) {
 		s.rewound()
 	}
 	return a, err
+}
+
+// Silence is the table's vote on the silent seat, when the source knows;
+// else no vote is open.
+func (s *tgLANSource) Silence() seat.Silence {
+	if v, ok := s.TheGameSource.(TheGameVoter); ok {
+		return v.Silence()
+	}
+	return seat.Silence{Seat: -1}
+}
+
+// VoteVoid votes for a bot in the silent seat, where the source can.
+func (s *tgLANSource) VoteVoid() error {
+	if v, ok := s.TheGameSource.(TheGameVoter); ok {
+		return v.VoteVoid()
+	}
+	return seat.ErrCannotVote
 }
 
 // Host tells who plays a seat, when the source knows; else the seat

@@ -203,9 +203,35 @@ func (f *fakeTGTable) PlayTheGame(ctx context.Context, person func(context.Conte
 // says instead; hosts are the seats a bot plays, by the seat hosting it.
 type tgFakeSeat struct {
 	*seat.TheGameLocal
-	mu    sync.Mutex
-	wait  int
-	hosts map[int]int
+	mu      sync.Mutex
+	wait    int
+	hosts   map[int]int
+	silence seat.Silence
+	votes   int // the person's votes for a bot
+}
+
+func (s *tgFakeSeat) Silence() seat.Silence {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.silence
+}
+
+func (s *tgFakeSeat) VoteVoid() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.silence.Voidable {
+		return seat.ErrCannotVote
+	}
+	s.votes++
+	s.silence.Votes++
+	s.silence.Voted = true
+	return nil
+}
+
+func (s *tgFakeSeat) setSilence(v seat.Silence) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.silence = v
 }
 
 func (s *tgFakeSeat) Host(seat int) int {
@@ -293,8 +319,27 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			if !strings.Contains(g.Banner(), "Ben") || !strings.Contains(g.Banner(), "20 s") {
 				t.Fatalf("banner %q while waiting for Ben", g.Banner())
 			}
+			// Past the patience the person may vote for a bot there.
+			if g.voteRow.Visible() {
+				t.Fatal("a vote is offered before it is open")
+			}
+			clock.Lock()
+			clock.t = clock.t.Add(15 * time.Second)
+			clock.Unlock()
+			src.setSilence(seat.Silence{Seat: 1, Patience: 30 * time.Second, Voidable: true, Needed: 1})
+			q.until(t, "the vote", func() bool {
+				return g.voteRow.Visible() && strings.Contains(g.Banner(), "Ben's device has not been heard from for more than 30 s")
+			})
+			checkFits(t, u.Window())
+			screenshot(t, "thegame-lan-vote-"+sz.name, u.Window())
+			test.Tap(g.Vote)
+			if src.votes != 1 || !g.Vote.Disabled() {
+				t.Fatalf("the tap on the vote: %d votes, button disabled %v", src.votes, g.Vote.Disabled())
+			}
+			q.until(t, "the vote told", func() bool { return strings.Contains(g.Banner(), "(1 of 1 so far)") })
+			src.setSilence(seat.Silence{Seat: -1})
 			src.setWait(-1)
-			q.until(t, "the banner gone", func() bool { return g.Banner() == "" })
+			q.until(t, "the banner gone", func() bool { return g.Banner() == "" && !g.voteRow.Visible() })
 
 			// Back from the background: the banner says the device
 			// reconnects until the devices answer.

@@ -757,6 +757,8 @@ func (t *TheGameScreen) render() {
 		turn = tgw("thegame.turn.you", "Seat", t.name(v.Turn))
 	case v.Turn == v.Seat && t.away():
 		turn = tgw("thegame.turn.away")
+	case v.Turn == v.Seat && v.Phase == thegame.PhaseDraw:
+		turn = tgw("thegame.turn.drawing")
 	}
 	t.turn.SetText(turn + "  ·  " + tgn("thegame.draw-pile", v.DrawPile))
 

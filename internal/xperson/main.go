@@ -11,12 +11,15 @@
 // chosen on its setup screen, a whole game with The Game's policy, the
 // cards left read off the game-over view ("left N"), and home again.
 //
-// With --lan-host NAME it hosts a LAN table from the home screen instead
-// (the host form filled in, the lobby's start once the seats are full),
+// With --lan-host NAME it hosts a LAN table of Njet from the home screen
+// instead (the host form filled in, the lobby's start once the seats are
+// full),
 // with --lan-join NAME it waits until home lists the table NAME and takes
 // a seat at it; either way it plays until the game-over view and prints
 // "rounds N" (the app, in its probe mode with --lan-log, writes the log
-// and quits when the table's play ends).
+// and quits when the table's play ends). With --game thegame --lan-join
+// NAME it takes a seat at a LAN table of The Game and prints what a local
+// game of it prints.
 //
 // It is a test tool: scripts/e2e.sh runs it beside the app under Xvfb.
 package main
@@ -96,8 +99,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "xperson: %v\n", err)
 		return 2
 	}
+	if tg && *lanHost != "" {
+		fmt.Fprintln(stderr, "xperson: --game thegame hosts no LAN table; --lan-join takes a seat at one")
+		return 2
+	}
 	if tg {
-		return runTheGame(*probeFile, *window, *shots, *name, time.Now().Add(*limit), *verbose, *code, *players, *extreme, stdout, stderr)
+		return runTheGame(*probeFile, *window, *shots, *name, time.Now().Add(*limit), *verbose, *code, *players, *extreme, *lanJoin, stdout, stderr)
 	}
 	words := ui.WordsIn(*code)
 	p, err := newPerson(*probeFile, *window, *shots, *name, time.Now().Add(*limit))
@@ -130,10 +137,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// runTheGame plays a game of The Game at the window and prints "laid N",
+// runTheGame plays a game of The Game at the window, set up on this device
+// or, with join, at the LAN table of that name, and prints "laid N",
 // "turns N" and "left N" (the cards left as the game-over view shows
 // them).
-func runTheGame(probeFile, win, shots, name string, deadline time.Time, verbose bool, code string, players int, extreme bool, stdout, stderr io.Writer) int {
+func runTheGame(probeFile, win, shots, name string, deadline time.Time, verbose bool, code string, players int, extreme bool, join string, stdout, stderr io.Writer) int {
 	if players < thegame.MinPlayers || players > thegame.MaxPlayers {
 		fmt.Fprintf(stderr, "xperson: --players %d: The Game has %d to %d\n", players, thegame.MinPlayers, thegame.MaxPlayers)
 		return 2
@@ -147,7 +155,11 @@ func runTheGame(probeFile, win, shots, name string, deadline time.Time, verbose 
 	if verbose {
 		p.log = stderr
 	}
-	left, pl, err := p.playTheGame(players, extreme, words)
+	play := func() (int, *reach.TheGame, error) { return p.playTheGame(players, extreme, words) }
+	if join != "" {
+		play = func() (int, *reach.TheGame, error) { return p.playTheGameLAN(join, words) }
+	}
+	left, pl, err := play()
 	if err != nil {
 		return p.failed(stderr, err)
 	}

@@ -104,3 +104,58 @@ func readLeft(s *reach.Screen, say func(n int) string) (int, error) {
 	}
 	return 0, fmt.Errorf("the game-over view shows no line of the cards left: %q", lines)
 }
+
+// playTheGameLAN waits until home lists the LAN table of The Game join,
+// takes a seat at it and plays with the widget tests' policy until the
+// game-over view shows; it returns the cards left that it showed and the
+// player. The app, in its probe mode with --lan-log, writes the log and
+// quits once the table's play ends.
+func (p *person) playTheGameLAN(join string, w ui.TheGameSetUpWords) (int, *reach.TheGame, error) {
+	if err := p.waitFor("the home screen", func(s *reach.Screen) bool { return s.Name == "Home" }); err != nil {
+		return 0, nil, err
+	}
+	if err := p.locate(); err != nil {
+		return 0, nil, err
+	}
+	listed := func(s *reach.Screen) bool { return len(s.Reachable(reach.Button(join))) > 0 }
+	if err := p.waitFor("the table "+join+" listed", listed); err != nil {
+		return 0, nil, err
+	}
+	if err := p.tapText(join); err != nil {
+		return 0, nil, err
+	}
+	policy := &reach.TheGame{Words: w.Table}
+	for waits := 0; ; {
+		s, err := p.settle()
+		if err != nil {
+			return 0, nil, err
+		}
+		if len(s.Reachable(reach.Button(w.Table.Done))) > 0 {
+			p.snap("lan-gameover")
+			left, err := readLeft(s, w.Left)
+			return left, policy, err
+		}
+		step, err := policy.Next(s)
+		if err != nil {
+			return 0, nil, err
+		}
+		if step.Kind != reach.Tap {
+			// A LAN table waits on other devices: a while, not forever.
+			// The screen meanwhile, now and then.
+			if waits++; waits%10 == 0 && waits <= 300 {
+				p.snap(fmt.Sprintf("lan-wait-%d", waits/10))
+			}
+			if err := p.probe.change(3*time.Minute, p.deadline); err != nil {
+				return 0, nil, fmt.Errorf("waiting for %s: %w", step.Want, err)
+			}
+			continue
+		}
+		if step.Tap.Kind == "pile" {
+			// The table now and then, for a person to look at.
+			p.snap(fmt.Sprintf("lan-table-%d", policy.Laid/10))
+		}
+		if err := p.tap(step.Want, step.Tap); err != nil {
+			return 0, nil, err
+		}
+	}
+}
