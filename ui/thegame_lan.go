@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -189,8 +190,10 @@ func (g *LANTheGame) look(src TheGameSource) {
 			break
 		}
 		if v := g.voter.Silence(); v.Voidable && v.Seat == g.waitSeat {
+			// The help says how long the device has been away: the
+			// wait's own line would only make the banner taller.
 			voting = true
-			text += "\n" + tgw("thegame.lan.vote-help", "Name", g.seatName(v.Seat), "Patience", int(v.Patience/time.Second),
+			text = tgw("thegame.lan.vote-help", "Name", g.seatName(v.Seat), "Patience", int(v.Patience/time.Second),
 				"Votes", v.Votes, "Needed", v.Needed)
 			if v.Voted {
 				g.Vote.Disable()
@@ -246,6 +249,11 @@ func (g *LANTheGame) lookHosts(h TheGameHoster, you int) {
 	}
 	before := g.hosts
 	g.hosts = now
+	if g.Screen != nil && before != nil && !slices.Equal(before, now) {
+		// The seats changed hands: the table screen shows whether the
+		// person may play, and the hand dealt again.
+		g.Screen.refresh()
+	}
 	if host := now[you]; host != you {
 		g.away = tgw("thegame.lan.away", "Host", g.seatName(host))
 	} else if g.away != "" {
