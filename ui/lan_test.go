@@ -513,7 +513,7 @@ func TestLANGameBannerNamesTheSeatAsItsTile(t *testing.T) {
 			g.event(seat.Turn{Seat: 2, Kind: engine.ActDiscard, Since: now.Add(-45 * time.Second), Patience: 30 * time.Second,
 				Voidable: true, Votes: 1, Needed: 2})
 			p := persontest.New(t, u.Window().Canvas(), persontest.Options{})
-			if !p.Sees("Waiting for Bot 2") {
+			if !p.Sees("The device of Bot 2") {
 				p.Fatalf("the banner does not wait for Bot 2, the name on the seat's tile")
 			}
 			if tile := seatName([]string{"Cleo", "Anna", ""}, 2, 1, ""); tile != "Bot 2" {
@@ -614,7 +614,7 @@ func TestLANGameBanner(t *testing.T) {
 		{"waiting", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-20 * time.Second), Patience: 30 * time.Second},
 			[]string{"Waiting for Ben", "for 20 s"}, false},
 		{"vote", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Votes: 0, Needed: 1},
-			[]string{"Waiting for Ben", "a bot plays that seat"}, true},
+			[]string{"The device of Ben", "has not been heard from for more than 30 s", "a bot plays that seat"}, true},
 		{"vote-two-seats", 2, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Needed: 1},
 			[]string{"ends as abandoned"}, true},
 		{"halt", 3, seat.Halted{Cheat: &seat.Violation{Seat: 2, Check: "renege"}, Needed: 2},

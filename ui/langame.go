@@ -275,8 +275,10 @@ func (g *LANGame) show() {
 	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you:
 		text = g.waiting(*g.turn)
 		if g.turn.Voidable {
+			// The vote's words say how long the device has been away:
+			// the wait's own line would only make the banner taller.
 			g.Vote.Show()
-			text += "\n" + g.voteHelp(*g.turn)
+			text = g.voteHelp(*g.turn)
 		}
 	case g.turn != nil && g.turn.Seat == g.you && !g.turn.Until.IsZero():
 		// The table's clock counts down the person's move.
