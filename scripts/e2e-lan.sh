@@ -227,7 +227,7 @@ echo "== The Game: the app joins a terminal host and loses its network for 45 s"
 # cards not yet played again; back, the device follows the table's log
 # and claims its seat at its next turn, which the person plays to the end.
 A="$WORK/tg-app" H="$WORK/tg-host" J="$WORK/tg-j"
-app 0 "$A" 360x740 --lan-join "Hof" --game thegame
+app 0 "$A" "${TG_SIZE:-360x740}" --lan-join "Hof" --game thegame
 sleep 3
 term 1 "$H" host --game thegame --name "Hof" --players 3 --bot coop --player "Cleo" --wait 60s --linger 60s
 wait_for "$A/out.txt" "trace tap Hof" 60

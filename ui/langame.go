@@ -181,14 +181,20 @@ func (g *LANGame) leave() {
 
 // vote votes to void the silent seat's round.
 func (g *LANGame) vote() {
-	if g.st == nil {
+	if g.st != nil {
+		castVote(g.app, g.st, g.Vote)
+	}
+}
+
+// castVote casts the person's vote for a bot in the silent seat through
+// voter (a LAN table of any game) and disables button once it is cast; a
+// refusal is shown.
+func castVote(a *App, voter interface{ VoteVoid() error }, button *widget.Button) {
+	if err := voter.VoteVoid(); err != nil {
+		a.ShowError(err)
 		return
 	}
-	if err := g.st.VoteVoid(); err != nil {
-		g.app.ShowError(err)
-		return
-	}
-	g.Vote.Disable()
+	button.Disable()
 }
 
 // news takes Play's news.

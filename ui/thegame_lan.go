@@ -276,14 +276,9 @@ func (g *LANTheGame) lookHosts(h TheGameHoster, you int) {
 
 // vote votes for a bot in the silent seat.
 func (g *LANTheGame) vote() {
-	if g.voter == nil {
-		return
+	if g.voter != nil {
+		castVote(g.app, g.voter, g.Vote)
 	}
-	if err := g.voter.VoteVoid(); err != nil {
-		g.app.ShowError(err)
-		return
-	}
-	g.Vote.Disable()
 }
 
 // tell shows news in the banner for a while.
