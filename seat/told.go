@@ -6,8 +6,8 @@ import "slices"
 // its moves, voided rounds or results. A device back from a network cut
 // follows the table's branch, whose list may share only a first part with
 // what was told; Told finds that part, so that what follows it is told
-// again as the log now has it. Same tells two items apart (nil: ==, for
-// comparable items, through Comparable).
+// again as the log now has it. Same tells two items apart; Comparable
+// makes a Told of items that == tells apart.
 type Told[T any] struct {
 	items []T
 	Same  func(a, b T) bool
