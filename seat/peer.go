@@ -44,6 +44,10 @@ type PeerSeat struct {
 	mu     sync.Mutex
 	left   bool
 	leftCh chan struct{}
+	// answered is the question the person answered last (Choose): its
+	// move may wait to be posted while the peer shows no question, which
+	// does not withdraw it.
+	answered question
 
 	// Next's goroutine only.
 	queue    []Event
@@ -63,6 +67,12 @@ type PeerSeat struct {
 	askedAt  table.Hash // the log's head it was asked at
 	open     bool       // that question is open (not answered by a Moved, not withdrawn)
 	turn     *Turn      // the last Turn told
+}
+
+// question names a question: its seq, at the log's head it was asked at.
+type question struct {
+	seq  uint64
+	head table.Hash
 }
 
 // tally is what was told of one deal.
@@ -257,7 +267,12 @@ func (s *PeerSeat) after(v table.PeerView) {
 	}
 	if s.open && (v.Prompt == nil || v.Prompt.Seq != s.asked || v.Prompt.Head != s.askedAt || s.watching) {
 		s.open = false
-		s.tell(Withdrawn{Seq: s.asked})
+		s.mu.Lock()
+		answered := s.answered == question{s.asked, s.askedAt}
+		s.mu.Unlock()
+		if !answered || s.watching {
+			s.tell(Withdrawn{Seq: s.asked})
+		}
 	}
 	if v.Over {
 		s.gameOver(v)
@@ -538,7 +553,16 @@ func (s *PeerSeat) Choose(seq uint64, a engine.Action) error {
 	if v.BotHost >= 0 || v.Prompt == nil || v.Prompt.Seq != seq {
 		return fmt.Errorf("%w: question %d is not open", ErrWithdrawn, seq)
 	}
+	// Taken as answered before the move goes: the peer may drop the
+	// question the moment it has the move.
+	s.mu.Lock()
+	before := s.answered
+	s.answered = question{seq, v.Prompt.Head}
+	s.mu.Unlock()
 	if err := s.p.Submit(a); err != nil {
+		s.mu.Lock()
+		s.answered = before
+		s.mu.Unlock()
 		// An answer already on its way closes the question as surely as
 		// the table moving on.
 		if now := s.p.View().Prompt; now == nil || now.Seq != seq || errors.Is(err, table.ErrMovePending) {
