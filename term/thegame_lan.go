@@ -88,7 +88,7 @@ type tgLAN struct {
 	echo bool
 
 	told     seat.Told[thegame.Action] // moves told
-	hosts    []int                     // each seat's host as last told
+	hosts    seat.Hosts                // each seat's host as last told
 	shown    int                       // the turn whose table was last shown
 	prompted bool                      // the prompt stands
 	confirm  *thegame.Action           // a losing card waiting for "yes"
@@ -279,24 +279,17 @@ func (l *tgLAN) lookHosts(n int) {
 	for s := range now {
 		now[s] = l.seat.Host(s)
 	}
-	before := l.hosts
-	l.hosts = now
-	for s, host := range now {
-		was := s
-		if before != nil {
-			was = before[s]
-		}
+	news, _ := l.hosts.News(l.you, now)
+	for _, c := range news {
 		switch {
-		case host == was:
-		case s == l.you && host != s:
-			l.printf("%s\n", words.TheGame("thegame.lan.away", "Host", l.name(host)))
-		case s == l.you:
+		case c.Seat == l.you && c.Host != l.you:
+			l.printf("%s\n", words.TheGame("thegame.lan.away", "Host", l.name(c.Host)))
+		case c.Seat == l.you:
 			l.printf("%s\n", words.TheGame("thegame.lan.yours"))
-		case was != s:
-		case host == l.you:
-			l.printf("%s\n", words.TheGame("thegame.lan.gone.you", "Name", l.name(s)))
+		case c.Host == l.you:
+			l.printf("%s\n", words.TheGame("thegame.lan.gone.you", "Name", l.name(c.Seat)))
 		default:
-			l.printf("%s\n", words.TheGame("thegame.lan.gone", "Name", l.name(s), "Host", l.name(host)))
+			l.printf("%s\n", words.TheGame("thegame.lan.gone", "Name", l.name(c.Seat), "Host", l.name(c.Host)))
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"slices"
 	"sync"
 	"time"
 
@@ -70,10 +69,10 @@ type LANTheGame struct {
 	waitSince time.Time
 	done      bool // the play returned
 
-	// hosts are the seats' hosts as last seen (nil before the first
-	// look); away tells, while a bot plays the person's seat, whose device
-	// hosts it; note is news the banner shows until noteUntil.
-	hosts     []int
+	// hosts are the seats' hosts as last seen; away tells, while a bot
+	// plays the person's seat, whose device hosts it; note is news the
+	// banner shows until noteUntil.
+	hosts     seat.Hosts
 	away      string
 	note      string
 	noteUntil time.Time
@@ -240,36 +239,30 @@ func (g *LANTheGame) lookHosts(h TheGameHoster, you int) {
 	if g.Screen != nil {
 		n = max(n, len(g.Screen.view.HandSizes))
 	}
+	if you < 0 || you >= n {
+		return
+	}
 	now := make([]int, n)
 	for s := range now {
 		now[s] = h.Host(s)
 	}
-	if you < 0 || you >= n {
-		return
-	}
-	before := g.hosts
-	g.hosts = now
-	if g.Screen != nil && before != nil && !slices.Equal(before, now) {
+	news, changed := g.hosts.News(you, now)
+	if g.Screen != nil && changed {
 		// The seats changed hands: the table screen shows whether the
 		// person may play, and the hand dealt again.
 		g.Screen.refresh()
 	}
-	if host := now[you]; host != you {
-		g.away = tgw("thegame.lan.away", "Host", g.seatName(host))
-	} else if g.away != "" {
-		g.away = ""
-		g.tell(tgw("thegame.lan.yours"))
-	}
-	if before == nil {
-		return
-	}
-	for s, host := range now {
+	for _, c := range news {
 		switch {
-		case s == you || host == s || s >= len(before) || before[s] != s:
-		case host == you:
-			g.tell(tgw("thegame.lan.gone.you", "Name", g.seatName(s)))
+		case c.Seat == you && c.Host != you:
+			g.away = tgw("thegame.lan.away", "Host", g.seatName(c.Host))
+		case c.Seat == you:
+			g.away = ""
+			g.tell(tgw("thegame.lan.yours"))
+		case c.Host == you:
+			g.tell(tgw("thegame.lan.gone.you", "Name", g.seatName(c.Seat)))
 		default:
-			g.tell(tgw("thegame.lan.gone", "Name", g.seatName(s), "Host", g.seatName(host)))
+			g.tell(tgw("thegame.lan.gone", "Name", g.seatName(c.Seat), "Host", g.seatName(c.Host)))
 		}
 	}
 }
