@@ -3,6 +3,10 @@ package seat
 import (
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/table"
 )
 
 func TestHostsNews(t *testing.T) {
@@ -35,5 +39,29 @@ func TestHostsNewsTakenAtFirstLook(t *testing.T) {
 	news, changed := h.News(0, []int{1, 1})
 	if want := []Handover{{Seat: 0, Host: 1}}; !slices.Equal(news, want) || changed {
 		t.Errorf("news %v changed %v, want %v and no change", news, changed, want)
+	}
+}
+
+// A device that has heard none of the others for CutOffAfter is told as
+// cut off, since it last heard one; a new Turn is told when that changes.
+func TestCutOff(t *testing.T) {
+	heard := time.Unix(1e9, 0)
+	for _, c := range []struct {
+		v    table.PeerView
+		want time.Time
+	}{
+		{table.PeerView{}, time.Time{}},
+		{table.PeerView{Heard: heard, Unheard: CutOffAfter - time.Second}, time.Time{}},
+		{table.PeerView{Heard: heard, Unheard: CutOffAfter}, heard},
+	} {
+		if got := CutOff(c.v); !got.Equal(c.want) {
+			t.Errorf("heard %v, %v ago: cut off since %v, want %v", c.v.Heard, c.v.Unheard, got, c.want)
+		}
+	}
+	a := Turn{Seat: 1, Kind: engine.ActPlay}
+	b := a
+	b.CutOff = heard
+	if sameTurn(a, b) || !sameTurn(b, b) {
+		t.Error("a cut-off does not tell a new Turn")
 	}
 }

@@ -483,11 +483,21 @@ func (s *PeerSeat) turnOf(v table.PeerView) *Turn {
 		return nil
 	}
 	t := &Turn{Seat: v.Turn, Kind: actionKind(v.Kind), Since: v.Since, Patience: v.Patience,
-		Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed}
+		Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed, CutOff: CutOff(v)}
 	if v.Prompt != nil {
 		t.Until = v.Prompt.Until
 	}
 	return t
+}
+
+// CutOff is since when the device of a peer's view has heard none of
+// the other devices, once that has lasted CutOffAfter; zero otherwise
+// (Turn.CutOff, Silence.CutOff).
+func CutOff(v table.PeerView) time.Time {
+	if v.Heard.IsZero() || v.Unheard < CutOffAfter {
+		return time.Time{}
+	}
+	return v.Heard
 }
 
 // sameTurn reports whether two Turns tell the same wait: the same seat
@@ -497,7 +507,8 @@ func sameTurn(a, b Turn) bool {
 	if a.Kind != b.Kind || a.Kind != 0 && a.Seat != b.Seat {
 		return false
 	}
-	return a.Voidable == b.Voidable && a.Votes == b.Votes && a.Needed == b.Needed && a.Until.Equal(b.Until)
+	return a.Voidable == b.Voidable && a.Votes == b.Votes && a.Needed == b.Needed && a.Until.Equal(b.Until) &&
+		a.CutOff.Equal(b.CutOff)
 }
 
 // promptOf is the person's question, or nil.

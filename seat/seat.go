@@ -120,7 +120,17 @@ type Turn struct {
 	// Until, while the person's own move is asked at a table with a
 	// clock, is when their time runs out and their bot moves for them.
 	Until time.Time
+	// CutOff is set once the device has heard none of the other devices
+	// for CutOffAfter: since when. It is then most likely the one cut off
+	// (its Wi-Fi is down), and a vote on another seat would reach nobody.
+	CutOff time.Time
 }
+
+// CutOffAfter is how long a device at a LAN table hears none of the other
+// devices (at least two) before its person is told that it is most likely
+// cut off itself: more than three of the announcements each device makes
+// every few seconds.
+const CutOffAfter = 10 * time.Second
 
 // RoundResult is one scored round.
 type RoundResult struct {

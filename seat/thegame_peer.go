@@ -94,7 +94,8 @@ func (s *TheGameSeat) Host(seat int) int { return s.peer.Game().PeerOf(seat) }
 // Silence is the table's vote on the silent seat it waits for: the seat,
 // whether the vote is open (its device has been away for longer than the
 // Patience), the Votes so far of the Needed, and whether the person's
-// own vote is among them.
+// own vote is among them. CutOff is as in Turn: set once the device has
+// heard none of the others for a while.
 type Silence struct {
 	Seat     int
 	Patience time.Duration
@@ -102,12 +103,14 @@ type Silence struct {
 	Votes    int
 	Needed   int
 	Voted    bool
+	CutOff   time.Time
 }
 
 // Silence returns the table's vote on the silent seat it waits for.
 func (s *TheGameSeat) Silence() Silence {
 	v := s.peer.View()
-	return Silence{Seat: v.Turn, Patience: v.Patience, Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed, Voted: v.Voted}
+	return Silence{Seat: v.Turn, Patience: v.Patience, Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed, Voted: v.Voted,
+		CutOff: CutOff(v)}
 }
 
 // VoteVoid votes that a bot plays the silent seat the table waits for (the

@@ -464,6 +464,9 @@ func (p *Peer) View() PeerView {
 	}
 	v.CatchingUp = !p.caughtUp
 	v.SecretsLost = p.lost != nil && *p.lost == dealOf(game)
+	if v.Heard = p.heard(game); !v.Heard.IsZero() {
+		v.Unheard = p.cfg.Now().Sub(v.Heard)
+	}
 	if voidable {
 		since, why := p.absence(game, next, v.Turn)
 		v.Present = why == AbsenceUnstated

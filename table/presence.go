@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -276,4 +277,30 @@ func (p *Peer) sawDevice(game *Game, seat int, next uint64) {
 	if s.reached != next {
 		s.reached, s.reachedAt = next, now
 	}
+}
+
+// heard returns, with p.mu held, when the peer last heard one of the
+// other devices of the table, or zero when fewer than two other devices
+// play at it or none was heard yet (PeerView.Heard).
+func (p *Peer) heard(game *Game) time.Time {
+	gen := game.Genesis()
+	if gen == nil {
+		return time.Time{}
+	}
+	var devices []int
+	for s := range gen.Players() {
+		if d := game.PeerOf(s); d != p.cfg.Seat && !slices.Contains(devices, d) {
+			devices = append(devices, d)
+		}
+	}
+	var last time.Time
+	if len(devices) < 2 {
+		return last
+	}
+	for _, d := range devices {
+		if s := p.seen[d]; s != nil && s.at.After(last) {
+			last = s.at
+		}
+	}
+	return last
 }

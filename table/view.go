@@ -28,6 +28,14 @@ type PeerView struct {
 	// chooses): the vote opens once it reaches Patience.
 	Present bool
 	Away    time.Duration
+	// Heard is when this device last heard another device of the table
+	// (its Presence or its vote), and Unheard how long ago that was, at a
+	// table where at least two other devices play: a device that hears
+	// none of several others for long is most likely the one cut off.
+	// Both are zero with one other device (its silence and its leaving
+	// look the same), and before any other device was heard.
+	Heard   time.Time
+	Unheard time.Duration
 	// Results are the audited rounds of a Njet table; Violation what
 	// halted the round.
 	Results   []RoundResult

@@ -175,6 +175,7 @@ type lan struct {
 
 	// What has been told already, beside the lanScreen's.
 	ready     bool          // the genesis is known: edition and players
+	cutTold   time.Time     // the cut-off told about (seat.CutOff)
 	waitSince time.Time     // the wait told about ...
 	waitTold  time.Duration // ... and for how long
 	askSince  time.Time     // the wait the person was asked about ...
@@ -289,6 +290,16 @@ func (l *lan) received(before, after engine.View) {
 // showWait tells whom the table waits for once that lasts, and offers
 // the vote to void the round once the patience is over.
 func (l *lan) showWait(v table.PeerView) {
+	if cut := seat.CutOff(v); !cut.IsZero() {
+		// This device hears none of the others: it is most likely the one
+		// cut off, and a vote would reach nobody.
+		if !cut.Equal(l.cutTold) {
+			l.cutTold = cut
+			l.out.say(words.CutOff(int(v.Unheard / time.Second)))
+		}
+		l.asking = false
+		return
+	}
 	if v.Silent < waitQuiet {
 		return
 	}

@@ -89,6 +89,7 @@ type tgLAN struct {
 
 	told     seat.Told[thegame.Action] // moves told
 	hosts    seat.Hosts                // each seat's host as last told
+	cutTold  time.Time                 // the cut-off told about (seat.CutOff)
 	shown    int                       // the turn whose table was last shown
 	prompted bool                      // the prompt stands
 	confirm  *thegame.Action           // a losing card waiting for "yes"
@@ -154,6 +155,14 @@ func (l *tgLAN) update() (bool, error) {
 		return false, nil
 	}
 	l.prompted = false
+	if sl, ok := l.seat.(interface{ Silence() seat.Silence }); ok {
+		// This device hears none of the others: it is most likely the one
+		// cut off.
+		if cut := sl.Silence().CutOff; !cut.IsZero() && !cut.Equal(l.cutTold) {
+			l.cutTold = cut
+			l.printf("%s\n", words.CutOff(int(time.Since(cut)/time.Second)))
+		}
+	}
 	w, ok := l.seat.Waiting()
 	switch {
 	case !ok || w == l.you:

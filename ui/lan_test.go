@@ -617,6 +617,11 @@ func TestLANGameBanner(t *testing.T) {
 			[]string{"The device of Ben", "has not been heard from for more than 30 s", "a bot plays that seat"}, true},
 		{"vote-two-seats", 2, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Needed: 1},
 			[]string{"ends as abandoned"}, true},
+		// A device that hears none of the others is told so, and offered
+		// no vote that would reach nobody.
+		{"cut-off", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second,
+			Voidable: true, Needed: 1, CutOff: now.Add(-25 * time.Second)},
+			[]string{"No other device heard for 25 s: check this device's Wi-Fi."}, false},
 		{"halt", 3, seat.Halted{Cheat: &seat.Violation{Seat: 2, Check: "renege"}, Needed: 2},
 			[]string{"Cleo", "cheated", "renege", "playing a card"}, false},
 		// The table's clock counts the person's own move down.

@@ -278,6 +278,10 @@ func (g *LANGame) show() {
 	switch {
 	case g.halt != "":
 		text, danger = g.halt, true
+	case g.turn != nil && !g.turn.CutOff.IsZero():
+		// This device hears none of the others: it is most likely the one
+		// cut off, and a vote on another seat would reach nobody.
+		text = say(words.CutOff(max(int(g.app.Now().Sub(g.turn.CutOff)/time.Second), 0)))
 	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you:
 		text = g.waiting(*g.turn)
 		if g.turn.Voidable {

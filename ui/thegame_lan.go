@@ -15,6 +15,7 @@ import (
 
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
+	"github.com/njetlan/njet/words"
 )
 
 // TheGameWaiter is what a LAN source of The Game tells beside
@@ -177,28 +178,31 @@ func (g *LANTheGame) look(src TheGameSource) {
 		g.lookHosts(h, you)
 	}
 	text := g.waitText(w, you)
+	g.voter, _ = src.(TheGameVoter)
+	var silence seat.Silence
+	if g.voter != nil {
+		silence = g.voter.Silence()
+	}
 	voting := false
 	switch {
 	case g.away != "":
 		text = g.away
 	case g.app.Now().Before(g.noteUntil):
 		text = g.note
-	case text != "":
-		g.voter, _ = src.(TheGameVoter)
-		if g.voter == nil {
-			break
-		}
-		if v := g.voter.Silence(); v.Voidable && v.Seat == g.waitSeat {
-			// The help says how long the device has been away: the
-			// wait's own line would only make the banner taller.
-			voting = true
-			text = tgw("thegame.lan.vote-help", "Name", g.seatName(v.Seat), "Patience", int(v.Patience/time.Second),
-				"Votes", v.Votes, "Needed", v.Needed)
-			if v.Voted {
-				g.Vote.Disable()
-			} else {
-				g.Vote.Enable()
-			}
+	case !silence.CutOff.IsZero():
+		// This device hears none of the others: it is most likely the one
+		// cut off, and a vote would reach nobody.
+		text = say(words.CutOff(max(int(g.app.Now().Sub(silence.CutOff)/time.Second), 0)))
+	case text != "" && silence.Voidable && silence.Seat == g.waitSeat:
+		// The help says how long the device has been away: the wait's own
+		// line would only make the banner taller.
+		voting = true
+		text = tgw("thegame.lan.vote-help", "Name", g.seatName(silence.Seat), "Patience", int(silence.Patience/time.Second),
+			"Votes", silence.Votes, "Needed", silence.Needed)
+		if silence.Voted {
+			g.Vote.Disable()
+		} else {
+			g.Vote.Enable()
 		}
 	}
 	if voting != g.voteRow.Visible() {

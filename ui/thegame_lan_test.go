@@ -337,6 +337,15 @@ func TestLANTheGameToGameOver(t *testing.T) {
 				t.Fatalf("the tap on the vote: %d votes, button disabled %v", src.votes, g.Vote.Disabled())
 			}
 			q.until(t, "the vote told", func() bool { return strings.Contains(g.Banner(), "(1 of 1 so far)") })
+			// This device hears none of the others: it is told so, and the
+			// vote, which would reach nobody, is gone.
+			src.setSilence(seat.Silence{Seat: 1, Patience: 30 * time.Second, Voidable: true, Needed: 1,
+				CutOff: now().Add(-12 * time.Second)})
+			q.until(t, "the cut-off", func() bool {
+				return !g.voteRow.Visible() && strings.Contains(g.Banner(), "No other device heard for 12 s")
+			})
+			checkFits(t, u.Window())
+			screenshot(t, "thegame-lan-cutoff-"+sz.name, u.Window())
 			src.setSilence(seat.Silence{Seat: -1})
 			src.setWait(-1)
 			q.until(t, "the banner gone", func() bool { return g.Banner() == "" && !g.voteRow.Visible() })

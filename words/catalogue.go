@@ -211,6 +211,7 @@ var catalogue = map[string]entry{
 	"device.withheld": {other: "{{.Name}}'s device is at the table but would not show its cards after the play: the round does not count, and a bot plays that seat now."},
 	"clock.move":      {other: "You have {{.Seconds}} s for this move (the table's clock); then your bot makes it for you."},
 	"clock.left":      {other: "{{.Seconds}} s left for your move."},
+	"device.cutoff":   {other: "No other device heard for {{.Seconds}} s: check this device's Wi-Fi."},
 	"clock.out":       {other: "Your time ran out: your bot made the move for you. The seat is still yours."},
 	"round.again":     {other: "The round is dealt again, without the points so far."},
 

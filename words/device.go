@@ -37,3 +37,7 @@ func ClockLeft(seconds int) Msg { return msg("clock.left", "Seconds", seconds) }
 // ClockOut tells a person that their time ran out and their bot moved for
 // them; the seat is still theirs.
 func ClockOut() Msg { return msg("clock.out") }
+
+// CutOff tells a person that their device has heard none of the others
+// for seconds: most likely its own network is down.
+func CutOff(seconds int) Msg { return msg("device.cutoff", "Seconds", seconds) }
