@@ -207,49 +207,8 @@ func TestVerifyRejectsAnyChangedByte(t *testing.T) {
 // A silent seat is reported as "waiting for seat X since T", with T from
 // the injected clock.
 func TestWaitingForSilentSeat(t *testing.T) {
-	sp, err := newTestSelfplay(SelfplayConfig{Edition: engine.Classic, Players: 3, Seed: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	net, err := NewMemNetwork(sp.table, rand.New(rand.NewPCG(1, 2)), NetConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := OpenStore(filepath.Join(t.TempDir(), "s.db"), &StoreOptions{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	ep, err := net.Join(ctx, sp.ids[0], store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ep.Close()
 	clock := time.Date(2026, 5, 1, 20, 15, 30, 0, time.UTC)
-	p, err := NewPeer(PeerConfig{Table: sp.table, Creator: sp.ids[0], Genesis: sp.genesis, Seat: 0, Key: sp.keys[0],
-		Store: store, Transport: ep, Bot: "random", NewPlayer: testPlayers, Seed: &[32]byte{1}, Now: func() time.Time { return clock }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- p.Run(ctx) }()
-wait:
-	for {
-		select {
-		case ev := <-p.Events():
-			if ev.Turn == 1 && ev.Kind == KindAck {
-				break wait
-			}
-		case <-ctx.Done():
-			t.Fatal("seat 0 never waited for seat 1")
-		}
-	}
-	cancel()
-	if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
-		t.Fatal(err)
-	}
+	_, p := waitingPeer(t, SelfplayConfig{Edition: engine.Classic, Players: 3, Seed: 4}, func() time.Time { return clock })
 	want := "waiting for seat 1 (Ack) since 20:15:30"
 	if got := p.View().Waiting(); got != want {
 		t.Errorf("Waiting() = %q, want %q", got, want)

@@ -34,7 +34,7 @@ func TestHeardOtherDevices(t *testing.T) {
 			clock = t
 			mu.Unlock()
 		}
-		sp, p := waitingPeer(t, c.players, now)
+		sp, p := waitingPeer(t, SelfplayConfig{Edition: engine.Modern, Players: c.players, Seed: 4}, now)
 		if v := p.View(); !v.Heard.IsZero() || v.Unheard != 0 {
 			t.Fatalf("%d players, nobody heard yet: heard %v, unheard %v", c.players, v.Heard, v.Unheard)
 		}
@@ -76,12 +76,12 @@ func TestHeardOtherDevices(t *testing.T) {
 	}
 }
 
-// waitingPeer is seat 0's peer of a table of players, on clock now, once
-// it has posted the genesis and waits for seat 1's acknowledgement (the
-// other seats never come); its run has ended.
-func waitingPeer(t *testing.T, players int, now func() time.Time) (*Selfplay, *Peer) {
+// waitingPeer is seat 0's peer of the table of cfg, on clock now, once it
+// has posted the genesis and waits for seat 1's acknowledgement (the other
+// seats never come); its run has ended.
+func waitingPeer(t *testing.T, cfg SelfplayConfig, now func() time.Time) (*Selfplay, *Peer) {
 	t.Helper()
-	sp, err := newTestSelfplay(SelfplayConfig{Edition: engine.Modern, Players: players, Seed: 4})
+	sp, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -613,6 +613,10 @@ func TestLANGameBanner(t *testing.T) {
 	}{
 		{"waiting", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-20 * time.Second), Patience: 30 * time.Second},
 			[]string{"Waiting for Ben", "for 20 s"}, false},
+		// A move comes within moments, and whose it is the table shows:
+		// the banner tells a wait once it lasts.
+		{"short-wait", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-2 * time.Second), Patience: 30 * time.Second},
+			[]string{"Playing on the LAN"}, false},
 		{"vote", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Votes: 0, Needed: 1},
 			[]string{"The device of Ben", "has not been heard from for more than 30 s", "a bot plays that seat"}, true},
 		{"vote-two-seats", 2, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Needed: 1},

@@ -282,14 +282,13 @@ func (g *LANGame) show() {
 		// This device hears none of the others: it is most likely the one
 		// cut off, and a vote on another seat would reach nobody.
 		text = say(words.CutOff(max(int(g.app.Now().Sub(g.turn.CutOff)/time.Second), 0)))
-	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you:
+	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you && g.turn.Voidable:
+		// The vote's words say how long the device has been away: the
+		// wait's own line would only make the banner taller.
+		g.Vote.Show()
+		text = g.voteHelp(*g.turn)
+	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you && g.waited(*g.turn) >= waitQuiet:
 		text = g.waiting(*g.turn)
-		if g.turn.Voidable {
-			// The vote's words say how long the device has been away:
-			// the wait's own line would only make the banner taller.
-			g.Vote.Show()
-			text = g.voteHelp(*g.turn)
-		}
 	case g.turn != nil && g.turn.Seat == g.you && !g.turn.Until.IsZero():
 		// The table's clock counts down the person's move.
 		left := max(int((g.turn.Until.Sub(g.app.Now())+time.Second-1)/time.Second), 0)
@@ -326,13 +325,18 @@ func (g *LANGame) playerName(s int) string {
 	return seatName(names, s, g.you, "")
 }
 
+// waited is how long the table has waited for t.
+func (g *LANGame) waited(t seat.Turn) time.Duration {
+	if t.Since.IsZero() {
+		return 0
+	}
+	return max(g.app.Now().Sub(t.Since), 0)
+}
+
 // waiting says whom the table waits for and since when.
 func (g *LANGame) waiting(t seat.Turn) string {
-	secs := 0
-	if !t.Since.IsZero() {
-		secs = int(g.app.Now().Sub(t.Since) / time.Second)
-	}
-	return tr("lan.game.waiting", "Waiting for {{.Name}} for {{.Secs}} s", map[string]any{"Name": g.playerName(t.Seat), "Secs": max(secs, 0)})
+	return tr("lan.game.waiting", "Waiting for {{.Name}} for {{.Secs}} s",
+		map[string]any{"Name": g.playerName(t.Seat), "Secs": int(g.waited(t) / time.Second)})
 }
 
 // voteHelp explains the vote in plain words.

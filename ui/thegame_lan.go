@@ -38,9 +38,10 @@ type TheGameHoster interface {
 	Host(seat int) int
 }
 
-// tgWaitQuiet is how long the table may wait for a device before the
-// banner says so.
-const tgWaitQuiet = 5 * time.Second
+// waitQuiet is how long a LAN table may wait for a device before the
+// banner says so: a move comes within moments, and whose it is the table
+// shows.
+const waitQuiet = 5 * time.Second
 
 // tgNoteFor is how long the banner tells a seat taken over, a seat given
 // back or the device's return to the table.
@@ -229,7 +230,7 @@ func (g *LANTheGame) waitText(w TheGameWaiter, you int) string {
 		g.waitSeat = -1
 	case seat != g.waitSeat:
 		g.waitSeat, g.waitSince = seat, g.app.Now()
-	case g.app.Now().Sub(g.waitSince) >= tgWaitQuiet:
+	case g.app.Now().Sub(g.waitSince) >= waitQuiet:
 		return tgw("thegame.lan.waiting", "Seat", g.seatName(seat), "S", int(g.app.Now().Sub(g.waitSince)/time.Second))
 	}
 	return ""

@@ -33,7 +33,7 @@ func (p *person) playLAN(host, join string, g game, w ui.SetUpWords) (int, error
 		}
 	}
 	policy := &reach.Njet{Words: w.Table, Rand: rand.New(rand.NewPCG(g.seed, 2))}
-	for {
+	for waits := 0; ; {
 		s, err := p.settle()
 		if err != nil {
 			return 0, err
@@ -50,6 +50,10 @@ func (p *person) playLAN(host, join string, g game, w ui.SetUpWords) (int, error
 		}
 		if step.Kind != reach.Tap {
 			// A LAN table waits on other devices: a while, not forever.
+			// The screen meanwhile, now and then.
+			if waits++; waits%10 == 0 && waits <= 300 {
+				p.snap(fmt.Sprintf("lan-wait-%d", waits/10))
+			}
 			if err := p.probe.change(3*time.Minute, p.deadline); err != nil {
 				return 0, fmt.Errorf("waiting for %s: %w", step.Want, err)
 			}
