@@ -26,6 +26,7 @@ type TheGameLANSeat interface {
 	Host(seat int) int
 	YourTurn() bool
 	Waiting() (int, bool)
+	Silence() seat.Silence
 	Changed() <-chan struct{}
 	Halted() error
 }
@@ -155,13 +156,11 @@ func (l *tgLAN) update() (bool, error) {
 		return false, nil
 	}
 	l.prompted = false
-	if sl, ok := l.seat.(interface{ Silence() seat.Silence }); ok {
+	if cut := l.seat.Silence().CutOff; !cut.IsZero() && !cut.Equal(l.cutTold) {
 		// This device hears none of the others: it is most likely the one
 		// cut off.
-		if cut := sl.Silence().CutOff; !cut.IsZero() && !cut.Equal(l.cutTold) {
-			l.cutTold = cut
-			l.printf("%s\n", words.CutOff(int(time.Since(cut)/time.Second)))
-		}
+		l.cutTold = cut
+		l.printf("%s\n", words.CutOff(int(time.Since(cut)/time.Second)))
 	}
 	w, ok := l.seat.Waiting()
 	switch {

@@ -281,7 +281,7 @@ func (g *LANGame) show() {
 	case g.turn != nil && !g.turn.CutOff.IsZero():
 		// This device hears none of the others: it is most likely the one
 		// cut off, and a vote on another seat would reach nobody.
-		text = say(words.CutOff(max(int(g.app.Now().Sub(g.turn.CutOff)/time.Second), 0)))
+		text = cutOffText(g.app, g.turn.CutOff)
 	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you && g.turn.Voidable:
 		// The vote's words say how long the device has been away: the
 		// wait's own line would only make the banner taller.
@@ -323,6 +323,12 @@ func (g *LANGame) playerName(s int) string {
 		names[i] = si.Name
 	}
 	return seatName(names, s, g.you, "")
+}
+
+// cutOffText tells the person that their device has heard none of the
+// others since since (seat.Turn.CutOff, seat.Silence.CutOff).
+func cutOffText(a *App, since time.Time) string {
+	return say(words.CutOff(int(max(a.Now().Sub(since), 0) / time.Second)))
 }
 
 // waited is how long the table has waited for t.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/thegame"
-	"github.com/njetlan/njet/words"
 )
 
 // TheGameWaiter is what a LAN source of The Game tells beside
@@ -193,7 +192,7 @@ func (g *LANTheGame) look(src TheGameSource) {
 	case !silence.CutOff.IsZero():
 		// This device hears none of the others: it is most likely the one
 		// cut off, and a vote would reach nobody.
-		text = say(words.CutOff(max(int(g.app.Now().Sub(silence.CutOff)/time.Second), 0)))
+		text = cutOffText(g.app, silence.CutOff)
 	case text != "" && silence.Voidable && silence.Seat == g.waitSeat:
 		// The help says how long the device has been away: the wait's own
 		// line would only make the banner taller.
