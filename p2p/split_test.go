@@ -63,20 +63,59 @@ func newGatedNode(t *testing.T, key ed25519.PrivateKey, gate *splitGate) *Node {
 // splitTransport is the cheater's transport: its first envelope of a kind
 // goes to one side of the table alone, and the same envelope signed again
 // to the other side alone, through a second host with the cheater's key.
+// Another publication of that envelope waits until the split is done, so
+// that none goes out to both sides before it.
 type splitTransport struct {
 	table.Transport
 	match func(env *table.Envelope) bool
 	split func(ctx context.Context, env *table.Envelope, data []byte) error
-	done  atomic.Bool
+	once  sync.Once
+	done  chan struct{} // closed once the split published both
 }
 
 func (s *splitTransport) Publish(ctx context.Context, data []byte) error {
-	if !table.IsSideMessage(data) && !s.done.Load() {
-		if env, err := table.ParseEnvelope(data); err == nil && s.match(env) && s.done.CompareAndSwap(false, true) {
+	if table.IsSideMessage(data) {
+		return s.Transport.Publish(ctx, data)
+	}
+	if env, err := table.ParseEnvelope(data); err == nil && s.match(env) {
+		first := false
+		s.once.Do(func() { first = true })
+		if first {
+			defer close(s.done)
 			return s.split(ctx, env, data)
+		}
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
 	return s.Transport.Publish(ctx, data)
+}
+
+// heldServer is the cheater's device's answer to the others' requests for
+// its log: its peer stores its envelope before publishing it, and a device
+// of side A that fetched the envelope before the split would pass it on
+// to side B, which would then find the pair while the network is split
+// (with the table's clock running). It serves nothing from the first
+// envelope held on (match) until released.
+type heldServer struct {
+	table.RangeServer
+	match    func(env *table.Envelope) bool
+	released atomic.Bool
+}
+
+func (h *heldServer) ServeRange(ctx context.Context, id table.TableID, from, to uint64) ([][]byte, error) {
+	out, err := h.RangeServer.ServeRange(ctx, id, from, to)
+	if err != nil || h.released.Load() {
+		return out, err
+	}
+	for i, b := range out {
+		if env, err := table.ParseEnvelope(b); err == nil && h.match(env) {
+			return out[:i], nil
+		}
+	}
+	return out, nil
 }
 
 // R-LOG-7 over libp2p, the split the equivocation is for: the devices of
@@ -152,6 +191,8 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 	// running holds each device's peer once it runs (the cheater's split
 	// reads it from the cheater's goroutine).
 	running := make([]atomic.Pointer[table.Peer], n)
+	cheat := func(env *table.Envelope) bool { return env.Kind == kind && int(env.Author) == cheater }
+	var held *heldServer
 	split := func(ctx context.Context, env *table.Envelope, data []byte, own table.Transport) error {
 		// Each of the cheater's hosts first hears its side subscribed to
 		// the table's topic, so that the envelope reaches it, and waits
@@ -205,6 +246,7 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 			return err
 		}
 		splitAt.Store(time.Now().UnixNano())
+		held.released.Store(true)
 		if err := own.Publish(ctx, data); err != nil {
 			return err
 		}
@@ -224,7 +266,12 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 	const patience = 5 * time.Second
 	for i, nd := range nodes {
 		stores[i] = openTestStore(t, t.TempDir())
-		tbl, err := nd.JoinTable(TableConfig{Setup: setup, Server: stores[i], Redial: 200 * time.Millisecond})
+		var server table.RangeServer = stores[i]
+		if i == cheater {
+			held = &heldServer{RangeServer: stores[i], match: cheat}
+			server = held
+		}
+		tbl, err := nd.JoinTable(TableConfig{Setup: setup, Server: server, Redial: 200 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,8 +283,7 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 		}
 		var tr table.Transport = ep
 		if i == cheater {
-			tr = &splitTransport{Transport: ep,
-				match: func(env *table.Envelope) bool { return env.Kind == kind && int(env.Author) == cheater },
+			tr = &splitTransport{Transport: ep, match: cheat, done: make(chan struct{}),
 				split: func(ctx context.Context, env *table.Envelope, data []byte) error { return split(ctx, env, data, ep) }}
 		}
 		tick, poll := time.NewTicker(100*time.Millisecond), time.NewTicker(50*time.Millisecond)

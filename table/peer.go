@@ -178,10 +178,12 @@ type Peer struct {
 	// and clockPlayer the one that moves for its person out of time.
 	players     map[int]Player
 	clockPlayer Player
-	// since is when this peer saw the log's head move to sinceSeq: the
-	// seat entitled there has been silent since then (see waitingSince).
-	since    time.Time
-	sinceSeq uint64
+	// since is when this peer saw the log's head become sinceHead, at
+	// sinceSeq: the seat entitled there has been silent since then (see
+	// waitingSince).
+	since     time.Time
+	sinceSeq  uint64
+	sinceHead Hash
 	// Silence votes for the seq where they were cast (votes[voter]), the
 	// vote this peer stands by (mine), a VoteVoid request, and a member
 	// whose log seems to have moved past this peer's own last envelopes.
@@ -457,7 +459,7 @@ func (p *Peer) View() PeerView {
 		}
 	}
 	p.mu.Lock()
-	v.Since = p.waitingSince(next)
+	v.Since = p.waitingSince(next, prev)
 	v.Silent = p.cfg.Now().Sub(v.Since)
 	if p.prompt != nil && p.prompt.Seq == next && p.prompt.Head == prev {
 		v.Prompt = p.prompt
@@ -468,7 +470,7 @@ func (p *Peer) View() PeerView {
 		v.Unheard = p.cfg.Now().Sub(v.Heard)
 	}
 	if voidable {
-		since, why := p.absence(game, next, v.Turn)
+		since, why := p.absence(game, next, prev, v.Turn)
 		v.Present = why == AbsenceUnstated
 		if !v.Present {
 			v.Away = p.cfg.Now().Sub(since)
@@ -576,8 +578,9 @@ func (p *Peer) run(outer context.Context) error {
 			return err
 		case <-replica.Changed():
 			_, log, _ := p.state()
+			next, prev := log.Head()
 			p.mu.Lock()
-			p.waitingSince(log.Next())
+			p.waitingSince(next, prev)
 			p.mu.Unlock()
 			p.emit(nil)
 		case <-p.wake:
@@ -590,14 +593,18 @@ func (p *Peer) run(outer context.Context) error {
 	}
 }
 
-// waitingSince returns when this peer saw the log's head reach next; p.mu
-// must be held. Silence is measured on the head itself, not on change
-// events, because the peer's own posts move the head too: a decider that
-// has just voided one silent seat and posted its next envelopes must not
-// find the following seat silent since before them.
-func (p *Peer) waitingSince(next uint64) time.Time {
-	if next != p.sinceSeq {
-		p.since, p.sinceSeq = p.cfg.Now(), next
+// waitingSince returns when this peer saw the log's head become prev, at
+// next; p.mu must be held. Silence is measured on the head itself, not on
+// change events, because the peer's own posts move the head too: a decider
+// that has just voided one silent seat and posted its next envelopes must
+// not find the following seat silent since before them. The head is told
+// by its envelope, not by its seq alone: a peer that gave way to another
+// branch reaches the seqs it waited at on the dropped branch again, after
+// other envelopes, and the seat entitled there on the new branch has been
+// silent only since then.
+func (p *Peer) waitingSince(next uint64, prev Hash) time.Time {
+	if next != p.sinceSeq || prev != p.sinceHead {
+		p.since, p.sinceSeq, p.sinceHead = p.cfg.Now(), next, prev
 	}
 	return p.since
 }

@@ -218,15 +218,15 @@ func (p *Peer) receivePresence(m Received) {
 }
 
 // absence says, with p.mu held, from when the device of silent, the seat
-// entitled at next, counts as away and why: its last sign of life (or
+// entitled at next after prev, counts as away and why: its last sign of life (or
 // when the table began to wait at next, if later) when it has shown none
 // for the patience; while it is there, never at a step where a person may
 // choose at a table without a clock (then since is now and why
 // AbsenceUnstated), and elsewhere from the refusal time on (after the
 // clock, at a person's step), shifted so that the patience ends with it.
-func (p *Peer) absence(game *Game, next uint64, silent int) (since time.Time, why Absence) {
+func (p *Peer) absence(game *Game, next uint64, prev Hash, silent int) (since time.Time, why Absence) {
 	now := p.cfg.Now()
-	waiting := p.waitingSince(next)
+	waiting := p.waitingSince(next, prev)
 	last := waiting
 	s := p.seen[game.PeerOf(silent)]
 	if s != nil && s.at.After(last) {

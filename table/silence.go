@@ -23,7 +23,7 @@ var ErrCannotVote = errors.New("table: no vote to void the round now")
 // The vote itself is cast by Run.
 func (p *Peer) VoteVoid() error {
 	game, log, _ := p.state()
-	next := log.Next()
+	next, prev := log.Head()
 	turn, err := game.Entitled(next)
 	switch {
 	case err != nil:
@@ -35,7 +35,7 @@ func (p *Peer) VoteVoid() error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	since, why := p.absence(game, next, int(turn.Seat))
+	since, why := p.absence(game, next, prev, int(turn.Seat))
 	if why == AbsenceUnstated {
 		return fmt.Errorf("%w: seat %d's device is at the table", ErrCannotVote, turn.Seat)
 	}
@@ -108,7 +108,7 @@ func (p *Peer) silence(ctx context.Context, polled bool) error {
 		restored = !held
 		voted = held
 	}
-	since, why := p.absence(game, next, silent)
+	since, why := p.absence(game, next, prev, silent)
 	if restored {
 		why = p.mine.why
 	}
@@ -192,7 +192,7 @@ func (p *Peer) abandon(ctx context.Context, game *Game, replica *Replica, seq ui
 		return nil
 	}
 	p.mu.Lock()
-	since, why := p.absence(game, seq, silent)
+	since, why := p.absence(game, seq, prev, silent)
 	idle := p.cfg.Now().Sub(since)
 	want := p.wantVote
 	p.wantVote = false

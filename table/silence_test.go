@@ -475,16 +475,24 @@ func verifyFile(path string) (*Verification, error) {
 
 // Silence is measured from the moment the log's head last moved, whoever
 // moved it: a decider whose own posts follow its void must not find the
-// next seat silent since before them.
+// next seat silent since before them. A head at the same seq after another
+// envelope (the peer gave way to another branch and reached that seq
+// again) is a new head too: the seat entitled there on the new branch has
+// not been silent since the peer waited at that seq on the dropped one.
 func TestSilenceMeasuredFromTheHead(t *testing.T) {
 	now := time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)
 	p := &Peer{cfg: PeerConfig{Now: func() time.Time { return now }}}
-	start := p.waitingSince(13)
+	dropped, taken := Hash{1}, Hash{2}
+	start := p.waitingSince(13, dropped)
 	now = now.Add(time.Minute)
-	if got := p.waitingSince(13); !got.Equal(start) {
+	if got := p.waitingSince(13, dropped); !got.Equal(start) {
 		t.Errorf("head unchanged: waiting since %v, want %v", got, start)
 	}
-	if got := p.waitingSince(16); !got.Equal(now) {
+	if got := p.waitingSince(13, taken); !got.Equal(now) {
+		t.Errorf("seq 13 after another envelope: waiting since %v, want %v", got, now)
+	}
+	now = now.Add(time.Minute)
+	if got := p.waitingSince(16, Hash{3}); !got.Equal(now) {
 		t.Errorf("head moved from 13 to 16: waiting since %v, want %v", got, now)
 	}
 }
