@@ -178,11 +178,10 @@ type Peer struct {
 	// and clockPlayer the one that moves for its person out of time.
 	players     map[int]Player
 	clockPlayer Player
-	// since is when this peer saw the log's head become sinceHead, at
-	// sinceSeq: the seat entitled there has been silent since then (see
-	// waitingSince).
+	// since is when this peer saw the log's head become sinceHead (the
+	// hash of its last envelope, which names its seq too): the seat
+	// entitled next has been silent since then (see waitingSince).
 	since     time.Time
-	sinceSeq  uint64
 	sinceHead Hash
 	// Silence votes for the seq where they were cast (votes[voter]), the
 	// vote this peer stands by (mine), a VoteVoid request, and a member
@@ -459,7 +458,7 @@ func (p *Peer) View() PeerView {
 		}
 	}
 	p.mu.Lock()
-	v.Since = p.waitingSince(next, prev)
+	v.Since = p.waitingSince(prev)
 	v.Silent = p.cfg.Now().Sub(v.Since)
 	if p.prompt != nil && p.prompt.Seq == next && p.prompt.Head == prev {
 		v.Prompt = p.prompt
@@ -578,9 +577,9 @@ func (p *Peer) run(outer context.Context) error {
 			return err
 		case <-replica.Changed():
 			_, log, _ := p.state()
-			next, prev := log.Head()
+			_, prev := log.Head()
 			p.mu.Lock()
-			p.waitingSince(next, prev)
+			p.waitingSince(prev)
 			p.mu.Unlock()
 			p.emit(nil)
 		case <-p.wake:
@@ -593,8 +592,8 @@ func (p *Peer) run(outer context.Context) error {
 	}
 }
 
-// waitingSince returns when this peer saw the log's head become prev, at
-// next; p.mu must be held. Silence is measured on the head itself, not on
+// waitingSince returns when this peer saw the log's head become prev (the
+// hash of its last envelope); p.mu must be held. Silence is measured on the head itself, not on
 // change events, because the peer's own posts move the head too: a decider
 // that has just voided one silent seat and posted its next envelopes must
 // not find the following seat silent since before them. The head is told
@@ -602,9 +601,9 @@ func (p *Peer) run(outer context.Context) error {
 // branch reaches the seqs it waited at on the dropped branch again, after
 // other envelopes, and the seat entitled there on the new branch has been
 // silent only since then.
-func (p *Peer) waitingSince(next uint64, prev Hash) time.Time {
-	if next != p.sinceSeq || prev != p.sinceHead {
-		p.since, p.sinceSeq, p.sinceHead = p.cfg.Now(), next, prev
+func (p *Peer) waitingSince(prev Hash) time.Time {
+	if prev != p.sinceHead || p.since.IsZero() {
+		p.since, p.sinceHead = p.cfg.Now(), prev
 	}
 	return p.since
 }

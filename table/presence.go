@@ -226,7 +226,7 @@ func (p *Peer) receivePresence(m Received) {
 // clock, at a person's step), shifted so that the patience ends with it.
 func (p *Peer) absence(game *Game, next uint64, prev Hash, silent int) (since time.Time, why Absence) {
 	now := p.cfg.Now()
-	waiting := p.waitingSince(next, prev)
+	waiting := p.waitingSince(prev)
 	last := waiting
 	s := p.seen[game.PeerOf(silent)]
 	if s != nil && s.at.After(last) {

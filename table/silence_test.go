@@ -482,17 +482,19 @@ func verifyFile(path string) (*Verification, error) {
 func TestSilenceMeasuredFromTheHead(t *testing.T) {
 	now := time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)
 	p := &Peer{cfg: PeerConfig{Now: func() time.Time { return now }}}
-	dropped, taken := Hash{1}, Hash{2}
-	start := p.waitingSince(13, dropped)
+	// The heads: the envelope at seq 12 of a branch the peer dropped, the
+	// one at seq 12 of the branch it took, and a later one.
+	dropped, taken, later := Hash{1}, Hash{2}, Hash{3}
+	start := p.waitingSince(dropped)
 	now = now.Add(time.Minute)
-	if got := p.waitingSince(13, dropped); !got.Equal(start) {
+	if got := p.waitingSince(dropped); !got.Equal(start) {
 		t.Errorf("head unchanged: waiting since %v, want %v", got, start)
 	}
-	if got := p.waitingSince(13, taken); !got.Equal(now) {
-		t.Errorf("seq 13 after another envelope: waiting since %v, want %v", got, now)
+	if got := p.waitingSince(taken); !got.Equal(now) {
+		t.Errorf("seq 13 after another envelope at 12: waiting since %v, want %v", got, now)
 	}
 	now = now.Add(time.Minute)
-	if got := p.waitingSince(16, Hash{3}); !got.Equal(now) {
-		t.Errorf("head moved from 13 to 16: waiting since %v, want %v", got, now)
+	if got := p.waitingSince(later); !got.Equal(now) {
+		t.Errorf("head moved on from 13: waiting since %v, want %v", got, now)
 	}
 }
