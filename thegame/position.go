@@ -193,17 +193,25 @@ func (p *Position) CanEnd() bool {
 
 // CanPlayAny reports whether some card of the hand may go on some pile.
 func (p *Position) CanPlayAny() bool {
+	for range p.plays {
+		return true
+	}
+	return false
+}
+
+// plays yields every card of the hand with each pile it may go on now, in
+// the order of the cards and then of the piles.
+func (p *Position) plays(yield func(Card, int) bool) {
 	for w := range 2 {
 		for x := p.Hand[w]; x != 0; x &= x - 1 {
 			c := Card(w*64 + trailing(x))
 			for pile := range NumPiles {
-				if p.CanPlay(c, pile) {
-					return true
+				if p.CanPlay(c, pile) && !yield(c, pile) {
+					return
 				}
 			}
 		}
 	}
-	return false
 }
 
 // Feasible reports whether the turn can still be completed with every
@@ -257,19 +265,11 @@ func (p *Position) feasible(dead *map[turnKey]struct{}) bool {
 			return false
 		}
 	}
-	for w := range 2 {
-		for x := p.Hand[w]; x != 0; x &= x - 1 {
-			c := Card(w*64 + trailing(x))
-			for pile := range NumPiles {
-				if !p.CanPlay(c, pile) {
-					continue
-				}
-				q := *p
-				q.Play(c, pile)
-				if q.feasible(dead) {
-					return true
-				}
-			}
+	for c, pile := range p.plays {
+		q := *p
+		q.Play(c, pile)
+		if q.feasible(dead) {
+			return true
 		}
 	}
 	if *dead == nil {
@@ -317,19 +317,11 @@ func (p *Position) CanPlayMin() bool {
 	if p.Stopped || p.Played >= p.Min() {
 		return true
 	}
-	for w := range 2 {
-		for x := p.Hand[w]; x != 0; x &= x - 1 {
-			c := Card(w*64 + trailing(x))
-			for pile := range NumPiles {
-				if !p.CanPlay(c, pile) {
-					continue
-				}
-				q := *p
-				q.Play(c, pile)
-				if q.CanPlayMin() {
-					return true
-				}
-			}
+	for c, pile := range p.plays {
+		q := *p
+		q.Play(c, pile)
+		if q.CanPlayMin() {
+			return true
 		}
 	}
 	return false
