@@ -95,7 +95,8 @@ func (s *TheGameSeat) Host(seat int) int { return s.peer.Game().PeerOf(seat) }
 // whether the vote is open (its device has been away for longer than the
 // Patience), the Votes so far of the Needed, and whether the person's
 // own vote is among them. CutOff is as in Turn: set once the device has
-// heard none of the others for a while.
+// heard none of the others for a while; Unheard is then for how long, as
+// the peer measured it when it made its view.
 type Silence struct {
 	Seat     int
 	Patience time.Duration
@@ -104,13 +105,18 @@ type Silence struct {
 	Needed   int
 	Voted    bool
 	CutOff   time.Time
+	Unheard  time.Duration
 }
 
 // Silence returns the table's vote on the silent seat it waits for.
 func (s *TheGameSeat) Silence() Silence {
 	v := s.peer.View()
-	return Silence{Seat: v.Turn, Patience: v.Patience, Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed, Voted: v.Voted,
+	sl := Silence{Seat: v.Turn, Patience: v.Patience, Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed, Voted: v.Voted,
 		CutOff: CutOff(v)}
+	if !sl.CutOff.IsZero() {
+		sl.Unheard = v.Unheard
+	}
+	return sl
 }
 
 // VoteVoid votes that a bot plays the silent seat the table waits for (the

@@ -117,6 +117,15 @@ func (l *tgLAN) name(s int) string {
 	return fmt.Sprintf("Seat %d", s)
 }
 
+// tellCutOff tells the person, once, that this device hears none of the
+// others: it is most likely the one cut off.
+func (l *tgLAN) tellCutOff(s seat.Silence) {
+	if !s.CutOff.IsZero() && !s.CutOff.Equal(l.cutTold) {
+		l.cutTold = s.CutOff
+		l.printf("%s\n", words.CutOff(int(s.Unheard/time.Second)))
+	}
+}
+
 // update tells what happened since it last looked, and prompts when the
 // seat is on turn. It reports whether the game is over.
 func (l *tgLAN) update() (bool, error) {
@@ -156,12 +165,7 @@ func (l *tgLAN) update() (bool, error) {
 		return false, nil
 	}
 	l.prompted = false
-	if cut := l.seat.Silence().CutOff; !cut.IsZero() && !cut.Equal(l.cutTold) {
-		// This device hears none of the others: it is most likely the one
-		// cut off.
-		l.cutTold = cut
-		l.printf("%s\n", words.CutOff(int(time.Since(cut)/time.Second)))
-	}
+	l.tellCutOff(l.seat.Silence())
 	w, ok := l.seat.Waiting()
 	switch {
 	case !ok || w == l.you:

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/njetlan/njet/seat"
 )
 
 // hostsSeat is a TheGameLANSeat of which only the seats' hosts and names
@@ -44,5 +47,30 @@ func TestTheGameLANSeatsChangeHands(t *testing.T) {
 		if st.want == "" && got != "" || !strings.Contains(got, st.want) || strings.Count(got, "\n") > 0 {
 			t.Errorf("step %d (%v): %q, want %q", i, st.hosts, got, st.want)
 		}
+	}
+}
+
+// TestTheGameLANCutOffTold: a device that hears none of the others is told
+// so once, with the time its peer measured, as at a Njet! table; a new
+// cut-off later is told again.
+func TestTheGameLANCutOffTold(t *testing.T) {
+	var out bytes.Buffer
+	l := &tgLAN{seat: &hostsSeat{hosts: []int{0, 1, 2}}, you: 0, out: &out}
+	heard := time.Unix(1e9, 0)
+	s := seat.Silence{Seat: 1, CutOff: heard, Unheard: seat.CutOffAfter + 2*time.Second}
+	for range 3 {
+		l.tellCutOff(s)
+	}
+	if got := out.String(); strings.Count(got, "No other device heard for 12 s: check this device's Wi-Fi.") != 1 {
+		t.Fatalf("cut off, the terminal says %q", got)
+	}
+	out.Reset()
+	l.tellCutOff(seat.Silence{Seat: 1})
+	if out.Len() != 0 {
+		t.Fatalf("back with the table, the terminal says %q", out.String())
+	}
+	l.tellCutOff(seat.Silence{Seat: 1, CutOff: heard.Add(time.Minute), Unheard: 15 * time.Second})
+	if got := out.String(); !strings.Contains(got, "No other device heard for 15 s") {
+		t.Fatalf("cut off again, the terminal says %q", got)
 	}
 }
