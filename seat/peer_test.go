@@ -55,6 +55,27 @@ const peerPatience = 5 * time.Second
 
 func newLANTable(t *testing.T, e engine.Edition, players, rounds, you int, names []string) *lanTable {
 	t.Helper()
+	gen := &table.Genesis{Edition: e, Characters: e.Characters()[:players], Rounds: rounds, Names: names}
+	return newLANTableOf(t, lanTableConfig{gen: gen, players: players, you: you, newPlayer: njetPlayers(t), bot: "random"})
+}
+
+// lanTableConfig is a table of newLANTableOf: gen is its genesis but for
+// its keys, newPlayer the game's players, bot the kind of every seat but
+// the person's; with heartbeat every device announces itself on every
+// tick (PeerConfig.Heartbeat), as on a LAN, so that a person who thinks
+// is waited for.
+type lanTableConfig struct {
+	gen          *table.Genesis
+	players, you int
+	newPlayer    table.NewPlayer
+	bot          string
+	heartbeat    bool
+}
+
+// newLANTableOf is newLANTable of any game.
+func newLANTableOf(t *testing.T, cfg lanTableConfig) *lanTable {
+	t.Helper()
+	gen, players, you := cfg.gen, cfg.players, cfg.you
 	var keys []ed25519.PrivateKey
 	var ids []table.Identity
 	for i := range players {
@@ -65,7 +86,7 @@ func newLANTable(t *testing.T, e engine.Edition, players, rounds, you int, names
 		}
 		keys, ids = append(keys, k), append(ids, id)
 	}
-	gen := &table.Genesis{Edition: e, Characters: e.Characters()[:players], Keys: ids, Rounds: rounds, Names: names}
+	gen.Keys = ids
 	body, err := gen.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -102,14 +123,19 @@ func newLANTable(t *testing.T, e engine.Edition, players, rounds, you int, names
 				others = append(others, id)
 			}
 		}
-		tick, poll := time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond)
+		tick, poll, beat := time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond)
+		var heartbeat <-chan time.Time
+		if cfg.heartbeat {
+			heartbeat = beat.C
+		}
 		seed := [32]byte{byte(seat), 1}
 		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
-			Store: store, Transport: ep, Peers: others, Bot: "random", NewPlayer: njetPlayers(t), Seed: &seed, Now: lt.clock.Now,
-			Human: seat == you, Tick: tick.C, Poll: poll.C, Patience: peerPatience, VoidAfter: peerPatience})
+			Store: store, Transport: ep, Peers: others, Bot: cfg.bot, NewPlayer: cfg.newPlayer, Seed: &seed, Now: lt.clock.Now,
+			Human: seat == you, Tick: tick.C, Poll: poll.C, Heartbeat: heartbeat, Patience: peerPatience, VoidAfter: peerPatience})
 		if err != nil {
 			tick.Stop()
 			poll.Stop()
+			beat.Stop()
 			t.Fatal(errors.Join(err, ep.Close(), store.Close()))
 		}
 		lt.peers = append(lt.peers, p)
@@ -119,6 +145,7 @@ func newLANTable(t *testing.T, e engine.Edition, players, rounds, you int, names
 			err := p.Run(ctx)
 			tick.Stop()
 			poll.Stop()
+			beat.Stop()
 			if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
 				t.Errorf("seat %d: %v", seat, err)
 			}

@@ -96,7 +96,9 @@ func (s *TheGameSeat) Host(seat int) int { return s.peer.Game().PeerOf(seat) }
 // Patience), the Votes so far of the Needed, and whether the person's
 // own vote is among them. CutOff is as in Turn: set once the device has
 // heard none of the others for a while; Unheard is then for how long, as
-// the peer measured it when it made its view.
+// the peer measured it when it made its view. Until is as in Turn too:
+// while the person's own move is asked at a table with a clock, when
+// their time runs out and their bot moves for them.
 type Silence struct {
 	Seat     int
 	Patience time.Duration
@@ -106,6 +108,7 @@ type Silence struct {
 	Voted    bool
 	CutOff   time.Time
 	Unheard  time.Duration
+	Until    time.Time
 }
 
 // Silence returns the table's vote on the silent seat it waits for.
@@ -115,6 +118,9 @@ func (s *TheGameSeat) Silence() Silence {
 		CutOff: CutOff(v)}
 	if !sl.CutOff.IsZero() {
 		sl.Unheard = v.Unheard
+	}
+	if v.Prompt != nil {
+		sl.Until = v.Prompt.Until
 	}
 	return sl
 }

@@ -413,7 +413,7 @@ func (cfg SelfplayConfig) genesis(rng *rand.Rand) *Genesis {
 		return &Genesis{Edition: cfg.Edition, Characters: cfg.Edition.Characters()[:n], FirstDealer: rng.IntN(n),
 			Rounds: cfg.Rounds, Short: cfg.Short, Target: cfg.Target, Clock: cfg.Clock}
 	case GameTheGame:
-		g := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme}
+		g := &Genesis{Game: GameTheGame, Extreme: cfg.Extreme, Clock: cfg.Clock}
 		if cfg.Extreme {
 			g.Commands = thegame.AssignmentVersion
 		}

@@ -95,6 +95,16 @@ type tgLAN struct {
 	prompted bool                      // the prompt stands
 	confirm  *thegame.Action           // a losing card waiting for "yes"
 
+	// clockUntil is the end of the person's time for the move last told
+	// of (Silence.Until), clockTold the seconds left it last said; now is
+	// the clock they are read on (time.Now when nil). clockOut is set once
+	// it said that the time ran out, until the bot's move is told or the
+	// next move is asked with a clock: the prompt waits meanwhile.
+	clockUntil time.Time
+	clockTold  int
+	clockOut   bool
+	now        func() time.Time
+
 	waitSeat  int       // the seat the table waits for ...
 	waitSince time.Time // ... since
 	waitTold  bool      // and the wait was told
@@ -126,6 +136,51 @@ func (l *tgLAN) tellCutOff(s seat.Silence) {
 	}
 }
 
+// tellClock tells the person of the table's clock on their move (until,
+// zero without one): how long they have when the move is asked, a
+// reminder at 30 and at 10 s left, and that their bot moved for them once
+// their time ran out. What it says stands on lines of its own, and the
+// prompt comes again under it.
+func (l *tgLAN) tellClock(until time.Time) {
+	now := time.Now()
+	if l.now != nil {
+		now = l.now()
+	}
+	if !until.Equal(l.clockUntil) {
+		if !l.clockUntil.IsZero() && !now.Before(l.clockUntil) {
+			l.sayAside(words.ClockOut())
+			l.clockOut = true
+		}
+		l.clockUntil = until
+		if !until.IsZero() {
+			l.clockTold, l.clockOut = secondsLeft(until, now), false
+			l.sayAside(words.ClockMove(l.clockTold))
+		}
+		return
+	}
+	if until.IsZero() {
+		return
+	}
+	left := secondsLeft(until, now)
+	for _, at := range []int{30, 10} {
+		if left <= at && l.clockTold > at {
+			l.clockTold = left
+			l.sayAside(words.ClockLeft(left))
+			return
+		}
+	}
+}
+
+// sayAside says m on a line of its own, under the prompt if it stands,
+// which then comes again.
+func (l *tgLAN) sayAside(m words.Msg) {
+	if l.prompted {
+		l.printf("\n")
+		l.prompted = false
+	}
+	l.printf("%s\n", m)
+}
+
 // update tells what happened since it last looked, and prompts when the
 // seat is on turn. It reports whether the game is over.
 func (l *tgLAN) update() (bool, error) {
@@ -134,10 +189,20 @@ func (l *tgLAN) update() (bool, error) {
 	if switched {
 		l.printf("%s\n", words.TheGame("thegame.lan.back"))
 	}
+	if len(fresh) > 0 && l.prompted {
+		// The moves go under the prompt, which comes again.
+		l.printf("\n")
+		l.prompted = false
+	}
 	for _, a := range fresh {
 		l.tell(a, v.Extreme)
+		l.clockOut = false
 	}
 	l.lookHosts(len(v.HandSizes))
+	sil := l.seat.Silence()
+	if v.Phase != thegame.PhaseOver {
+		l.tellClock(sil.Until)
+	}
 	if err := l.seat.Halted(); err != nil {
 		l.printf("The table stopped: %v\n", err)
 		return true, err
@@ -152,12 +217,12 @@ func (l *tgLAN) update() (bool, error) {
 		return true, nil
 	}
 	if l.seat.YourTurn() {
-		l.waitTold = false
+		l.waitSince, l.waitTold = time.Time{}, false
 		if l.shown != v.Turns {
 			l.shown = v.Turns
 			showTheGame(l.printf, v, l.name)
 		}
-		if !l.prompted && l.confirm == nil {
+		if !l.prompted && l.confirm == nil && !l.clockOut {
 			l.prompted = true
 			pos := v.Position()
 			l.printf("Your turn (%d laid, at least %d): ", pos.Played, pos.Min())
@@ -165,11 +230,12 @@ func (l *tgLAN) update() (bool, error) {
 		return false, nil
 	}
 	l.prompted = false
-	l.tellCutOff(l.seat.Silence())
+	l.tellCutOff(sil)
 	w, ok := l.seat.Waiting()
 	switch {
 	case !ok || w == l.you:
-		l.waitTold = false
+		// A wait that comes again starts afresh.
+		l.waitSince, l.waitTold = time.Time{}, false
 	case w != l.waitSeat || l.waitSince.IsZero():
 		l.waitSeat, l.waitSince, l.waitTold = w, time.Now(), false
 	case !l.waitTold && time.Since(l.waitSince) >= waitQuiet:

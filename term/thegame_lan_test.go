@@ -74,3 +74,44 @@ func TestTheGameLANCutOffTold(t *testing.T) {
 		t.Fatalf("cut off again, the terminal says %q", got)
 	}
 }
+
+// TestTheGameLANClockTold: at a table with a clock the terminal says how
+// long the person has for each move they are asked, reminds them at 10 s
+// left, and tells them when their bot made the move for them; a prompt
+// that stood comes again under what it said.
+func TestTheGameLANClockTold(t *testing.T) {
+	var out bytes.Buffer
+	now := time.Unix(1e9, 0)
+	l := &tgLAN{seat: &hostsSeat{hosts: []int{0, 1, 2}}, you: 0, out: &out, now: func() time.Time { return now }}
+	step := func(until time.Time, want string) {
+		t.Helper()
+		out.Reset()
+		l.tellClock(until)
+		if got := out.String(); want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Fatalf("at %v, until %v: the terminal says %q, want %q", now, until, got, want)
+		}
+	}
+	step(time.Time{}, "")
+	until := now.Add(30 * time.Second)
+	step(until, "You have 30 s for this move (the table's clock); then your bot makes it for you.")
+	l.prompted = true
+	now = now.Add(5 * time.Second)
+	step(until, "")
+	now = now.Add(16 * time.Second)
+	step(until, "\n9 s left for your move.\n")
+	if l.prompted {
+		t.Fatal("the prompt is not asked again under the reminder")
+	}
+	step(until, "")
+	// The person types nothing: the bot moves, and the next card is asked.
+	now = now.Add(9 * time.Second)
+	next := now.Add(30 * time.Second)
+	step(next, "Your time ran out: your bot made the move for you. The seat is still yours.")
+	if !strings.Contains(out.String(), "You have 30 s for this move") {
+		t.Fatalf("the next move's clock is not told: %q", out.String())
+	}
+	// The person moves in time: nothing is said of the clock but the
+	// next move's.
+	now = now.Add(3 * time.Second)
+	step(time.Time{}, "")
+}

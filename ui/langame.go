@@ -290,9 +290,7 @@ func (g *LANGame) show() {
 	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you && g.waited(*g.turn) >= waitQuiet:
 		text = g.waiting(*g.turn)
 	case g.turn != nil && g.turn.Seat == g.you && !g.turn.Until.IsZero():
-		// The table's clock counts down the person's move.
-		left := max(int((g.turn.Until.Sub(g.app.Now())+time.Second-1)/time.Second), 0)
-		text = say(words.ClockLeft(left))
+		text = clockText(g.app, g.turn.Until)
 	}
 	if text == "" {
 		text = tr("lan.game.playing", "Playing on the LAN")
@@ -323,6 +321,13 @@ func (g *LANGame) playerName(s int) string {
 		names[i] = si.Name
 	}
 	return seatName(names, s, g.you, "")
+}
+
+// clockText counts down the person's move at a table with a clock: the
+// whole seconds left until their bot makes it (seat.Turn.Until,
+// seat.Silence.Until).
+func clockText(a *App, until time.Time) string {
+	return say(words.ClockLeft(max(int((until.Sub(a.Now())+time.Second-1)/time.Second), 0)))
 }
 
 // cutOffText tells the person that their device has heard none of the

@@ -193,6 +193,9 @@ func (g *LANTheGame) look(src TheGameSource) {
 		// This device hears none of the others: it is most likely the one
 		// cut off, and a vote would reach nobody.
 		text = cutOffText(g.app, silence.CutOff)
+	case !silence.Until.IsZero():
+		// The table's clock counts down the person's move.
+		text = clockText(g.app, silence.Until)
 	case text != "" && silence.Voidable && silence.Seat == g.waitSeat:
 		// The help says how long the device has been away: the wait's own
 		// line would only make the banner taller.

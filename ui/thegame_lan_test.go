@@ -346,6 +346,16 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			})
 			checkFits(t, u.Window())
 			screenshot(t, "thegame-lan-cutoff-"+sz.name, u.Window())
+			// At a table with a clock, the banner counts down the
+			// person's move, as at a Njet! table.
+			src.setSilence(seat.Silence{Seat: -1, Until: now().Add(25 * time.Second)})
+			q.until(t, "the clock", func() bool { return g.Banner() == "25 s left for your move." })
+			checkFits(t, u.Window())
+			screenshot(t, "thegame-lan-clock-"+sz.name, u.Window())
+			clock.Lock()
+			clock.t = clock.t.Add(10 * time.Second)
+			clock.Unlock()
+			q.until(t, "the clock running", func() bool { return g.Banner() == "15 s left for your move." })
 			src.setSilence(seat.Silence{Seat: -1})
 			src.setWait(-1)
 			q.until(t, "the banner gone", func() bool { return g.Banner() == "" && !g.voteRow.Visible() })
