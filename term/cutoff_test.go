@@ -35,3 +35,19 @@ func TestLANCutOffTold(t *testing.T) {
 		t.Fatalf("back with the table, the terminal says %q", got)
 	}
 }
+
+// TestClockReminder: the table's clock reminds the person at 30 s and at
+// 10 s left, once each, however the seconds go by between two looks.
+func TestClockReminder(t *testing.T) {
+	for _, c := range []struct {
+		left, told int
+		want       bool
+	}{
+		{60, 60, false}, {31, 60, false}, {30, 60, true}, {25, 60, true}, {25, 30, false},
+		{11, 30, false}, {10, 30, true}, {3, 30, true}, {9, 10, false}, {0, 10, false}, {8, 45, true},
+	} {
+		if got := clockReminder(c.left, c.told); got != c.want {
+			t.Errorf("%d s left, %d told: reminder %v, want %v", c.left, c.told, got, c.want)
+		}
+	}
+}

@@ -262,15 +262,11 @@ func (l *lan) update() bool {
 	}
 	if pr := l.prompt; pr != nil && !pr.Until.IsZero() {
 		// The table's clock counts down: a reminder at 30 s and at 10 s.
-		left := secondsLeft(pr.Until, now)
-		for _, at := range []int{30, 10} {
-			if left <= at && l.clockTold > at {
-				l.clockTold = left
-				l.out.f("\n")
-				l.out.say(words.ClockLeft(left))
-				l.out.f("> ")
-				break
-			}
+		if left := secondsLeft(pr.Until, now); clockReminder(left, l.clockTold) {
+			l.clockTold = left
+			l.out.f("\n")
+			l.out.say(words.ClockLeft(left))
+			l.out.f("> ")
 		}
 	}
 	if l.prompt == nil && v.Turn >= 0 && v.Turn != l.you {
@@ -570,6 +566,13 @@ func voidedMsg(viol *table.Violation, name words.Msg, abandoned bool) words.Msg 
 
 // secondsLeft is the time from now to until in whole seconds, rounded up
 // (0 once it has passed).
+// clockReminder reports whether a reminder of the table's clock is due
+// with left seconds of the person's time left, told those left when it
+// last said: at 30 s and at 10 s, once each.
+func clockReminder(left, told int) bool {
+	return left <= 30 && told > 30 || left <= 10 && told > 10
+}
+
 func secondsLeft(until, now time.Time) int {
 	d := until.Sub(now)
 	if d <= 0 {

@@ -161,13 +161,9 @@ func (l *tgLAN) tellClock(until time.Time) {
 	if until.IsZero() {
 		return
 	}
-	left := secondsLeft(until, now)
-	for _, at := range []int{30, 10} {
-		if left <= at && l.clockTold > at {
-			l.clockTold = left
-			l.sayAside(words.ClockLeft(left))
-			return
-		}
+	if left := secondsLeft(until, now); clockReminder(left, l.clockTold) {
+		l.clockTold = left
+		l.sayAside(words.ClockLeft(left))
 	}
 }
 
