@@ -222,8 +222,9 @@ fi
 if want thegame; then
 echo "== The Game: the app joins a terminal host and loses its network for 45 s"
 # Two terminal devices with coop bots; the person at the pointer plays
-# the app's seat. Its link goes down 20 s after the table shows, for
-# longer than the patience: the table takes the seat over and deals the
+# the app's seat. Its link goes down 3 s into the play (once the host
+# says "playing…": a game lost early was once over before a cut 20 s
+# after the join), for longer than the patience: the table takes the seat over and deals the
 # cards not yet played again; back, the device follows the table's log.
 # With bots in every seat the rest of the game takes well under a second,
 # so it is over before the device could claim its seat back (the table
@@ -234,7 +235,8 @@ sleep 3
 term 1 "$H" host --game thegame --name "Hof" --players 3 --bot coop --player "Cleo" --wait 60s --linger 60s
 wait_for "$A/out.txt" "trace tap Hof" 60
 term 2 "$J" join --bot coop --wait 60s --linger 60s
-sleep ${TG_BEFORE:-20}
+wait_for "$H/out.txt" "^playing" 120
+sleep ${TG_BEFORE:-3}
 ip -n "${NS[0]}" link set eth0 down
 sleep ${TG_CUT:-45}
 ip -n "${NS[0]}" link set eth0 up
