@@ -58,7 +58,7 @@ func TestCutOff(t *testing.T) {
 			t.Errorf("heard %v, %v ago: cut off since %v, want %v", c.v.Heard, c.v.Unheard, got, c.want)
 		}
 	}
-	a := Turn{Seat: 1, Kind: engine.ActPlay}
+	a := Turn{Kind: engine.ActPlay, Wait: Wait{Seat: 1}}
 	b := a
 	b.CutOff = heard
 	if sameTurn(a, b) || !sameTurn(b, b) {

@@ -239,7 +239,7 @@ func (l *Local) step() error {
 		return fmt.Errorf("seat: seat %d has no legal move in phase %s", s, g.Phase())
 	}
 	if l.turn == nil || l.turn.Seat != s {
-		l.turn = &Turn{Seat: s, Kind: legal[0].Kind}
+		l.turn = &Turn{Wait: Wait{Seat: s}, Kind: legal[0].Kind}
 		l.queue = append(l.queue, *l.turn)
 		return nil
 	}

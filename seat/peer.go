@@ -482,17 +482,26 @@ func (s *PeerSeat) turnOf(v table.PeerView) *Turn {
 	if v.Turn < 0 || v.Over {
 		return nil
 	}
-	t := &Turn{Seat: v.Turn, Kind: actionKind(v.Kind), Since: v.Since, Patience: v.Patience,
-		Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed, CutOff: CutOff(v)}
-	if v.Prompt != nil {
-		t.Until = v.Prompt.Until
+	return &Turn{Wait: waitOf(v), Kind: actionKind(v.Kind)}
+}
+
+// waitOf is what a peer's view says the table waits for (Turn, and
+// TheGameSeat.Wait).
+func waitOf(v table.PeerView) Wait {
+	w := Wait{Seat: v.Turn, Since: v.Since, Patience: v.Patience, Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed,
+		Voted: v.Voted, CutOff: CutOff(v), ClockOuts: v.ClockOuts}
+	if !w.CutOff.IsZero() {
+		w.Unheard = v.Unheard
 	}
-	return t
+	if v.Prompt != nil {
+		w.Until = v.Prompt.Until
+	}
+	return w
 }
 
 // CutOff is since when the device of a peer's view has heard none of
 // the other devices, once that has lasted CutOffAfter; zero otherwise
-// (Turn.CutOff, Silence.CutOff).
+// (Wait.CutOff).
 func CutOff(v table.PeerView) time.Time {
 	if v.Heard.IsZero() || v.Unheard < CutOffAfter {
 		return time.Time{}
@@ -507,8 +516,8 @@ func sameTurn(a, b Turn) bool {
 	if a.Kind != b.Kind || a.Kind != 0 && a.Seat != b.Seat {
 		return false
 	}
-	return a.Voidable == b.Voidable && a.Votes == b.Votes && a.Needed == b.Needed && a.Until.Equal(b.Until) &&
-		a.CutOff.Equal(b.CutOff)
+	return a.Voidable == b.Voidable && a.Votes == b.Votes && a.Needed == b.Needed && a.Voted == b.Voted &&
+		a.Until.Equal(b.Until) && a.CutOff.Equal(b.CutOff) && a.ClockOuts == b.ClockOuts
 }
 
 // promptOf is the person's question, or nil.

@@ -1,20 +1,16 @@
 package seat
 
 import (
-	"bytes"
 	"context"
-	"crypto/ed25519"
 	"errors"
-	"github.com/njetlan/njet/games"
 	"io"
-	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/table"
 )
 
@@ -23,30 +19,10 @@ const peerTestTimeout = 2 * time.Minute
 
 // lanTable is a table of peers over table's in-memory network on a clock
 // that stands still (so no seat is ever silent): the person's seat is a
-// human's (PeerConfig.Human), the others are random bots.
+// human's (PeerConfig.Human), the others are bots.
 type lanTable struct {
-	peers   []*table.Peer
-	changed chan struct{} // the person's peer's events
-	stop    func()
-	clock   *testClock
-}
-
-// testClock is the peers' clock: it stands still but when a test moves it.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
+	*memtable.Table
+	changed <-chan struct{} // the person's peer's events
 }
 
 // peerPatience is every peer's patience with a silent seat; the bots
@@ -75,103 +51,9 @@ type lanTableConfig struct {
 // newLANTableOf is newLANTable of any game.
 func newLANTableOf(t *testing.T, cfg lanTableConfig) *lanTable {
 	t.Helper()
-	gen, players, you := cfg.gen, cfg.players, cfg.you
-	var keys []ed25519.PrivateKey
-	var ids []table.Identity
-	for i := range players {
-		k := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{byte(i + 7)}, ed25519.SeedSize))
-		id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys, ids = append(keys, k), append(ids, id)
-	}
-	gen.Keys = ids
-	body, err := gen.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := table.TableIDOf(body)
-	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Kind: table.KindGenesis, Body: body}
-	if err := genesis.Sign(keys[0]); err != nil {
-		t.Fatal(err)
-	}
-	net, err := table.NewMemNetwork(id, rand.New(rand.NewPCG(3, 4)), table.NetConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	lt := &lanTable{changed: make(chan struct{}, 1), clock: &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}}
-	lt.stop = func() {
-		cancel()
-		wg.Wait()
-	}
-	t.Cleanup(lt.stop)
-	for seat := range players {
-		store, err := table.OpenStore(filepath.Join(t.TempDir(), "seat.db"), &table.StoreOptions{NoSync: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ep, err := net.Join(ctx, ids[seat], store)
-		if err != nil {
-			t.Fatal(errors.Join(err, store.Close()))
-		}
-		var others []table.Identity
-		for i, id := range ids {
-			if i != seat {
-				others = append(others, id)
-			}
-		}
-		tick, poll, beat := time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond)
-		var heartbeat <-chan time.Time
-		if cfg.heartbeat {
-			heartbeat = beat.C
-		}
-		seed := [32]byte{byte(seat), 1}
-		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
-			Store: store, Transport: ep, Peers: others, Bot: cfg.bot, NewPlayer: cfg.newPlayer, Seed: &seed, Now: lt.clock.Now,
-			Human: seat == you, Tick: tick.C, Poll: poll.C, Heartbeat: heartbeat, Patience: peerPatience, VoidAfter: peerPatience})
-		if err != nil {
-			tick.Stop()
-			poll.Stop()
-			beat.Stop()
-			t.Fatal(errors.Join(err, ep.Close(), store.Close()))
-		}
-		lt.peers = append(lt.peers, p)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := p.Run(ctx)
-			tick.Stop()
-			poll.Stop()
-			beat.Stop()
-			if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
-				t.Errorf("seat %d: %v", seat, err)
-			}
-			if err := errors.Join(ep.Close(), store.Close()); err != nil {
-				t.Errorf("seat %d: %v", seat, err)
-			}
-		}()
-		if seat == you {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					select {
-					case <-ctx.Done():
-						return
-					case <-p.Events():
-					}
-					select {
-					case lt.changed <- struct{}{}:
-					default:
-					}
-				}
-			}()
-		}
-	}
-	return lt
+	mt := memtable.New(t, memtable.Config{Genesis: cfg.gen, Players: cfg.players, Human: func(s int) bool { return s == cfg.you },
+		Bot: cfg.bot, NewPlayer: cfg.newPlayer, Heartbeat: cfg.heartbeat, Patience: peerPatience, VoidAfter: peerPatience, Seed: 6})
+	return &lanTable{Table: mt, changed: mt.Changed(cfg.you)}
 }
 
 // TestPeerSeatContract plays whole LAN games through a PeerSeat and checks
@@ -191,12 +73,12 @@ func TestPeerSeatContract(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			lt := newLANTable(t, c.ed, c.players, c.rounds, c.you, nil)
-			s, err := NewPeerSeat(lt.peers[c.you], c.you, PeerSeatConfig{Changed: lt.changed, Rounds: c.rounds})
+			s, err := NewPeerSeat(lt.Peers[c.you], c.you, PeerSeatConfig{Changed: lt.changed, Rounds: c.rounds})
 			if err != nil {
 				t.Fatal(err)
 			}
 			over := playThroughWithin(t, s, c.you)
-			for seat, p := range lt.peers {
+			for seat, p := range lt.Peers {
 				// The other peers may still be catching up with the end.
 				deadline := time.Now().Add(peerTestTimeout)
 				for !p.Game().Over() && time.Now().Before(deadline) {
@@ -242,7 +124,7 @@ func TestPeerSeatEvents(t *testing.T) {
 	const you = 2
 	names := []string{"Анна", "李雷", "Zoë", ""}
 	lt := newLANTable(t, engine.Modern, 4, 1, you, names)
-	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: 1})
+	s, err := NewPeerSeat(lt.Peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +199,7 @@ func TestPeerSeatEvents(t *testing.T) {
 func TestPeerSeatRefuses(t *testing.T) {
 	const you = 0
 	lt := newLANTable(t, engine.Classic, 3, 1, you, nil)
-	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed})
+	s, err := NewPeerSeat(lt.Peers[you], you, PeerSeatConfig{Changed: lt.changed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,14 +316,7 @@ func TestPeerSeatTakenOverForSilence(t *testing.T) {
 }
 
 // njetPlayers is the players' factory of Njet from the registry of games.
-func njetPlayers(t testing.TB) table.NewPlayer {
-	t.Helper()
-	g, err := games.ByName(table.GameNjet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.NewPlayer
-}
+func njetPlayers(t testing.TB) table.NewPlayer { return memtable.Players(t, table.GameNjet) }
 
 // TestPeerSeatHandedBackIsAskedAgain: the person stays silent in the
 // first round and a bot takes the seat over; the device is still there,
@@ -506,7 +381,7 @@ type silentPerson struct {
 func newSilentPerson(t *testing.T, you, rounds int) (*PeerSeat, *silentPerson) {
 	t.Helper()
 	lt := newLANTable(t, engine.Classic, 3, rounds, you, nil)
-	s, err := NewPeerSeat(lt.peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: rounds})
+	s, err := NewPeerSeat(lt.Peers[you], you, PeerSeatConfig{Changed: lt.changed, Rounds: rounds})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,8 +397,8 @@ func newSilentPerson(t *testing.T, you, rounds int) (*PeerSeat, *silentPerson) {
 				return
 			case <-tick.C:
 			}
-			if v, h := lt.peers[you].View(), sp.held(); h != 0 && v.Seq == h && v.Turn == you {
-				lt.clock.add(time.Second)
+			if v, h := lt.Peers[you].View(), sp.held(); h != 0 && v.Seq == h && v.Turn == you {
+				lt.Clock.Add(time.Second)
 			}
 		}
 	}()

@@ -105,25 +105,39 @@ type YourTurn struct{ Prompt Prompt }
 type Withdrawn struct{ Seq uint64 }
 
 // Turn tells whose move the table waits for. Kind is the kind of move, or 0
-// while the table does work that is nobody's move (a LAN shuffle). The
-// other fields belong to LAN games: Since when the wait began, Patience how
-// long a seat may stay silent, Voidable whether the person may vote to void
-// the round, Votes of Needed given.
+// while the table does work that is nobody's move (a LAN shuffle); the
+// Wait says the rest, at a LAN table.
 type Turn struct {
+	Wait
+	Kind engine.Kind
+}
+
+// Wait is what a LAN table waits for, at every game, and what its person
+// is told of it: the Seat, Since when, how long it may stay silent
+// (Patience), whether the person may vote for a bot there (Voidable: its
+// device has been away for longer than the Patience), the Votes so far of
+// the Needed, and whether the person's own vote is among them.
+type Wait struct {
 	Seat     int
-	Kind     engine.Kind
 	Since    time.Time
 	Patience time.Duration
 	Voidable bool
 	Votes    int
 	Needed   int
-	// Until, while the person's own move is asked at a table with a
-	// clock, is when their time runs out and their bot moves for them.
-	Until time.Time
+	Voted    bool
 	// CutOff is set once the device has heard none of the other devices
 	// for CutOffAfter: since when. It is then most likely the one cut off
 	// (its Wi-Fi is down), and a vote on another seat would reach nobody.
-	CutOff time.Time
+	// Unheard is then for how long, as the peer measured it when it made
+	// its view.
+	CutOff  time.Time
+	Unheard time.Duration
+	// Until, while the person's own move is asked at a table with a
+	// clock, is when their time runs out and their bot moves for them;
+	// ClockOuts counts the moves their bot made so far, their time having
+	// run out (it grows as the bot makes one).
+	Until     time.Time
+	ClockOuts int
 }
 
 // CutOffAfter is how long a device at a LAN table hears none of the other

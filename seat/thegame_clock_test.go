@@ -23,7 +23,7 @@ func TestTheGameSeatClock(t *testing.T) {
 	}
 	gen := &table.Genesis{Game: table.GameTheGame, Clock: clock, Names: []string{"Anna", "Ben", "Cleo"}}
 	lt := newLANTableOf(t, lanTableConfig{gen: gen, players: 3, you: you, newPlayer: g.NewPlayer, bot: "coop", heartbeat: true})
-	s, err := NewTheGameSeat(lt.peers[you], nil, lt.changed)
+	s, err := NewTheGameSeat(lt.Peers[you], nil, lt.changed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,9 +41,9 @@ func TestTheGameSeatClock(t *testing.T) {
 			}
 		}
 	}
-	until("the person's move asked", func() bool { return s.YourTurn() && !s.Silence().Until.IsZero() })
-	asked := lt.clock.Now()
-	if got := s.Silence().Until; !got.Equal(asked.Add(clock * time.Second)) {
+	until("the person's move asked", func() bool { return s.YourTurn() && !s.Wait().Until.IsZero() })
+	asked := lt.Clock.Now()
+	if got := s.Wait().Until; !got.Equal(asked.Add(clock * time.Second)) {
 		t.Fatalf("asked at %v, the time runs out at %v, the clock is %d s", asked, got, clock)
 	}
 	mine := func() int {
@@ -60,18 +60,22 @@ func TestTheGameSeatClock(t *testing.T) {
 	// who thinks is no silent seat.
 	pass := func(secs int) {
 		for range secs {
-			lt.clock.add(time.Second)
+			lt.Clock.Add(time.Second)
 			time.Sleep(30 * time.Millisecond)
 		}
 	}
 	before := mine()
 	pass(10)
-	if mine() != before || !s.YourTurn() || s.Host(you) != you {
-		t.Fatalf("with 20 s of the person's time left: %d cards laid for them (%d before), their turn %v, host %d",
-			mine(), before, s.YourTurn(), s.Host(you))
+	if mine() != before || !s.YourTurn() || s.Host(you) != you || s.Wait().ClockOuts != 0 {
+		t.Fatalf("with 20 s of the person's time left: %d cards laid for them (%d before), their turn %v, host %d, %d moves out of time",
+			mine(), before, s.YourTurn(), s.Host(you), s.Wait().ClockOuts)
 	}
 	pass(21)
 	until("the bot's move for the person", func() bool { return mine() > before })
+	// The seat tells it, so that the person is told why a card was laid.
+	if n := s.Wait().ClockOuts; n != 1 {
+		t.Fatalf("%d moves of the bot out of time told, want 1", n)
+	}
 	if h := s.Host(you); h != you {
 		t.Fatalf("the seat is played by seat %d's device after the clock ran out", h)
 	}
@@ -79,7 +83,7 @@ func TestTheGameSeatClock(t *testing.T) {
 	// asked: after the first move's time ran out.
 	first := asked.Add(clock * time.Second)
 	until("the next move asked", func() bool {
-		u := s.Silence().Until
-		return !s.YourTurn() || !u.Add(-clock*time.Second).Before(first) && !u.After(lt.clock.Now().Add(clock*time.Second))
+		u := s.Wait().Until
+		return !s.YourTurn() || !u.Add(-clock*time.Second).Before(first) && !u.After(lt.Clock.Now().Add(clock*time.Second))
 	})
 }

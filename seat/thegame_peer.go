@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"time"
 
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
@@ -91,43 +90,13 @@ func (s *TheGameSeat) Moves(from int) []thegame.Action {
 // the table seated there when its device left, or the seat itself.
 func (s *TheGameSeat) Host(seat int) int { return s.peer.Game().PeerOf(seat) }
 
-// Silence is the table's vote on the silent seat it waits for: the seat,
-// whether the vote is open (its device has been away for longer than the
-// Patience), the Votes so far of the Needed, and whether the person's
-// own vote is among them. CutOff is as in Turn: set once the device has
-// heard none of the others for a while; Unheard is then for how long, as
-// the peer measured it when it made its view. Until is as in Turn too:
-// while the person's own move is asked at a table with a clock, when
-// their time runs out and their bot moves for them.
-type Silence struct {
-	Seat     int
-	Patience time.Duration
-	Voidable bool
-	Votes    int
-	Needed   int
-	Voted    bool
-	CutOff   time.Time
-	Unheard  time.Duration
-	Until    time.Time
-}
-
-// Silence returns the table's vote on the silent seat it waits for.
-func (s *TheGameSeat) Silence() Silence {
-	v := s.peer.View()
-	sl := Silence{Seat: v.Turn, Patience: v.Patience, Voidable: v.Voidable, Votes: v.Votes, Needed: v.Needed, Voted: v.Voted,
-		CutOff: CutOff(v)}
-	if !sl.CutOff.IsZero() {
-		sl.Unheard = v.Unheard
-	}
-	if v.Prompt != nil {
-		sl.Until = v.Prompt.Until
-	}
-	return sl
-}
+// Wait is what the table waits for: the seat, the vote on it once its
+// device is silent, the clock on the person's own move.
+func (s *TheGameSeat) Wait() Wait { return waitOf(s.peer.View()) }
 
 // VoteVoid votes that a bot plays the silent seat the table waits for (the
 // cards not yet played are then dealt again); it returns an error wrapping
-// ErrCannotVote unless Silence's vote is open.
+// ErrCannotVote unless Wait's vote is open.
 func (s *TheGameSeat) VoteVoid() error {
 	if err := s.peer.VoteVoid(); err != nil {
 		return fmt.Errorf("%w: %w", ErrCannotVote, err)

@@ -178,6 +178,10 @@ type Peer struct {
 	// and clockPlayer the one that moves for its person out of time.
 	players     map[int]Player
 	clockPlayer Player
+	// clockOuts counts the person's moves that clockPlayer made, their
+	// time having run out; outOf is the prompt it last made one for.
+	clockOuts int
+	outOf     *Prompt
 	// since is when this peer saw the log's head become sinceHead (the
 	// hash of its last envelope, which names its seq too): the seat
 	// entitled next has been silent since then (see waitingSince).
@@ -464,6 +468,7 @@ func (p *Peer) View() PeerView {
 		v.Prompt = p.prompt
 	}
 	v.CatchingUp = !p.caughtUp
+	v.ClockOuts = p.clockOuts
 	v.SecretsLost = p.lost != nil && *p.lost == dealOf(game)
 	if v.Heard = p.heard(game); !v.Heard.IsZero() {
 		v.Unheard = p.cfg.Now().Sub(v.Heard)

@@ -108,6 +108,12 @@ func (p *Peer) chooser(game *Game, seq uint64, prev Hash, seat int, kind Kind) (
 			}
 			// The table's clock ran out: the device's bot moves for the
 			// person, who keeps the seat.
+			p.mu.Lock()
+			if p.outOf != p.prompt {
+				p.outOf = p.prompt
+				p.clockOuts++
+			}
+			p.mu.Unlock()
 			if p.cfg.Logf != nil {
 				p.cfg.Logf("table: seat %d: the clock ran out at seq %d; its bot moves", seat, seq)
 			}

@@ -332,17 +332,27 @@ func testTableClock(t *testing.T, cfg SelfplayConfig) {
 	// within it even on a loaded machine.
 	cfg.VoidAfter, cfg.Clock = time.Minute, clock
 	cfg.Logf = t.Logf
-	sp, err := newTestSelfplay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp.human = map[int]bool{human: true}
 	var (
 		mu      sync.Mutex
 		asked   = map[uint64]time.Time{}
 		waited  = map[uint64]time.Duration{}
 		deadOff []string
+		outs    int // the person's peer's ClockOuts, last seen
 	)
+	cfg.Watch = func(seat int, p *Peer) error {
+		if seat == human {
+			n := p.View().ClockOuts
+			mu.Lock()
+			outs = n
+			mu.Unlock()
+		}
+		return nil
+	}
+	sp, err := newTestSelfplay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.human = map[int]bool{human: true}
 	sp.slow = map[int]func(*Peer) bool{human: func(p *Peer) bool {
 		pr := p.View().Prompt
 		if pr == nil {
@@ -369,6 +379,10 @@ func testTableClock(t *testing.T, cfg SelfplayConfig) {
 	defer mu.Unlock()
 	if len(asked) == 0 || len(deadOff) > 0 {
 		t.Fatalf("%d questions; deadlines off: %v", len(asked), deadOff)
+	}
+	if outs != len(asked) {
+		// Every question ran out, and the peer counted each once.
+		t.Errorf("the peer counted %d moves of its bot out of time, for %d questions", outs, len(asked))
 	}
 	for seq, w := range waited {
 		if w < (clock-1)*time.Second || w > (clock+5)*time.Second {

@@ -43,6 +43,9 @@ type PeerView struct {
 	Over      bool
 	// Prompt is set while the peer's person must choose (Submit).
 	Prompt *Prompt
+	// ClockOuts counts the person's moves the peer's bot made since the
+	// peer started, the table's clock having run out on them.
+	ClockOuts int
 	// CatchingUp is set while the peer, resumed, fetches what the other
 	// members hold past its log before it posts again.
 	CatchingUp bool

@@ -141,7 +141,7 @@ func TestLANHint(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), lanTestTimeout)
 			defer cancel()
 			const you = 1
-			lt := newLANTable(t, ctx)
+			lt := newLANTable(t)
 			var (
 				prompts answerPrompts
 				mu      sync.Mutex
@@ -164,7 +164,7 @@ func TestLANHint(t *testing.T) {
 			if err != nil {
 				t.Fatalf("PlayLAN: %v\n%s", err, out)
 			}
-			lt.stop()
+			lt.Stop()
 			screen := out
 			out = flat(out)
 			off := strings.Contains(out, "The host did not allow hints at this table.")

@@ -19,7 +19,7 @@ func TestLANShowsPlayerNames(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), lanTestTimeout)
 	defer cancel()
 	const you = 1
-	lt := newLANTable(t, ctx)
+	lt := newLANTable(t)
 	names := []string{"Анна", "Zoë", ""}
 	in, typed := io.Pipe()
 	out := &transcript{changed: make(chan struct{}, 1)}
@@ -52,7 +52,7 @@ func TestLANShowsPlayerNames(t *testing.T) {
 			}
 		}
 	}()
-	err := term.PlayLAN(ctx, term.LANConfig{Seat: you, Peer: lt.peers[you], Changed: changed, Patience: lanPatience,
+	err := term.PlayLAN(ctx, term.LANConfig{Seat: you, Peer: lt.Peers[you], Changed: changed, Patience: lanPatience,
 		Echo: true, Rounds: 1, Width: 80, Names: names}, in, out)
 	stop()
 	in.Close()

@@ -3,13 +3,8 @@ package term_test
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"errors"
 	"fmt"
-	"github.com/njetlan/njet/games"
 	"io"
-	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +12,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
 )
@@ -24,27 +20,8 @@ import (
 // lanTestTimeout only stops a hung test; nothing is asserted about time.
 const lanTestTimeout = time.Minute
 
-// lanPatience is every peer's patience with a silent seat, on testClock.
+// lanPatience is every peer's patience with a silent seat, on the test's clock.
 const lanPatience = 5 * time.Second
-
-// testClock is the peers' clock: it stands still but when the test moves
-// it, so that a seat is silent only while the table waits for it.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // lanTable is a table of three peers over an in-memory network, one round
 // long, on a test clock. Every seat's choices are a person's
@@ -52,100 +29,20 @@ func (c *testClock) add(d time.Duration) {
 // seat, the test the others (see play), so that every vote to void a
 // round is one the test meant.
 type lanTable struct {
-	peers []*table.Peer
-	clock *testClock
-	stop  func()
+	*memtable.Table
 
 	answered map[int]question // per seat the last question play answered
 	voted    map[int]bool     // seats play has voted for
-	leave    []func()         // per seat, stops its device (and waits for it)
 	left     map[int]bool     // seats whose device play made leave
 }
 
-func newLANTable(t *testing.T, ctx context.Context) *lanTable {
+func newLANTable(t *testing.T) *lanTable {
 	t.Helper()
 	const players = 3
-	var keys []ed25519.PrivateKey
-	var ids []table.Identity
-	for i := range players {
-		k := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{byte(i + 1)}, ed25519.SeedSize))
-		id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys, ids = append(keys, k), append(ids, id)
-	}
-	gen := &table.Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:players], Keys: ids, Rounds: 1}
-	body, err := gen.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := table.TableIDOf(body)
-	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Kind: table.KindGenesis, Body: body}
-	if err := genesis.Sign(keys[0]); err != nil {
-		t.Fatal(err)
-	}
-	net, err := table.NewMemNetwork(id, rand.New(rand.NewPCG(1, 2)), table.NetConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt := &lanTable{clock: &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)},
-		answered: map[int]question{}, voted: map[int]bool{}, left: map[int]bool{}}
-	runCtx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	lt.stop = func() {
-		cancel()
-		wg.Wait()
-	}
-	t.Cleanup(lt.stop)
-	for seat := range players {
-		store, err := table.OpenStore(filepath.Join(t.TempDir(), "seat.db"), &table.StoreOptions{NoSync: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ep, err := net.Join(runCtx, ids[seat], store)
-		if err != nil {
-			t.Fatal(errors.Join(err, store.Close()))
-		}
-		var others []table.Identity
-		for i, id := range ids {
-			if i != seat {
-				others = append(others, id)
-			}
-		}
-		tick, poll := time.NewTicker(10*time.Millisecond), time.NewTicker(10*time.Millisecond)
-		seed := [32]byte{byte(seat)}
-		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
-			Store: store, Transport: ep, Peers: others, Bot: "random", NewPlayer: njetPlayers(t), Seed: &seed, Now: lt.clock.Now,
-			Patience: lanPatience, Human: true, Tick: tick.C, Poll: poll.C})
-		if err != nil {
-			tick.Stop()
-			poll.Stop()
-			t.Fatal(errors.Join(err, ep.Close(), store.Close()))
-		}
-		lt.peers = append(lt.peers, p)
-		seatCtx, leave := context.WithCancel(runCtx)
-		done := make(chan struct{})
-		lt.leave = append(lt.leave, func() {
-			leave()
-			<-done
-		})
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(done)
-			err := p.Run(seatCtx)
-			tick.Stop()
-			poll.Stop()
-			if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
-				t.Errorf("seat %d: %v", seat, err)
-			}
-			if err := errors.Join(ep.Close(), store.Close()); err != nil {
-				t.Errorf("seat %d: %v", seat, err)
-			}
-		}()
-	}
-	return lt
+	gen := &table.Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:players], Rounds: 1}
+	mt := memtable.New(t, memtable.Config{Genesis: gen, Players: players, Human: func(int) bool { return true },
+		Bot: "random", NewPlayer: njetPlayers(t), Patience: lanPatience})
+	return &lanTable{Table: mt, answered: map[int]question{}, voted: map[int]bool{}, left: map[int]bool{}}
 }
 
 // play is the test's turn at the seats in seats: each answers its
@@ -154,19 +51,19 @@ func newLANTable(t *testing.T, ctx context.Context) *lanTable {
 // if 0), the clock moves on by a second; once the patience is over, each
 // of the seats votes to void the round (VoteVoid, as a UI's button).
 func (lt *lanTable) play(silent int, kind table.Kind, seats ...int) error {
-	if slices.Contains(seats, silent) && !lt.left[silent] && lt.peers[silent].View().Prompt != nil && lt.waitingFor(silent, kind) {
+	if slices.Contains(seats, silent) && !lt.left[silent] && lt.Peers[silent].View().Prompt != nil && lt.waitingFor(silent, kind) {
 		// The silent seat's device is gone from the moment the table
 		// waits for its person: running on, it would see its seat taken
 		// over and claim it back at the next deal, to be waited for
 		// again.
 		lt.left[silent] = true
-		lt.leave[silent]()
+		lt.Leave(silent)
 	}
 	for _, seat := range seats {
 		if lt.left[seat] {
 			continue
 		}
-		p := lt.peers[seat]
+		p := lt.Peers[seat]
 		// A question is its seq and the head it was asked at: the log may
 		// follow another branch, and the seq be asked again.
 		if pr := p.View().Prompt; pr != nil && seat != silent && lt.answered[seat] != (question{pr.Seq, pr.Head}) {
@@ -179,9 +76,9 @@ func (lt *lanTable) play(silent int, kind table.Kind, seats ...int) error {
 	if !lt.waitingFor(silent, kind) {
 		return nil
 	}
-	lt.clock.add(time.Second)
+	lt.Clock.Add(time.Second)
 	for _, seat := range seats {
-		if p := lt.peers[seat]; !lt.voted[seat] && p.View().Silent >= lanPatience {
+		if p := lt.Peers[seat]; !lt.voted[seat] && p.View().Silent >= lanPatience {
 			// The log may have moved on since waitingFor: then there is
 			// no vote, and the next look tries again.
 			lt.voted[seat] = p.VoteVoid() == nil
@@ -193,7 +90,7 @@ func (lt *lanTable) play(silent int, kind table.Kind, seats ...int) error {
 // waitingFor reports whether every peer waits for seat, played by nobody
 // but its own peer, to post kind (any kind if 0).
 func (lt *lanTable) waitingFor(seat int, kind table.Kind) bool {
-	for _, p := range lt.peers {
+	for _, p := range lt.Peers {
 		v := p.View()
 		if v.Turn != seat || kind != 0 && v.Kind != kind || p.Game().HostOf(seat) >= 0 {
 			return false
@@ -273,7 +170,7 @@ func seatAtLANHints(t *testing.T, ctx context.Context, lt *lanTable, seat int, h
 			}
 		}
 	}()
-	err := term.PlayLAN(ctx, term.LANConfig{Seat: seat, Peer: lt.peers[seat], Changed: changed, Patience: lanPatience,
+	err := term.PlayLAN(ctx, term.LANConfig{Seat: seat, Peer: lt.Peers[seat], Changed: changed, Patience: lanPatience,
 		Echo: true, Rounds: 1, Width: 80, Hints: hints}, in, out)
 	cancel()
 	in.Close()
@@ -342,8 +239,8 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), lanTestTimeout)
 	defer cancel()
 	const you = 1
-	lt := newLANTable(t, ctx)
-	person := lt.peers[you]
+	lt := newLANTable(t)
+	person := lt.Peers[you]
 	var (
 		prompts   answerPrompts
 		mu        sync.Mutex
@@ -372,7 +269,7 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 	if err != nil {
 		t.Fatalf("PlayLAN: %v\n%s", err, out)
 	}
-	lt.stop()
+	lt.Stop()
 	screen := out
 	out = flat(out)
 	withdrawn := "The table moved on: that question no longer stands."
@@ -440,7 +337,7 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 	defer cancel()
 	const you, silent = 1, 2
 	// Seat 2's peer is a person's who never answers.
-	lt := newLANTable(t, ctx)
+	lt := newLANTable(t)
 	var (
 		prompts answerPrompts
 		mu      sync.Mutex
@@ -461,7 +358,7 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 	if err != nil {
 		t.Fatalf("PlayLAN: %v\n%s", err, out)
 	}
-	lt.stop()
+	lt.Stop()
 	screen := out
 	out = flat(out)
 	hint := "seat 2's device has been silent for 5s: let a bot play seat 2? (yes/no)"
@@ -482,7 +379,7 @@ func TestLANVoidVotesOutASilentSeat(t *testing.T) {
 	if strings.Contains(out, "No vote") || strings.Contains(out, "Not accepted") {
 		t.Errorf("a vote or an answer was refused:\n%s", screen)
 	}
-	for seat, p := range lt.peers[:silent] {
+	for seat, p := range lt.Peers[:silent] {
 		v := p.View()
 		if !v.Over || len(v.Voided) != 1 || v.Voided[0].Seat != silent || v.Voided[0].Check != table.CheckSilent ||
 			len(v.Results) != 1 || v.Results[0].Deal != 2 || p.Game().HostOf(silent) != 0 {
@@ -499,7 +396,7 @@ func TestLANQuestionAnsweredNoThenYes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), lanTestTimeout)
 	defer cancel()
 	const you, silent = 1, 2
-	lt := newLANTable(t, ctx)
+	lt := newLANTable(t)
 	var (
 		prompts answerPrompts
 		mu      sync.Mutex
@@ -525,7 +422,7 @@ func TestLANQuestionAnsweredNoThenYes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("PlayLAN: %v\n%s", err, out)
 	}
-	lt.stop()
+	lt.Stop()
 	screen := out
 	out = flat(out)
 	first, declined := strings.Index(out, question), strings.Index(out, "no The table keeps waiting for seat 2; you will be asked again in 5s.")
@@ -541,11 +438,4 @@ func TestLANQuestionAnsweredNoThenYes(t *testing.T) {
 }
 
 // njetPlayers is the players' factory of Njet from the registry of games.
-func njetPlayers(t testing.TB) table.NewPlayer {
-	t.Helper()
-	g, err := games.ByName(table.GameNjet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.NewPlayer
-}
+func njetPlayers(t testing.TB) table.NewPlayer { return memtable.Players(t, table.GameNjet) }

@@ -26,7 +26,7 @@ type TheGameLANSeat interface {
 	Host(seat int) int
 	YourTurn() bool
 	Waiting() (int, bool)
-	Silence() seat.Silence
+	Wait() seat.Wait
 	Changed() <-chan struct{}
 	Halted() error
 }
@@ -96,7 +96,7 @@ type tgLAN struct {
 	confirm  *thegame.Action           // a losing card waiting for "yes"
 
 	// clockUntil is the end of the person's time for the move last told
-	// of (Silence.Until), clockTold the seconds left it last said; now is
+	// of (Wait.Until), clockTold the seconds left it last said; now is
 	// the clock they are read on (time.Now when nil). clockOut is set once
 	// it said that the time ran out, until the bot's move is told or the
 	// next move is asked with a clock: the prompt waits meanwhile.
@@ -129,7 +129,7 @@ func (l *tgLAN) name(s int) string {
 
 // tellCutOff tells the person, once, that this device hears none of the
 // others: it is most likely the one cut off.
-func (l *tgLAN) tellCutOff(s seat.Silence) {
+func (l *tgLAN) tellCutOff(s seat.Wait) {
 	if !s.CutOff.IsZero() && !s.CutOff.Equal(l.cutTold) {
 		l.cutTold = s.CutOff
 		l.printf("%s\n", words.CutOff(int(s.Unheard/time.Second)))
@@ -195,7 +195,7 @@ func (l *tgLAN) update() (bool, error) {
 		l.clockOut = false
 	}
 	l.lookHosts(len(v.HandSizes))
-	sil := l.seat.Silence()
+	sil := l.seat.Wait()
 	if v.Phase != thegame.PhaseOver {
 		l.tellClock(sil.Until)
 	}

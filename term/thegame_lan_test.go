@@ -57,7 +57,7 @@ func TestTheGameLANCutOffTold(t *testing.T) {
 	var out bytes.Buffer
 	l := &tgLAN{seat: &hostsSeat{hosts: []int{0, 1, 2}}, you: 0, out: &out}
 	heard := time.Unix(1e9, 0)
-	s := seat.Silence{Seat: 1, CutOff: heard, Unheard: seat.CutOffAfter + 2*time.Second}
+	s := seat.Wait{Seat: 1, CutOff: heard, Unheard: seat.CutOffAfter + 2*time.Second}
 	for range 3 {
 		l.tellCutOff(s)
 	}
@@ -65,11 +65,11 @@ func TestTheGameLANCutOffTold(t *testing.T) {
 		t.Fatalf("cut off, the terminal says %q", got)
 	}
 	out.Reset()
-	l.tellCutOff(seat.Silence{Seat: 1})
+	l.tellCutOff(seat.Wait{Seat: 1})
 	if out.Len() != 0 {
 		t.Fatalf("back with the table, the terminal says %q", out.String())
 	}
-	l.tellCutOff(seat.Silence{Seat: 1, CutOff: heard.Add(time.Minute), Unheard: 15 * time.Second})
+	l.tellCutOff(seat.Wait{Seat: 1, CutOff: heard.Add(time.Minute), Unheard: 15 * time.Second})
 	if got := out.String(); !strings.Contains(got, "No other device heard for 15 s") {
 		t.Fatalf("cut off again, the terminal says %q", got)
 	}

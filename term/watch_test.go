@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/njetlan/njet/games"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/words"
 )
@@ -228,11 +228,4 @@ func TestWatchLANTakingASeat(t *testing.T) {
 }
 
 // njetPlayers is the players' factory of Njet from the registry of games.
-func njetPlayers(t testing.TB) table.NewPlayer {
-	t.Helper()
-	g, err := games.ByName(table.GameNjet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.NewPlayer
-}
+func njetPlayers(t testing.TB) table.NewPlayer { return memtable.Players(t, table.GameNjet) }

@@ -510,8 +510,7 @@ func TestLANGameBannerNamesTheSeatAsItsTile(t *testing.T) {
 			u.Push(&staticScreen{view: g.View()})
 			g.you = 1
 			g.event(seat.Sync{State: seat.State{You: 1, Seats: seats}})
-			g.event(seat.Turn{Seat: 2, Kind: engine.ActDiscard, Since: now.Add(-45 * time.Second), Patience: 30 * time.Second,
-				Voidable: true, Votes: 1, Needed: 2})
+			g.event(seat.Turn{Kind: engine.ActDiscard, Wait: seat.Wait{Seat: 2, Since: now.Add(-45 * time.Second), Patience: 30 * time.Second, Voidable: true, Votes: 1, Needed: 2}})
 			p := persontest.New(t, u.Window().Canvas(), persontest.Options{})
 			if !p.Sees("The device of Bot 2") {
 				p.Fatalf("the banner does not wait for Bot 2, the name on the seat's tile")
@@ -570,8 +569,7 @@ func TestLANGameBarFitsAPhone(t *testing.T) {
 		{Name: "Cleo", Character: chars[2], Who: seat.Person},
 	}}})
 	g.event(seat.Audited{Round: 1})
-	g.event(seat.Turn{Seat: 2, Kind: engine.ActPlay, Since: now.Add(-45 * time.Second), Patience: 30 * time.Second,
-		Voidable: true, Votes: 0, Needed: 1})
+	g.event(seat.Turn{Kind: engine.ActPlay, Wait: seat.Wait{Seat: 2, Since: now.Add(-45 * time.Second), Patience: 30 * time.Second, Voidable: true, Votes: 0, Needed: 1}})
 	p := persontest.New(t, u.Window().Canvas(), persontest.Options{})
 	p.Settle()
 	if w := u.Window().Canvas().Content().MinSize().Width; w > phone.Width {
@@ -611,26 +609,29 @@ func TestLANGameBanner(t *testing.T) {
 		want  []string
 		vote  bool
 	}{
-		{"waiting", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-20 * time.Second), Patience: 30 * time.Second},
+		{"waiting", 3, seat.Turn{Kind: engine.ActPlay, Wait: seat.Wait{Seat: 1, Since: now.Add(-20 * time.Second), Patience: 30 * time.Second}},
 			[]string{"Waiting for Ben", "for 20 s"}, false},
 		// A move comes within moments, and whose it is the table shows:
 		// the banner tells a wait once it lasts.
-		{"short-wait", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-2 * time.Second), Patience: 30 * time.Second},
+		{"short-wait", 3, seat.Turn{Kind: engine.ActPlay, Wait: seat.Wait{Seat: 1, Since: now.Add(-2 * time.Second), Patience: 30 * time.Second}},
 			[]string{"Playing on the LAN"}, false},
-		{"vote", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Votes: 0, Needed: 1},
+		{"vote", 3, seat.Turn{Kind: engine.ActPlay, Wait: seat.Wait{Seat: 1, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Votes: 0, Needed: 1}},
 			[]string{"The device of Ben", "has not been heard from for more than 30 s", "a bot plays that seat"}, true},
-		{"vote-two-seats", 2, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Needed: 1},
+		{"vote-two-seats", 2, seat.Turn{Kind: engine.ActPlay, Wait: seat.Wait{Seat: 1, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Needed: 1}},
 			[]string{"ends as abandoned"}, true},
 		// A device that hears none of the others is told so, and offered
 		// no vote that would reach nobody.
-		{"cut-off", 3, seat.Turn{Seat: 1, Kind: engine.ActPlay, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second,
-			Voidable: true, Needed: 1, CutOff: now.Add(-25 * time.Second)},
+		{"cut-off", 3, seat.Turn{Kind: engine.ActPlay, Wait: seat.Wait{Seat: 1, Since: now.Add(-40 * time.Second), Patience: 30 * time.Second, Voidable: true, Needed: 1, CutOff: now.Add(-25 * time.Second)}},
 			[]string{"No other device heard for 25 s: check this device's Wi-Fi."}, false},
 		{"halt", 3, seat.Halted{Cheat: &seat.Violation{Seat: 2, Check: "renege"}, Needed: 2},
 			[]string{"Cleo", "cheated", "renege", "playing a card"}, false},
 		// The table's clock counts the person's own move down.
-		{"clock", 3, seat.Turn{Seat: 0, Kind: engine.ActPlay, Since: now.Add(-5 * time.Second), Until: now.Add(25 * time.Second)},
+		{"clock", 3, seat.Turn{Kind: engine.ActPlay, Wait: seat.Wait{Seat: 0, Since: now.Add(-5 * time.Second), Until: now.Add(25 * time.Second)}},
 			[]string{"25 s left for your move."}, false},
+		// The time ran out: the person's bot moved, and the banner says
+		// so while the table goes on.
+		{"clock-out", 3, seat.Turn{Kind: engine.ActPlay, Wait: seat.Wait{Seat: 1, Since: now, ClockOuts: 1}},
+			[]string{"Your time ran out: your bot made the move for you. The seat is still yours."}, false},
 		// A device that left is told in a person's words.
 		{"device-left", 3, seat.RoundVoided{Fault: &seat.Violation{Seat: 2, Check: "silent"}, BotHost: 0},
 			[]string{"Cleo's device has left the table; a bot plays that seat now."}, false},
@@ -877,7 +878,7 @@ func TestLANGameInProgress(t *testing.T) {
 	}{
 		{"game", func(ev seat.Event) bool { _, ok := ev.(seat.YourTurn); return ok }, nil, "Playing on the LAN"},
 		{"game-waiting", func(ev seat.Event) bool { _, ok := ev.(seat.Dealt); return ok },
-			seat.Turn{Seat: 1, Kind: engine.ActBlock, Since: time.Unix(1e9-20, 0), Patience: 30 * time.Second}, "Waiting for Ben"},
+			seat.Turn{Kind: engine.ActBlock, Wait: seat.Wait{Seat: 1, Since: time.Unix(1e9-20, 0), Patience: 30 * time.Second}}, "Waiting for Ben"},
 	}
 	for _, c := range cases {
 		for _, sz := range lanSizes {

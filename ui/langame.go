@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -38,7 +39,9 @@ type LANGame struct {
 	turn    *seat.Turn
 	halt    string
 	note    string // shuffling, catching up, reconnecting, watching
-	audited int    // the last audited round
+	told    news   // a seat taken over, a round dealt again
+	clock   clockWatch
+	audited int // the last audited round
 
 	fin     chan error // the person's part ends: nil at the end, seat.ErrLeft on leaving
 	playing bool       // the play runs
@@ -76,8 +79,8 @@ func (g *LANGame) Start(ctx context.Context) {
 	g.start(ctx, g)
 	g.play()
 	go g.every(g.ctx, func() {
-		if g.turn != nil {
-			g.show() // the waiting time
+		if g.turn != nil || g.clock.out.text != "" || g.told.text != "" {
+			g.show() // the waiting time, the clock, the news until it is old
 		}
 	})
 }
@@ -248,19 +251,25 @@ func (g *LANGame) event(ev seat.Event) {
 	case seat.RoundOver:
 		// The round's audit is over: the next deal's shuffle begins.
 		g.app.trace(fmt.Sprintf("round-start %d", ev.Result.Round+1), g.app.Now())
-	case seat.YourTurn, seat.Moved:
+	case seat.YourTurn:
+		// The table waits for the person now: a wait for another seat is
+		// over, and their own Turn (told first) holds the clock.
+		if g.turn != nil && g.turn.Seat != g.you {
+			g.turn = nil
+		}
+	case seat.Moved:
 		g.turn = nil
 	case seat.Halted:
 		g.halt = g.cheat(ev.Cheat)
 	case seat.RoundVoided:
 		g.halt = ""
-		g.note = g.voided(ev)
+		g.told.tell(g.app, g.voided(ev))
 	case seat.RoundKept:
 		name := words.Plain(g.playerName(ev.Seat))
 		if ev.Seat == g.you {
 			name = words.Msg{}
 		}
-		g.note = say(words.Gone(name, words.Plain(g.playerName(ev.Host)), true, ev.Host == g.you))
+		g.told.tell(g.app, say(words.Gone(name, words.Plain(g.playerName(ev.Host)), true, ev.Host == g.you)))
 	case seat.Watching:
 		g.note = tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
 	case seat.Audited:
@@ -275,6 +284,15 @@ func (g *LANGame) event(ev seat.Event) {
 func (g *LANGame) show() {
 	text, danger := g.note, false
 	g.Vote.Hide()
+	var until time.Time
+	outs := g.clock.outs
+	if g.turn != nil {
+		outs = g.turn.ClockOuts
+		if g.turn.Seat == g.you {
+			until = g.turn.Until
+		}
+	}
+	clock, news := g.clock.banner(g.app, outs, until), g.told.now(g.app)
 	switch {
 	case g.halt != "":
 		text, danger = g.halt, true
@@ -287,10 +305,14 @@ func (g *LANGame) show() {
 		// wait's own line would only make the banner taller.
 		g.Vote.Show()
 		text = g.voteHelp(*g.turn)
+	case news != "" && clock != "":
+		text = news + " " + clock
+	case news != "":
+		text = news
+	case clock != "":
+		text = clock
 	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you && g.waited(*g.turn) >= waitQuiet:
 		text = g.waiting(*g.turn)
-	case g.turn != nil && g.turn.Seat == g.you && !g.turn.Until.IsZero():
-		text = clockText(g.app, g.turn.Until)
 	}
 	if text == "" {
 		text = tr("lan.game.playing", "Playing on the LAN")
@@ -324,14 +346,61 @@ func (g *LANGame) playerName(s int) string {
 }
 
 // clockText counts down the person's move at a table with a clock: the
-// whole seconds left until their bot makes it (seat.Turn.Until,
-// seat.Silence.Until).
+// whole seconds left until their bot makes it (seat.Wait.Until).
 func clockText(a *App, until time.Time) string {
 	return say(words.ClockLeft(max(int((until.Sub(a.Now())+time.Second-1)/time.Second), 0)))
 }
 
+// newsFor is how long the banner of a LAN table tells news: a seat that
+// changed hands, a round dealt again, the person's time run out.
+const newsFor = 10 * time.Second
+
+// news is what a LAN table's banner tells for newsFor, at every game: the
+// moves that follow come within moments, and would hide it at once.
+type news struct {
+	text  string
+	until time.Time
+}
+
+// tell tells text from now on.
+func (n *news) tell(a *App, text string) { n.text, n.until = text, a.Now().Add(newsFor) }
+
+// now is the news the banner tells now, or "" once its time is over.
+func (n *news) now(a *App) string {
+	if n.text != "" && !a.Now().Before(n.until) {
+		n.text = ""
+	}
+	return n.text
+}
+
+// clockWatch is what a LAN table's banner says of the table's clock, at
+// every game: the seconds left on the person's move, and, for newsFor
+// once their bot made a move for them, that their time ran out.
+type clockWatch struct {
+	outs int // the seat's ClockOuts, last seen
+	out  news
+}
+
+// banner takes the seat's ClockOuts and the end of the person's time on
+// the move asked now (zero if none) and returns what the banner says of
+// the clock, or "".
+func (c *clockWatch) banner(a *App, outs int, until time.Time) string {
+	if outs > c.outs {
+		c.out.tell(a, say(words.ClockOut()))
+	}
+	c.outs = outs
+	var says []string
+	if out := c.out.now(a); out != "" {
+		says = append(says, out)
+	}
+	if !until.IsZero() {
+		says = append(says, clockText(a, until))
+	}
+	return strings.Join(says, " ")
+}
+
 // cutOffText tells the person that their device has heard none of the
-// others since since (seat.Turn.CutOff, seat.Silence.CutOff).
+// others since since (seat.Turn.CutOff, seat.Wait.CutOff).
 func cutOffText(a *App, since time.Time) string {
 	return say(words.CutOff(int(max(a.Now().Sub(since), 0) / time.Second)))
 }

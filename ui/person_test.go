@@ -70,6 +70,8 @@ func (pa *personApp) idle() bool {
 		return top.waitsForPerson()
 	case *LANGame:
 		return top.table == nil || top.table.waitsForPerson()
+	case *LANTheGame:
+		return top.Screen == nil || top.Screen.waitsForPerson()
 	case *TheGameScreen:
 		return top.waitsForPerson()
 	}

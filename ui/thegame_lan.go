@@ -26,7 +26,7 @@ type TheGameWaiter interface {
 // TheGameVoter is what a LAN source of The Game offers for a silent seat:
 // the table's vote on it, and the person's vote for a bot there.
 type TheGameVoter interface {
-	Silence() seat.Silence
+	Wait() seat.Wait
 	VoteVoid() error
 }
 
@@ -41,10 +41,6 @@ type TheGameHoster interface {
 // banner says so: a move comes within moments, and whose it is the table
 // shows.
 const waitQuiet = 5 * time.Second
-
-// tgNoteFor is how long the banner tells a seat taken over, a seat given
-// back or the device's return to the table.
-const tgNoteFor = 10 * time.Second
 
 // LANTheGame is a LAN table of The Game: The Game's table screen fed by
 // the person's seat, under a banner that says whom the table waits for
@@ -71,12 +67,12 @@ type LANTheGame struct {
 	done      bool // the play returned
 
 	// hosts are the seats' hosts as last seen; away tells, while a bot
-	// plays the person's seat, whose device hosts it; note is news the
-	// banner shows until noteUntil.
-	hosts     seat.Hosts
-	away      string
-	note      string
-	noteUntil time.Time
+	// plays the person's seat, whose device hosts it; told is the news
+	// the banner tells for a while.
+	hosts seat.Hosts
+	away  string
+	told  news
+	clock clockWatch
 }
 
 // NewLANTheGame makes the screen of the LAN table t of The Game; Start
@@ -177,32 +173,42 @@ func (g *LANTheGame) look(src TheGameSource) {
 	if h, ok := src.(TheGameHoster); ok {
 		g.lookHosts(h, you)
 	}
+	if g.Screen != nil && !g.Screen.over {
+		// The deal ends (and a takeover deals again) with no move told:
+		// the screen's view would stay at the deal, the person's hand
+		// unseen, while the table waits for them to play first.
+		if ph := src.View().Phase; ph != g.Screen.view.Phase && ph != thegame.PhaseOver {
+			g.Screen.refresh()
+		}
+	}
 	text := g.waitText(w, you)
 	g.voter, _ = src.(TheGameVoter)
-	var silence seat.Silence
+	var wait seat.Wait
 	if g.voter != nil {
-		silence = g.voter.Silence()
+		wait = g.voter.Wait()
 	}
+	clock := g.clock.banner(g.app, wait.ClockOuts, wait.Until)
 	voting := false
 	switch {
 	case g.away != "":
 		text = g.away
-	case g.app.Now().Before(g.noteUntil):
-		text = g.note
-	case !silence.CutOff.IsZero():
+	case g.told.now(g.app) != "":
+		text = g.told.text
+	case !wait.CutOff.IsZero():
 		// This device hears none of the others: it is most likely the one
 		// cut off, and a vote would reach nobody.
-		text = cutOffText(g.app, silence.CutOff)
-	case !silence.Until.IsZero():
-		// The table's clock counts down the person's move.
-		text = clockText(g.app, silence.Until)
-	case text != "" && silence.Voidable && silence.Seat == g.waitSeat:
+		text = cutOffText(g.app, wait.CutOff)
+	case clock != "":
+		// The table's clock counts down the person's move, or their bot
+		// just made one for them.
+		text = clock
+	case text != "" && wait.Voidable && wait.Seat == g.waitSeat:
 		// The help says how long the device has been away: the wait's own
 		// line would only make the banner taller.
 		voting = true
-		text = tgw("thegame.lan.vote-help", "Name", g.seatName(silence.Seat), "Patience", int(silence.Patience/time.Second),
-			"Votes", silence.Votes, "Needed", silence.Needed)
-		if silence.Voted {
+		text = tgw("thegame.lan.vote-help", "Name", g.seatName(wait.Seat), "Patience", int(wait.Patience/time.Second),
+			"Votes", wait.Votes, "Needed", wait.Needed)
+		if wait.Voted {
 			g.Vote.Disable()
 		} else {
 			g.Vote.Enable()
@@ -282,10 +288,10 @@ func (g *LANTheGame) vote() {
 }
 
 // tell shows news in the banner for a while.
-func (g *LANTheGame) tell(news string) {
-	g.note, g.noteUntil = news, g.app.Now().Add(tgNoteFor)
+func (g *LANTheGame) tell(text string) {
+	g.told.tell(g.app, text)
 	if !g.done && g.away == "" {
-		g.banner.SetText(news)
+		g.banner.SetText(text)
 		g.banner.Show()
 		g.relayout()
 	}
@@ -379,13 +385,13 @@ func (s *tgLANSource) Next(ctx context.Context) (thegame.Action, error) {
 	return a, err
 }
 
-// Silence is the table's vote on the silent seat, when the source knows;
+// Wait is what the table waits for, when the source knows;
 // else no vote is open.
-func (s *tgLANSource) Silence() seat.Silence {
+func (s *tgLANSource) Wait() seat.Wait {
 	if v, ok := s.TheGameSource.(TheGameVoter); ok {
-		return v.Silence()
+		return v.Wait()
 	}
-	return seat.Silence{Seat: -1}
+	return seat.Wait{Seat: -1}
 }
 
 // VoteVoid votes for a bot in the silent seat, where the source can.

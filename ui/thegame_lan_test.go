@@ -203,35 +203,35 @@ func (f *fakeTGTable) PlayTheGame(ctx context.Context, person func(context.Conte
 // says instead; hosts are the seats a bot plays, by the seat hosting it.
 type tgFakeSeat struct {
 	*seat.TheGameLocal
-	mu      sync.Mutex
-	wait    int
-	hosts   map[int]int
-	silence seat.Silence
-	votes   int // the person's votes for a bot
+	mu       sync.Mutex
+	wait     int
+	hosts    map[int]int
+	seatWait seat.Wait
+	votes    int // the person's votes for a bot
 }
 
-func (s *tgFakeSeat) Silence() seat.Silence {
+func (s *tgFakeSeat) Wait() seat.Wait {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.silence
+	return s.seatWait
 }
 
 func (s *tgFakeSeat) VoteVoid() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.silence.Voidable {
+	if !s.seatWait.Voidable {
 		return seat.ErrCannotVote
 	}
 	s.votes++
-	s.silence.Votes++
-	s.silence.Voted = true
+	s.seatWait.Votes++
+	s.seatWait.Voted = true
 	return nil
 }
 
-func (s *tgFakeSeat) setSilence(v seat.Silence) {
+func (s *tgFakeSeat) setSeatWait(v seat.Wait) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.silence = v
+	s.seatWait = v
 }
 
 func (s *tgFakeSeat) Host(seat int) int {
@@ -326,7 +326,7 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			clock.Lock()
 			clock.t = clock.t.Add(15 * time.Second)
 			clock.Unlock()
-			src.setSilence(seat.Silence{Seat: 1, Patience: 30 * time.Second, Voidable: true, Needed: 1})
+			src.setSeatWait(seat.Wait{Seat: 1, Patience: 30 * time.Second, Voidable: true, Needed: 1})
 			q.until(t, "the vote", func() bool {
 				return g.voteRow.Visible() && strings.Contains(g.Banner(), "Ben's device has not been heard from for more than 30 s")
 			})
@@ -339,7 +339,7 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			q.until(t, "the vote told", func() bool { return strings.Contains(g.Banner(), "(1 of 1 so far)") })
 			// This device hears none of the others: it is told so, and the
 			// vote, which would reach nobody, is gone.
-			src.setSilence(seat.Silence{Seat: 1, Patience: 30 * time.Second, Voidable: true, Needed: 1,
+			src.setSeatWait(seat.Wait{Seat: 1, Patience: 30 * time.Second, Voidable: true, Needed: 1,
 				CutOff: now().Add(-12 * time.Second)})
 			q.until(t, "the cut-off", func() bool {
 				return !g.voteRow.Visible() && strings.Contains(g.Banner(), "No other device heard for 12 s")
@@ -348,7 +348,7 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			screenshot(t, "thegame-lan-cutoff-"+sz.name, u.Window())
 			// At a table with a clock, the banner counts down the
 			// person's move, as at a Njet! table.
-			src.setSilence(seat.Silence{Seat: -1, Until: now().Add(25 * time.Second)})
+			src.setSeatWait(seat.Wait{Seat: -1, Until: now().Add(25 * time.Second)})
 			q.until(t, "the clock", func() bool { return g.Banner() == "25 s left for your move." })
 			checkFits(t, u.Window())
 			screenshot(t, "thegame-lan-clock-"+sz.name, u.Window())
@@ -356,7 +356,22 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			clock.t = clock.t.Add(10 * time.Second)
 			clock.Unlock()
 			q.until(t, "the clock running", func() bool { return g.Banner() == "15 s left for your move." })
-			src.setSilence(seat.Silence{Seat: -1})
+			// The time ran out: the bot laid the card, and the next card
+			// is asked with a clock of its own. The banner says both.
+			clock.Lock()
+			clock.t = clock.t.Add(15 * time.Second)
+			clock.Unlock()
+			src.setSeatWait(seat.Wait{Seat: -1, ClockOuts: 1, Until: now().Add(30 * time.Second)})
+			q.until(t, "the time ran out", func() bool {
+				return g.Banner() == "Your time ran out: your bot made the move for you. The seat is still yours. 30 s left for your move."
+			})
+			checkFits(t, u.Window())
+			screenshot(t, "thegame-lan-clockout-"+sz.name, u.Window())
+			clock.Lock()
+			clock.t = clock.t.Add(newsFor)
+			clock.Unlock()
+			q.until(t, "the clock alone", func() bool { return g.Banner() == "20 s left for your move." })
+			src.setSeatWait(seat.Wait{Seat: -1, ClockOuts: 1})
 			src.setWait(-1)
 			q.until(t, "the banner gone", func() bool { return g.Banner() == "" && !g.voteRow.Visible() })
 
@@ -393,7 +408,7 @@ func TestLANTheGameToGameOver(t *testing.T) {
 			}
 			src.setHost(0, 0)
 			q.until(t, "the seat given back", func() bool { return strings.Contains(g.Banner(), "Your seat is yours again") })
-			later(tgNoteFor)
+			later(newsFor)
 			q.until(t, "the news gone", func() bool { return g.Banner() == "" })
 			src.setHost(1, 1)
 

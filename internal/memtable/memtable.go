@@ -1,0 +1,219 @@
+// Package memtable runs a LAN table of real peers in one process, over
+// the table's in-memory network and on a clock that only the test moves:
+// the seat layer's, the terminal's and the app's tests play such a table
+// as the devices of a LAN would, every move through a peer and its log.
+package memtable
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/njetlan/njet/games"
+	"github.com/njetlan/njet/table"
+)
+
+// Config is a table of New.
+type Config struct {
+	// Genesis is the table's genesis; New gives it the seats' keys.
+	Genesis *table.Genesis
+	// Players is the number of seats.
+	Players int
+	// Human tells the seats whose moves are a person's
+	// (PeerConfig.Human); bots of kind Bot, made by NewPlayer, play the
+	// others (and a person's seat once a bot takes it over).
+	Human     func(seat int) bool
+	Bot       string
+	NewPlayer table.NewPlayer
+	// Heartbeat makes every device announce itself on every tick
+	// (PeerConfig.Heartbeat), as on a LAN, so that a person who thinks is
+	// waited for.
+	Heartbeat bool
+	// Patience is every peer's (PeerConfig), on Clock; VoidAfter the
+	// bots' peers': a person's peer votes on a silent seat only when the
+	// test votes for its person (Peer.VoteVoid), as a person taps.
+	Patience, VoidAfter time.Duration
+	// Seed varies the seats' keys, the network and the peers' randomness.
+	Seed byte
+}
+
+// Table is a running table of New.
+type Table struct {
+	// Peers are the seats' peers, by seat.
+	Peers []*table.Peer
+	// Clock is every peer's clock.
+	Clock *Clock
+
+	changed []chan struct{}
+	leave   []func()
+	stop    func()
+}
+
+// Clock is the peers' clock: it stands still but when the test moves it,
+// so that a seat is silent, and a person's time runs out, only when the
+// test means it.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Add moves the clock on by d.
+func (c *Clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// tick is how often every peer looks at its log, polls the others and,
+// with Config.Heartbeat, announces itself.
+const tick = 10 * time.Millisecond
+
+// New starts the table of cfg; t's cleanup stops it.
+func New(t testing.TB, cfg Config) *Table {
+	t.Helper()
+	var keys []ed25519.PrivateKey
+	var ids []table.Identity
+	for i := range cfg.Players {
+		k := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{byte(i+1) + cfg.Seed}, ed25519.SeedSize))
+		id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, ids = append(keys, k), append(ids, id)
+	}
+	gen := cfg.Genesis
+	gen.Keys = ids
+	body, err := gen.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := table.TableIDOf(body)
+	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Kind: table.KindGenesis, Body: body}
+	if err := genesis.Sign(keys[0]); err != nil {
+		t.Fatal(err)
+	}
+	net, err := table.NewMemNetwork(id, rand.New(rand.NewPCG(uint64(cfg.Seed), 1)), table.NetConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	lt := &Table{Clock: &Clock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}, stop: func() {
+		cancel()
+		wg.Wait()
+	}}
+	t.Cleanup(lt.stop)
+	for seat := range cfg.Players {
+		store, err := table.OpenStore(filepath.Join(t.TempDir(), "seat.db"), &table.StoreOptions{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep, err := net.Join(ctx, ids[seat], store)
+		if err != nil {
+			t.Fatal(errors.Join(err, store.Close()))
+		}
+		var others []table.Identity
+		for i, id := range ids {
+			if i != seat {
+				others = append(others, id)
+			}
+		}
+		look, poll, beat := time.NewTicker(tick), time.NewTicker(tick), time.NewTicker(tick)
+		stopTickers := func() {
+			look.Stop()
+			poll.Stop()
+			beat.Stop()
+		}
+		var heartbeat <-chan time.Time
+		if cfg.Heartbeat {
+			heartbeat = beat.C
+		}
+		seed := [32]byte{byte(seat), cfg.Seed}
+		human := cfg.Human != nil && cfg.Human(seat)
+		voidAfter := cfg.VoidAfter
+		if human {
+			voidAfter = 0
+		}
+		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
+			Store: store, Transport: ep, Peers: others, Bot: cfg.Bot, NewPlayer: cfg.NewPlayer, Seed: &seed,
+			Now: lt.Clock.Now, Human: human, Tick: look.C, Poll: poll.C, Heartbeat: heartbeat,
+			Patience: cfg.Patience, VoidAfter: voidAfter})
+		if err != nil {
+			stopTickers()
+			t.Fatal(errors.Join(err, ep.Close(), store.Close()))
+		}
+		lt.Peers = append(lt.Peers, p)
+		changed := make(chan struct{}, 1)
+		lt.changed = append(lt.changed, changed)
+		seatCtx, leave := context.WithCancel(ctx)
+		done := make(chan struct{})
+		lt.leave = append(lt.leave, func() {
+			leave()
+			<-done
+		})
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			defer close(done)
+			err := p.Run(seatCtx)
+			stopTickers()
+			if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
+				t.Errorf("seat %d: %v", seat, err)
+			}
+			if err := errors.Join(ep.Close(), store.Close()); err != nil {
+				t.Errorf("seat %d: %v", seat, err)
+			}
+		}()
+		go func() {
+			// The peer's events, for a seat of package seat
+			// (PeerSeatConfig.Changed).
+			defer wg.Done()
+			for {
+				select {
+				case <-seatCtx.Done():
+					return
+				case <-p.Events():
+				}
+				select {
+				case changed <- struct{}{}:
+				default:
+				}
+			}
+		}()
+	}
+	return lt
+}
+
+// Changed tells when seat's peer has news (PeerSeatConfig.Changed).
+func (lt *Table) Changed(seat int) <-chan struct{} { return lt.changed[seat] }
+
+// Leave stops seat's device, as one switched off, and waits until it has
+// stopped; its store stays closed.
+func (lt *Table) Leave(seat int) { lt.leave[seat]() }
+
+// Stop stops every device and waits for them.
+func (lt *Table) Stop() { lt.stop() }
+
+// Players is the players' factory of the game name, from the registry of
+// games.
+func Players(t testing.TB, name table.GameName) table.NewPlayer {
+	t.Helper()
+	g, err := games.ByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.NewPlayer
+}
