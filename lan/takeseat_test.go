@@ -10,29 +10,10 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
 )
-
-// stillClock is the members' clock: it moves only when the test moves it,
-// so that the patience with the silent seat runs only while the table
-// waits for it.
-type stillClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *stillClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *stillClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // threeDevices opens a table of three devices on loopback, every seat a
 // random bot: the host's seat 0 and two joiners'. It returns the devices
@@ -103,7 +84,7 @@ func TestWatcherTakesABotSeatAtTheNextRound(t *testing.T) {
 	if err := devs[goneDev].Close(); err != nil {
 		t.Fatal(err)
 	}
-	clock := &stillClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
+	clock := memtable.NewClock()
 	const voidAfter = 5 * time.Second
 	sessions := make([]*p2p.Session, 2)
 	for i := range sessions {
@@ -143,7 +124,7 @@ func TestWatcherTakesABotSeatAtTheNextRound(t *testing.T) {
 				waiting = waiting && p.View().Turn == gone && p.Game().HostOf(gone) < 0 && len(p.Game().Voided()) == 0
 			}
 			if waiting {
-				clock.add(time.Second)
+				clock.Add(time.Second)
 			}
 		}
 	}()

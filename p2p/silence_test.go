@@ -7,28 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/table"
 )
-
-// testClock is the seats' clock: it stands still but when the test moves
-// it, so that the patience with a silent seat runs only while the table
-// waits for the seat that was cut off.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // A joiner's device is cut off (its node closed) when the table waits for
 // its play; the other seats vote over gossipsub, the decider (the host's
@@ -44,7 +25,7 @@ func TestSilentDeviceTakenOverLibp2p(t *testing.T) {
 	const cutDev = 2
 	tt.seats[cutDev][0].Human = true
 	silent := tt.seats[cutDev][0].Seat
-	clock := &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
+	clock := memtable.NewClock()
 	const voidAfter = 5 * time.Second
 	sessions := make([]*Session, len(tt.nodes))
 	for i, n := range tt.nodes {
@@ -121,7 +102,7 @@ func TestSilentDeviceTakenOverLibp2p(t *testing.T) {
 				waiting = waiting && v.Turn == silent && p.Game().HostOf(silent) < 0
 			}
 			if waiting {
-				clock.add(time.Second)
+				clock.Add(time.Second)
 			}
 		}
 	}()

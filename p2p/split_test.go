@@ -15,6 +15,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/njetlan/njet/internal/forge"
+	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/table"
 )
 
@@ -185,7 +186,7 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 	// The split: side A and side B refuse each other, their connections
 	// close, and only then the two envelopes go out. The table's clock
 	// runs while the network stays split.
-	clock := &testClock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}
+	clock := memtable.NewClock()
 	var splitAt atomic.Int64 // unix nanoseconds of the split, 0 before
 	tables := make([]*Table, n)
 	// running holds each device's peer once it runs (the cheater's split
@@ -334,7 +335,7 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 			}
 		}
 		if time.Since(time.Unix(0, at)) < splitFor {
-			clock.add(time.Second)
+			clock.Add(time.Second)
 			continue
 		}
 		for i := range n {

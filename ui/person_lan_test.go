@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/seat"
@@ -30,17 +31,7 @@ func TestPersonPlaysLANTableWithAClock(t *testing.T) {
 			// The devices announce themselves on every tick, as on a LAN,
 			// so that the person who thinks is waited for, and no bot
 			// takes a seat over on its own.
-			lt := memtable.New(t, memtable.Config{Genesis: gen, Players: 3, Human: func(s int) bool { return s == you },
-				Bot: "random", NewPlayer: memtable.Players(t, table.GameNjet), Heartbeat: true, Patience: time.Minute, Seed: 4})
-			st, err := seat.NewPeerSeat(lt.Peers[you], you, seat.PeerSeatConfig{Changed: lt.Changed(you), Rounds: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			pa := newPersonAppWith(t, "en", sz.size, func(e *Env) {
-				e.LAN = newFakeLAN()
-				e.Now = lt.Clock.Now
-			})
-			fs := &frozenSeat{Seat: st, stop: func(seat.Event) bool { return false }, stopped: make(chan struct{})}
+			pa, lt, fs := personAtNjetLAN(t, sz.size, memtable.Config{Genesis: gen, Bot: "random", Heartbeat: true, Patience: time.Minute, Seed: 4})
 			pa.u.Push(NewLANGame(pa.u, &gameTable{names: names, seat: fs}))
 			sees := func(text string) func() bool { return func() bool { return pa.p.Look().Shows(text) } }
 
@@ -89,57 +80,15 @@ func TestPersonVotesForABot(t *testing.T) {
 				Names: names}
 			// Ben's peer votes on its own once Cleo's device has been away
 			// for 20 s; the person may vote after the patience, 5 s.
-			lt := memtable.New(t, memtable.Config{Genesis: gen, Players: 3, Human: func(s int) bool { return s == you },
-				Bot: "random", NewPlayer: memtable.Players(t, table.GameNjet), Heartbeat: true,
-				Patience: 5 * time.Second, VoidAfter: 20 * time.Second, Seed: 5})
-			st, err := seat.NewPeerSeat(lt.Peers[you], you, seat.PeerSeatConfig{Changed: lt.Changed(you), Rounds: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			pa := newPersonAppWith(t, "en", sz.size, func(e *Env) {
-				e.LAN = newFakeLAN()
-				e.Now = lt.Clock.Now
-			})
-			fs := &frozenSeat{Seat: st, stop: func(seat.Event) bool { return false }, stopped: make(chan struct{})}
+			pa, lt, fs := personAtNjetLAN(t, sz.size, memtable.Config{Genesis: gen, Bot: "random", Heartbeat: true, Patience: 5 * time.Second, VoidAfter: 20 * time.Second, Seed: 5})
 			lg := NewLANGame(pa.u, &gameTable{names: names, seat: fs})
 			pa.u.Push(lg)
 			// While the table waits for another device the app is settled
 			// too, not only at the person's question.
 			pa.until = func() bool { return lg.turn != nil && lg.turn.Kind != 0 && lg.turn.Seat != you }
 			player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(5, 1))}
-			sees := func(text string) bool { return pa.p.Look().Shows(text) }
 
-			pa.waitFor("the first question", func() bool { return sees("Your turn") })
-			lt.Leave(gone)
-			// The person answers what they are asked; while the table
-			// waits for another seat, time passes, a second at a look.
-			for look := 0; !sees("Vote for a bot"); look++ {
-				if look == 600 {
-					pa.p.Fatalf("no vote offered on Cleo's silent seat")
-				}
-				if pa.p.Sees("Your turn") {
-					pa.p.Step(player)
-					continue
-				}
-				lt.Clock.Add(time.Second)
-				pa.waitFor("a second more", func() bool { return true })
-				time.Sleep(20 * time.Millisecond)
-			}
-			if !sees("The device of Cleo") {
-				pa.p.Fatalf("the vote does not name Cleo's seat")
-			}
-			checkFits(t, pa.u.Window())
-			screenshot(t, "lan-person-vote-"+sz.name, pa.u.Window())
-			pa.p.TapText("Vote for a bot")
-			for look := 0; !sees("Cleo's device has left the table"); look++ {
-				if look == 600 {
-					pa.p.Fatalf("the table never took Cleo's seat over")
-				}
-				lt.Clock.Add(time.Second)
-				pa.waitFor("a second more", func() bool { return true })
-				time.Sleep(20 * time.Millisecond)
-			}
-			screenshot(t, "lan-person-voted-"+sz.name, pa.u.Window())
+			pa.voteOnALeaver(lt, gone, player, "The device of Cleo", "Cleo's device has left the table", "lan-person-", sz.name)
 			if h := lt.Peers[you].Game().HostOf(gone); h < 0 {
 				t.Fatal("the banner tells a takeover the log does not hold")
 			}
@@ -179,21 +128,7 @@ func TestPersonPlaysTheGameLANTableWithAClock(t *testing.T) {
 	for _, sz := range lanSizes {
 		t.Run(sz.name, func(t *testing.T) {
 			gen := &table.Genesis{Game: table.GameTheGame, Clock: clock, Names: []string{"Anna", "Ben", "Cleo"}}
-			lt := memtable.New(t, memtable.Config{Genesis: gen, Players: 3, Human: func(s int) bool { return s == you },
-				Bot: "coop", NewPlayer: memtable.Players(t, table.GameTheGame), Heartbeat: true, Patience: time.Minute, Seed: 3})
-			src, err := seat.NewTheGameSeat(lt.Peers[you], nil, lt.Changed(you))
-			if err != nil {
-				t.Fatal(err)
-			}
-			pa := newPersonAppWith(t, "en", sz.size, func(e *Env) {
-				e.LAN = newFakeLAN()
-				e.Now = lt.Clock.Now
-			})
-			g, ok := NewLANTable(pa.u, &peerTGTable{src: src}).(*LANTheGame)
-			if !ok {
-				t.Fatal("a table of The Game opened another screen")
-			}
-			pa.u.Push(g)
+			pa, lt, src := personAtTheGameLAN(t, sz.size, memtable.Config{Genesis: gen, Bot: "coop", Heartbeat: true, Patience: time.Minute, Seed: 3})
 			sees := func(text string) func() bool { return func() bool { return pa.p.Look().Shows(text) } }
 
 			pa.waitFor("the first move's clock", sees("30 s left for your move."))
@@ -208,16 +143,7 @@ func TestPersonPlaysTheGameLANTableWithAClock(t *testing.T) {
 			pa.waitFor("the news gone", func() bool { return !pa.p.Look().Shows("Your time ran out") })
 
 			player := &reach.TheGame{Words: TheGameWords()}
-			for steps := 0; !src.Over(); steps++ {
-				if steps == 2000 {
-					pa.p.Fatalf("the game did not end")
-				}
-				pa.p.Settle()
-				checkScreen(pa.t, onTop(pa.p.Look()))
-				if !pa.p.Step(player) {
-					break
-				}
-			}
+			pa.playOn(player, src.Over)
 			if !src.Over() || player.Laid < 2 {
 				t.Fatalf("over %v, the person laid %d cards", src.Over(), player.Laid)
 			}
@@ -240,75 +166,117 @@ func TestPersonVotesForABotAtTheGame(t *testing.T) {
 			gen := &table.Genesis{Game: table.GameTheGame, Names: []string{"Anna", "Ben", "Cleo"}}
 			// Ben's peer votes on its own once Cleo's device has been away
 			// for 20 s; the person may vote after the patience, 5 s.
-			lt := memtable.New(t, memtable.Config{Genesis: gen, Players: 3, Human: func(s int) bool { return s == you },
-				Bot: "coop", NewPlayer: memtable.Players(t, table.GameTheGame), Heartbeat: true,
-				Patience: 5 * time.Second, VoidAfter: 20 * time.Second, Seed: 8})
-			src, err := seat.NewTheGameSeat(lt.Peers[you], nil, lt.Changed(you))
-			if err != nil {
-				t.Fatal(err)
-			}
-			pa := newPersonAppWith(t, "en", sz.size, func(e *Env) {
-				e.LAN = newFakeLAN()
-				e.Now = lt.Clock.Now
-			})
-			g, ok := NewLANTable(pa.u, &peerTGTable{src: src}).(*LANTheGame)
-			if !ok {
-				t.Fatal("a table of The Game opened another screen")
-			}
-			pa.u.Push(g)
+			pa, lt, src := personAtTheGameLAN(t, sz.size, memtable.Config{Genesis: gen, Bot: "coop", Heartbeat: true, Patience: 5 * time.Second, VoidAfter: 20 * time.Second, Seed: 8})
 			// While the table waits for another device the app is settled
 			// too, not only at the person's turn.
 			pa.until = func() bool { s, waiting := src.Waiting(); return waiting && s != you }
 			player := &reach.TheGame{Words: TheGameWords()}
-			sees := func(text string) bool { return pa.p.Look().Shows(text) }
-
-			pa.waitFor("the person's turn", func() bool { return sees("Your turn") })
-			lt.Leave(gone)
-			for look := 0; !sees("Vote for a bot"); look++ {
-				if look == 600 {
-					pa.p.Fatalf("no vote offered on Cleo's silent seat")
-				}
-				if pa.p.Sees("Your turn") {
-					pa.p.Step(player)
-					continue
-				}
-				lt.Clock.Add(time.Second)
-				pa.waitFor("a second more", func() bool { return true })
-				time.Sleep(20 * time.Millisecond)
-			}
-			if !sees("Cleo's device has not been heard from") {
-				pa.p.Fatalf("the vote does not name Cleo's seat")
-			}
-			checkFits(t, pa.u.Window())
-			screenshot(t, "thegame-lan-person-vote-"+sz.name, pa.u.Window())
-			pa.p.TapText("Vote for a bot")
-			for look := 0; !sees("Cleo left the table"); look++ {
-				if look == 600 {
-					pa.p.Fatalf("the table never took Cleo's seat over")
-				}
-				lt.Clock.Add(time.Second)
-				pa.waitFor("a second more", func() bool { return true })
-				time.Sleep(20 * time.Millisecond)
-			}
-			screenshot(t, "thegame-lan-person-voted-"+sz.name, pa.u.Window())
+			pa.voteOnALeaver(lt, gone, player, "Cleo's device has not been heard from", "Cleo left the table", "thegame-lan-person-", sz.name)
 			if h := src.Host(gone); h == gone {
 				t.Fatal("the banner tells a takeover the log does not hold")
 			}
 
 			pa.until = nil
-			for steps := 0; !src.Over(); steps++ {
-				if steps == 2000 {
-					pa.p.Fatalf("the game did not end")
-				}
-				pa.p.Settle()
-				checkScreen(pa.t, onTop(pa.p.Look()))
-				if !pa.p.Step(player) {
-					break
-				}
-			}
+			pa.playOn(player, src.Over)
 			if !src.Over() || src.Host(you) != you {
 				t.Fatalf("over %v, the person's seat hosted by %d", src.Over(), src.Host(you))
 			}
 		})
 	}
+}
+
+// voteOnALeaver switches the device of seat gone off once the person is
+// asked, and plays on by player whenever the person is asked; while the
+// table waits, time passes, a second a look. Once the banner offers the
+// vote it checks that the vote names the seat (named), taps it and waits
+// until the banner tells the takeover (taken); shot and size name the
+// screenshots.
+func (pa *personApp) voteOnALeaver(lt *memtable.Table, gone int, player reach.Policy, named, taken, shot, size string) {
+	pa.t.Helper()
+	sees := func(text string) bool { return pa.p.Look().Shows(text) }
+	pa.waitFor("the person's turn", func() bool { return sees("Your turn") })
+	lt.Leave(gone)
+	// passUntil lets time pass until what shows.
+	passUntil := func(what string, answer bool) {
+		for look := 0; !sees(what); look++ {
+			if look == 600 {
+				pa.p.Fatalf("%q never showed", what)
+			}
+			if answer && pa.p.Sees("Your turn") {
+				pa.p.Step(player)
+				continue
+			}
+			lt.Clock.Add(time.Second)
+			pa.waitFor("a second more", func() bool { return true })
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	passUntil("Vote for a bot", true)
+	if !sees(named) {
+		pa.p.Fatalf("the vote does not say %q", named)
+	}
+	checkFits(pa.t, pa.u.Window())
+	screenshot(pa.t, shot+"vote-"+size, pa.u.Window())
+	pa.p.TapText("Vote for a bot")
+	passUntil(taken, false)
+	screenshot(pa.t, shot+"voted-"+size, pa.u.Window())
+}
+
+// playOn plays by player, checking each screen, until over holds.
+func (pa *personApp) playOn(player reach.Policy, over func() bool) {
+	pa.t.Helper()
+	for steps := 0; !over(); steps++ {
+		if steps == 2000 {
+			pa.p.Fatalf("the game did not end")
+		}
+		pa.p.Settle()
+		checkScreen(pa.t, onTop(pa.p.Look()))
+		if !pa.p.Step(player) {
+			return
+		}
+	}
+}
+
+// personAtLAN is a person at seat 0 of a LAN table of three real peers
+// (cfg, whose Players and Human it sets), on the app at size, whose
+// clock is the table's.
+func personAtLAN(t *testing.T, size fyne.Size, cfg memtable.Config) (*personApp, *memtable.Table) {
+	t.Helper()
+	cfg.Players, cfg.Human = 3, func(s int) bool { return s == 0 }
+	cfg.NewPlayer = memtable.Players(t, cfg.Genesis.Game)
+	lt := memtable.New(t, cfg)
+	pa := newPersonAppWith(t, "en", size, func(e *Env) {
+		e.LAN = newFakeLAN()
+		e.Now = lt.Clock.Now
+	})
+	return pa, lt
+}
+
+// personAtNjetLAN is personAtLAN at Njet!, with the seat the app's table
+// screen reads (it is pushed by the caller).
+func personAtNjetLAN(t *testing.T, size fyne.Size, cfg memtable.Config) (*personApp, *memtable.Table, *frozenSeat) {
+	t.Helper()
+	pa, lt := personAtLAN(t, size, cfg)
+	st, err := seat.NewPeerSeat(lt.Peers[0], 0, seat.PeerSeatConfig{Changed: lt.Changed(0), Rounds: cfg.Genesis.Rounds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pa, lt, &frozenSeat{Seat: st, stop: func(seat.Event) bool { return false }, stopped: make(chan struct{})}
+}
+
+// personAtTheGameLAN is personAtLAN at The Game, with the app's LAN
+// screen of the table pushed.
+func personAtTheGameLAN(t *testing.T, size fyne.Size, cfg memtable.Config) (*personApp, *memtable.Table, *seat.TheGameSeat) {
+	t.Helper()
+	pa, lt := personAtLAN(t, size, cfg)
+	src, err := seat.NewTheGameSeat(lt.Peers[0], nil, lt.Changed(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := NewLANTable(pa.u, &peerTGTable{src: src}).(*LANTheGame)
+	if !ok {
+		t.Fatal("a table of The Game opened another screen")
+	}
+	pa.u.Push(g)
+	return pa, lt, src
 }

@@ -63,6 +63,9 @@ type Clock struct {
 	now time.Time
 }
 
+// NewClock is a clock standing at a fixed time of day.
+func NewClock() *Clock { return &Clock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)} }
+
 // Now is the clock's time.
 func (c *Clock) Now() time.Time {
 	c.mu.Lock()
@@ -111,7 +114,7 @@ func New(t testing.TB, cfg Config) *Table {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	lt := &Table{Clock: &Clock{now: time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC)}, stop: func() {
+	lt := &Table{Clock: NewClock(), stop: func() {
 		cancel()
 		wg.Wait()
 	}}
