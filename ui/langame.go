@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -305,12 +306,10 @@ func (g *LANGame) show() {
 		// wait's own line would only make the banner taller.
 		g.Vote.Show()
 		text = g.voteHelp(*g.turn)
-	case news != "" && clock != "":
-		text = news + " " + clock
-	case news != "":
-		text = news
-	case clock != "":
-		text = clock
+	case news != "" || clock != "":
+		// News of the table, and the table's clock on the person's move
+		// (or that their bot just made one for them).
+		text = joinSays(news, clock)
 	case g.turn != nil && g.turn.Kind != 0 && g.turn.Seat != g.you && g.waited(*g.turn) >= waitQuiet:
 		text = g.waiting(*g.turn)
 	}
@@ -389,18 +388,20 @@ func (c *clockWatch) banner(a *App, outs int, until time.Time) string {
 		c.out.tell(a, say(words.ClockOut()))
 	}
 	c.outs = outs
-	var says []string
-	if out := c.out.now(a); out != "" {
-		says = append(says, out)
-	}
+	left := ""
 	if !until.IsZero() {
-		says = append(says, clockText(a, until))
+		left = clockText(a, until)
 	}
-	return strings.Join(says, " ")
+	return joinSays(c.out.now(a), left)
+}
+
+// joinSays joins what a banner says, the empty parts left out.
+func joinSays(says ...string) string {
+	return strings.Join(slices.DeleteFunc(says, func(s string) bool { return s == "" }), " ")
 }
 
 // cutOffText tells the person that their device has heard none of the
-// others since since (seat.Turn.CutOff, seat.Wait.CutOff).
+// others since since (seat.Wait.CutOff).
 func cutOffText(a *App, since time.Time) string {
 	return say(words.CutOff(int(max(a.Now().Sub(since), 0) / time.Second)))
 }

@@ -187,21 +187,15 @@ func (g *LANTheGame) look(src TheGameSource) {
 	if g.voter != nil {
 		wait = g.voter.Wait()
 	}
-	clock := g.clock.banner(g.app, wait.ClockOuts, wait.Until)
+	clock, told := g.clock.banner(g.app, wait.ClockOuts, wait.Until), g.told.now(g.app)
 	voting := false
 	switch {
 	case g.away != "":
 		text = g.away
-	case g.told.now(g.app) != "":
-		text = g.told.text
 	case !wait.CutOff.IsZero():
 		// This device hears none of the others: it is most likely the one
 		// cut off, and a vote would reach nobody.
 		text = cutOffText(g.app, wait.CutOff)
-	case clock != "":
-		// The table's clock counts down the person's move, or their bot
-		// just made one for them.
-		text = clock
 	case text != "" && wait.Voidable && wait.Seat == g.waitSeat:
 		// The help says how long the device has been away: the wait's own
 		// line would only make the banner taller.
@@ -213,6 +207,10 @@ func (g *LANTheGame) look(src TheGameSource) {
 		} else {
 			g.Vote.Enable()
 		}
+	case told != "" || clock != "":
+		// News of the table, and the table's clock on the person's move
+		// (or that their bot just made one for them).
+		text = joinSays(told, clock)
 	}
 	if voting != g.voteRow.Visible() {
 		if voting {
