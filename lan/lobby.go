@@ -79,13 +79,13 @@ func (d *Device) OpenLobby(cfg HostConfig, progress func(Progress)) (*HostLobby,
 	}
 	h := &HostLobby{d: d, cfg: cfg, lobby: lobby}
 	ad := p2p.TableAd{ID: lobby.ID(), Name: cfg.Name, Game: cfg.Game, Variant: cfg.Variant,
-		Players: cfg.Players, Free: lobby.Free(), Host: lobby.Config().Player}
+		Players: cfg.Players, Free: lobby.Free(), Host: lobby.Config().Player, Clock: cfg.Clock}
 	if h.advert, err = d.node.Advertise(ad); err != nil {
 		progress(NotAdvertised{Err: err})
 		h.advert = nil
 	}
 	progress(Hosting{ID: lobby.ID(), Name: cfg.Name, Game: cfg.Game, Variant: cfg.Variant,
-		Players: cfg.Players, Bots: cfg.Bots, Addrs: d.JoinAddrs()})
+		Players: cfg.Players, Bots: cfg.Bots, Clock: cfg.Clock, Addrs: d.JoinAddrs()})
 	return h, nil
 }
 

@@ -127,7 +127,9 @@ type Hosting struct {
 	Variant string
 	Players int
 	Bots    int
-	Addrs   []JoinAddr
+	// Clock is the table's clock in seconds per move, 0 when it has none.
+	Clock int
+	Addrs []JoinAddr
 }
 
 // Waiting: Seated of the Wanted players have a seat. Players are their

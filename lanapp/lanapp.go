@@ -65,7 +65,7 @@ func (l *LAN) Close() error {
 }
 
 func adOf(a lan.TableAd) ui.LANTableAd {
-	ad := ui.LANTableAd{ID: a.ID.String(), Name: a.Name, Variant: a.Variant, Players: a.Players, Free: a.Free, Host: a.Host}
+	ad := ui.LANTableAd{ID: a.ID.String(), Name: a.Name, Variant: a.Variant, Players: a.Players, Free: a.Free, Host: a.Host, Clock: a.Clock}
 	if g, err := games.ByName(a.Game); err == nil {
 		ad.Game = g.ID
 	}

@@ -49,7 +49,11 @@ type TableAd struct {
 	Free    int // seats open to joiners when the record was sent
 	// Host is the host's player name (table.CheckName), or "" when the
 	// host gave none.
-	Host  string
+	Host string
+	// Clock is the table's clock in seconds per move (table.Genesis.Clock),
+	// 0 when it has none: a person knows before joining whether they
+	// will be timed.
+	Clock int
 	Peer  peer.ID
 	Addrs []ma.Multiaddr // where its host listens, each without /p2p
 }
@@ -77,10 +81,10 @@ func adName(s string) string {
 	return s
 }
 
-// txt encodes the TXT strings: v, id, name, ed, players, free, peer, and
-// host when the host has a player name. Each fits one TXT string (255
-// bytes): the names are cut (adName). A browser that does not know host
-// ignores it.
+// txt encodes the TXT strings: v, id, name, ed, players, free, peer,
+// host when the host has a player name, and clock when the table has one.
+// Each fits one TXT string (255 bytes): the names are cut (adName). A
+// browser that does not know host or clock ignores it.
 func (a TableAd) txt() []string {
 	t := []string{
 		"v=" + strconv.Itoa(DiscoveryVersion),
@@ -93,6 +97,9 @@ func (a TableAd) txt() []string {
 	}
 	if h := adName(a.Host); h != "" {
 		t = append(t, "host="+h)
+	}
+	if a.Clock > 0 {
+		t = append(t, "clock="+strconv.Itoa(a.Clock))
 	}
 	return t
 }
@@ -216,6 +223,11 @@ func parseAd(text []string, ips []net.IP, port int) (TableAd, error) {
 	}
 	if a.Free < 0 || a.Free > a.Players {
 		return a, fmt.Errorf("p2p: advert with %d of %d seats free", a.Free, a.Players)
+	}
+	if c, ok := f["clock"]; ok {
+		if a.Clock, err = strconv.Atoi(c); err != nil || a.Clock < 1 || a.Clock > table.MaxClock {
+			return a, fmt.Errorf("p2p: advert clock %q: want 1 to %d seconds", c, table.MaxClock)
+		}
 	}
 	if a.Peer, err = peer.Decode(f["peer"]); err != nil {
 		return a, err

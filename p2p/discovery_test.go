@@ -112,6 +112,19 @@ func TestParseEntryShowsNamesAsTyped(t *testing.T) {
 			t.Fatal("an advert with a malformed escape was read")
 		}
 	})
+	t.Run("clock", func(t *testing.T) {
+		ad := TableAd{ID: LobbyID{4, 2}, Name: "x", Variant: "modern", Players: 4, Free: 3, Clock: 90, Peer: n.ID()}
+		got, err := parseEntry(ad.txt(), ips, 4001)
+		if err != nil || got.Clock != 90 {
+			t.Fatalf("an advert of a table with a 90 s clock reads as %+v, %v", got, err)
+		}
+		for _, bad := range []string{"clock=0", "clock=-5", "clock=3601", "clock=30s", "clock="} {
+			text := append(ad.txt()[:7:7], bad)
+			if got, err := parseEntry(text, ips, 4001); err == nil {
+				t.Errorf("an advert with %q was read: %+v", bad, got)
+			}
+		}
+	})
 	t.Run("old advert without host", func(t *testing.T) {
 		ad := TableAd{ID: LobbyID{4, 2}, Name: "x", Variant: "modern", Players: 4, Free: 3, Peer: n.ID()}
 		text := ad.txt()

@@ -441,6 +441,7 @@ func FuzzParseAd(f *testing.F) {
 		{ID: LobbyID{0xff}, Name: "", Variant: "modern", Players: 5, Free: 0},
 		{ID: LobbyID{7}, Name: strings.Repeat("ß", 40), Variant: "modern", Players: 2, Free: 1},
 		{ID: LobbyID{8}, Name: `Küche & "Co" \o/`, Host: "Zoë", Variant: "classic", Players: 3, Free: 1},
+		{ID: LobbyID{9}, Name: "Timed", Variant: "modern", Players: 4, Free: 3, Clock: 30},
 	} {
 		ad.Peer = n.ID()
 		f.Add(strings.Join(ad.txt(), "\n"), []byte{192, 168, 1, 20}, 4001)
@@ -519,7 +520,7 @@ func FuzzParseAd(f *testing.F) {
 
 func sameAd(a, b TableAd) bool {
 	if a.ID != b.ID || a.Name != b.Name || a.Host != b.Host || a.Game != b.Game || a.Variant != b.Variant || a.Players != b.Players || a.Free != b.Free ||
-		a.Peer != b.Peer || len(a.Addrs) != len(b.Addrs) {
+		a.Clock != b.Clock || a.Peer != b.Peer || len(a.Addrs) != len(b.Addrs) {
 		return false
 	}
 	for i := range a.Addrs {

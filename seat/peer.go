@@ -205,11 +205,14 @@ func (s *PeerSeat) sync(v table.PeerView) {
 	}
 	s.results, s.voided, s.kept = len(v.Results), len(v.Voided), len(v.Recovered)
 	s.halted = v.Violation != nil
+	// A seat handed back at a new deal is often told by a sync: the deal
+	// that follows the claim cannot be told move by move.
+	returned := s.watching && v.BotHost < 0
 	s.watching = v.BotHost >= 0
 	s.asked, s.askedAt, s.open = 0, table.Hash{}, false
 	st := State{
 		View: v.Game, You: s.you, Seats: s.seats(v), Rounds: s.rounds(v.Game),
-		Halt: violationOf(v.Violation), Watching: s.watching, Audited: true, Over: v.Over,
+		Halt: violationOf(v.Violation), Watching: s.watching, Back: s.watching && s.comesBack(), Audited: true, Over: v.Over,
 	}
 	for _, r := range v.Results {
 		st.Results = append(st.Results, resultOfTable(r))
@@ -226,6 +229,9 @@ func (s *PeerSeat) sync(v table.PeerView) {
 		st.View = pr.View
 	}
 	s.tell(Sync{State: st})
+	if returned {
+		s.tell(Returned{})
+	}
 	s.after(v)
 }
 
@@ -259,11 +265,12 @@ func (s *PeerSeat) after(v table.PeerView) {
 	switch {
 	case v.BotHost >= 0 && !s.watching:
 		s.watching = true
-		s.tell(Watching{BotHost: v.BotHost})
+		s.tell(Watching{BotHost: v.BotHost, Back: s.comesBack()})
 	case v.BotHost < 0 && s.watching:
 		// The seat was handed back (a claim at a new deal): the person
 		// plays it again, and is asked below.
 		s.watching = false
+		s.tell(Returned{})
 	}
 	if s.open && (v.Prompt == nil || v.Prompt.Seq != s.asked || v.Prompt.Head != s.askedAt || s.watching) {
 		s.open = false
@@ -287,6 +294,11 @@ func (s *PeerSeat) after(v table.PeerView) {
 		s.tell(YourTurn{Prompt: *pr})
 	}
 }
+
+// comesBack reports whether the device asks for the person's seat back
+// from the bot that plays it (table.Game.Claimable): it was taken while the
+// device was away, not from a cheater, and a deal is still to come.
+func (s *PeerSeat) comesBack() bool { return s.p.Game().Claimable(s.you) == nil }
 
 // tellEnvelopes queues the events of the log's new envelopes, the cards
 // and fields taken from the view v. It reports false, and queues nothing,

@@ -196,8 +196,18 @@ type RoundVoided struct {
 type RoundKept struct{ Seat, Host int }
 
 // Watching tells that a bot hosted by BotHost now plays the person's seat:
-// the person only watches.
-type Watching struct{ BotHost int }
+// the person only watches. Back tells that the seat comes back (it was
+// taken while the device was away, not from a cheater): the device asks
+// for it at the next deal, and Returned follows when it is the person's
+// again.
+type Watching struct {
+	BotHost int
+	Back    bool
+}
+
+// Returned tells that the person's seat, which a bot played while their
+// device was away, is theirs again: they are asked from now on.
+type Returned struct{}
 
 // GameOver ends the game: the final totals and every seat with the highest
 // (ties share the win).
@@ -219,6 +229,7 @@ func (Audited) event()      {}
 func (Halted) event()       {}
 func (RoundVoided) event()  {}
 func (Watching) event()     {}
+func (Returned) event()     {}
 func (GameOver) event()     {}
 
 // Who says who plays a seat.
@@ -253,6 +264,7 @@ type State struct {
 	Turn     *Turn         // whom the table waits for, if anyone
 	Halt     *Violation    // a LAN round halted at a cheat
 	Watching bool          // a bot plays the person's seat
+	Back     bool          // and the device asks for it back (Watching.Back)
 	Audited  bool          // LAN rounds are audited; false for a local game
 	Over     bool          // the game is over
 }

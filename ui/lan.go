@@ -68,6 +68,8 @@ type LANTableAd struct {
 	Players       int
 	Free          int
 	Host          string // the host's player name, "" when none
+	// Clock is the table's clock in seconds per move, 0 when it has none.
+	Clock int
 }
 
 // LANHostConfig is the table the person hosts. Bots of these strengths

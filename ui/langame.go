@@ -39,7 +39,8 @@ type LANGame struct {
 	seats   []seat.SeatInfo
 	turn    *seat.Turn
 	halt    string
-	note    string // shuffling, catching up, reconnecting, watching
+	note    string // shuffling, catching up, reconnecting
+	watch   string // while a bot plays the person's seat: so it stays said
 	told    news   // a seat taken over, a round dealt again
 	clock   clockWatch
 	audited int // the last audited round
@@ -231,8 +232,9 @@ func (g *LANGame) event(ev seat.Event) {
 		if ev.State.Halt != nil {
 			g.halt = g.cheat(ev.State.Halt)
 		}
+		g.watch = ""
 		if ev.State.Watching {
-			g.note = tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
+			g.watch = watchingText(ev.State.Back)
 		}
 		// A device that catches up (or follows the table's branch after
 		// a partition) hears of the rounds audited meanwhile here alone.
@@ -272,7 +274,10 @@ func (g *LANGame) event(ev seat.Event) {
 		}
 		g.told.tell(g.app, say(words.Gone(name, words.Plain(g.playerName(ev.Host)), true, ev.Host == g.you)))
 	case seat.Watching:
-		g.note = tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
+		g.watch = watchingText(ev.Back)
+	case seat.Returned:
+		g.watch = ""
+		g.told.tell(g.app, tr("lan.game.yours", "Your seat is yours again: play on."))
 	case seat.Audited:
 		g.audit(ev.Round)
 	case seat.GameOver:
@@ -281,9 +286,21 @@ func (g *LANGame) event(ev seat.Event) {
 	g.show()
 }
 
+// watchingText says that a bot plays the person's seat, and whether their
+// device asks for it back (back).
+func watchingText(back bool) string {
+	if back {
+		return tr("lan.game.watching-back", "Your device was away too long: a bot plays your seat now. Your device asks for it back at the next deal.")
+	}
+	return tr("lan.game.watching", "A bot plays your seat now; you watch the table.")
+}
+
 // show writes the banner.
 func (g *LANGame) show() {
 	text, danger := g.note, false
+	if text == "" {
+		text = g.watch
+	}
 	g.Vote.Hide()
 	var until time.Time
 	outs := g.clock.outs

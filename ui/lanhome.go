@@ -155,12 +155,15 @@ func (l *lanSection) Tables() []string {
 func gameName(game, variant string) string { return gameByID(game).variantName(variant) }
 
 // adLine is a table in one line: its name as typed, the game (edition), the
-// players, the free seats and the host's name.
+// players, the free seats, the host's name and the table's clock.
 func adLine(ad LANTableAd) string {
 	line := tr("lan.ad", "{{.Name}} · {{.Edition}} · {{.Players}} players · {{.Free}} free",
 		map[string]any{"Name": ad.Name, "Edition": gameName(ad.Game, ad.Variant), "Players": ad.Players, "Free": ad.Free})
 	if ad.Host != "" {
 		line += " · " + tr("lan.ad-host", "hosted by {{.Host}}", map[string]any{"Host": ad.Host})
+	}
+	if ad.Clock > 0 {
+		line += " · " + clockPerMove(ad.Clock)
 	}
 	return line
 }
@@ -354,15 +357,22 @@ func (f *HostForm) Config() (LANHostConfig, error) {
 // first, the default.
 var clockChoices = []int{0, 30, 60, 120, 300}
 
-// clockName names a table clock.
+// clockName names a table clock: in minutes when whole ones, else in
+// seconds (a table hosted from the command line may have any clock).
 func clockName(secs int) string {
 	switch {
 	case secs == 0:
 		return tr("lan.host.clock-off", "Off: take your time")
-	case secs < 60:
+	case secs < 60 || secs%60 != 0:
 		return tr("lan.host.clock-secs", "{{.N}} s", map[string]any{"N": secs})
 	}
 	return tr("lan.host.clock-mins", "{{.N}} min", map[string]any{"N": secs / 60})
+}
+
+// clockPerMove says that a table has a clock of secs, which a person
+// reads before joining it and in its lobby.
+func clockPerMove(secs int) string {
+	return tr("lan.ad-clock", "{{.Clock}} per move", map[string]any{"Clock": clockName(secs)})
 }
 
 // open opens the lobby.

@@ -48,10 +48,11 @@ type Lobby struct {
 	last      LobbyNews // the last seats shown
 	strengths []BotStrength
 	cancel    context.CancelFunc
-	// hints says whether the host allows hints; again is the table played
-	// again (nil in a new table's lobby), whose people the lobby waits
-	// for.
+	// hints says whether the host allows hints, clock the table's clock
+	// when it has one; again is the table played again (nil in a new
+	// table's lobby), whose people the lobby waits for.
 	hints *widget.Label
+	clock *widget.Label
 	again LANTable
 }
 
@@ -78,8 +79,11 @@ func newLobbyTitled(a *App, host *LANHostConfig, to JoinTo, name, title string) 
 	l.game = widget.NewLabel("")
 	l.game.TextStyle = fyne.TextStyle{Bold: true}
 	l.game.Hide()
+	l.clock = widget.NewLabel("")
+	l.clock.Wrapping = fyne.TextWrapWord
+	l.clock.Hide()
 	if host != nil {
-		l.showGame(gameName(host.Game, host.Variant))
+		l.showGame(gameName(host.Game, host.Variant), host.Clock)
 	}
 	l.code = canvas.NewText("", theme.Color(theme.ColorNameForeground))
 	l.code.TextSize = 26 // the 20 letters of a code fit a phone's width
@@ -118,7 +122,7 @@ func newLobbyTitled(a *App, host *LANHostConfig, to JoinTo, name, title string) 
 	l.warn.Wrapping = fyne.TextWrapWord
 	l.warn.Importance = widget.DangerImportance
 	l.warn.Hide()
-	l.view = a.page(title, column(container.NewVBox(l.game, l.status, l.warn, l.code, l.addr, l.seats, l.hints, l.hostUI, l.Leave)))
+	l.view = a.page(title, column(container.NewVBox(l.game, l.status, l.warn, l.code, l.addr, l.seats, l.hints, l.clock, l.hostUI, l.Leave)))
 	return l
 }
 
@@ -179,10 +183,25 @@ func (l *Lobby) Stop() {
 	}
 }
 
-// showGame says which game the table plays.
-func (l *Lobby) showGame(name string) {
+// showGame says which game the table plays, and what its clock of clock
+// seconds per move means when it has one.
+func (l *Lobby) showGame(name string, clock int) {
 	l.game.SetText(tr("lan.lobby.game", "Game: {{.Game}}", map[string]any{"Game": name}))
 	l.game.Show()
+	if clock > 0 {
+		l.clock.SetText(tr("lan.lobby.clock", "{{.Clock}}: when the time runs out, a bot makes the move for you, and the seat stays yours.",
+			map[string]any{"Clock": clockPerMove(clock)}))
+		l.clock.Show()
+	}
+}
+
+// Clock is the lobby's line on the table's clock, "" when the table has
+// none, for tests.
+func (l *Lobby) Clock() string {
+	if !l.clock.Visible() {
+		return ""
+	}
+	return l.clock.Text
 }
 
 // Game is the lobby's line naming the game, "" before it is known, for
@@ -296,7 +315,7 @@ func (l *Lobby) show(n LobbyNews) {
 	case LobbyFound:
 		l.status.SetText(tr("lan.lobby.found", "Found {{.Name}}; asking for a seat…", map[string]any{"Name": n.Table.Name}))
 		if n.Table.Players > 0 {
-			l.showGame(gameName(n.Table.Game, n.Table.Variant))
+			l.showGame(gameName(n.Table.Game, n.Table.Variant), n.Table.Clock)
 		}
 	case LobbyWaiting:
 		if l.starting {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
+	tgbot "github.com/njetlan/njet/thegame/bot"
 	"github.com/njetlan/njet/ui/reach"
 )
 
@@ -103,6 +105,130 @@ func TestPersonVotesForABot(t *testing.T) {
 	}
 }
 
+// TestPersonGetsTheSeatBack: at a LAN table of Njet! of real peers (Anna
+// the person, Ben another person, Cleo's device a bot) Anna's device is
+// switched off at her turn. Ben and Cleo's device vote, a bot plays her
+// seat (the round is dealt again), and the table plays on while Ben
+// thinks. Her device is switched on again and the app opened on the
+// table: it says that a bot plays her seat and that the device asks for it
+// back at the next deal; at the next round's deal the seat is hers again
+// and the app says so, and she plays the last round by taps, at desktop
+// and phone size.
+func TestPersonGetsTheSeatBack(t *testing.T) {
+	const you, ben = 0, 1
+	names := []string{"Anna", "Ben", "Cleo"}
+	for _, sz := range lanSizes {
+		t.Run(sz.name, func(t *testing.T) {
+			gen := &table.Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:3], Rounds: 2, Short: true,
+				Names: names}
+			lt := memtable.New(t, memtable.Config{Genesis: gen, Players: 3, Human: func(s int) bool { return s != 2 },
+				Bot: "random", NewPlayer: memtable.Players(t, gen.Game), Heartbeat: true,
+				Patience: 5 * time.Second, VoidAfter: 20 * time.Second, Seed: 6})
+			pa := newLANPersonApp(t, sz.size, lt)
+			pa.u.Push(NewLANGame(pa.u, &gameTable{names: names, seat: njetAtLAN(pa, lt, you, gen.Rounds)}))
+			var benThinks atomic.Bool
+			playsNjetFor(t, lt, ben, gen.Rounds, &benThinks)
+
+			pa.waitFor("the person's turn", func() bool { return pa.p.Look().Shows("Your turn") })
+			lt.Leave(you)
+			other := lt.Peers[ben]
+			for s := 0; other.Game().PeerOf(you) == you; s++ {
+				if s == 600 {
+					t.Fatal("the table never took the seat of the device switched off")
+				}
+				_ = other.VoteVoid() // Ben taps the vote once it is offered
+				lt.Clock.Add(time.Second)
+				time.Sleep(20 * time.Millisecond)
+			}
+			// Ben thinks: the round is dealt again, and the table waits
+			// for him.
+			benThinks.Store(true)
+			for s := 0; !other.YourTurn(); s++ {
+				if s == 3000 {
+					t.Fatal("the table did not play on without the person's device")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+
+			// The device comes back, and the person opens the app again.
+			lt.Return(you)
+			back := newLANPersonApp(t, sz.size, lt)
+			back.u.Push(NewLANGame(back.u, &gameTable{names: names, seat: njetAtLAN(back, lt, you, gen.Rounds)}))
+			// The banner's words, wherever its lines wrap.
+			sees := func(text string) func() bool { return func() bool { return wordsDrawn(back.p.Look().Read(""), text) } }
+			// The app is settled while the table waits for Ben, as the
+			// person looks at it then.
+			back.until = other.YourTurn
+			back.waitFor("that a bot plays the seat", sees("Your device was away too long: a bot plays your seat"))
+			checkFits(t, back.u.Window())
+			screenshot(t, "lan-person-away-"+sz.name, back.u.Window())
+			if lt.Peers[you].Game().PeerOf(you) == you {
+				t.Fatal("the seat was given back before the next deal")
+			}
+			benThinks.Store(false)
+			back.until = nil
+			// The person reads the round's result and goes on to the next
+			// round, whose deal gives the seat back.
+			player := &reach.Njet{Words: NjetWords(), Rand: rand.New(rand.NewPCG(6, 1))}
+			back.until = sees("Your seat is yours again:")
+			for steps := 0; !sees("Your seat is yours again:")(); steps++ {
+				if steps == 50 {
+					back.p.Fatalf("the seat was not given back at the next deal")
+				}
+				back.p.Settle()
+				if !back.p.Step(player) {
+					back.p.Fatalf("the game ended before the seat was given back")
+				}
+			}
+			back.until = nil
+			back.p.Settle()
+			checkFits(t, back.u.Window())
+			screenshot(t, "lan-person-back-"+sz.name, back.u.Window())
+			if h := lt.Peers[you].Game().PeerOf(you); h != you {
+				t.Fatalf("the banner says the seat is the person's, played by seat %d", h)
+			}
+
+			back.playLooking(player, func(s *reach.Screen) { checkScreen(back.t, s) })
+			g := lt.Peers[you].Game()
+			if !g.Over() || g.PeerOf(you) != you {
+				t.Fatalf("over %v, the person's seat played by seat %d", g.Over(), g.PeerOf(you))
+			}
+		})
+	}
+}
+
+// playsNjetFor plays the person's seat s at Njet! on its peer at lt by
+// the first legal move, but while thinks holds, until the test ends.
+func playsNjetFor(t *testing.T, lt *memtable.Table, s, rounds int, thinks *atomic.Bool) {
+	st, err := seat.NewPeerSeat(lt.Peers[s], s, seat.PeerSeatConfig{Changed: lt.Changed(s), Rounds: rounds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			ev, err := st.Next(ctx)
+			if err != nil {
+				return
+			}
+			q, ok := ev.(seat.YourTurn)
+			if !ok {
+				continue
+			}
+			for thinks.Load() && ctx.Err() == nil {
+				time.Sleep(5 * time.Millisecond)
+			}
+			_ = st.Choose(q.Prompt.Seq, q.Prompt.Legal[0]) // a question withdrawn is asked again
+		}
+	}()
+}
+
 // peerTGTable is a LAN table of The Game whose play gives the person the
 // seat of a real peer.
 type peerTGTable struct {
@@ -185,6 +311,104 @@ func TestPersonVotesForABotAtTheGame(t *testing.T) {
 	}
 }
 
+// TestPersonGetsTheSeatBackAtTheGame: at a LAN table of The Game of real
+// peers (Anna the person, Ben another person, Cleo's device a bot) Anna's
+// device is switched off at her turn. Ben and Cleo's device vote, a bot
+// plays her seat, and the table plays on while Ben thinks. Her device is
+// switched on again and the app opened on the table: it says that a bot
+// plays her seat and that the device asks for it back; once Ben has
+// played, her seat is given back at its turn and the app says so, and she
+// plays the game to its end by taps, at desktop and phone size.
+func TestPersonGetsTheSeatBackAtTheGame(t *testing.T) {
+	const you, ben = 0, 1
+	for _, sz := range lanSizes {
+		t.Run(sz.name, func(t *testing.T) {
+			gen := &table.Genesis{Game: table.GameTheGame, Names: []string{"Anna", "Ben", "Cleo"}}
+			lt := memtable.New(t, memtable.Config{Genesis: gen, Players: 3, Human: func(s int) bool { return s != 2 },
+				Bot: "coop", NewPlayer: memtable.Players(t, table.GameTheGame), Heartbeat: true,
+				Patience: 5 * time.Second, VoidAfter: 20 * time.Second, Seed: 5})
+			pa := newLANPersonApp(t, sz.size, lt)
+			theGameAtLAN(pa, lt.Peers[you], lt.Changed(you))
+			var benThinks atomic.Bool
+			playsFor(t, lt.Peers[ben], &benThinks)
+
+			pa.waitFor("the person's turn", func() bool { return pa.p.Look().Shows("Your turn") })
+			lt.Leave(you)
+			other := lt.Peers[ben]
+			for s := 0; other.Game().PeerOf(you) == you; s++ {
+				if s == 600 {
+					t.Fatal("the table never took the seat of the device switched off")
+				}
+				_ = other.VoteVoid() // Ben taps the vote once it is offered
+				lt.Clock.Add(time.Second)
+				time.Sleep(20 * time.Millisecond)
+			}
+			// Ben thinks: the bot plays Anna's turn, and the table waits
+			// for Ben.
+			benThinks.Store(true)
+			played := len(other.Game().TheGame().Moves(0))
+			for s := 0; !(len(other.Game().TheGame().Moves(0)) > played && other.View().Turn == ben); s++ {
+				if s == 3000 {
+					t.Fatal("the bot did not play the person's turn")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+
+			// The device comes back, and the person opens the app again.
+			back := newLANPersonApp(t, sz.size, lt)
+			src := theGameAtLAN(back, lt.Return(you), lt.Changed(you))
+			// The banner's words, wherever its lines wrap.
+			sees := func(text string) func() bool { return func() bool { return wordsDrawn(back.p.Look().Read(""), text) } }
+			// The app is settled while the table waits for another seat,
+			// as the person looks at it then.
+			back.until = func() bool { s, waiting := src.Waiting(); return waiting && s != you }
+			back.waitFor("that a bot plays the seat", sees("Your device was away too long"))
+			checkFits(t, back.u.Window())
+			screenshot(t, "thegame-lan-person-away-"+sz.name, back.u.Window())
+			if src.Host(you) == you {
+				t.Fatal("the seat was given back before its turn")
+			}
+			benThinks.Store(false)
+			back.waitFor("the seat given back", sees("Your seat is yours again:"))
+			checkFits(t, back.u.Window())
+			screenshot(t, "thegame-lan-person-back-"+sz.name, back.u.Window())
+			if src.Host(you) != you {
+				t.Fatalf("the banner says the seat is the person's, played by seat %d", src.Host(you))
+			}
+
+			back.until = nil
+			player := &reach.TheGame{Words: TheGameWords()}
+			back.playOn(player, src.Over)
+			if !src.Over() || src.Host(you) != you || player.Laid == 0 {
+				t.Fatalf("over %v, the person's seat hosted by %d, %d cards laid by the person after it came back",
+					src.Over(), src.Host(you), player.Laid)
+			}
+		})
+	}
+}
+
+// playsFor plays a person's seat at The Game on its peer p by the coop
+// bot's moves, but while thinks holds, until the test ends.
+func playsFor(t *testing.T, p *table.Peer, thinks *atomic.Bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	go func() {
+		defer close(done)
+		coop := tgbot.NewCoop(true)
+		for ctx.Err() == nil {
+			if !thinks.Load() && p.YourTurn() {
+				v := p.Game().TheGame().View(p.Seat())
+				_ = p.Submit(coop.Act(&v)) // a refused move is asked again
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+}
+
 // voteOnALeaver switches the device of seat gone off once the person is
 // asked, and plays on by player whenever the person is asked; while the
 // table waits, time passes, a second a look. Once the banner offers the
@@ -245,11 +469,17 @@ func personAtLAN(t *testing.T, size fyne.Size, cfg memtable.Config) (*personApp,
 	cfg.Players, cfg.Human = 3, func(s int) bool { return s == 0 }
 	cfg.NewPlayer = memtable.Players(t, cfg.Genesis.Game)
 	lt := memtable.New(t, cfg)
-	pa := newPersonAppWith(t, "en", size, func(e *Env) {
+	return newLANPersonApp(t, size, lt), lt
+}
+
+// newLANPersonApp is the app of a person at lt, at size, whose clock is
+// the table's.
+func newLANPersonApp(t *testing.T, size fyne.Size, lt *memtable.Table) *personApp {
+	t.Helper()
+	return newPersonAppWith(t, "en", size, func(e *Env) {
 		e.LAN = newFakeLAN()
 		e.Now = lt.Clock.Now
 	})
-	return pa, lt
 }
 
 // personAtNjetLAN is personAtLAN at Njet!, with the seat the app's table
@@ -257,11 +487,18 @@ func personAtLAN(t *testing.T, size fyne.Size, cfg memtable.Config) (*personApp,
 func personAtNjetLAN(t *testing.T, size fyne.Size, cfg memtable.Config) (*personApp, *memtable.Table, *frozenSeat) {
 	t.Helper()
 	pa, lt := personAtLAN(t, size, cfg)
-	st, err := seat.NewPeerSeat(lt.Peers[0], 0, seat.PeerSeatConfig{Changed: lt.Changed(0), Rounds: cfg.Genesis.Rounds})
+	return pa, lt, njetAtLAN(pa, lt, 0, cfg.Genesis.Rounds)
+}
+
+// njetAtLAN is the seat the app's Njet! table screen on pa reads for seat
+// s at lt, of a game of rounds rounds.
+func njetAtLAN(pa *personApp, lt *memtable.Table, s, rounds int) *frozenSeat {
+	pa.t.Helper()
+	st, err := seat.NewPeerSeat(lt.Peers[s], s, seat.PeerSeatConfig{Changed: lt.Changed(s), Rounds: rounds})
 	if err != nil {
-		t.Fatal(err)
+		pa.t.Fatal(err)
 	}
-	return pa, lt, &frozenSeat{Seat: st, stop: func(seat.Event) bool { return false }, stopped: make(chan struct{})}
+	return &frozenSeat{Seat: st, stop: func(seat.Event) bool { return false }, stopped: make(chan struct{})}
 }
 
 // personAtTheGameLAN is personAtLAN at The Game, with the app's LAN
@@ -269,14 +506,21 @@ func personAtNjetLAN(t *testing.T, size fyne.Size, cfg memtable.Config) (*person
 func personAtTheGameLAN(t *testing.T, size fyne.Size, cfg memtable.Config) (*personApp, *memtable.Table, *seat.TheGameSeat) {
 	t.Helper()
 	pa, lt := personAtLAN(t, size, cfg)
-	src, err := seat.NewTheGameSeat(lt.Peers[0], nil, lt.Changed(0))
+	return pa, lt, theGameAtLAN(pa, lt.Peers[0], lt.Changed(0))
+}
+
+// theGameAtLAN opens the app's LAN screen of The Game on pa for the seat
+// p plays, which has news on changed.
+func theGameAtLAN(pa *personApp, p *table.Peer, changed <-chan struct{}) *seat.TheGameSeat {
+	pa.t.Helper()
+	src, err := seat.NewTheGameSeat(p, nil, changed)
 	if err != nil {
-		t.Fatal(err)
+		pa.t.Fatal(err)
 	}
 	g, ok := NewLANTable(pa.u, &peerTGTable{src: src}).(*LANTheGame)
 	if !ok {
-		t.Fatal("a table of The Game opened another screen")
+		pa.t.Fatal("a table of The Game opened another screen")
 	}
 	pa.u.Push(g)
-	return pa, lt, src
+	return src
 }

@@ -99,7 +99,8 @@ func TestLANTheGameHostForm(t *testing.T) {
 }
 
 // TestLANTheGameNamed: the home's LAN list and the lobby name the game a
-// table plays; a table of The Game shows no Njet! edition.
+// table plays, and its clock when it has one; a table of The Game shows
+// no Njet! edition.
 func TestLANTheGameNamed(t *testing.T) {
 	for _, sz := range lanSizes {
 		t.Run(sz.name, func(t *testing.T) {
@@ -108,7 +109,7 @@ func TestLANTheGameNamed(t *testing.T) {
 			h := u.Top().(*Home)
 			f.lists <- []LANTableAd{
 				{ID: "01", Name: "Kitchen", Game: "thegame", Variant: "extreme", Players: 3, Free: 1, Host: "Jürgen"},
-				{ID: "02", Name: "Garden", Game: "thegame", Variant: "base", Players: 4, Free: 2},
+				{ID: "02", Name: "Garden", Game: "thegame", Variant: "base", Players: 4, Free: 2, Clock: 30},
 				{ID: "03", Name: "Attic", Game: "njet", Variant: "modern", Players: 5, Free: 3},
 			}
 			f.saw()
@@ -123,15 +124,18 @@ func TestLANTheGameNamed(t *testing.T) {
 				if !strings.HasPrefix(line, want[name]) {
 					t.Errorf("table %q, want %q", line, want[name])
 				}
+				if clocked := strings.HasSuffix(line, " · 30 s per move"); clocked != (name == "Garden") {
+					t.Errorf("table %q: the table's clock told %v, want %v", line, clocked, name == "Garden")
+				}
 				if name != "Attic" && (strings.Contains(line, editionName(engine.Classic)) || strings.Contains(line, editionName(engine.Modern))) {
 					t.Errorf("a table of The Game shows an edition: %q", line)
 				}
 			}
 
-			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Game: "thegame", Variant: "extreme", Players: 3, Bots: []BotStrength{BotNormal}, Player: "Anna"})
+			l := NewHosting(u, LANHostConfig{Name: "Kitchen", Game: "thegame", Variant: "extreme", Players: 3, Bots: []BotStrength{BotNormal}, Player: "Anna", Clock: 60})
 			u.Push(l)
-			if l.Game() != "Game: The Game Extreme" {
-				t.Fatalf("host's lobby says %q", l.Game())
+			if l.Game() != "Game: The Game Extreme" || !strings.HasPrefix(l.Clock(), "1 min per move: ") {
+				t.Fatalf("host's lobby says %q, %q", l.Game(), l.Clock())
 			}
 			c := &fakeControl{started: make(chan struct{})}
 			f.news <- LobbyNews{Kind: LobbyHosting, Control: c, Addrs: []LANAddr{{Code: "ABCDEF-GHIJKL-MNOPQR", Addr: "/ip4/192.168.1.20/tcp/4001"}}}
@@ -158,10 +162,10 @@ func TestLANTheGameNamed(t *testing.T) {
 			if j.Game() != "" {
 				t.Fatalf("a joiner's lobby names a game before it knows it: %q", j.Game())
 			}
-			f.news <- LobbyNews{Kind: LobbyFound, Table: LANTableAd{ID: "01", Name: "Kitchen", Game: "thegame", Variant: "base", Players: 3, Free: 1}}
+			f.news <- LobbyNews{Kind: LobbyFound, Table: LANTableAd{ID: "01", Name: "Kitchen", Game: "thegame", Variant: "base", Players: 3, Free: 1, Clock: 90}}
 			f.told()
-			if j.Game() != "Game: The Game" {
-				t.Fatalf("joiner's lobby says %q", j.Game())
+			if j.Game() != "Game: The Game" || !strings.HasPrefix(j.Clock(), "90 s per move: ") {
+				t.Fatalf("joiner's lobby says %q, %q", j.Game(), j.Clock())
 			}
 		})
 	}

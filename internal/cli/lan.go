@@ -198,7 +198,8 @@ func (c *cli) progress(name string) func(lan.Progress) {
 		case lan.NotAdvertised:
 			fmt.Fprintf(c.stderr, "njet %s: not advertised on the LAN (join by code or address): %v\n", name, p.Err)
 		case lan.Hosting:
-			fmt.Fprintf(c.stdout, "table %q (%v), %s, %s, %s\n", p.Name, p.ID, gameOf(p.Game, p.Variant), count(p.Players, "player"), count(p.Bots, "bot"))
+			fmt.Fprintf(c.stdout, "table %q (%v), %s, %s, %s%s\n", p.Name, p.ID, gameOf(p.Game, p.Variant), count(p.Players, "player"),
+				count(p.Bots, "bot"), perMove(p.Clock))
 			for _, a := range p.Addrs {
 				if a.Code != "" {
 					fmt.Fprintf(c.stdout, "join code %s (njet join --code %s)\n", a.Code, a.Code)
@@ -212,7 +213,7 @@ func (c *cli) progress(name string) func(lan.Progress) {
 		case lan.Looking:
 			fmt.Fprintf(c.stdout, "looking for tables…\n")
 		case lan.Found:
-			fmt.Fprintf(c.stdout, "found table %q (%v) at %v\n", p.Ad.Name, p.Ad.ID, p.Ad.Peer)
+			fmt.Fprintf(c.stdout, "found table %q (%v)%s at %v\n", p.Ad.Name, p.Ad.ID, perMove(p.Ad.Clock), p.Ad.Peer)
 		}
 	}
 }
@@ -580,8 +581,17 @@ func describeAd(ad lan.TableAd) string {
 	if ad.Host != "" {
 		host = fmt.Sprintf(" %q", ad.Host)
 	}
-	return fmt.Sprintf("table %q id %v, %s, %d players, %d free, host%s %v", ad.Name, ad.ID, gameOf(ad.Game, ad.Variant),
-		ad.Players, ad.Free, host, ad.Peer)
+	return fmt.Sprintf("table %q id %v, %s, %d players, %d free%s, host%s %v", ad.Name, ad.ID, gameOf(ad.Game, ad.Variant),
+		ad.Players, ad.Free, perMove(ad.Clock), host, ad.Peer)
+}
+
+// perMove tells a table's clock of secs seconds per move after a comma,
+// or "" when the table has none.
+func perMove(secs int) string {
+	if secs <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %v per move", time.Duration(secs)*time.Second)
 }
 
 // takenOverWords says in a person's words why a bot plays a seat now.

@@ -45,11 +45,22 @@ type Config struct {
 
 // Table is a running table of New.
 type Table struct {
-	// Peers are the seats' peers, by seat.
+	// Peers are the seats' peers, by seat; Return puts a new one in the
+	// seat's place.
 	Peers []*table.Peer
 	// Clock is every peer's clock.
 	Clock *Clock
 
+	t       testing.TB
+	cfg     Config
+	ctx     context.Context
+	wg      sync.WaitGroup
+	id      table.TableID
+	genesis *table.Envelope
+	keys    []ed25519.PrivateKey
+	ids     []table.Identity
+	net     *table.MemNetwork
+	stores  []string
 	changed []chan struct{}
 	leave   []func()
 	stop    func()
@@ -87,125 +98,145 @@ const tick = 10 * time.Millisecond
 // New starts the table of cfg; t's cleanup stops it.
 func New(t testing.TB, cfg Config) *Table {
 	t.Helper()
-	var keys []ed25519.PrivateKey
-	var ids []table.Identity
+	lt := &Table{Clock: NewClock(), t: t, cfg: cfg}
 	for i := range cfg.Players {
 		k := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{byte(i+1) + cfg.Seed}, ed25519.SeedSize))
 		id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
 		if err != nil {
 			t.Fatal(err)
 		}
-		keys, ids = append(keys, k), append(ids, id)
+		lt.keys, lt.ids = append(lt.keys, k), append(lt.ids, id)
+		lt.stores = append(lt.stores, filepath.Join(t.TempDir(), "seat.db"))
 	}
 	gen := cfg.Genesis
-	gen.Keys = ids
+	gen.Keys = lt.ids
 	body, err := gen.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := table.TableIDOf(body)
-	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Kind: table.KindGenesis, Body: body}
-	if err := genesis.Sign(keys[0]); err != nil {
+	lt.id = table.TableIDOf(body)
+	lt.genesis = &table.Envelope{Version: table.EnvelopeVersion, Table: lt.id, Kind: table.KindGenesis, Body: body}
+	if err := lt.genesis.Sign(lt.keys[0]); err != nil {
 		t.Fatal(err)
 	}
-	net, err := table.NewMemNetwork(id, rand.New(rand.NewPCG(uint64(cfg.Seed), 1)), table.NetConfig{})
-	if err != nil {
+	if lt.net, err = table.NewMemNetwork(lt.id, rand.New(rand.NewPCG(uint64(cfg.Seed), 1)), table.NetConfig{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	lt := &Table{Clock: NewClock(), stop: func() {
+	lt.ctx = ctx
+	lt.stop = func() {
 		cancel()
-		wg.Wait()
-	}}
+		lt.wg.Wait()
+	}
 	t.Cleanup(lt.stop)
+	lt.Peers = make([]*table.Peer, cfg.Players)
+	lt.changed = make([]chan struct{}, cfg.Players)
+	lt.leave = make([]func(), cfg.Players)
 	for seat := range cfg.Players {
-		store, err := table.OpenStore(filepath.Join(t.TempDir(), "seat.db"), &table.StoreOptions{NoSync: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ep, err := net.Join(ctx, ids[seat], store)
-		if err != nil {
-			t.Fatal(errors.Join(err, store.Close()))
-		}
-		var others []table.Identity
-		for i, id := range ids {
-			if i != seat {
-				others = append(others, id)
-			}
-		}
-		look, poll, beat := time.NewTicker(tick), time.NewTicker(tick), time.NewTicker(tick)
-		stopTickers := func() {
-			look.Stop()
-			poll.Stop()
-			beat.Stop()
-		}
-		var heartbeat <-chan time.Time
-		if cfg.Heartbeat {
-			heartbeat = beat.C
-		}
-		seed := [32]byte{byte(seat), cfg.Seed}
-		human := cfg.Human != nil && cfg.Human(seat)
-		voidAfter := cfg.VoidAfter
-		if human {
-			voidAfter = 0
-		}
-		p, err := table.NewPeer(table.PeerConfig{Table: id, Creator: ids[0], Genesis: genesis, Seat: seat, Key: keys[seat],
-			Store: store, Transport: ep, Peers: others, Bot: cfg.Bot, NewPlayer: cfg.NewPlayer, Seed: &seed,
-			Now: lt.Clock.Now, Human: human, Tick: look.C, Poll: poll.C, Heartbeat: heartbeat,
-			Patience: cfg.Patience, VoidAfter: voidAfter})
-		if err != nil {
-			stopTickers()
-			t.Fatal(errors.Join(err, ep.Close(), store.Close()))
-		}
-		lt.Peers = append(lt.Peers, p)
-		changed := make(chan struct{}, 1)
-		lt.changed = append(lt.changed, changed)
-		seatCtx, leave := context.WithCancel(ctx)
-		done := make(chan struct{})
-		lt.leave = append(lt.leave, func() {
-			leave()
-			<-done
-		})
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
-			defer close(done)
-			err := p.Run(seatCtx)
-			stopTickers()
-			if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
-				t.Errorf("seat %d: %v", seat, err)
-			}
-			if err := errors.Join(ep.Close(), store.Close()); err != nil {
-				t.Errorf("seat %d: %v", seat, err)
-			}
-		}()
-		go func() {
-			// The peer's events, for a seat of package seat
-			// (PeerSeatConfig.Changed).
-			defer wg.Done()
-			for {
-				select {
-				case <-seatCtx.Done():
-					return
-				case <-p.Events():
-				}
-				select {
-				case changed <- struct{}{}:
-				default:
-				}
-			}
-		}()
+		lt.changed[seat] = make(chan struct{}, 1)
+		lt.start(seat)
 	}
 	return lt
 }
 
-// Changed tells when seat's peer has news (PeerSeatConfig.Changed).
+// start runs seat's device from its store: a new one at New, the one it
+// left at Return.
+func (lt *Table) start(seat int) {
+	t, cfg := lt.t, lt.cfg
+	t.Helper()
+	store, err := table.OpenStore(lt.stores[seat], &table.StoreOptions{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, err := lt.net.Join(lt.ctx, lt.ids[seat], store)
+	if err != nil {
+		t.Fatal(errors.Join(err, store.Close()))
+	}
+	var others []table.Identity
+	for i, id := range lt.ids {
+		if i != seat {
+			others = append(others, id)
+		}
+	}
+	look, poll, beat := time.NewTicker(tick), time.NewTicker(tick), time.NewTicker(tick)
+	stopTickers := func() {
+		look.Stop()
+		poll.Stop()
+		beat.Stop()
+	}
+	var heartbeat <-chan time.Time
+	if cfg.Heartbeat {
+		heartbeat = beat.C
+	}
+	seed := [32]byte{byte(seat), cfg.Seed}
+	human := cfg.Human != nil && cfg.Human(seat)
+	voidAfter := cfg.VoidAfter
+	if human {
+		voidAfter = 0
+	}
+	p, err := table.NewPeer(table.PeerConfig{Table: lt.id, Creator: lt.ids[0], Genesis: lt.genesis, Seat: seat, Key: lt.keys[seat],
+		Store: store, Transport: ep, Peers: others, Bot: cfg.Bot, NewPlayer: cfg.NewPlayer, Seed: &seed,
+		Now: lt.Clock.Now, Human: human, Tick: look.C, Poll: poll.C, Heartbeat: heartbeat,
+		Patience: cfg.Patience, VoidAfter: voidAfter})
+	if err != nil {
+		stopTickers()
+		t.Fatal(errors.Join(err, ep.Close(), store.Close()))
+	}
+	lt.Peers[seat] = p
+	changed := lt.changed[seat]
+	seatCtx, leave := context.WithCancel(lt.ctx)
+	done := make(chan struct{})
+	lt.leave[seat] = func() {
+		leave()
+		<-done
+	}
+	lt.wg.Add(2)
+	go func() {
+		defer lt.wg.Done()
+		defer close(done)
+		err := p.Run(seatCtx)
+		stopTickers()
+		if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
+			t.Errorf("seat %d: %v", seat, err)
+		}
+		if err := errors.Join(ep.Close(), store.Close()); err != nil {
+			t.Errorf("seat %d: %v", seat, err)
+		}
+	}()
+	go func() {
+		// The peer's events, for a seat of package seat
+		// (PeerSeatConfig.Changed).
+		defer lt.wg.Done()
+		for {
+			select {
+			case <-seatCtx.Done():
+				return
+			case <-p.Events():
+			}
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}
+	}()
+}
+
+// Changed tells when seat's peer has news (PeerSeatConfig.Changed), its
+// peer after a Return too.
 func (lt *Table) Changed(seat int) <-chan struct{} { return lt.changed[seat] }
 
 // Leave stops seat's device, as one switched off, and waits until it has
-// stopped; its store stays closed.
+// stopped; its store stays closed until Return.
 func (lt *Table) Leave(seat int) { lt.leave[seat]() }
+
+// Return starts seat's device again from its store, as one switched on
+// again after Leave, and returns its new peer (now Peers[seat]): a device
+// whose seat the table took over asks for it back.
+func (lt *Table) Return(seat int) *table.Peer {
+	lt.t.Helper()
+	lt.start(seat)
+	return lt.Peers[seat]
+}
 
 // Stop stops every device and waits for them.
 func (lt *Table) Stop() { lt.stop() }
