@@ -129,26 +129,11 @@ func TestPersonGetsTheSeatBack(t *testing.T) {
 			var benThinks atomic.Bool
 			playsNjetFor(t, lt, ben, gen.Rounds, &benThinks)
 
-			pa.waitFor("the person's turn", func() bool { return pa.p.Look().Shows("Your turn") })
-			lt.Leave(you)
-			other := lt.Peers[ben]
-			for s := 0; other.Game().PeerOf(you) == you; s++ {
-				if s == 600 {
-					t.Fatal("the table never took the seat of the device switched off")
-				}
-				_ = other.VoteVoid() // Ben taps the vote once it is offered
-				lt.Clock.Add(time.Second)
-				time.Sleep(20 * time.Millisecond)
-			}
+			other := pa.switchedOff(lt, you, ben)
 			// Ben thinks: the round is dealt again, and the table waits
 			// for him.
 			benThinks.Store(true)
-			for s := 0; !other.YourTurn(); s++ {
-				if s == 3000 {
-					t.Fatal("the table did not play on without the person's device")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			waitUntil(t, "the table plays on without the person's device", other.YourTurn)
 
 			// The device comes back, and the person opens the app again.
 			lt.Return(you)
@@ -194,6 +179,38 @@ func TestPersonGetsTheSeatBack(t *testing.T) {
 				t.Fatalf("over %v, the person's seat played by seat %d", g.Over(), g.PeerOf(you))
 			}
 		})
+	}
+}
+
+// switchedOff switches the person's device (seat you) off at their turn;
+// time passes, a second at a time, and the person at seat voter votes
+// once the vote is offered, until the table gives the person's seat to a
+// bot. It returns the voter's peer.
+func (pa *personApp) switchedOff(lt *memtable.Table, you, voter int) *table.Peer {
+	pa.t.Helper()
+	pa.waitFor("the person's turn", func() bool { return pa.p.Look().Shows("Your turn") })
+	lt.Leave(you)
+	other := lt.Peers[voter]
+	for s := 0; other.Game().PeerOf(you) == you; s++ {
+		if s == 600 {
+			pa.t.Fatal("the table never took the seat of the device switched off")
+		}
+		_ = other.VoteVoid() // the other person taps the vote once it is offered
+		lt.Clock.Add(time.Second)
+		time.Sleep(20 * time.Millisecond)
+	}
+	return other
+}
+
+// waitUntil waits, a few milliseconds at a time, until cond holds: what
+// the peers of a table do on their own, without the test's clock.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for s := 0; !cond(); s++ {
+		if s == 3000 {
+			t.Fatalf("never saw %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -332,27 +349,14 @@ func TestPersonGetsTheSeatBackAtTheGame(t *testing.T) {
 			var benThinks atomic.Bool
 			playsFor(t, lt.Peers[ben], &benThinks)
 
-			pa.waitFor("the person's turn", func() bool { return pa.p.Look().Shows("Your turn") })
-			lt.Leave(you)
-			other := lt.Peers[ben]
-			for s := 0; other.Game().PeerOf(you) == you; s++ {
-				if s == 600 {
-					t.Fatal("the table never took the seat of the device switched off")
-				}
-				_ = other.VoteVoid() // Ben taps the vote once it is offered
-				lt.Clock.Add(time.Second)
-				time.Sleep(20 * time.Millisecond)
-			}
+			other := pa.switchedOff(lt, you, ben)
 			// Ben thinks: the bot plays Anna's turn, and the table waits
 			// for Ben.
 			benThinks.Store(true)
 			played := len(other.Game().TheGame().Moves(0))
-			for s := 0; !(len(other.Game().TheGame().Moves(0)) > played && other.View().Turn == ben); s++ {
-				if s == 3000 {
-					t.Fatal("the bot did not play the person's turn")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			waitUntil(t, "the bot plays the person's turn", func() bool {
+				return len(other.Game().TheGame().Moves(0)) > played && other.View().Turn == ben
+			})
 
 			// The device comes back, and the person opens the app again.
 			back := newLANPersonApp(t, sz.size, lt)
