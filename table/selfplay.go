@@ -1110,11 +1110,14 @@ func (s *Selfplay) depart(i int) {
 // beforeDraft is seat's hook before it drafts an envelope: a device that
 // withholds its reveal leaves there, and a device that is to come back
 // (Leave.ReturnAt) leaves when its When holds, before it drafts anything:
-// its store then holds only what it sent.
+// its store then holds only what it sent. A peer that left drafts nothing
+// more in the moment before it stops (its peer restarted later has a hook
+// of its own).
 func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k Kind) bool {
 	stall := s.stall[seat]
+	var gone atomic.Bool
 	return func(k Kind) bool {
-		if stall != nil && stall(p.Game(), k) {
+		if gone.Load() || stall != nil && stall(p.Game(), k) {
 			return true
 		}
 		for i, l := range s.cfg.Leaves {
@@ -1130,6 +1133,7 @@ func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k Kind) bool {
 				s.mu.Lock()
 				s.withheld[seat] = true
 				s.mu.Unlock()
+				gone.Store(true)
 				s.depart(i)
 				return true
 			case l.ReturnAt > 0 && !l.AtReveal && p.Game().Genesis() != nil:
@@ -1138,6 +1142,7 @@ func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k Kind) bool {
 					due = l.When(p.Game())
 				}
 				if due {
+					gone.Store(true)
 					s.depart(i)
 					return true
 				}
