@@ -14,6 +14,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/internal/memtable"
+	"github.com/njetlan/njet/internal/selfplay"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/words"
 )
@@ -22,7 +23,7 @@ import (
 func selfplayLog(t *testing.T, e engine.Edition, players, rounds int, seed uint64) []*table.Envelope {
 	t.Helper()
 	dir := t.TempDir()
-	sp, err := table.NewSelfplay(table.SelfplayConfig{Edition: e, Players: players, Rounds: rounds, Seed: seed,
+	sp, err := selfplay.New(selfplay.Config{Edition: e, Players: players, Rounds: rounds, Seed: seed,
 		Dir: filepath.Join(dir, "stores"), Bot: "random", NewPlayer: njetPlayers(t)})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/games"
+	"github.com/njetlan/njet/internal/selfplay"
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
@@ -488,7 +489,7 @@ func TestCheckLogTheGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := table.NewSelfplay(table.SelfplayConfig{Game: table.GameTheGame, Players: 3, Extreme: true, Seed: 7,
+	s, err := selfplay.New(selfplay.Config{Game: table.GameTheGame, Players: 3, Extreme: true, Seed: 7,
 		Dir: t.TempDir(), Bot: "coop", NewPlayer: tg.NewPlayer})
 	if err != nil {
 		t.Fatal(err)

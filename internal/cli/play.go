@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/njetlan/njet/internal/selfplay"
 	ntable "github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/term"
 )
@@ -83,7 +84,7 @@ func (c *cli) selfplay(args []string) int {
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	sp, err := ntable.NewSelfplay(ntable.SelfplayConfig{Game: g.game.Name, Edition: g.edition, Extreme: g.extreme,
+	sp, err := selfplay.New(selfplay.Config{Game: g.game.Name, Edition: g.edition, Extreme: g.extreme,
 		Players: g.players, Rounds: *rounds, Seed: *seed, Short: g.short, Target: g.target,
 		Dir: filepath.Join(*out, "stores"), Bot: kinds[0], NewPlayer: g.game.NewPlayer})
 	if err == nil {

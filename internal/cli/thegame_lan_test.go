@@ -15,13 +15,14 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/games"
+	"github.com/njetlan/njet/internal/selfplay"
 	ntable "github.com/njetlan/njet/table"
 )
 
 // TestVerifyTheGame: njet verify checks a log of The Game and prints its
 // result; a changed byte fails it.
 func TestVerifyTheGame(t *testing.T) {
-	s := theGameSelfplay(t, ntable.SelfplayConfig{Players: 2, Extreme: true, Seed: 5, Dir: t.TempDir()})
+	s := theGameSelfplay(t, selfplay.Config{Players: 2, Extreme: true, Seed: 5, Dir: t.TempDir()})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := s.Run(ctx); err != nil {
@@ -229,14 +230,14 @@ func TestJoinTheGameInTheTerminal(t *testing.T) {
 }
 
 // theGameSelfplay is a selfplay of The Game of coop bots set up by cfg.
-func theGameSelfplay(t *testing.T, cfg ntable.SelfplayConfig) *ntable.Selfplay {
+func theGameSelfplay(t *testing.T, cfg selfplay.Config) *selfplay.Table {
 	t.Helper()
 	g, err := games.ByName(ntable.GameTheGame)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Game, cfg.Bot, cfg.NewPlayer = ntable.GameTheGame, "coop", g.NewPlayer
-	s, err := ntable.NewSelfplay(cfg)
+	s, err := selfplay.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
