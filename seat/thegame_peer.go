@@ -22,7 +22,31 @@ type TheGameSeat struct {
 	changed <-chan struct{}
 	told    Told[thegame.Action]
 	queue   []thegame.Action // moves taken as told, not returned yet
+	// seen is the person's view when Next last returned.
+	seen seen
 }
+
+// seen is what of the person's view a screen shows besides the moves:
+// the phase, the seat on turn, the person's hand.
+type seen struct {
+	phase thegame.Phase
+	turn  int
+	hand  []thegame.Card
+}
+
+func seenOf(v thegame.View) seen { return seen{phase: v.Phase, turn: v.Turn, hand: v.Hand} }
+
+func (a seen) equal(b seen) bool {
+	return a.phase == b.phase && a.turn == b.turn && slices.Equal(a.hand, b.hand)
+}
+
+// ViewChanged is the error of TheGameSeat.Next when the person's view
+// changed with no move to tell: the cards were dealt, drawn after a turn,
+// or dealt again after a takeover (draws are not told as moves). The view
+// has the new hand; Next goes on with the moves.
+type ViewChanged struct{}
+
+func (*ViewChanged) Error() string { return "seat: the person's cards were dealt or drawn" }
 
 // Rewound is the error of TheGameSeat.Next when the table's log no longer
 // holds every move Next told: the device was cut off from the table,
@@ -139,7 +163,9 @@ const maxNextWaits = 1 << 22
 // Next waits for the next move of the game, the person's own included,
 // and returns it. It returns io.EOF once the game is over and every move
 // has been told, the table's violation when it halted, a *Rewound when
-// the table's log left moves it told, and ctx's error when ctx ends.
+// the table's log left moves it told, a *ViewChanged when the person's view
+// changed while no move was made (the deal, their draw after their turn),
+// and ctx's error when ctx ends.
 func (s *TheGameSeat) Next(ctx context.Context) (thegame.Action, error) {
 	for range maxNextWaits {
 		if len(s.queue) == 0 {
@@ -153,6 +179,7 @@ func (s *TheGameSeat) Next(ctx context.Context) (thegame.Action, error) {
 		if len(s.queue) > 0 {
 			a := s.queue[0]
 			s.queue = s.queue[1:]
+			s.seen = seenOf(s.View())
 			return a, nil
 		}
 		if err := s.Halted(); err != nil {
@@ -160,6 +187,10 @@ func (s *TheGameSeat) Next(ctx context.Context) (thegame.Action, error) {
 		}
 		if s.Over() {
 			return thegame.Action{}, io.EOF
+		}
+		if now := seenOf(s.View()); !now.equal(s.seen) {
+			s.seen = now
+			return thegame.Action{}, &ViewChanged{}
 		}
 		select {
 		case <-ctx.Done():

@@ -173,14 +173,6 @@ func (g *LANTheGame) look(src TheGameSource) {
 	if h, ok := src.(TheGameHoster); ok {
 		g.lookHosts(h, you)
 	}
-	if g.Screen != nil && !g.Screen.over {
-		// The deal ends (and a takeover deals again) with no move told:
-		// the screen's view would stay at the deal, the person's hand
-		// unseen, while the table waits for them to play first.
-		if ph := src.View().Phase; ph != g.Screen.view.Phase && ph != thegame.PhaseOver {
-			g.Screen.refresh()
-		}
-	}
 	text := g.waitText(w, you)
 	g.voter, _ = src.(TheGameVoter)
 	var wait seat.Wait

@@ -25,6 +25,8 @@ type TheGameSource interface {
 	// and returns it; draws are not told. It returns io.EOF once the game
 	// is over and every move has been told, a *seat.Rewound when a LAN
 	// table's log no longer holds every move told (the screen then keeps
-	// the moves that stand and goes on), and ctx's error when ctx ends.
+	// the moves that stand and goes on), a *seat.ViewChanged when the
+	// person's cards were dealt or drawn with no move to tell (the screen
+	// shows the hand), and ctx's error when ctx ends.
 	Next(ctx context.Context) (thegame.Action, error)
 }

@@ -195,9 +195,15 @@ func (t *TheGameScreen) pump(ctx context.Context) {
 	for range 100 * thegame.DeckSize * thegame.MaxPlayers {
 		a, err := t.src.Next(ctx)
 		var rw *seat.Rewound
+		var dealt *seat.ViewChanged
 		switch {
 		case errors.As(err, &rw):
 			t.do(func() { t.rewound(rw.Kept) })
+			continue
+		case errors.As(err, &dealt):
+			// The cards were dealt or drawn, and no move follows yet: the
+			// person sees their hand now, not at the next seat's move.
+			t.do(t.refresh)
 			continue
 		case errors.Is(err, io.EOF):
 			t.do(t.showOver)
@@ -757,6 +763,8 @@ func (t *TheGameScreen) render() {
 		turn = tgw("thegame.turn.you", "Seat", t.name(v.Turn))
 	case v.Turn == v.Seat && t.away():
 		turn = tgw("thegame.turn.away")
+	case v.Phase == thegame.PhaseDeal:
+		turn = tgw("thegame.turn.dealing")
 	case v.Turn == v.Seat && v.Phase == thegame.PhaseDraw:
 		turn = tgw("thegame.turn.drawing")
 	}

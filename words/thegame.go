@@ -214,6 +214,7 @@ var theGameCatalogue = map[string]entry{
 	"thegame.lan.waiting":             {other: "Waiting for {{.Seat}}'s device for {{.S}} s."},
 	"thegame.title":                   {other: "The Game"},
 	"thegame.turn.away":               {other: "A bot is playing your seat"},
+	"thegame.turn.dealing":            {other: "The cards are dealt"},
 	"thegame.turn.drawing":            {other: "You draw your cards"},
 	"thegame.turn.other":              {other: "{{.Seat}} is playing"},
 	"thegame.turn.you":                {other: "Your turn"},
