@@ -371,7 +371,6 @@ func TestLANTheGameToGameOver(t *testing.T) {
 				return g.Banner() == "Your time ran out: your bot made the move for you. The seat is still yours. 30 s left for your move."
 			})
 			checkFits(t, u.Window())
-			screenshot(t, "thegame-lan-clockout-"+sz.name, u.Window())
 			clock.Lock()
 			clock.t = clock.t.Add(newsFor)
 			clock.Unlock()
