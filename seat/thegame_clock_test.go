@@ -29,18 +29,7 @@ func TestTheGameSeatClock(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), peerTestTimeout)
 	defer cancel()
-	// until waits, on the peers' events, for what the seat tells.
-	until := func(what string, ok func() bool) {
-		t.Helper()
-		for !ok() {
-			select {
-			case <-ctx.Done():
-				t.Fatalf("%s: %v", what, ctx.Err())
-			case <-s.Changed():
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	}
+	until := func(what string, ok func() bool) { t.Helper(); waitSeat(ctx, t, s.Changed(), what, ok) }
 	until("the person's move asked", func() bool { return s.YourTurn() && !s.Wait().Until.IsZero() })
 	asked := lt.Clock.Now()
 	if got := s.Wait().Until; !got.Equal(asked.Add(clock * time.Second)) {

@@ -37,17 +37,7 @@ func TestTheGameSeatTellsTheHand(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), peerTestTimeout)
 	defer cancel()
-	until := func(what string, ok func() bool) {
-		t.Helper()
-		for !ok() {
-			select {
-			case <-ctx.Done():
-				t.Fatalf("%s: %v", what, ctx.Err())
-			case <-changed:
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	}
+	until := func(what string, ok func() bool) { t.Helper(); waitSeat(ctx, t, changed, what, ok) }
 	// next is Next, given a while: what it returned, or that it waits.
 	next := func() (told bool, err error) {
 		nctx, ncancel := context.WithTimeout(ctx, 3*time.Second)
@@ -111,6 +101,21 @@ func TestTheGameSeatTellsTheHand(t *testing.T) {
 	}
 	if now := s.View().Hand; !slices.Equal(last, now) || len(now) != 6 {
 		t.Fatalf("Next waits with the hand %v last told, the person holds %v", last, now)
+	}
+}
+
+// waitSeat waits until ok holds, looking again whenever changed says the
+// table may have moved on and every 20 ms; it fails the test with what
+// when ctx ends first.
+func waitSeat(ctx context.Context, t *testing.T, changed <-chan struct{}, what string, ok func() bool) {
+	t.Helper()
+	for !ok() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s: %v", what, ctx.Err())
+		case <-changed:
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }
 
