@@ -221,14 +221,7 @@ func playsNjetFor(t *testing.T, lt *memtable.Table, s, rounds int, thinks *atomi
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	go func() {
-		defer close(done)
+	inBackground(t, func(ctx context.Context) {
 		for ctx.Err() == nil {
 			ev, err := st.Next(ctx)
 			if err != nil {
@@ -243,7 +236,7 @@ func playsNjetFor(t *testing.T, lt *memtable.Table, s, rounds int, thinks *atomi
 			}
 			_ = st.Choose(q.Prompt.Seq, q.Prompt.Legal[0]) // a question withdrawn is asked again
 		}
-	}()
+	})
 }
 
 // peerTGTable is a LAN table of The Game whose play gives the person the
@@ -394,14 +387,7 @@ func TestPersonGetsTheSeatBackAtTheGame(t *testing.T) {
 // playsFor plays a person's seat at The Game on its peer p by the coop
 // bot's moves, but while thinks holds, until the test ends.
 func playsFor(t *testing.T, p *table.Peer, thinks *atomic.Bool) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	go func() {
-		defer close(done)
+	inBackground(t, func(ctx context.Context) {
 		coop := tgbot.NewCoop(true)
 		for ctx.Err() == nil {
 			if !thinks.Load() && p.YourTurn() {
@@ -410,6 +396,21 @@ func playsFor(t *testing.T, p *table.Peer, thinks *atomic.Bool) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
+	})
+}
+
+// inBackground runs f in a goroutine until the test ends: its context is
+// cancelled then, and the test waits for f to return.
+func inBackground(t *testing.T, f func(ctx context.Context)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	go func() {
+		defer close(done)
+		f(ctx)
 	}()
 }
 
