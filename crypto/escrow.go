@@ -704,10 +704,7 @@ func (p *RecoveredPlay) MarshalBinary() ([]byte, error) {
 	e.u8(p.Seat)
 	e.u8(p.Owner)
 	e.u8(p.Position)
-	e.u8(len(p.Openings))
-	for i := range p.Openings {
-		p.Openings[i].encode(e)
-	}
+	encodeOpenings(e, p.Openings)
 	return e.bytes(), nil
 }
 
@@ -718,13 +715,7 @@ func (p *RecoveredPlay) UnmarshalBinary(b []byte) error {
 	q.Seat = d.readSeat()
 	q.Owner = d.bounded("owner", 0, MaxParties-1)
 	q.Position = d.bounded("position", 0, MaxCards-1)
-	n := d.bounded("opening count", MinEscrowParties-1, MaxParties-1)
-	if d.err == nil {
-		q.Openings = make([]RecoveryOpening, n)
-		for i := range q.Openings {
-			q.Openings[i].decode(d)
-		}
-	}
+	q.Openings = decodeOpenings[RecoveryOpening](d, "opening count", MinEscrowParties-1, MaxParties-1)
 	if err := d.finish(); err != nil {
 		return err
 	}

@@ -43,10 +43,7 @@ func (m *PlayMessage) MarshalBinary() ([]byte, error) {
 	e := newEncoder(kindPlay, playMaxLen)
 	e.u8(m.Seat)
 	e.u8(m.Position)
-	e.u8(len(m.Openings))
-	for i := range m.Openings {
-		m.Openings[i].encode(e)
-	}
+	encodeOpenings(e, m.Openings)
 	return e.bytes(), nil
 }
 
@@ -56,13 +53,7 @@ func (m *PlayMessage) UnmarshalBinary(b []byte) error {
 	var q PlayMessage
 	q.Seat = d.readSeat()
 	q.Position = d.bounded("position", 0, MaxCards-1)
-	n := d.bounded("token count", MinParties, MaxParties)
-	if d.err == nil {
-		q.Openings = make([]Opening, n)
-		for i := range q.Openings {
-			q.Openings[i].decode(d)
-		}
-	}
+	q.Openings = decodeOpenings[Opening](d, "token count", MinParties, MaxParties)
 	if err := d.finish(); err != nil {
 		return err
 	}

@@ -349,10 +349,7 @@ func (r *Round) Forward(s *Secrets, deck Deck, pos, to int, openings []Opening, 
 	}
 	e := &encoder{b: make([]byte, 0, forwardPlainMax)}
 	e.hash(salt)
-	e.u8(len(all))
-	for i := range all {
-		all[i].encode(e)
-	}
+	encodeOpenings(e, all)
 	return r.seal(SealForward, s.seat, to, pos, e.bytes())
 }
 
@@ -414,11 +411,7 @@ func (r *Round) openForward(priv hpke.PrivateKey, deck Deck, m *Sealed, log []Se
 	}
 	d := &decoder{b: plain, seat: m.From}
 	d.hash()
-	n := d.bounded("token count", r.params.Parties, r.params.Parties)
-	openings := make([]Opening, n)
-	for i := range openings {
-		openings[i].decode(d)
-	}
+	openings := decodeOpenings[Opening](d, "token count", r.params.Parties, r.params.Parties)
 	if err := d.finish(); err != nil {
 		return nil, 0, err
 	}

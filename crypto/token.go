@@ -355,6 +355,35 @@ func (o *Opening) decode(d *decoder) {
 	o.Salt = d.hash()
 }
 
+// encodeOpenings writes a one-byte count and then each opening of v, in
+// place: the openings of a play, a forward or a recovered play.
+func encodeOpenings[T any, P interface {
+	*T
+	encode(*encoder)
+}](e *encoder, v []T) {
+	e.u8(len(v))
+	for i := range v {
+		P(&v[i]).encode(e)
+	}
+}
+
+// decodeOpenings reads what encodeOpenings writes, the count bounded by lo
+// and hi and named what in a failure; nil when the count fails.
+func decodeOpenings[T any, P interface {
+	*T
+	decode(*decoder)
+}](d *decoder, what string, lo, hi int) []T {
+	n := d.bounded(what, lo, hi)
+	if d.err != nil {
+		return nil
+	}
+	v := make([]T, n)
+	for i := range v {
+		P(&v[i]).decode(d)
+	}
+	return v
+}
+
 // MarshalBinary encodes the token on its own.
 func (t *Token) MarshalBinary() ([]byte, error) {
 	e := newEncoder(kindToken, tokenLen)

@@ -217,18 +217,14 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 		place(p.board.view, in, 0, boardW, handY-in)
 		rx := in + boardW + in
 		rw := size.Width - rx - in
-		l.colW = rw
-		seatsH := p.seats.view.MinSize().Height
-		place(p.seats.view, rx, 0, rw, seatsH)
+		seatsH := l.seatsAtop(rx, rw)
 		barH := min(p.bar.heightFor(rw), (handY-seatsH)*0.6)
 		barY := handY - in - barH
 		place(p.bar.view, rx, barY, rw, barH)
 		ty := seatsH + in
 		place(p.trick.view, rx, ty, rw, barY-in-ty)
 	case shapeTall:
-		l.colW = w
-		seatsH := p.seats.view.MinSize().Height
-		place(p.seats.view, in, 0, w, seatsH)
+		seatsH := l.seatsAtop(in, w)
 		handH := p.hand.heightFor(w, shape)
 		handY := size.Height - in - handH
 		place(p.hand, in, handY, w, handH)
@@ -250,9 +246,7 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 		handY := size.Height - in - handH
 		place(p.hand, in, handY, w, handH)
 		if wideBar {
-			l.colW = w
-			seatsH := p.seats.view.MinSize().Height
-			place(p.seats.view, in, 0, w, seatsH)
+			seatsH := l.seatsAtop(in, w)
 			place(p.bar.view, in, seatsH+in, w, handY-in-seatsH-in)
 			break
 		}
@@ -261,9 +255,7 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 		place(p.trick.view, in, 0, lw, handY-in)
 		rx := in + lw + in
 		rw := size.Width - rx - in
-		l.colW = rw
-		seatsH := p.seats.view.MinSize().Height
-		place(p.seats.view, rx, 0, rw, seatsH)
+		seatsH := l.seatsAtop(rx, rw)
 		place(p.bar.view, rx, seatsH+in, rw, handY-in-seatsH-in)
 	case shapeSmall:
 		l.colW = w
@@ -276,6 +268,17 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	if l.shape != shapeLow {
 		p.board.lay.beside = false
 	}
+}
+
+// seatsAtop places the seats at the top of the column at x, w wide, that
+// holds the action bar (and the trick), and makes w the width that the
+// column's phrases wrap to. It returns the seats' height.
+func (l *tableLayout) seatsAtop(x, w float32) float32 {
+	l.colW = w
+	seats := l.t.parts.seats.view
+	h := seats.MinSize().Height
+	place(seats, x, 0, w, h)
+	return h
 }
 
 // trickEmpty reports whether the trick shows no card, not even the last

@@ -287,22 +287,20 @@ func (r *tgPileRender) Layout(size fyne.Size) {
 	p.num.Resize(fyne.NewSize(size.Width, ns.Height))
 	p.num.Move(fyne.NewPos(0, y))
 	y += ns.Height - 4
-	if p.cmd.Text != "" {
-		fitText(p.cmd, size.Width-2*pad)
-		cs := p.cmd.MinSize()
-		p.cmd.Resize(fyne.NewSize(size.Width, cs.Height))
-		p.cmd.Move(fyne.NewPos(0, y))
-		y += cs.Height + 2
-	} else {
-		p.cmd.Resize(fyne.NewSize(0, 0))
-	}
-	if p.trick.Text != "" {
-		ts := p.trick.MinSize()
-		p.trick.Resize(fyne.NewSize(size.Width, ts.Height))
-		p.trick.Move(fyne.NewPos(0, y))
-		y += ts.Height + 2
-	} else {
-		p.trick.Resize(fyne.NewSize(0, 0))
+	// The command, then the trick card, a line each when it shows; the
+	// command's words shrink to fit.
+	for _, o := range []*canvas.Text{p.cmd, p.trick} {
+		if o.Text == "" {
+			o.Resize(fyne.NewSize(0, 0))
+			continue
+		}
+		if o == p.cmd {
+			fitText(o, size.Width-2*pad)
+		}
+		s := o.MinSize()
+		o.Resize(fyne.NewSize(size.Width, s.Height))
+		o.Move(fyne.NewPos(0, y))
+		y += s.Height + 2
 	}
 	p.sigs.Resize(fyne.NewSize(size.Width-2*pad, max(size.Height-y-pad, 0)))
 	p.sigs.Move(fyne.NewPos(pad, y))

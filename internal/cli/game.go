@@ -97,6 +97,19 @@ func set(fs *flag.FlagSet) map[string]bool {
 	return given
 }
 
+// parse parses args into the flag set and checks the game flags: it
+// returns the game chosen, and the exit code to stop with or -1 to go on.
+func (g *gameFlags) parse(args []string) (choice, int) {
+	if code := parse(g.fs, args); code >= 0 {
+		return choice{}, code
+	}
+	c, err := g.check()
+	if err != nil {
+		return choice{}, usageError(g.fs, "%v", err)
+	}
+	return c, -1
+}
+
 // check validates the game flags together.
 func (g *gameFlags) check() (choice, error) {
 	game, err := games.ByID(g.game)

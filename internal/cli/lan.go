@@ -137,12 +137,9 @@ func (c *cli) host(args []string) int {
 	clock := fs.Duration("clock", 0, "the table's clock: how long a person has for each move before their bot\nmakes it for them (0: no clock, people take the time they like)")
 	hints := fs.Bool("hints", false, "allow hints: each person may type \"hint\" for a strong bot's move")
 	lf := addLANFlags(fs)
-	if code := parse(fs, args); code >= 0 {
+	g, code := game.parse(args)
+	if code >= 0 {
 		return code
-	}
-	g, err := game.check()
-	if err != nil {
-		return usageError(fs, "%v", err)
 	}
 	switch {
 	case strings.TrimSpace(*name) == "":

@@ -20,12 +20,9 @@ func (c *cli) play(args []string) int {
 	game := addGameFlags(fs, true)
 	seed := fs.Uint64("seed", 0, "seed of the game, to replay one (default: a fresh random seed)")
 	kind := fs.String("bot", "", botUsage("kind of the other players", "heuristic"))
-	if code := parse(fs, args); code >= 0 {
+	g, code := game.parse(args)
+	if code >= 0 {
 		return code
-	}
-	g, err := game.check()
-	if err != nil {
-		return usageError(fs, "%v", err)
 	}
 	kinds, err := botKinds(g.game, "bot", *kind, false)
 	if err != nil {
@@ -62,12 +59,9 @@ func (c *cli) selfplay(args []string) int {
 	seed := fs.Uint64("seed", 1, "seed of the keys, deals and bots")
 	kind := fs.String("bot", "", botUsage("kind of the bots", "random"))
 	out := fs.String("out", "", "directory for the stores and the exported logs")
-	if code := parse(fs, args); code >= 0 {
+	g, code := game.parse(args)
+	if code >= 0 {
 		return code
-	}
-	g, err := game.check()
-	if err != nil {
-		return usageError(fs, "%v", err)
 	}
 	switch {
 	case *rounds < 0 || *rounds > 255:
@@ -98,7 +92,7 @@ func (c *cli) selfplay(args []string) int {
 	for _, r := range outcomes[0].Results {
 		fmt.Fprintf(c.stdout, "round %d (dealer seat %d): points %v, totals %v\n", r.Round, r.Dealer, r.Points, r.Totals)
 	}
-	code := ExitOK
+	code = ExitOK
 	for _, o := range outcomes {
 		path := filepath.Join(*out, fmt.Sprintf("seat-%d.njetlog", o.Seat))
 		head, err := sp.Export(o.Seat, path)
