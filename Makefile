@@ -53,14 +53,14 @@ bench:
 # A short fuzzing pass over every fuzz target (FUZZTIME=1m for longer).
 FUZZTIME ?= 20s
 fuzz:
-	for pkg in ./engine/ ./crypto/ ./table/; do \
+	for pkg in ./engine/ ./crypto/ ./tablelog/ ./table/; do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			$(GO) test -run=NONE -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
 		done; \
 	done
 
 android:
-	GOOS=android GOARCH=arm64 CGO_ENABLED=0 $(GO) build -ldflags=-checklinkname=0 ./engine/... ./bot/... ./crypto/... ./p2p/... ./table/... ./lan/...
+	GOOS=android GOARCH=arm64 CGO_ENABLED=0 $(GO) build -ldflags=-checklinkname=0 ./engine/... ./bot/... ./crypto/... ./p2p/... ./tablelog/... ./table/... ./lan/...
 
 # The LAN test across network namespaces (root).
 netns:

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // ErrUnknown is wrapped by every look-up of a game, variant or bot kind
@@ -67,7 +68,7 @@ type Variant struct {
 type Setup struct {
 	// Keys are the seats' keys, the creator's first; Names the players'
 	// names by seat (nil for none); Nonce makes the table id unique.
-	Keys  []table.Identity
+	Keys  []tablelog.Identity
 	Names []string
 	Nonce [16]byte
 	// Rand draws what the game leaves to chance in its setup (Njet's

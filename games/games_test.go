@@ -6,6 +6,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // A seat asked for with a bot kind of another game gets this game's bot
@@ -82,7 +83,7 @@ func TestRegistry(t *testing.T) {
 // Genesis writes a table of each variant that Of reads back, with the
 // game's own fields, and refuses a seat count the variant does not seat.
 func TestGenesis(t *testing.T) {
-	keys := make([]table.Identity, 5)
+	keys := make([]tablelog.Identity, 5)
 	for i := range keys {
 		keys[i][0] = byte(i + 1)
 	}

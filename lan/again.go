@@ -12,6 +12,7 @@ import (
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Playing a table again: once a game is over, every device that wants to
@@ -29,7 +30,7 @@ import (
 // AgainID returns the lobby id of the table that plays table id again.
 // It is a hash of the old table's id, so that every member knows it
 // without a message.
-func AgainID(id table.TableID) p2p.LobbyID {
+func AgainID(id tablelog.TableID) p2p.LobbyID {
 	h := sha256.Sum256(append([]byte("njet play again/1\x00"), id[:]...))
 	var l p2p.LobbyID
 	copy(l[:], h[:])
@@ -81,7 +82,7 @@ func (d *Device) Again(ctx context.Context, t *Table, progress func(Progress)) (
 		}
 		// Refused (the host's lobby is not open yet, or it closed) or
 		// not reached: try again until ctx ends.
-		if !errors.Is(err, p2p.ErrRefused) && !errors.Is(err, table.ErrUnreachable) {
+		if !errors.Is(err, p2p.ErrRefused) && !errors.Is(err, tablelog.ErrUnreachable) {
 			return nil, err
 		}
 		select {
@@ -104,11 +105,11 @@ func (d *Device) hostAgain(ctx context.Context, t *Table, gen *table.Genesis, pr
 	}
 	// The people's devices by seat after the host's; every other seat was
 	// a bot this device hosted, and is a bot of the same kind again.
-	people := map[table.Identity]bool{}
+	people := map[tablelog.Identity]bool{}
 	for _, dv := range t.setup.Devices[1:] {
 		people[dv.ID] = true
 	}
-	var kept []table.Identity
+	var kept []tablelog.Identity
 	for s := 1; s < gen.Players(); s++ {
 		if people[gen.Keys[s]] {
 			kept = append(kept, gen.Keys[s])
@@ -157,7 +158,7 @@ func (w *Watcher) Again(ctx context.Context) (*Watcher, error) {
 	defer tick.Stop()
 	for {
 		m := w.member()
-		setup, envs, err := w.node.Watch(ctx, m.ID, table.TableID{}, 0, table.MaxRange)
+		setup, envs, err := w.node.Watch(ctx, m.ID, tablelog.TableID{}, 0, tablelog.MaxRange)
 		if err == nil {
 			gen, cerr := setup.Check()
 			if cerr == nil && p2p.LobbyID(gen.Nonce) == want && setup.Devices[0].ID == w.setup.Devices[0].ID {

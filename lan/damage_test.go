@@ -11,17 +11,17 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/p2p"
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // cutAtLastOwn cuts the store file in dir inside the record of the last
 // envelope seat posted, as a crash or a full disk would: the device loses
 // that envelope (and all after it) but keeps its secrets, stored before.
 // It reports the seq of the lost envelope.
-func cutAtLastOwn(t *testing.T, dir string, id table.TableID, seat int) uint64 {
+func cutAtLastOwn(t *testing.T, dir string, id tablelog.TableID, seat int) uint64 {
 	t.Helper()
 	path := filepath.Join(dir, "njet.db")
-	st, err := table.OpenStore(path, nil)
+	st, err := tablelog.OpenStore(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func cutAtLastOwn(t *testing.T, dir string, id table.TableID, seat int) uint64 {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	var own *table.Envelope
+	var own *tablelog.Envelope
 	for _, e := range envs {
 		if int(e.Author) == seat {
 			own = e
@@ -97,7 +97,7 @@ func TestDamagedStoreRejoinsAndCatchesUp(t *testing.T) {
 	var joined *Table
 	for joined == nil {
 		joined, err = joiner.Join(ctx, target, "random", nil)
-		if errors.Is(err, p2p.ErrRefused) || errors.Is(err, table.ErrUnreachable) {
+		if errors.Is(err, p2p.ErrRefused) || errors.Is(err, tablelog.ErrUnreachable) {
 			time.Sleep(50 * time.Millisecond)
 			continue
 		}
@@ -163,7 +163,7 @@ func TestDamagedStoreRejoinsAndCatchesUp(t *testing.T) {
 	if hout := <-done; !hout.Over || hout.Head != out.Head {
 		t.Fatalf("host %+v, joiner %+v", hout, out)
 	}
-	for name, st := range map[string]*table.Store{"host": host.Store(), "joiner": joiner.Store()} {
+	for name, st := range map[string]*tablelog.Store{"host": host.Store(), "joiner": joiner.Store()} {
 		if ev, err := st.Evidence(id); err != nil || len(ev) > 0 {
 			t.Errorf("%s holds evidence of equivocation: %v, %v", name, ev, err)
 		}

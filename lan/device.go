@@ -12,7 +12,7 @@ import (
 	"github.com/multiformats/go-multiaddr"
 
 	"github.com/njetlan/njet/p2p"
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Device is this device on the LAN: its identity, its store and its node,
@@ -20,13 +20,13 @@ import (
 type Device struct {
 	dir   string
 	node  *p2p.Node
-	store *table.Store
+	store *tablelog.Store
 }
 
 // Damage returns what was wrong with the store file when the device
 // opened, or nil: the damaged file was kept aside and the device goes on
 // from what could be kept. Its String is the message for the person.
-func (d *Device) Damage() *table.Damage { return d.store.Damage() }
+func (d *Device) Damage() *tablelog.Damage { return d.store.Damage() }
 
 // OpenDevice loads the identity kept in dir (creating dir and the identity
 // if needed), opens the store there and starts the node, listening on the
@@ -40,7 +40,7 @@ func OpenDevice(dir string, listen []string) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := table.OpenStore(filepath.Join(dir, "njet.db"), nil)
+	store, err := tablelog.OpenStore(filepath.Join(dir, "njet.db"), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (d *Device) Dir() string { return d.dir }
 func (d *Device) Node() *p2p.Node { return d.node }
 
 // Store returns the device's store.
-func (d *Device) Store() *table.Store { return d.store }
+func (d *Device) Store() *tablelog.Store { return d.store }
 
 // JoinAddr is an address where players reach this device as a host: Addr
 // (with /p2p) for an address, and Code, its join code, when Addr is a LAN
@@ -105,7 +105,7 @@ func (d *Device) LogPath(id p2p.LobbyID) string {
 
 // Export writes the table's log, as the store holds it, to a new file at
 // path (table.Verify reads it).
-func (d *Device) Export(id table.TableID, path string) error {
+func (d *Device) Export(id tablelog.TableID, path string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func (d *Device) Export(id table.TableID, path string) error {
 
 // MarkOver records that the table's game ended: Resume skips it from then
 // on.
-func (d *Device) MarkOver(id table.TableID) error { return p2p.MarkOver(d.store, id) }
+func (d *Device) MarkOver(id tablelog.TableID) error { return p2p.MarkOver(d.store, id) }
 
 // Reconnect dials every other member device of t now, instead of at the
 // table's next redial: a device back from the background, or on a network

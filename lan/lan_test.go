@@ -3,13 +3,15 @@ package lan
 import (
 	"context"
 	"errors"
-	"github.com/njetlan/njet/games"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/njetlan/njet/games"
+	"github.com/njetlan/njet/tablelog"
 
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
@@ -299,7 +301,7 @@ func TestJoinByAddress(t *testing.T) {
 			}
 		})
 		// The host's lobby may not be open yet.
-		if errors.Is(err, p2p.ErrRefused) || errors.Is(err, table.ErrUnreachable) {
+		if errors.Is(err, p2p.ErrRefused) || errors.Is(err, tablelog.ErrUnreachable) {
 			time.Sleep(50 * time.Millisecond)
 			continue
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/p2p"
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // TestStrengths: each strength maps to one bot kind of each game and
@@ -47,7 +47,7 @@ func joinWhenOpen(ctx context.Context, d *Device, target JoinTarget, player stri
 				waits <- w
 			}
 		})
-		if !errors.Is(err, p2p.ErrRefused) && !errors.Is(err, table.ErrUnreachable) {
+		if !errors.Is(err, p2p.ErrRefused) && !errors.Is(err, tablelog.ErrUnreachable) {
 			return tbl, err
 		}
 		select {

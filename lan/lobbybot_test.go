@@ -11,6 +11,7 @@ import (
 
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // hostWithLobbyBot opens a table of three on loopback: the host's seat 0,
@@ -43,7 +44,7 @@ func hostWithLobbyBot(t *testing.T, ctx context.Context, rounds int) ([]*Device,
 	for tables[1] == nil && errs[1] == nil && ctx.Err() == nil {
 		tables[1], errs[1] = devs[1].Join(ctx, target, "random", nil)
 		// The host's lobby may not be open yet.
-		if errors.Is(errs[1], p2p.ErrRefused) || errors.Is(errs[1], table.ErrUnreachable) {
+		if errors.Is(errs[1], p2p.ErrRefused) || errors.Is(errs[1], tablelog.ErrUnreachable) {
 			errs[1] = nil
 			time.Sleep(50 * time.Millisecond)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // ErrLeft is what a Person returns (or wraps) when the person leaves the
@@ -98,7 +99,7 @@ type Event interface{ event() }
 // Playing: the session runs, the device's own seat is Seat, and a bot of
 // kind Bot plays it (a person when Bot is "").
 type Playing struct {
-	Table table.TableID
+	Table tablelog.TableID
 	Seat  int
 	Bot   string
 }
@@ -176,7 +177,7 @@ type Outcome struct {
 	// Envelopes and Head are the log's length and the hash of its last
 	// envelope.
 	Envelopes uint64
-	Head      table.Hash
+	Head      tablelog.Hash
 	// Waiting says, when the game is not over, whom the table waits for.
 	Waiting string
 	// CloseErr is the error of leaving the table after the play, if any;
@@ -313,11 +314,11 @@ func runBot(ctx context.Context, s *p2p.Session, own int, names []string, onEven
 		if seat != own {
 			return
 		}
-		if e.Kind == table.KindShuffle && shuffling != e.Round {
+		if e.Kind == tablelog.KindShuffle && shuffling != e.Round {
 			shuffling = e.Round
 			onEvent(Shuffling{})
 		}
-		if (e.Kind == table.KindPlay || e.Kind == table.KindRecoveredPlay) && tricks != e.Round {
+		if (e.Kind == tablelog.KindPlay || e.Kind == tablelog.KindRecoveredPlay) && tricks != e.Round {
 			tricks = e.Round
 			onEvent(Tricks{Game: game})
 		}

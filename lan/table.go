@@ -14,6 +14,7 @@ import (
 
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // dialTimeout bounds reaching a host whose peer id is not known yet.
@@ -33,7 +34,7 @@ type Table struct {
 }
 
 // ID returns the table's id.
-func (t *Table) ID() table.TableID { return t.setup.Table() }
+func (t *Table) ID() tablelog.TableID { return t.setup.Table() }
 
 // Lobby returns the id people see for the table: the one it was
 // advertised and joined under, which its genesis keeps (its Nonce). The

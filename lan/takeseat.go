@@ -11,6 +11,7 @@ import (
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // claimTick is how often a watcher that claims a seat looks at the log
@@ -110,12 +111,12 @@ func (w *Watcher) TakeSeat(ctx context.Context, seat int, kind string) (*Table, 
 }
 
 // handedTo reports whether the log handed seat to the key me.
-func (w *Watcher) handedTo(seat int, me table.Identity) bool {
+func (w *Watcher) handedTo(seat int, me tablelog.Identity) bool {
 	return slices.ContainsFunc(w.game.HandedBack(), func(h table.HandBack) bool { return h.Seat == seat && h.Key == me })
 }
 
 // claimable says why seat cannot be claimed by me now, if it cannot.
-func (w *Watcher) claimable(seat int, me table.Identity) error {
+func (w *Watcher) claimable(seat int, me tablelog.Identity) error {
 	err := w.game.Claimable(seat)
 	switch {
 	case err == nil:

@@ -13,6 +13,7 @@ import (
 	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // threeDevices opens a table of three devices on loopback, every seat a
@@ -49,7 +50,7 @@ func threeDevices(t *testing.T, ctx context.Context, rounds int) ([]*Device, []*
 			for tables[i] == nil && errs[i] == nil {
 				tables[i], errs[i] = devs[i].Join(ctx, target, "random", nil)
 				// The host's lobby may not be open yet.
-				if errors.Is(errs[i], p2p.ErrRefused) || errors.Is(errs[i], table.ErrUnreachable) {
+				if errors.Is(errs[i], p2p.ErrRefused) || errors.Is(errs[i], tablelog.ErrUnreachable) {
 					errs[i] = nil
 					time.Sleep(50 * time.Millisecond)
 				}
@@ -233,7 +234,7 @@ func TestWatcherTakesABotSeatAtTheNextRound(t *testing.T) {
 	// envelope by envelope to look at every step it could have shown.
 	seen := w.Log().Next()
 	game := table.NewGame(table.GameConfig{Table: w.ID(), Creator: w.Genesis().Keys[0]})
-	replay, err := table.NewLog(table.LogConfig{Table: w.ID(), Protocol: game})
+	replay, err := tablelog.NewLog(tablelog.LogConfig{Table: w.ID(), Protocol: game})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/njetlan/njet/p2p"
 	nseat "github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 )
@@ -53,7 +54,7 @@ func theGameTable(ctx context.Context, t *testing.T, n int, extreme bool, hostBo
 			defer wg.Done()
 			for tables[i] == nil && ctx.Err() == nil {
 				tbl, err := devices[i].Join(ctx, target, "coop", nil)
-				if errors.Is(err, p2p.ErrRefused) || errors.Is(err, table.ErrUnreachable) {
+				if errors.Is(err, p2p.ErrRefused) || errors.Is(err, tablelog.ErrUnreachable) {
 					time.Sleep(50 * time.Millisecond)
 					continue
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // TestTheGameThreeDevices hosts a table of The Game Extreme and joins two
@@ -66,7 +67,7 @@ func TestTheGameThreeDevices(t *testing.T) {
 				}
 				tbl, err := devices[i].Join(ctx, target, kind, nil)
 				// The host's lobby may not be open yet.
-				if errors.Is(err, p2p.ErrRefused) || errors.Is(err, table.ErrUnreachable) {
+				if errors.Is(err, p2p.ErrRefused) || errors.Is(err, tablelog.ErrUnreachable) {
 					time.Sleep(50 * time.Millisecond)
 					continue
 				}

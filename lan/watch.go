@@ -13,6 +13,7 @@ import (
 
 	"github.com/njetlan/njet/p2p"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // ErrWatchTarget: a running table is not advertised on the LAN, so a
@@ -33,10 +34,10 @@ type Watcher struct {
 	node    *p2p.Node
 	dev     *Device
 	setup   *p2p.Setup
-	id      table.TableID
+	id      tablelog.TableID
 	gen     *table.Genesis
 	game    *table.Game
-	log     *table.Log
+	log     *tablelog.Log
 	members []peer.AddrInfo // the member devices, the one contacted first
 	now     func() time.Time
 	changed chan struct{}
@@ -74,7 +75,7 @@ func (d *Device) Watch(ctx context.Context, target JoinTarget, progress func(Pro
 	} else if err := d.node.Connect(dctx, info); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
-	setup, envs, err := d.node.Watch(dctx, info.ID, table.TableID{}, 0, table.MaxRange)
+	setup, envs, err := d.node.Watch(dctx, info.ID, tablelog.TableID{}, 0, tablelog.MaxRange)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
@@ -90,7 +91,7 @@ func newWatcher(d *Device, setup *p2p.Setup, contacted peer.AddrInfo, envs [][]b
 	}
 	id := setup.Table()
 	game := table.NewGame(table.GameConfig{Table: id, Creator: gen.Keys[0], LobbyBots: setup.LobbyBots()})
-	log, err := table.NewLog(table.LogConfig{Table: id, Protocol: game})
+	log, err := tablelog.NewLog(tablelog.LogConfig{Table: id, Protocol: game})
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func newWatcher(d *Device, setup *p2p.Setup, contacted peer.AddrInfo, envs [][]b
 func (w *Watcher) take(envs [][]byte) bool {
 	before := w.log.Next()
 	for _, b := range envs {
-		env, err := table.ParseEnvelope(b)
+		env, err := tablelog.ParseEnvelope(b)
 		if err != nil {
 			continue
 		}
@@ -137,7 +138,7 @@ func (w *Watcher) take(envs [][]byte) bool {
 }
 
 // ID returns the table's id.
-func (w *Watcher) ID() table.TableID { return w.id }
+func (w *Watcher) ID() tablelog.TableID { return w.id }
 
 // Genesis returns the table's genesis: edition, players, names, length.
 func (w *Watcher) Genesis() *table.Genesis { return w.gen }
@@ -158,7 +159,7 @@ func (w *Watcher) Names() []string {
 func (w *Watcher) Changed() <-chan struct{} { return w.changed }
 
 // Log returns the watcher's log: the table's, as far as it got.
-func (w *Watcher) Log() *table.Log { return w.log }
+func (w *Watcher) Log() *tablelog.Log { return w.log }
 
 // Export writes the watcher's log, as far as it got, to a new file at path
 // (table.Verify reads it).
@@ -167,7 +168,7 @@ func (w *Watcher) Export(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := table.WriteExport(f, w.log.Range(0, w.log.Next())); err != nil {
+	if err := tablelog.WriteExport(f, w.log.Range(0, w.log.Next())); err != nil {
 		return errors.Join(err, f.Close())
 	}
 	return f.Close()
@@ -220,13 +221,13 @@ func (w *Watcher) nextMember() {
 func (w *Watcher) follow(ctx context.Context) bool {
 	m := w.member()
 	next := w.log.Next()
-	setup, envs, err := w.node.Watch(ctx, m.ID, w.id, next, next+table.MaxRange)
+	setup, envs, err := w.node.Watch(ctx, m.ID, w.id, next, next+tablelog.MaxRange)
 	if err == nil && setup.Table() != w.id {
 		err = fmt.Errorf("lan: member %v answered for another table", m.ID)
 	}
 	switch {
 	case err == nil:
-		return w.take(envs) && len(envs) == table.MaxRange
+		return w.take(envs) && len(envs) == tablelog.MaxRange
 	case ctx.Err() == nil:
 		w.nextMember()
 	}

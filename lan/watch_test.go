@@ -8,6 +8,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // checkPublic fails when a watcher's view shows what only a seat may
@@ -116,7 +117,7 @@ func TestWatchMidGame(t *testing.T) {
 	// The live views came as the log grew; replay it envelope by envelope
 	// to look at every step, discards and passes included.
 	game := table.NewGame(table.GameConfig{Table: w.ID(), Creator: w.Genesis().Keys[0]})
-	replay, err := table.NewLog(table.LogConfig{Table: w.ID(), Protocol: game})
+	replay, err := tablelog.NewLog(tablelog.LogConfig{Table: w.ID(), Protocol: game})
 	if err != nil {
 		t.Fatal(err)
 	}

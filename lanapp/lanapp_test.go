@@ -12,6 +12,7 @@ import (
 	"github.com/njetlan/njet/p2p"
 	nseat "github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 	"github.com/njetlan/njet/ui"
@@ -175,7 +176,7 @@ func TestLANAppHostLeaves(t *testing.T) {
 	jctx, jcancel := context.WithTimeout(ctx, 15*time.Second)
 	defer jcancel()
 	_, err := joiner.Join(jctx, ui.JoinTo{Addr: addr}, "", nil)
-	if !errors.Is(err, p2p.ErrRefused) && !errors.Is(err, table.ErrUnreachable) {
+	if !errors.Is(err, p2p.ErrRefused) && !errors.Is(err, tablelog.ErrUnreachable) {
 		t.Fatalf("joining a closed lobby: %v", err)
 	}
 }

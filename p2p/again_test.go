@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/peer"
-
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // TestParseSeatsHints: a seats message tells joiners that the host allows
@@ -31,7 +30,7 @@ func TestParseSeatsHints(t *testing.T) {
 			t.Fatalf("parseSeats(%x) = %+v, %v", c.msg, got, err)
 		}
 	}
-	if _, err := parseSeats(append(slices.Clone(flagged), seatsHints)); !errors.Is(err, table.ErrMalformed) {
+	if _, err := parseSeats(append(slices.Clone(flagged), seatsHints)); !errors.Is(err, tablelog.ErrMalformed) {
 		t.Fatalf("the flag twice: %v", err)
 	}
 }
@@ -44,11 +43,11 @@ func TestLobbyKeepsSeats(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 	host, ben, cleo, stranger := newTestNode(t), newTestNode(t), newTestNode(t), newTestNode(t)
-	kept := []table.Identity{ben.Identity(), cleo.Identity()}
+	kept := []tablelog.Identity{ben.Identity(), cleo.Identity()}
 	for _, bad := range []LobbyConfig{
 		{Variant: "modern", Players: 4, Bots: 0, Seats: kept},
-		{Variant: "modern", Players: 4, Bots: 1, Seats: []table.Identity{ben.Identity(), ben.Identity()}},
-		{Variant: "modern", Players: 4, Bots: 1, Seats: []table.Identity{host.Identity(), ben.Identity()}},
+		{Variant: "modern", Players: 4, Bots: 1, Seats: []tablelog.Identity{ben.Identity(), ben.Identity()}},
+		{Variant: "modern", Players: 4, Bots: 1, Seats: []tablelog.Identity{host.Identity(), ben.Identity()}},
 	} {
 		if l, err := host.OpenLobby(bad); err == nil {
 			l.Close()

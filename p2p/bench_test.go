@@ -9,12 +9,13 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // noRanges is a RangeServer with an empty log.
 type noRanges struct{}
 
-func (noRanges) ServeRange(context.Context, table.TableID, uint64, uint64) ([][]byte, error) {
+func (noRanges) ServeRange(context.Context, tablelog.TableID, uint64, uint64) ([][]byte, error) {
 	return nil, nil
 }
 
@@ -27,7 +28,7 @@ func BenchmarkEnvelopeLatency(b *testing.B) {
 	defer cancel()
 	const peers = 4
 	var nodes []*Node
-	var ids []table.Identity
+	var ids []tablelog.Identity
 	for range peers {
 		n := newTestNode(b)
 		nodes, ids = append(nodes, n), append(ids, n.Identity())
@@ -37,7 +38,7 @@ func BenchmarkEnvelopeLatency(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	genesis := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: table.TableIDOf(body), Kind: tablelog.KindGenesis, Body: body}
 	if err := genesis.Sign(nodes[0].Key()); err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func BenchmarkEnvelopeLatency(b *testing.B) {
 		go func() {
 			for m := range ep.Messages() {
 				at := time.Now()
-				env, err := table.ParseEnvelope(m.Data)
+				env, err := tablelog.ParseEnvelope(m.Data)
 				if err != nil {
 					continue
 				}
@@ -83,8 +84,8 @@ func BenchmarkEnvelopeLatency(b *testing.B) {
 	// others have it; it returns the three latencies.
 	publish := func(i int, wait time.Duration) []time.Duration {
 		seq++
-		env := &table.Envelope{Version: table.EnvelopeVersion, Table: setup.Table(), Seq: seq, Author: uint8(i),
-			Kind: table.KindAck, Body: []byte{table.BodyVersion}}
+		env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: setup.Table(), Seq: seq, Author: uint8(i),
+			Kind: tablelog.KindAck, Body: []byte{table.BodyVersion}}
 		if err := env.Sign(ed25519.PrivateKey(nodes[i].Key())); err != nil {
 			b.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // The topic lets a Complaint through from the complaining seat's own
@@ -27,8 +28,8 @@ func TestValidatorComplaintAndAbandon(t *testing.T) {
 	// The body of a complaint by seat 1 about the deal token seat 0 sealed
 	// to it for position 4: the validator does not read bodies.
 	complaint := []byte{table.BodyVersion, 1, 0, 4, 0, 0}
-	envelope := func(kind table.Kind, author uint8, seq uint64, body []byte, key ed25519.PrivateKey) []byte {
-		env := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Seq: seq, Author: author, Kind: kind, Body: body}
+	envelope := func(kind tablelog.Kind, author uint8, seq uint64, body []byte, key ed25519.PrivateKey) []byte {
+		env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: id, Seq: seq, Author: author, Kind: kind, Body: body}
 		if err := env.Sign(key); err != nil {
 			t.Fatal(err)
 		}
@@ -44,11 +45,11 @@ func TestValidatorComplaintAndAbandon(t *testing.T) {
 		data []byte
 		want pubsub.ValidationResult
 	}{
-		{"complaint from the victim's device", pid1, envelope(table.KindComplaint, 1, 40, complaint, keys[1]), pubsub.ValidationAccept},
-		{"complaint of a hosted bot from its host", pid0, envelope(table.KindComplaint, 2, 41, complaint, botKey), pubsub.ValidationAccept},
-		{"complaint in another seat's name", pid0, envelope(table.KindComplaint, 1, 40, complaint, keys[1]), pubsub.ValidationReject},
-		{"abandon from the other seat's device", pid0, envelope(table.KindAbandon, 0, 12, []byte{table.BodyVersion, 1}, keys[0]), pubsub.ValidationAccept},
-		{"abandon in another seat's name", pid1, envelope(table.KindAbandon, 0, 12, []byte{table.BodyVersion, 1}, keys[0]), pubsub.ValidationReject},
+		{"complaint from the victim's device", pid1, envelope(tablelog.KindComplaint, 1, 40, complaint, keys[1]), pubsub.ValidationAccept},
+		{"complaint of a hosted bot from its host", pid0, envelope(tablelog.KindComplaint, 2, 41, complaint, botKey), pubsub.ValidationAccept},
+		{"complaint in another seat's name", pid0, envelope(tablelog.KindComplaint, 1, 40, complaint, keys[1]), pubsub.ValidationReject},
+		{"abandon from the other seat's device", pid0, envelope(tablelog.KindAbandon, 0, 12, []byte{table.BodyVersion, 1}, keys[0]), pubsub.ValidationAccept},
+		{"abandon in another seat's name", pid1, envelope(tablelog.KindAbandon, 0, 12, []byte{table.BodyVersion, 1}, keys[0]), pubsub.ValidationReject},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tb.check(tc.from, tc.data); got != tc.want {

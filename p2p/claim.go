@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/protocol"
 
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // ClaimProtocol carries a watcher's seat claim to a member device, which
@@ -63,7 +64,7 @@ type claimRelay struct {
 }
 
 type relayed struct {
-	key  table.Identity
+	key  tablelog.Identity
 	deal uint64
 	at   time.Time
 }
@@ -168,7 +169,7 @@ func (t *Table) relay(req *table.SeatClaimRequest, data []byte) string {
 
 // Claim sends req to the member device pid, which publishes it on the
 // table's topic. It returns nil once the member published it,
-// ErrClaimRefused with the member's reason, or table.ErrUnreachable. The
+// ErrClaimRefused with the member's reason, or tablelog.ErrUnreachable. The
 // claim only asks: the seat changes hands when the log says so.
 func (n *Node) Claim(ctx context.Context, pid peer.ID, req *table.SeatClaimRequest) error {
 	data, err := req.MarshalBinary()
@@ -179,13 +180,13 @@ func (n *Node) Claim(ctx context.Context, pid peer.ID, req *table.SeatClaimReque
 	defer cancel()
 	s, err := n.host.NewStream(ctx, pid, ClaimProtocol)
 	if err != nil {
-		return fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	defer s.Close()
 	deadline, _ := ctx.Deadline()
 	fail := func(err error) error {
 		s.Reset()
-		return fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	if err := s.SetDeadline(deadline); err != nil {
 		return fail(err)
@@ -206,7 +207,7 @@ func (n *Node) Claim(ctx context.Context, pid peer.ID, req *table.SeatClaimReque
 	case len(resp) > 1 && len(resp) <= 1+maxClaimReason && resp[0] == 1 && utf8.Valid(resp[1:]):
 		return fmt.Errorf("%w: %s", ErrClaimRefused, resp[1:])
 	}
-	return fmt.Errorf("%w: %v: a malformed answer to a seat claim", table.ErrMalformed, pid)
+	return fmt.Errorf("%w: %v: a malformed answer to a seat claim", tablelog.ErrMalformed, pid)
 }
 
 // truncateUTF8 cuts s to at most limit bytes, at a character boundary.

@@ -15,9 +15,10 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
-// logServer is a table.RangeServer over a log the test sets: it stands for
+// logServer is a tablelog.RangeServer over a log the test sets: it stands for
 // the store of a device, which holds what its Log accepted.
 type logServer struct {
 	mu   sync.Mutex
@@ -30,7 +31,7 @@ func (s *logServer) set(envs ...[]byte) {
 	s.mu.Unlock()
 }
 
-func (s *logServer) ServeRange(_ context.Context, _ table.TableID, from, to uint64) ([][]byte, error) {
+func (s *logServer) ServeRange(_ context.Context, _ tablelog.TableID, from, to uint64) ([][]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if from >= uint64(len(s.envs)) {
@@ -40,13 +41,13 @@ func (s *logServer) ServeRange(_ context.Context, _ table.TableID, from, to uint
 }
 
 // stranger is a device key outside the table.
-func stranger(t *testing.T) (ed25519.PrivateKey, table.Identity, peer.ID) {
+func stranger(t *testing.T) (ed25519.PrivateKey, tablelog.Identity, peer.ID) {
 	t.Helper()
 	_, key, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := table.IdentityOf(key.Public().(ed25519.PublicKey))
+	id, err := tablelog.IdentityOf(key.Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +61,12 @@ func stranger(t *testing.T) (ed25519.PrivateKey, table.Identity, peer.ID) {
 // seatClaimEnvelope is a SeatClaim envelope at seq 1 by seat's bot key
 // handing seat to claimant. Its approvals do not matter here: the roster
 // trusts only what the device's log holds, and the log checks them.
-func seatClaimEnvelope(t *testing.T, id table.TableID, seat uint8, claimant table.Identity, botKey ed25519.PrivateKey) []byte {
+func seatClaimEnvelope(t *testing.T, id tablelog.TableID, seat uint8, claimant tablelog.Identity, botKey ed25519.PrivateKey) []byte {
 	t.Helper()
 	body := append([]byte{table.BodyVersion, seat}, claimant[:]...)
-	body = append(body, make([]byte, table.SignatureSize)...)
+	body = append(body, make([]byte, tablelog.SignatureSize)...)
 	body = append(body, 0)
-	env := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Seq: 1, Author: seat, Kind: table.KindSeatClaim, Body: body}
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: id, Seq: 1, Author: seat, Kind: tablelog.KindSeatClaim, Body: body}
 	if err := env.Sign(botKey); err != nil {
 		t.Fatal(err)
 	}
@@ -76,9 +77,9 @@ func seatClaimEnvelope(t *testing.T, id table.TableID, seat uint8, claimant tabl
 	return b
 }
 
-func claimBytes(t *testing.T, id table.TableID, seat uint8, key ed25519.PrivateKey) []byte {
+func claimBytes(t *testing.T, id tablelog.TableID, seat uint8, key ed25519.PrivateKey) []byte {
 	t.Helper()
-	me, err := table.IdentityOf(key.Public().(ed25519.PublicKey))
+	me, err := tablelog.IdentityOf(key.Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestClaimRelay(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	claimOf := func(n *Node, seat uint8, tableID table.TableID) *table.SeatClaimRequest {
+	claimOf := func(n *Node, seat uint8, tableID tablelog.TableID) *table.SeatClaimRequest {
 		c := &table.SeatClaimRequest{Table: tableID, Seat: seat, Key: n.Identity()}
 		if err := c.Sign(n.Key()); err != nil {
 			t.Fatal(err)
@@ -224,7 +225,7 @@ func TestClaimRelay(t *testing.T) {
 		{"a bad signature", watcher, &badSig},
 		{"signed by another device's key", other, good},
 		{"no such seat", watcher, claimOf(watcher, 3, id)},
-		{"another table", watcher, claimOf(watcher, 2, table.TableID{7})},
+		{"another table", watcher, claimOf(watcher, 2, tablelog.TableID{7})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.from.Claim(ctx, member.ID(), tc.req); !errors.Is(err, ErrClaimRefused) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -45,8 +46,8 @@ func compatKey(label string) ed25519.PrivateKey {
 	return ed25519.NewKeyFromSeed(seed[:])
 }
 
-func compatID(tb testing.TB, k ed25519.PrivateKey) table.Identity {
-	id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
+func compatID(tb testing.TB, k ed25519.PrivateKey) tablelog.Identity {
+	id, err := tablelog.IdentityOf(k.Public().(ed25519.PublicKey))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -57,13 +58,13 @@ func compatID(tb testing.TB, k ed25519.PrivateKey) table.Identity {
 // a bot of kind in seat 2, as a host's device saves it.
 func writeCompatSave(t *testing.T, name string, gen *table.Genesis, kind string) {
 	host, joiner, bot := compatKey(name+"/host"), compatKey(name+"/joiner"), compatKey(name+"/bot")
-	gen.Keys = []table.Identity{compatID(t, host), compatID(t, joiner), compatID(t, bot)}
+	gen.Keys = []tablelog.Identity{compatID(t, host), compatID(t, joiner), compatID(t, bot)}
 	copy(gen.Nonce[:], name)
 	body, err := gen.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: table.TableIDOf(body), Kind: tablelog.KindGenesis, Body: body}
 	if err := env.Sign(host); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func writeCompatSave(t *testing.T, name string, gen *table.Genesis, kind string)
 		t.Fatal(err)
 	}
 	_ = os.Remove(path)
-	st, err := table.OpenStore(path, &table.StoreOptions{NoSync: true})
+	st, err := tablelog.OpenStore(path, &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestCompatSaves(t *testing.T) {
 			if err := os.WriteFile(copyPath, b, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			st, err := table.OpenStore(copyPath, &table.StoreOptions{NoSync: true})
+			st, err := tablelog.OpenStore(copyPath, &tablelog.StoreOptions{NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}

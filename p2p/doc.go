@@ -20,10 +20,10 @@
 //     envelope's author seat must be held by the pubsub message's signed
 //     source (a device's own seat, or a bot it hosts); SilenceVotes pass by
 //     the same rule, the voter seat standing for the author. Each local
-//     seat gets an Endpoint, which implements table.Transport. Member
+//     seat gets an Endpoint, which implements tablelog.Transport. Member
 //     connections are protected in the connection manager and redialed
 //     when lost.
-//   - Sync (sync.go, /njet/sync/1): one table.SyncRequest, one response,
+//   - Sync (sync.go, /njet/sync/1): one tablelog.SyncRequest, one response,
 //     served to member devices only. Pubsub neither orders nor stores; the
 //     table's Log and this protocol do.
 //   - Watching and claiming a seat (watch.go, /njet/watch/1; claim.go,

@@ -16,6 +16,7 @@ import (
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/internal/forge"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // R-LOG-7 over libp2p: the device of seat 1 signs its first envelope of a
@@ -32,16 +33,16 @@ func TestEquivocationOverLibp2p(t *testing.T) {
 // everyAttack runs attack at three, four and five seats in each place an
 // equivocation is played: the Njet phase, a trick, the reveal and The
 // Game's play.
-func everyAttack(t *testing.T, attack func(t *testing.T, game table.GameName, kind table.Kind, n int)) {
+func everyAttack(t *testing.T, attack func(t *testing.T, game table.GameName, kind tablelog.Kind, n int)) {
 	for _, c := range []struct {
 		name string
 		game table.GameName
-		kind table.Kind
+		kind tablelog.Kind
 	}{
-		{"njet phase", table.GameNjet, table.KindBlock},
-		{"trick", table.GameNjet, table.KindPlay},
-		{"reveal", table.GameNjet, table.KindReveal},
-		{"thegame play", table.GameTheGame, table.KindPlay},
+		{"njet phase", table.GameNjet, tablelog.KindBlock},
+		{"trick", table.GameNjet, tablelog.KindPlay},
+		{"reveal", table.GameNjet, tablelog.KindReveal},
+		{"thegame play", table.GameTheGame, tablelog.KindPlay},
 	} {
 		for _, n := range []int{3, 4, 5} {
 			t.Run(fmt.Sprintf("%s/players=%d", c.name, n), func(t *testing.T) {
@@ -51,15 +52,15 @@ func everyAttack(t *testing.T, attack func(t *testing.T, game table.GameName, ki
 	}
 }
 
-func equivocateOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) {
+func equivocateOverLibp2p(t *testing.T, game table.GameName, kind tablelog.Kind, n int) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 	const cheater = 1
 	var nodes []*Node
-	var ids []table.Identity
+	var ids []tablelog.Identity
 	for range n {
 		nd := newTestNode(t)
-		id, err := table.IdentityOf(nd.Key().Public().(ed25519.PublicKey))
+		id, err := tablelog.IdentityOf(nd.Key().Public().(ed25519.PublicKey))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func equivocateOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n 
 	}
 	setup, genesis, bot, g := oneRoundTable(t, game, nodes)
 	peers := make([]*table.Peer, n)
-	stores := make([]*table.Store, n)
+	stores := make([]*tablelog.Store, n)
 	errs := make([]error, n)
 	var cheat *Endpoint
 	logf := func(string, ...any) {}
@@ -98,7 +99,7 @@ func equivocateOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n 
 		tick, poll := time.NewTicker(100*time.Millisecond), time.NewTicker(50*time.Millisecond)
 		t.Cleanup(tick.Stop)
 		t.Cleanup(poll.Stop)
-		var first *table.Envelope
+		var first *tablelog.Envelope
 		if i == 0 {
 			first = genesis
 		}
@@ -201,7 +202,7 @@ func awaitEvidence(t *testing.T, ctx context.Context, peers []*table.Peer, cheat
 // every device ran without error, names the cheater and no honest seat,
 // plays every honest seat with its own device, and holds the same log,
 // which Verify accepts naming the cheater and nobody else.
-func checkEvidence(t *testing.T, peers []*table.Peer, stores []*table.Store, setup *Setup, errs []error, cheater int) {
+func checkEvidence(t *testing.T, peers []*table.Peer, stores []*tablelog.Store, setup *Setup, errs []error, cheater int) {
 	t.Helper()
 	n := len(peers)
 	var exports [][]byte
@@ -255,13 +256,13 @@ func checkEvidence(t *testing.T, peers []*table.Peer, stores []*table.Store, set
 // oneRoundTable is the genesis and setup of a table of nodes playing game
 // (Njet: Modern, one round), every seat a bot of the kind returned, and
 // the game's registry entry.
-func oneRoundTable(t *testing.T, game table.GameName, nodes []*Node) (*Setup, *table.Envelope, string, *games.Game) {
+func oneRoundTable(t *testing.T, game table.GameName, nodes []*Node) (*Setup, *tablelog.Envelope, string, *games.Game) {
 	t.Helper()
 	n := len(nodes)
-	ids := make([]table.Identity, n)
+	ids := make([]tablelog.Identity, n)
 	for i, nd := range nodes {
 		var err error
-		if ids[i], err = table.IdentityOf(nd.Key().Public().(ed25519.PublicKey)); err != nil {
+		if ids[i], err = tablelog.IdentityOf(nd.Key().Public().(ed25519.PublicKey)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -275,7 +276,7 @@ func oneRoundTable(t *testing.T, game table.GameName, nodes []*Node) (*Setup, *t
 	if err != nil {
 		t.Fatal(err)
 	}
-	genesis := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	genesis := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: table.TableIDOf(body), Kind: tablelog.KindGenesis, Body: body}
 	if err := genesis.Sign(nodes[0].Key()); err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Fuzz targets for every decoder of what another device sends: the setup,
@@ -34,8 +35,8 @@ import (
 // the devices host and each of others (with addresses), and a bot.
 func fuzzSetup(tb testing.TB, host ed25519.PrivateKey, others ...ed25519.PrivateKey) *Setup {
 	tb.Helper()
-	idOf := func(k ed25519.PrivateKey) table.Identity {
-		id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
+	idOf := func(k ed25519.PrivateKey) tablelog.Identity {
+		id, err := tablelog.IdentityOf(k.Public().(ed25519.PublicKey))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -45,7 +46,7 @@ func fuzzSetup(tb testing.TB, host ed25519.PrivateKey, others ...ed25519.Private
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ids := []table.Identity{idOf(host)}
+	ids := []tablelog.Identity{idOf(host)}
 	for _, k := range others {
 		ids = append(ids, idOf(k))
 	}
@@ -58,7 +59,7 @@ func fuzzSetup(tb testing.TB, host ed25519.PrivateKey, others ...ed25519.Private
 	if err != nil {
 		tb.Fatal(err)
 	}
-	env := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: table.TableIDOf(body), Kind: tablelog.KindGenesis, Body: body}
 	if err := env.Sign(host); err != nil {
 		tb.Fatal(err)
 	}
@@ -180,11 +181,11 @@ func (s *claimStream) SetWriteDeadline(time.Time) error { return nil }
 // freed when the joiner leaves; anything else is refused or dropped.
 func FuzzLobbyClaim(f *testing.F) {
 	hostKey, joinerKey := newKey(f), newKey(f)
-	hostID, err := table.IdentityOf(hostKey.Public().(ed25519.PublicKey))
+	hostID, err := tablelog.IdentityOf(hostKey.Public().(ed25519.PublicKey))
 	if err != nil {
 		f.Fatal(err)
 	}
-	joinerID, err := table.IdentityOf(joinerKey.Public().(ed25519.PublicKey))
+	joinerID, err := tablelog.IdentityOf(joinerKey.Public().(ed25519.PublicKey))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -224,8 +225,8 @@ func FuzzLobbyClaim(f *testing.F) {
 		reply, err := readFrame(&s.out)
 		switch {
 		case !valid:
-			if s.out.Len() != 0 || !errors.Is(serr, table.ErrMalformed) && !errors.Is(serr, io.ErrUnexpectedEOF) &&
-				!errors.Is(serr, io.EOF) && !errors.Is(serr, table.ErrTooLarge) {
+			if s.out.Len() != 0 || !errors.Is(serr, tablelog.ErrMalformed) && !errors.Is(serr, io.ErrUnexpectedEOF) &&
+				!errors.Is(serr, io.EOF) && !errors.Is(serr, tablelog.ErrTooLarge) {
 				t.Fatalf("a bad claim: %v, answered %x", serr, s.out.Bytes())
 			}
 		case want != LobbyID{} && want != lobbyID:
@@ -294,7 +295,7 @@ func FuzzJoinLobbyReply(f *testing.F) {
 		reply = data
 		mu.Unlock()
 		s, seat, err := joiner.JoinLobby(ctx, info, LobbyID{}, "", nil)
-		if err != nil && errors.Is(err, table.ErrUnreachable) && !strings.Contains(err.Error(), "lobby of") {
+		if err != nil && errors.Is(err, tablelog.ErrUnreachable) && !strings.Contains(err.Error(), "lobby of") {
 			t.Fatalf("no stream: %v", err)
 		}
 		// JoinLobby returned on the handler's answer: wait for its end.

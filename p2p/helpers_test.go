@@ -11,8 +11,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
-
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // testTimeout bounds every wait of a test: on a hang the test fails with
@@ -33,9 +32,9 @@ func newTestNode(t testing.TB) *Node {
 	return n
 }
 
-func openTestStore(t testing.TB, dir string) *table.Store {
+func openTestStore(t testing.TB, dir string) *tablelog.Store {
 	t.Helper()
-	s, err := table.OpenStore(filepath.Join(dir, "njet.db"), &table.StoreOptions{NoSync: true})
+	s, err := tablelog.OpenStore(filepath.Join(dir, "njet.db"), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ type testTable struct {
 	nodes  []*Node
 	setup  *Setup
 	seats  [][]LocalSeat // per node
-	stores []*table.Store
+	stores []*tablelog.Store
 }
 
 // newTestTable opens a lobby on nodes[0], joins the others by address and
@@ -112,7 +111,7 @@ func newTestTable(t *testing.T, ctx context.Context, players, bots, rounds int) 
 
 // play runs every device's session to the end and returns the sessions
 // (closed) and each device's final log head.
-func (tt *testTable) play(t *testing.T, ctx context.Context, during func(sessions []*Session)) []table.Hash {
+func (tt *testTable) play(t *testing.T, ctx context.Context, during func(sessions []*Session)) []tablelog.Hash {
 	t.Helper()
 	sessions := make([]*Session, len(tt.nodes))
 	for i, n := range tt.nodes {
@@ -136,7 +135,7 @@ func (tt *testTable) play(t *testing.T, ctx context.Context, during func(session
 		during(sessions)
 	}
 	wg.Wait()
-	var heads []table.Hash
+	var heads []tablelog.Hash
 	for i, s := range sessions {
 		if errs[i] != nil {
 			t.Errorf("device %d: %v", i, errs[i])
@@ -154,7 +153,7 @@ func (tt *testTable) play(t *testing.T, ctx context.Context, during func(session
 	return heads
 }
 
-func sameHeads(heads []table.Hash) error {
+func sameHeads(heads []tablelog.Hash) error {
 	for i, h := range heads {
 		if h != heads[0] {
 			return fmt.Errorf("device %d ends with log %v, device 0 with %v", i, h, heads[0])

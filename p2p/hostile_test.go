@@ -14,19 +14,20 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // testSetup builds a setup of two devices and a bot hosted by the first.
 func testSetup(t *testing.T) (*Setup, []ed25519.PrivateKey, ed25519.PrivateKey) {
 	t.Helper()
 	var keys []ed25519.PrivateKey
-	var ids []table.Identity
+	var ids []tablelog.Identity
 	for range 3 {
 		_, k, err := ed25519.GenerateKey(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, _ := table.IdentityOf(k.Public().(ed25519.PublicKey))
+		id, _ := tablelog.IdentityOf(k.Public().(ed25519.PublicKey))
 		keys, ids = append(keys, k), append(ids, id)
 	}
 	gen := &table.Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:3], Keys: ids}
@@ -34,16 +35,16 @@ func testSetup(t *testing.T) (*Setup, []ed25519.PrivateKey, ed25519.PrivateKey) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: table.TableIDOf(body), Kind: tablelog.KindGenesis, Body: body}
 	if err := env.Sign(keys[0]); err != nil {
 		t.Fatal(err)
 	}
 	return &Setup{Genesis: env, Devices: []Device{{ID: ids[0]}, {ID: ids[1]}}}, keys[:2], keys[2]
 }
 
-func signed(t *testing.T, id table.TableID, author uint8, seq uint64, key ed25519.PrivateKey) []byte {
+func signed(t *testing.T, id tablelog.TableID, author uint8, seq uint64, key ed25519.PrivateKey) []byte {
 	t.Helper()
-	env := &table.Envelope{Version: table.EnvelopeVersion, Table: id, Seq: seq, Author: author, Kind: table.KindAck,
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: id, Seq: seq, Author: author, Kind: tablelog.KindAck,
 		Body: []byte{table.BodyVersion}}
 	if err := env.Sign(key); err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func TestValidatorRejectsHostileInput(t *testing.T) {
 	pid0, _ := PeerIDOf(setup.Devices[0].ID)
 	pid1, _ := PeerIDOf(setup.Devices[1].ID)
 	_, strangerKey, _ := ed25519.GenerateKey(nil)
-	strangerID, _ := table.IdentityOf(strangerKey.Public().(ed25519.PublicKey))
+	strangerID, _ := tablelog.IdentityOf(strangerKey.Public().(ed25519.PublicKey))
 	stranger, _ := PeerIDOf(strangerID)
 	id := setup.Table()
 	other := id
@@ -87,7 +88,7 @@ func TestValidatorRejectsHostileInput(t *testing.T) {
 		{"author claims a seat it does not sign for", pid1, signed(t, id, 0, 1, keys[1]), pubsub.ValidationReject},
 		{"garbage", pid1, []byte("hello, table"), pubsub.ValidationReject},
 		{"empty", pid1, nil, pubsub.ValidationReject},
-		{"oversized", pid1, bytes.Repeat([]byte{1}, table.MaxEnvelopeSize+1), pubsub.ValidationReject},
+		{"oversized", pid1, bytes.Repeat([]byte{1}, tablelog.MaxEnvelopeSize+1), pubsub.ValidationReject},
 		{"bad signature", pid1, tampered, pubsub.ValidationReject},
 		{"valid envelope for another table", pid1, signed(t, other, 1, 1, keys[1]), pubsub.ValidationReject},
 		{"peer without a seat", stranger, signed(t, id, 1, 1, strangerKey), pubsub.ValidationReject},
@@ -136,15 +137,15 @@ func TestSyncStreamRejectsHostileInput(t *testing.T) {
 		}
 		return io.ReadAll(io.LimitReader(s, maxSyncResponse+1))
 	}
-	good, _ := table.SyncRequest{Table: tt.setup.Table(), From: 0, To: 4}.MarshalBinary()
-	otherTable, _ := table.SyncRequest{Table: table.TableID{1}, From: 0, To: 4}.MarshalBinary()
+	good, _ := tablelog.SyncRequest{Table: tt.setup.Table(), From: 0, To: 4}.MarshalBinary()
+	otherTable, _ := tablelog.SyncRequest{Table: tablelog.TableID{1}, From: 0, To: 4}.MarshalBinary()
 	for _, tc := range []struct {
 		name string
 		req  []byte
 	}{
 		{"garbage", []byte("GET / HTTP/1.1\r\n\r\n")},
-		{"oversized", bytes.Repeat([]byte{table.SyncVersion}, 1<<20)},
-		{"empty range", append(good[:table.SyncRequestSize-8:table.SyncRequestSize-8], make([]byte, 8)...)},
+		{"oversized", bytes.Repeat([]byte{tablelog.SyncVersion}, 1<<20)},
+		{"empty range", append(good[:tablelog.SyncRequestSize-8:tablelog.SyncRequestSize-8], make([]byte, 8)...)},
 		{"another table", otherTable},
 		{"valid, from a peer without a seat", good},
 	} {
@@ -163,7 +164,7 @@ func TestSyncStreamRejectsHostileInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	envs, err := table.ParseSyncResponse(resp)
+	envs, err := tablelog.ParseSyncResponse(resp)
 	if err != nil || len(envs) != 4 {
 		t.Fatalf("member got %d envelopes, err %v", len(envs), err)
 	}
@@ -211,7 +212,7 @@ func TestGameSurvivesHostileTopic(t *testing.T) {
 	other[0] ^= 1
 	junk := [][]byte{
 		[]byte("garbage"),
-		bytes.Repeat([]byte{0xff}, table.MaxEnvelopeSize+100),
+		bytes.Repeat([]byte{0xff}, tablelog.MaxEnvelopeSize+100),
 		signed(t, tt.setup.Table(), 1, 1, rogueKey),
 		signed(t, tt.setup.Table(), 2, 3, strangerKey),
 		signed(t, other, 0, 0, rogueKey),
@@ -234,9 +235,9 @@ func TestGameSurvivesHostileTopic(t *testing.T) {
 	t.Logf("the members' validators rejected %d rogue messages", rejected)
 }
 
-func vote(t *testing.T, id table.TableID, silent, voter uint8, key ed25519.PrivateKey) []byte {
+func vote(t *testing.T, id tablelog.TableID, silent, voter uint8, key ed25519.PrivateKey) []byte {
 	t.Helper()
-	v := &table.SilenceVote{Table: id, Seq: 9, Prev: table.Hash{7}, Silent: silent, Voter: voter}
+	v := &table.SilenceVote{Table: id, Seq: 9, Prev: tablelog.Hash{7}, Silent: silent, Voter: voter}
 	if err := v.Sign(key); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestValidatorVotes(t *testing.T) {
 	pid0, _ := PeerIDOf(setup.Devices[0].ID)
 	pid1, _ := PeerIDOf(setup.Devices[1].ID)
 	_, strangerKey, _ := ed25519.GenerateKey(nil)
-	strangerID, _ := table.IdentityOf(strangerKey.Public().(ed25519.PublicKey))
+	strangerID, _ := tablelog.IdentityOf(strangerKey.Public().(ed25519.PublicKey))
 	stranger, _ := PeerIDOf(strangerID)
 	id := setup.Table()
 	other := id
@@ -298,7 +299,7 @@ func TestValidatorVotes(t *testing.T) {
 }
 
 // presence signs a Presence of seat with key.
-func presence(t *testing.T, id table.TableID, seat uint8, key ed25519.PrivateKey) []byte {
+func presence(t *testing.T, id tablelog.TableID, seat uint8, key ed25519.PrivateKey) []byte {
 	t.Helper()
 	a := &table.Presence{Table: id, Seat: seat, Beat: 5, Head: 9}
 	if err := a.Sign(key); err != nil {

@@ -15,8 +15,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/sec"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
-
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // A join code is what a host reads out to players on a LAN without
@@ -126,9 +125,9 @@ func (n *Node) DialUnknown(ctx context.Context, addr ma.Multiaddr, accept func(p
 	var mismatch sec.ErrPeerIDMismatch
 	if !errors.As(err, &mismatch) {
 		if err == nil {
-			return "", fmt.Errorf("%w: %v answered for a throwaway id", table.ErrUnreachable, addr)
+			return "", fmt.Errorf("%w: %v answered for a throwaway id", tablelog.ErrUnreachable, addr)
 		}
-		return "", fmt.Errorf("%w: %v: %w", table.ErrUnreachable, addr, err)
+		return "", fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, addr, err)
 	}
 	pid := mismatch.Actual
 	if accept != nil && !accept(pid) {

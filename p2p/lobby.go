@@ -19,6 +19,7 @@ import (
 
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // LobbyProtocol is the stream protocol by which a device claims a seat at
@@ -98,7 +99,7 @@ type LobbyConfig struct {
 	// may claim, and they sit in this order after the host whatever the
 	// order of their claims (a table played again, with the same seats).
 	// Players must then be 1 + len(Seats) + Bots.
-	Seats []table.Identity
+	Seats []tablelog.Identity
 	// Rand draws the lobby id, the first dealer and the bots' keys; nil
 	// uses crypto/rand.
 	Rand io.Reader
@@ -113,7 +114,7 @@ type Lobby struct {
 	cfg LobbyConfig
 
 	mu      sync.Mutex
-	claims  []table.Identity
+	claims  []tablelog.Identity
 	names   []string      // the claims' player names
 	bots    []string      // the bots' kinds, "" when not said
 	changed chan struct{} // closed and replaced whenever claims or started change
@@ -330,14 +331,14 @@ func (l *Lobby) Start() (*Setup, map[int]ed25519.PrivateKey, error) {
 		return nil, nil, err
 	}
 	rng := rand.New(rand.NewChaCha8(seed))
-	keys := append([]table.Identity{l.n.id}, l.claims...)
+	keys := append([]tablelog.Identity{l.n.id}, l.claims...)
 	bots := make(map[int]ed25519.PrivateKey)
 	for len(keys) < l.cfg.Players {
 		_, priv, err := ed25519.GenerateKey(l.cfg.Rand)
 		if err != nil {
 			return nil, nil, err
 		}
-		id, err := table.IdentityOf(priv.Public().(ed25519.PublicKey))
+		id, err := tablelog.IdentityOf(priv.Public().(ed25519.PublicKey))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -361,7 +362,7 @@ func (l *Lobby) Start() (*Setup, map[int]ed25519.PrivateKey, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	env := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: table.TableIDOf(body), Kind: tablelog.KindGenesis, Body: body}
 	if err := env.Sign(l.n.key); err != nil {
 		return nil, nil, err
 	}
@@ -400,7 +401,7 @@ func (l *Lobby) Close() error {
 // claim seats id with the player's name, or returns why not. A device
 // that claims again (a lost connection) keeps its seat and takes the new
 // name.
-func (l *Lobby) claim(id table.Identity, name string) error {
+func (l *Lobby) claim(id tablelog.Identity, name string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
@@ -443,7 +444,7 @@ func (l *Lobby) claim(id table.Identity, name string) error {
 }
 
 // unclaim frees id's seat if the table has not started.
-func (l *Lobby) unclaim(id table.Identity) {
+func (l *Lobby) unclaim(id tablelog.Identity) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.setup != nil || l.closed {
@@ -508,7 +509,7 @@ func (l *Lobby) serve(s network.Stream) error {
 		return err
 	}
 	if len(msg) < 2+len(LobbyID{}) || len(msg) > 2+len(LobbyID{})+maxClaimName || msg[0] != lobbyVersion || msg[1] != msgClaim {
-		return fmt.Errorf("%w: lobby claim", table.ErrMalformed)
+		return fmt.Errorf("%w: lobby claim", tablelog.ErrMalformed)
 	}
 	var want LobbyID
 	copy(want[:], msg[2:])
@@ -613,7 +614,7 @@ func botKindOK(k string) bool {
 // the genesis would.
 func parseSeats(msg []byte) (LobbySeats, error) {
 	bad := func(what string) (LobbySeats, error) {
-		return LobbySeats{}, fmt.Errorf("%w: lobby seats: %s", table.ErrMalformed, what)
+		return LobbySeats{}, fmt.Errorf("%w: lobby seats: %s", tablelog.ErrMalformed, what)
 	}
 	if len(msg) < 5 || msg[0] != lobbyVersion || msg[1] != msgSeats {
 		return bad("header")
@@ -661,7 +662,7 @@ func parseSeats(msg []byte) (LobbySeats, error) {
 	return s, nil
 }
 
-func (l *Lobby) sendStart(s network.Stream, setup *Setup, id table.Identity) error {
+func (l *Lobby) sendStart(s network.Stream, setup *Setup, id tablelog.Identity) error {
 	gen, err := setup.Check()
 	if err != nil {
 		return err
@@ -701,14 +702,14 @@ func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, pl
 	}
 	s, err := n.host.NewStream(ctx, info.ID, LobbyProtocol)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, info.ID, err)
+		return nil, 0, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, info.ID, err)
 	}
 	stop := context.AfterFunc(ctx, func() { s.Reset() })
 	defer stop()
 	defer s.Close()
 	claim := append([]byte{lobbyVersion, msgClaim}, id[:]...)
 	if err := writeFrame(s, append(claim, player...)); err != nil {
-		return nil, 0, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, info.ID, err)
+		return nil, 0, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, info.ID, err)
 	}
 	for {
 		msg, err := readFrame(s)
@@ -716,10 +717,10 @@ func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, pl
 			if ctx.Err() != nil {
 				return nil, 0, ctx.Err()
 			}
-			return nil, 0, fmt.Errorf("%w: lobby of %v: %w", table.ErrUnreachable, info.ID, err)
+			return nil, 0, fmt.Errorf("%w: lobby of %v: %w", tablelog.ErrUnreachable, info.ID, err)
 		}
 		if len(msg) < 2 || msg[0] != lobbyVersion {
-			return nil, 0, fmt.Errorf("%w: lobby message", table.ErrMalformed)
+			return nil, 0, fmt.Errorf("%w: lobby message", tablelog.ErrMalformed)
 		}
 		switch {
 		case msg[1] == msgWait && len(msg) == 4:
@@ -748,25 +749,25 @@ func (n *Node) JoinLobby(ctx context.Context, info peer.AddrInfo, id LobbyID, pl
 			seat := int(msg[2])
 			switch {
 			case seat >= len(gen.Keys) || gen.Keys[seat] != n.id:
-				return nil, 0, fmt.Errorf("%w: the setup does not seat this device at %d", table.ErrMalformed, seat)
+				return nil, 0, fmt.Errorf("%w: the setup does not seat this device at %d", tablelog.ErrMalformed, seat)
 			case setup.Devices[0].ID != mustIdentity(info.ID):
-				return nil, 0, fmt.Errorf("%w: the setup's creator is not the host", table.ErrMalformed)
+				return nil, 0, fmt.Errorf("%w: the setup's creator is not the host", tablelog.ErrMalformed)
 			case id != (LobbyID{}) && LobbyID(gen.Nonce) != id:
-				return nil, 0, fmt.Errorf("%w: the setup is for another table", table.ErrWrongTable)
+				return nil, 0, fmt.Errorf("%w: the setup is for another table", tablelog.ErrWrongTable)
 			case gen.Name(seat) != player:
-				return nil, 0, fmt.Errorf("%w: the setup names this device's player %q, not %q", table.ErrMalformed, gen.Name(seat), player)
+				return nil, 0, fmt.Errorf("%w: the setup names this device's player %q, not %q", tablelog.ErrMalformed, gen.Name(seat), player)
 			}
 			return setup, seat, nil
 		default:
-			return nil, 0, fmt.Errorf("%w: lobby message type %d", table.ErrMalformed, msg[1])
+			return nil, 0, fmt.Errorf("%w: lobby message type %d", tablelog.ErrMalformed, msg[1])
 		}
 	}
 }
 
-func mustIdentity(pid peer.ID) table.Identity {
+func mustIdentity(pid peer.ID) tablelog.Identity {
 	id, err := IdentityOfPeer(pid)
 	if err != nil {
-		return table.Identity{}
+		return tablelog.Identity{}
 	}
 	return id
 }
@@ -789,7 +790,7 @@ func printable(b []byte) string {
 // writeFrame writes a 4-byte big-endian length and msg.
 func writeFrame(w io.Writer, msg []byte) error {
 	if len(msg) > maxLobbyMessage {
-		return fmt.Errorf("%w: lobby message of %d bytes", table.ErrTooLarge, len(msg))
+		return fmt.Errorf("%w: lobby message of %d bytes", tablelog.ErrTooLarge, len(msg))
 	}
 	b := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(msg)), uint32(len(msg)))
 	_, err := w.Write(append(b, msg...))
@@ -804,7 +805,7 @@ func readFrame(r io.Reader) ([]byte, error) {
 	}
 	n := binary.BigEndian.Uint32(h[:])
 	if n > maxLobbyMessage {
-		return nil, fmt.Errorf("%w: lobby message of %d bytes", table.ErrTooLarge, n)
+		return nil, fmt.Errorf("%w: lobby message of %d bytes", tablelog.ErrTooLarge, n)
 	}
 	msg := make([]byte, n)
 	if _, err := io.ReadFull(r, msg); err != nil {

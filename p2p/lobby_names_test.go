@@ -13,6 +13,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // TestLobbyNames: each joiner's player name travels with its claim, the
@@ -127,11 +128,11 @@ func TestLobbyRefusesBadNames(t *testing.T) {
 	})
 	t.Run("host", func(t *testing.T) {
 		hostKey, joinerKey := newKey(t), newKey(t)
-		hostID, err := table.IdentityOf(hostKey.Public().(ed25519.PublicKey))
+		hostID, err := tablelog.IdentityOf(hostKey.Public().(ed25519.PublicKey))
 		if err != nil {
 			t.Fatal(err)
 		}
-		joinerID, err := table.IdentityOf(joinerKey.Public().(ed25519.PublicKey))
+		joinerID, err := tablelog.IdentityOf(joinerKey.Public().(ed25519.PublicKey))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,7 @@ import (
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/peer"
-
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // seatsSeen collects what a joiner hears of the lobby's seats.
@@ -187,7 +186,7 @@ func TestParseSeats(t *testing.T) {
 	}
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
-			if s, err := parseSeats(c.msg); !errors.Is(err, table.ErrMalformed) {
+			if s, err := parseSeats(c.msg); !errors.Is(err, tablelog.ErrMalformed) {
 				t.Fatalf("parseSeats = %+v, %v; want ErrMalformed", s, err)
 			}
 		})

@@ -28,6 +28,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Logf receives a node's reports; nil discards them.
@@ -67,7 +68,7 @@ type Node struct {
 	host host.Host
 	ps   *pubsub.PubSub
 	key  ed25519.PrivateKey
-	id   table.Identity
+	id   tablelog.Identity
 	logf Logf
 
 	ctx    context.Context
@@ -76,7 +77,7 @@ type Node struct {
 	syncs  chan struct{} // bounds concurrent sync streams served
 
 	mu     sync.Mutex
-	tables map[table.TableID]*Table
+	tables map[tablelog.TableID]*Table
 	lobby  *Lobby
 }
 
@@ -99,7 +100,7 @@ func NewNode(cfg NodeConfig) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: identity key: %w", err)
 	}
-	id, err := table.IdentityOf(cfg.Key.Public().(ed25519.PublicKey))
+	id, err := tablelog.IdentityOf(cfg.Key.Public().(ed25519.PublicKey))
 	if err != nil {
 		return nil, err
 	}
@@ -125,12 +126,12 @@ func NewNode(cfg NodeConfig) (*Node, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	n := &Node{host: h, key: cfg.Key, id: id, logf: cfg.Logf, ctx: ctx, cancel: cancel,
-		syncs: make(chan struct{}, maxSyncServed), tables: make(map[table.TableID]*Table)}
+		syncs: make(chan struct{}, maxSyncServed), tables: make(map[tablelog.TableID]*Table)}
 	n.ps, err = pubsub.NewGossipSub(ctx, h,
 		pubsub.WithMessageSignaturePolicy(pubsub.StrictSign),
 		pubsub.WithMessageIdFn(messageID),
 		pubsub.WithPeerFilter(n.peerFilter),
-		pubsub.WithMaxMessageSize(table.MaxEnvelopeSize+4096),
+		pubsub.WithMaxMessageSize(tablelog.MaxEnvelopeSize+4096),
 		pubsub.WithValidateQueueSize(256),
 	)
 	if err != nil {
@@ -179,7 +180,7 @@ func (n *Node) peerFilter(pid peer.ID, topic string) bool {
 func (n *Node) ID() peer.ID { return n.host.ID() }
 
 // Identity returns the device's key as a seat identity.
-func (n *Node) Identity() table.Identity { return n.id }
+func (n *Node) Identity() tablelog.Identity { return n.id }
 
 // Key returns the device's signing key.
 func (n *Node) Key() ed25519.PrivateKey { return n.key }
@@ -215,7 +216,7 @@ func (n *Node) TCPPort() int {
 // Connect dials the peer at info, bounded by ctx.
 func (n *Node) Connect(ctx context.Context, info peer.AddrInfo) error {
 	if err := n.host.Connect(ctx, info); err != nil {
-		return fmt.Errorf("%w: %v: %w", table.ErrUnreachable, info.ID, err)
+		return fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, info.ID, err)
 	}
 	return nil
 }
@@ -322,7 +323,7 @@ func LoadIdentity(dir string) (ed25519.PrivateKey, error) {
 }
 
 // PeerIDOf returns the peer id of a seat identity (an Ed25519 key).
-func PeerIDOf(id table.Identity) (peer.ID, error) {
+func PeerIDOf(id tablelog.Identity) (peer.ID, error) {
 	pk, err := lcrypto.UnmarshalEd25519PublicKey(id[:])
 	if err != nil {
 		return "", err
@@ -331,19 +332,19 @@ func PeerIDOf(id table.Identity) (peer.ID, error) {
 }
 
 // IdentityOfPeer returns the Ed25519 key inside a peer id.
-func IdentityOfPeer(pid peer.ID) (table.Identity, error) {
+func IdentityOfPeer(pid peer.ID) (tablelog.Identity, error) {
 	pk, err := pid.ExtractPublicKey()
 	if err != nil {
-		return table.Identity{}, err
+		return tablelog.Identity{}, err
 	}
 	if pk.Type() != lcrypto.Ed25519 {
-		return table.Identity{}, fmt.Errorf("p2p: peer %v has no Ed25519 key", pid)
+		return tablelog.Identity{}, fmt.Errorf("p2p: peer %v has no Ed25519 key", pid)
 	}
 	raw, err := pk.Raw()
 	if err != nil {
-		return table.Identity{}, err
+		return tablelog.Identity{}, err
 	}
-	return table.IdentityOf(raw)
+	return tablelog.IdentityOf(raw)
 }
 
 // connected reports whether the node has a connection to pid.

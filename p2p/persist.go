@@ -10,12 +10,13 @@ import (
 
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // SaveTable records in the store what a device needs to resume a table
 // after a restart: the Setup, its seats with their bot kinds, and the
 // keys of the bots it hosts (as secrets).
-func SaveTable(store *table.Store, setup *Setup, seats []LocalSeat) error {
+func SaveTable(store *tablelog.Store, setup *Setup, seats []LocalSeat) error {
 	id := setup.Table()
 	enc, err := setup.MarshalBinary()
 	if err != nil {
@@ -35,18 +36,18 @@ func SaveTable(store *table.Store, setup *Setup, seats []LocalSeat) error {
 }
 
 // MarkOver records that the table's game ended; LoadTable skips it.
-func MarkOver(store *table.Store, id table.TableID) error {
+func MarkOver(store *tablelog.Store, id tablelog.TableID) error {
 	return store.PutMeta(id, metaOver, []byte{1})
 }
 
 // LoadTable returns the unfinished table in the store that the device
 // (key) sits at, with its local seats, or nil when there is none.
-func LoadTable(store *table.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat, error) {
+func LoadTable(store *tablelog.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat, error) {
 	ids, err := store.Tables()
 	if err != nil {
 		return nil, nil, err
 	}
-	me, err := table.IdentityOf(key.Public().(ed25519.PublicKey))
+	me, err := tablelog.IdentityOf(key.Public().(ed25519.PublicKey))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,7 +56,7 @@ func LoadTable(store *table.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat,
 			continue
 		}
 		enc, err := store.Meta(id, metaSetup)
-		if errors.Is(err, table.ErrNotFound) {
+		if errors.Is(err, tablelog.ErrNotFound) {
 			continue
 		} else if err != nil {
 			return nil, nil, err
@@ -86,17 +87,17 @@ func LoadTable(store *table.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat,
 		}
 		// A seat's key is its genesis key, or the key of a device the log
 		// handed the seat to (a watcher that took it).
-		seatKey := func(seat int, key table.Identity) bool {
+		seatKey := func(seat int, key tablelog.Identity) bool {
 			return gen.Keys[seat] == key || slices.Contains(claimed[seat], key)
 		}
 		for i, ls := range seats {
 			seed, err := store.Secret(id, "p2p/seat-key/"+strconv.Itoa(ls.Seat))
 			if err != nil || len(seed) != ed25519.SeedSize {
-				return nil, nil, fmt.Errorf("%w: p2p: %s: the key of seat %d of table %v is missing or damaged", table.ErrCorrupt, store.Path(), ls.Seat, id)
+				return nil, nil, fmt.Errorf("%w: p2p: %s: the key of seat %d of table %v is missing or damaged", tablelog.ErrCorrupt, store.Path(), ls.Seat, id)
 			}
 			k := ed25519.NewKeyFromSeed(seed)
-			if pub, _ := table.IdentityOf(k.Public().(ed25519.PublicKey)); !seatKey(ls.Seat, pub) {
-				return nil, nil, fmt.Errorf("%w: p2p: %s: the stored key of seat %d of table %v is neither its genesis key nor one the log handed it to", table.ErrCorrupt, store.Path(), ls.Seat, id)
+			if pub, _ := tablelog.IdentityOf(k.Public().(ed25519.PublicKey)); !seatKey(ls.Seat, pub) {
+				return nil, nil, fmt.Errorf("%w: p2p: %s: the stored key of seat %d of table %v is neither its genesis key nor one the log handed it to", tablelog.ErrCorrupt, store.Path(), ls.Seat, id)
 			}
 			seats[i].Key = k
 		}
@@ -116,25 +117,25 @@ func LoadTable(store *table.Store, key ed25519.PrivateKey) (*Setup, []LocalSeat,
 func parseSeatList(list []byte, players int, g *games.Game) ([]LocalSeat, error) {
 	lines := strings.Split(string(list), "\n")
 	if len(lines) > players {
-		return nil, fmt.Errorf("%w: %d seats at a table of %d", table.ErrCorrupt, len(lines), players)
+		return nil, fmt.Errorf("%w: %d seats at a table of %d", tablelog.ErrCorrupt, len(lines), players)
 	}
 	seen := make([]bool, players)
 	seats := make([]LocalSeat, 0, len(lines))
 	for i, line := range lines {
 		f := strings.Split(line, " ")
 		if len(f) != 2 {
-			return nil, fmt.Errorf("%w: line %d %q is not \"seat bot-kind\"", table.ErrCorrupt, i+1, line)
+			return nil, fmt.Errorf("%w: line %d %q is not \"seat bot-kind\"", tablelog.ErrCorrupt, i+1, line)
 		}
 		seat, err := strconv.Atoi(f[0])
 		if err != nil || strconv.Itoa(seat) != f[0] || seat < 0 || seat >= players {
-			return nil, fmt.Errorf("%w: line %d: seat %q is not one of 0 to %d", table.ErrCorrupt, i+1, f[0], players-1)
+			return nil, fmt.Errorf("%w: line %d: seat %q is not one of 0 to %d", tablelog.ErrCorrupt, i+1, f[0], players-1)
 		}
 		if seen[seat] {
-			return nil, fmt.Errorf("%w: line %d: seat %d is listed twice", table.ErrCorrupt, i+1, seat)
+			return nil, fmt.Errorf("%w: line %d: seat %d is listed twice", tablelog.ErrCorrupt, i+1, seat)
 		}
 		seen[seat] = true
 		if !knownBot(g, f[1]) {
-			return nil, fmt.Errorf("%w: line %d: unknown bot kind %q", table.ErrCorrupt, i+1, f[1])
+			return nil, fmt.Errorf("%w: line %d: unknown bot kind %q", tablelog.ErrCorrupt, i+1, f[1])
 		}
 		seats = append(seats, LocalSeat{Seat: seat, Bot: f[1]})
 	}
@@ -156,8 +157,8 @@ func knownBot(g *games.Game, kind string) bool {
 
 // claimedKeys returns, per seat, the keys the stored log handed the seat to
 // (SeatClaim envelopes; the store holds only what a Log accepted).
-func claimedKeys(store *table.Store, id table.TableID) (map[int][]table.Identity, error) {
-	out := map[int][]table.Identity{}
+func claimedKeys(store *tablelog.Store, id tablelog.TableID) (map[int][]tablelog.Identity, error) {
+	out := map[int][]tablelog.Identity{}
 	next, err := store.Next(id)
 	if err != nil || next == 0 {
 		return out, err
@@ -167,7 +168,7 @@ func claimedKeys(store *table.Store, id table.TableID) (map[int][]table.Identity
 		return nil, err
 	}
 	for _, env := range envs {
-		if env.Kind != table.KindSeatClaim {
+		if env.Kind != tablelog.KindSeatClaim {
 			continue
 		}
 		if seat, key, err := table.ClaimOf(env); err == nil {

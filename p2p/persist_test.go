@@ -12,6 +12,7 @@ import (
 	lcrypto "github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // identityFile returns the marshalled libp2p form of raw, a 64-byte
@@ -73,11 +74,11 @@ func TestLoadIdentityRefusesDamage(t *testing.T) {
 
 // savedTable returns a store holding a table whose seats 0 and 1 this
 // device hosts, with the seat list replaced by list.
-func savedTable(tb testing.TB, list []byte) (*table.Store, ed25519.PrivateKey) {
+func savedTable(tb testing.TB, list []byte) (*tablelog.Store, ed25519.PrivateKey) {
 	tb.Helper()
 	host, other := newKey(tb), newKey(tb)
 	setup := fuzzSetup(tb, host, other)
-	s, err := table.OpenStore(filepath.Join(tb.TempDir(), "njet.db"), &table.StoreOptions{NoSync: true})
+	s, err := tablelog.OpenStore(filepath.Join(tb.TempDir(), "njet.db"), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestLoadTableRefusesBadSeatList(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s, key := savedTable(t, []byte(list))
 			_, _, err := LoadTable(s, key)
-			if !errors.Is(err, table.ErrCorrupt) || !strings.Contains(err.Error(), s.Path()) {
+			if !errors.Is(err, tablelog.ErrCorrupt) || !strings.Contains(err.Error(), s.Path()) {
 				t.Fatalf("got %v, want ErrCorrupt naming %s", err, s.Path())
 			}
 		})
@@ -186,7 +187,7 @@ func FuzzLoadTable(f *testing.F) {
 				t.Fatalf("seat %d loaded", ls.Seat)
 			}
 			seen[ls.Seat] = true
-			if id, _ := table.IdentityOf(ls.Key.Public().(ed25519.PublicKey)); id != gen.Keys[ls.Seat] {
+			if id, _ := tablelog.IdentityOf(ls.Key.Public().(ed25519.PublicKey)); id != gen.Keys[ls.Seat] {
 				t.Fatalf("seat %d loaded with another key", ls.Seat)
 			}
 		}
@@ -201,9 +202,9 @@ func TestLoadTableOfAClaimedSeat(t *testing.T) {
 	claimantKey, claimant, _ := stranger(t)
 	otherKey, _, _ := stranger(t)
 	body := append([]byte{table.BodyVersion, 2}, claimant[:]...)
-	body = append(body, make([]byte, table.SignatureSize+1)...)
-	claim := &table.Envelope{Version: table.EnvelopeVersion, Table: setup.Table(), Seq: 1, Prev: setup.Genesis.Hash(),
-		Author: 2, Kind: table.KindSeatClaim, Body: body}
+	body = append(body, make([]byte, tablelog.SignatureSize+1)...)
+	claim := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: setup.Table(), Seq: 1, Prev: setup.Genesis.Hash(),
+		Author: 2, Kind: tablelog.KindSeatClaim, Body: body}
 	if err := claim.Sign(botKey); err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestLoadTableOfAClaimedSeat(t *testing.T) {
 			switch {
 			case tc.ok && (err != nil || got == nil || len(seats) != 1 || seats[0].Seat != 2 || !seats[0].Key.Equal(tc.key)):
 				t.Errorf("resumed %v %+v, %v", got != nil, seats, err)
-			case !tc.ok && !errors.Is(err, table.ErrCorrupt):
+			case !tc.ok && !errors.Is(err, tablelog.ErrCorrupt):
 				t.Errorf("resumed %v with a key no SeatClaim names: %v, want ErrCorrupt", got != nil, err)
 			}
 		})

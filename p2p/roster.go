@@ -10,12 +10,13 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Device is one member device of a table: its identity (the libp2p key)
 // and the addresses others dial it at.
 type Device struct {
-	ID    table.Identity
+	ID    tablelog.Identity
 	Addrs []ma.Multiaddr
 }
 
@@ -25,7 +26,7 @@ type Device struct {
 // device's identity is that device's own seat; every other seat is a bot
 // hosted by the creator, which holds its key.
 type Setup struct {
-	Genesis *table.Envelope
+	Genesis *tablelog.Envelope
 	Devices []Device
 }
 
@@ -39,27 +40,27 @@ const (
 )
 
 // Table returns the table id, derived from the genesis body.
-func (s *Setup) Table() table.TableID { return table.TableIDOf(s.Genesis.Body) }
+func (s *Setup) Table() tablelog.TableID { return table.TableIDOf(s.Genesis.Body) }
 
 // Check verifies that the setup is consistent: a genesis that parses, is
 // signed by the creator's device key (seat 0), and devices that are
 // distinct, with the creator first.
 func (s *Setup) Check() (*table.Genesis, error) {
-	if s.Genesis == nil || s.Genesis.Kind != table.KindGenesis || s.Genesis.Seq != 0 {
-		return nil, fmt.Errorf("%w: setup without a genesis", table.ErrMalformed)
+	if s.Genesis == nil || s.Genesis.Kind != tablelog.KindGenesis || s.Genesis.Seq != 0 {
+		return nil, fmt.Errorf("%w: setup without a genesis", tablelog.ErrMalformed)
 	}
 	gen, err := table.ParseGenesis(s.Genesis.Body)
 	if err != nil {
 		return nil, err
 	}
 	if s.Genesis.Table != s.Table() {
-		return nil, fmt.Errorf("%w: the genesis names another table", table.ErrWrongTable)
+		return nil, fmt.Errorf("%w: the genesis names another table", tablelog.ErrWrongTable)
 	}
 	if len(s.Devices) == 0 || len(s.Devices) > maxDevices || len(s.Devices) > len(gen.Keys) {
-		return nil, fmt.Errorf("%w: %d devices for %d seats", table.ErrMalformed, len(s.Devices), len(gen.Keys))
+		return nil, fmt.Errorf("%w: %d devices for %d seats", tablelog.ErrMalformed, len(s.Devices), len(gen.Keys))
 	}
 	if s.Devices[0].ID != gen.Keys[0] {
-		return nil, fmt.Errorf("%w: the creating device does not hold seat 0", table.ErrMalformed)
+		return nil, fmt.Errorf("%w: the creating device does not hold seat 0", tablelog.ErrMalformed)
 	}
 	if err := s.Genesis.Verify(gen.Keys[0]); err != nil {
 		return nil, err
@@ -67,11 +68,11 @@ func (s *Setup) Check() (*table.Genesis, error) {
 	for i, d := range s.Devices {
 		for _, e := range s.Devices[:i] {
 			if e.ID == d.ID {
-				return nil, fmt.Errorf("%w: device %v listed twice", table.ErrMalformed, d.ID)
+				return nil, fmt.Errorf("%w: device %v listed twice", tablelog.ErrMalformed, d.ID)
 			}
 		}
 		if i > 0 && !slices.Contains(gen.Keys, d.ID) {
-			return nil, fmt.Errorf("%w: device %v holds no seat", table.ErrMalformed, d.ID)
+			return nil, fmt.Errorf("%w: device %v holds no seat", tablelog.ErrMalformed, d.ID)
 		}
 	}
 	return gen, nil
@@ -106,7 +107,7 @@ func (s *Setup) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	if len(s.Devices) > maxDevices {
-		return nil, fmt.Errorf("%w: %d devices", table.ErrTooLarge, len(s.Devices))
+		return nil, fmt.Errorf("%w: %d devices", tablelog.ErrTooLarge, len(s.Devices))
 	}
 	b := []byte{setupVersion}
 	b = binary.BigEndian.AppendUint32(b, uint32(len(gen)))
@@ -131,16 +132,16 @@ func (s *Setup) MarshalBinary() ([]byte, error) {
 		}
 	}
 	if len(b) > maxSetupMessage {
-		return nil, fmt.Errorf("%w: setup of %d bytes", table.ErrTooLarge, len(b))
+		return nil, fmt.Errorf("%w: setup of %d bytes", tablelog.ErrTooLarge, len(b))
 	}
 	return b, nil
 }
 
 // ParseSetup decodes a setup strictly and checks it (Setup.Check).
 func ParseSetup(data []byte) (*Setup, error) {
-	bad := func(what string) error { return fmt.Errorf("%w: setup: %s", table.ErrMalformed, what) }
+	bad := func(what string) error { return fmt.Errorf("%w: setup: %s", tablelog.ErrMalformed, what) }
 	if len(data) > maxSetupMessage {
-		return nil, fmt.Errorf("%w: setup of %d bytes", table.ErrTooLarge, len(data))
+		return nil, fmt.Errorf("%w: setup of %d bytes", tablelog.ErrTooLarge, len(data))
 	}
 	if len(data) < 5 || data[0] != setupVersion {
 		return nil, bad("version")
@@ -150,7 +151,7 @@ func ParseSetup(data []byte) (*Setup, error) {
 	if uint64(n) > uint64(len(p)) {
 		return nil, bad("genesis length")
 	}
-	env, err := table.ParseEnvelope(p[:n])
+	env, err := tablelog.ParseEnvelope(p[:n])
 	if err != nil {
 		return nil, err
 	}
@@ -209,13 +210,13 @@ type roster struct {
 	devices []Device // the setup's devices, as served to watchers
 
 	mu    sync.Mutex
-	pids  []peer.ID        // member devices: the setup's, then the admitted ones
-	keys  []table.Identity // each member device's key
-	seats [][]seatKey      // per seat: the keys it may sign with and their device
+	pids  []peer.ID           // member devices: the setup's, then the admitted ones
+	keys  []tablelog.Identity // each member device's key
+	seats [][]seatKey         // per seat: the keys it may sign with and their device
 }
 
 type seatKey struct {
-	key    table.Identity
+	key    tablelog.Identity
 	device int
 }
 
@@ -274,7 +275,7 @@ func (r *roster) pid(dev int) peer.ID {
 
 // deviceOfKey returns the device that holds a seat key (a device's own
 // identity or a hosted bot's key), or -1.
-func (r *roster) deviceOfKey(id table.Identity) int {
+func (r *roster) deviceOfKey(id tablelog.Identity) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if i := slices.Index(r.keys, id); i >= 0 {
@@ -293,9 +294,9 @@ func (r *roster) deviceOfKey(id table.Identity) int {
 // admit makes the device whose key is key a member that signs for seat
 // with it: the log handed it the seat. It reports whether the roster
 // changed.
-func (r *roster) admit(seat int, key table.Identity) (bool, error) {
+func (r *roster) admit(seat int, key tablelog.Identity) (bool, error) {
 	if seat < 0 || seat >= r.players {
-		return false, fmt.Errorf("%w: a claim of seat %d at a table of %d", table.ErrMalformed, seat, r.players)
+		return false, fmt.Errorf("%w: a claim of seat %d at a table of %d", tablelog.ErrMalformed, seat, r.players)
 	}
 	pid, err := PeerIDOf(key)
 	if err != nil {
@@ -306,7 +307,7 @@ func (r *roster) admit(seat int, key table.Identity) (bool, error) {
 	dev := slices.Index(r.keys, key)
 	if dev < 0 {
 		if len(r.keys) >= len(r.devices)+maxAdmitted {
-			return false, fmt.Errorf("%w: more than %d devices admitted", table.ErrTooLarge, maxAdmitted)
+			return false, fmt.Errorf("%w: more than %d devices admitted", tablelog.ErrTooLarge, maxAdmitted)
 		}
 		r.pids = append(r.pids, pid)
 		r.keys = append(r.keys, key)
@@ -316,7 +317,7 @@ func (r *roster) admit(seat int, key table.Identity) (bool, error) {
 		return false, nil
 	}
 	if len(r.seats[seat]) >= 8 {
-		return false, fmt.Errorf("%w: seat %d has had 8 keys", table.ErrTooLarge, seat)
+		return false, fmt.Errorf("%w: seat %d has had 8 keys", tablelog.ErrTooLarge, seat)
 	}
 	r.seats[seat] = append(r.seats[seat], seatKey{key: key, device: dev})
 	return true, nil
@@ -324,7 +325,7 @@ func (r *roster) admit(seat int, key table.Identity) (bool, error) {
 
 // signedBy reports whether env verifies under a key of its author seat
 // that device dev holds (any device if dev < 0).
-func (r *roster) signedBy(env *table.Envelope, dev int) bool {
+func (r *roster) signedBy(env *tablelog.Envelope, dev int) bool {
 	return int(env.Author) < r.players && r.heldBy(int(env.Author), dev, env.Verify)
 }
 
@@ -342,7 +343,7 @@ func (r *roster) approvalSignedBy(a *table.SeatApproval, dev int) bool {
 
 // heldBy reports whether verify accepts a key seat has had that device
 // dev holds (any device if dev < 0).
-func (r *roster) heldBy(seat, dev int, verify func(table.Identity) error) bool {
+func (r *roster) heldBy(seat, dev int, verify func(tablelog.Identity) error) bool {
 	r.mu.Lock()
 	keys := slices.Clone(r.seats[seat])
 	r.mu.Unlock()
@@ -362,14 +363,14 @@ func (r *roster) heldBy(seat, dev int, verify func(table.Identity) error) bool {
 // The caller has checked env's signature (signedBy). The Log decides
 // whether the envelope stands; the roster only widens what the topic
 // validator lets through.
-func (r *roster) learn(env *table.Envelope, dev int) {
+func (r *roster) learn(env *tablelog.Envelope, dev int) {
 	if dev < 0 || len(env.Body) < 2 {
 		return
 	}
 	b := env.Body
 	type taken struct {
 		seat int
-		key  table.Identity
+		key  tablelog.Identity
 	}
 	var seats []taken
 	one := func(p []byte) {
@@ -379,11 +380,11 @@ func (r *roster) learn(env *table.Envelope, dev int) {
 		seats = append(seats, t)
 	}
 	switch {
-	case env.Kind == table.KindBotSeat && len(b) == 1+1+32 && b[0] == table.BodyVersion:
+	case env.Kind == tablelog.KindBotSeat && len(b) == 1+1+32 && b[0] == table.BodyVersion:
 		one(b[1:])
-	case env.Kind == table.KindVoidSilent && len(b) >= 1+1+32+1 && b[0] == table.BodyVersion:
+	case env.Kind == tablelog.KindVoidSilent && len(b) >= 1+1+32+1 && b[0] == table.BodyVersion:
 		one(b[1:])
-	case env.Kind == table.KindVoidSilent && len(b) >= 3 && b[0] == table.BodyVersion+1:
+	case env.Kind == tablelog.KindVoidSilent && len(b) >= 3 && b[0] == table.BodyVersion+1:
 		n := int(b[2])
 		p := b[3:]
 		for i := 0; i < n && len(p) >= 33; i++ {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // LocalSeat is a seat this device plays: its own (with the device key) or
@@ -33,7 +34,7 @@ type LocalSeat struct {
 type SessionConfig struct {
 	Setup *Setup
 	// Store is the device's store; the session resumes from what it holds.
-	Store *table.Store
+	Store *tablelog.Store
 	Seats []LocalSeat
 	// Tick is how often each seat asks a member for what follows its log
 	// (default 500ms).
@@ -141,7 +142,7 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 		s.eps = append(s.eps, ep)
 		tick, poll, beat := time.NewTicker(cfg.Tick), time.NewTicker(cfg.Poll), time.NewTicker(cfg.Heartbeat)
 		s.ticks = append(s.ticks, tick, poll, beat)
-		var genesis *table.Envelope
+		var genesis *tablelog.Envelope
 		if ls.Seat == 0 {
 			genesis = cfg.Setup.Genesis
 		}
@@ -177,7 +178,7 @@ func (n *Node) NewSession(cfg SessionConfig) (*Session, error) {
 }
 
 // keyIs reports whether priv is the private half of id.
-func keyIs(priv ed25519.PrivateKey, id table.Identity) bool {
+func keyIs(priv ed25519.PrivateKey, id tablelog.Identity) bool {
 	pub, ok := priv.Public().(ed25519.PublicKey)
 	return ok && bytes.Equal(pub, id[:])
 }

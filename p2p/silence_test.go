@@ -9,6 +9,7 @@ import (
 
 	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // A joiner's device is cut off (its node closed) when the table waits for
@@ -86,7 +87,7 @@ func TestSilentDeviceTakenOverLibp2p(t *testing.T) {
 			case <-tick.C:
 			}
 			if cutCtx.Err() == nil {
-				if pr := person.View().Prompt; pr != nil && pr.Kind == table.KindPlay {
+				if pr := person.View().Prompt; pr != nil && pr.Kind == tablelog.KindPlay {
 					cut()
 				} else if pr != nil && !answered[pr.Seq] {
 					answered[pr.Seq] = true
@@ -109,7 +110,7 @@ func TestSilentDeviceTakenOverLibp2p(t *testing.T) {
 	wg.Wait()
 	cancel()
 	<-clockDone
-	var heads []table.Hash
+	var heads []tablelog.Hash
 	var exports [][]byte
 	for i, s := range sessions {
 		if i == cutDev {

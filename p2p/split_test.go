@@ -17,6 +17,7 @@ import (
 	"github.com/njetlan/njet/internal/forge"
 	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // splitGate is a host's connection gater in tests: it refuses connections
@@ -67,9 +68,9 @@ func newGatedNode(t *testing.T, key ed25519.PrivateKey, gate *splitGate) *Node {
 // Another publication of that envelope waits until the split is done, so
 // that none goes out to both sides before it.
 type splitTransport struct {
-	table.Transport
-	match func(env *table.Envelope) bool
-	split func(ctx context.Context, env *table.Envelope, data []byte) error
+	tablelog.Transport
+	match func(env *tablelog.Envelope) bool
+	split func(ctx context.Context, env *tablelog.Envelope, data []byte) error
 	once  sync.Once
 	done  chan struct{} // closed once the split published both
 }
@@ -78,7 +79,7 @@ func (s *splitTransport) Publish(ctx context.Context, data []byte) error {
 	if table.IsSideMessage(data) {
 		return s.Transport.Publish(ctx, data)
 	}
-	if env, err := table.ParseEnvelope(data); err == nil && s.match(env) {
+	if env, err := tablelog.ParseEnvelope(data); err == nil && s.match(env) {
 		first := false
 		s.once.Do(func() { first = true })
 		if first {
@@ -101,18 +102,18 @@ func (s *splitTransport) Publish(ctx context.Context, data []byte) error {
 // (with the table's clock running). It serves nothing from the first
 // envelope held on (match) until released.
 type heldServer struct {
-	table.RangeServer
-	match    func(env *table.Envelope) bool
+	tablelog.RangeServer
+	match    func(env *tablelog.Envelope) bool
 	released atomic.Bool
 }
 
-func (h *heldServer) ServeRange(ctx context.Context, id table.TableID, from, to uint64) ([][]byte, error) {
+func (h *heldServer) ServeRange(ctx context.Context, id tablelog.TableID, from, to uint64) ([][]byte, error) {
 	out, err := h.RangeServer.ServeRange(ctx, id, from, to)
 	if err != nil || h.released.Load() {
 		return out, err
 	}
 	for i, b := range out {
-		if env, err := table.ParseEnvelope(b); err == nil && h.match(env) {
+		if env, err := tablelog.ParseEnvelope(b); err == nil && h.match(env) {
 			return out[:i], nil
 		}
 	}
@@ -134,7 +135,7 @@ func TestEquivocationSplitNetworkLibp2p(t *testing.T) {
 	everyAttack(t, splitOverLibp2p)
 }
 
-func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) {
+func splitOverLibp2p(t *testing.T, game table.GameName, kind tablelog.Kind, n int) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 	const cheater = 1
@@ -142,7 +143,7 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 	keys := make([]ed25519.PrivateKey, n)
 	gates := make([]*splitGate, n)
 	nodes := make([]*Node, n)
-	ids := make([]table.Identity, n)
+	ids := make([]tablelog.Identity, n)
 	for i := range n {
 		var seed [ed25519.SeedSize]byte
 		for j := range seed {
@@ -152,7 +153,7 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 		gates[i] = &splitGate{}
 		nodes[i] = newGatedNode(t, keys[i], gates[i])
 		var err error
-		if ids[i], err = table.IdentityOf(keys[i].Public().(ed25519.PublicKey)); err != nil {
+		if ids[i], err = tablelog.IdentityOf(keys[i].Public().(ed25519.PublicKey)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -192,9 +193,9 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 	// running holds each device's peer once it runs (the cheater's split
 	// reads it from the cheater's goroutine).
 	running := make([]atomic.Pointer[table.Peer], n)
-	cheat := func(env *table.Envelope) bool { return env.Kind == kind && int(env.Author) == cheater }
+	cheat := func(env *tablelog.Envelope) bool { return env.Kind == kind && int(env.Author) == cheater }
 	var held *heldServer
-	split := func(ctx context.Context, env *table.Envelope, data []byte, own table.Transport) error {
+	split := func(ctx context.Context, env *tablelog.Envelope, data []byte, own tablelog.Transport) error {
 		// Each of the cheater's hosts first hears its side subscribed to
 		// the table's topic, so that the envelope reaches it, and waits
 		// for side B to hold every envelope before it: the twin serves no
@@ -255,7 +256,7 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 	}
 
 	peers := make([]*table.Peer, n)
-	stores := make([]*table.Store, n)
+	stores := make([]*tablelog.Store, n)
 	errs := make([]error, n)
 	logf := func(string, ...any) {}
 	if testing.Verbose() {
@@ -267,7 +268,7 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 	const patience = 5 * time.Second
 	for i, nd := range nodes {
 		stores[i] = openTestStore(t, t.TempDir())
-		var server table.RangeServer = stores[i]
+		var server tablelog.RangeServer = stores[i]
 		if i == cheater {
 			held = &heldServer{RangeServer: stores[i], match: cheat}
 			server = held
@@ -282,15 +283,15 @@ func splitOverLibp2p(t *testing.T, game table.GameName, kind table.Kind, n int) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		var tr table.Transport = ep
+		var tr tablelog.Transport = ep
 		if i == cheater {
 			tr = &splitTransport{Transport: ep, match: cheat, done: make(chan struct{}),
-				split: func(ctx context.Context, env *table.Envelope, data []byte) error { return split(ctx, env, data, ep) }}
+				split: func(ctx context.Context, env *tablelog.Envelope, data []byte) error { return split(ctx, env, data, ep) }}
 		}
 		tick, poll := time.NewTicker(100*time.Millisecond), time.NewTicker(50*time.Millisecond)
 		t.Cleanup(tick.Stop)
 		t.Cleanup(poll.Stop)
-		var first *table.Envelope
+		var first *tablelog.Envelope
 		if i == 0 {
 			first = genesis
 		}

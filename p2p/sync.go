@@ -10,20 +10,20 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
 
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // SyncProtocol is the stream protocol that serves log ranges: the asker
-// writes one table.SyncRequest and closes its side, the server answers
-// with one sync response (table.MarshalSyncResponse) and closes.
+// writes one tablelog.SyncRequest and closes its side, the server answers
+// with one sync response (tablelog.MarshalSyncResponse) and closes.
 const SyncProtocol protocol.ID = "/njet/sync/1"
 
 // Sync timeouts: a request is answered or abandoned within these bounds.
 const (
 	syncServeTimeout = 10 * time.Second
 	syncFetchTimeout = 5 * time.Second
-	// maxSyncResponse bounds a response as table.ParseSyncResponse does.
-	maxSyncResponse = 1 + 4 + table.MaxRange*4 + table.MaxRangeBytes + table.MaxEnvelopeSize
+	// maxSyncResponse bounds a response as tablelog.ParseSyncResponse does.
+	maxSyncResponse = 1 + 4 + tablelog.MaxRange*4 + tablelog.MaxRangeBytes + tablelog.MaxEnvelopeSize
 )
 
 // slot takes one of the bounded places for serving a stream (sync, watch
@@ -72,11 +72,11 @@ func (n *Node) answerSync(s network.Stream) (*Table, error) {
 	if err := s.SetDeadline(time.Now().Add(syncServeTimeout)); err != nil {
 		return nil, err
 	}
-	buf := make([]byte, table.SyncRequestSize)
+	buf := make([]byte, tablelog.SyncRequestSize)
 	if _, err := io.ReadFull(s, buf); err != nil {
 		return nil, err
 	}
-	req, err := table.ParseSyncRequest(buf)
+	req, err := tablelog.ParseSyncRequest(buf)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (n *Node) answerSync(s network.Stream) (*Table, error) {
 	t := n.tables[req.Table]
 	n.mu.Unlock()
 	if t == nil {
-		return nil, fmt.Errorf("%w: unknown table %v", table.ErrNotFound, req.Table)
+		return nil, fmt.Errorf("%w: unknown table %v", tablelog.ErrNotFound, req.Table)
 	}
 	dev := t.member(s.Conn().RemotePeer())
 	if dev < 0 {
@@ -97,7 +97,7 @@ func (n *Node) answerSync(s network.Stream) (*Table, error) {
 	if err != nil {
 		return t, err
 	}
-	resp, err := table.MarshalSyncResponse(envs)
+	resp, err := tablelog.MarshalSyncResponse(envs)
 	if err != nil {
 		return t, err
 	}
@@ -106,7 +106,7 @@ func (n *Node) answerSync(s network.Stream) (*Table, error) {
 }
 
 // fetch asks pid for a range over SyncProtocol, bounded by syncFetchTimeout.
-func (n *Node) fetch(ctx context.Context, pid peer.ID, req table.SyncRequest) ([][]byte, error) {
+func (n *Node) fetch(ctx context.Context, pid peer.ID, req tablelog.SyncRequest) ([][]byte, error) {
 	data, err := req.MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -115,26 +115,26 @@ func (n *Node) fetch(ctx context.Context, pid peer.ID, req table.SyncRequest) ([
 	defer cancel()
 	s, err := n.host.NewStream(ctx, pid, SyncProtocol)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	defer s.Close()
 	deadline, _ := ctx.Deadline()
 	if err := s.SetDeadline(deadline); err != nil {
 		s.Reset()
-		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	if _, err := s.Write(data); err != nil {
 		s.Reset()
-		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	if err := s.CloseWrite(); err != nil {
 		s.Reset()
-		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	resp, err := io.ReadAll(io.LimitReader(s, maxSyncResponse+1))
 	if err != nil {
 		s.Reset()
-		return nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
-	return table.ParseSyncResponse(resp)
+	return tablelog.ParseSyncResponse(resp)
 }

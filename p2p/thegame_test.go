@@ -12,6 +12,7 @@ import (
 
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -23,10 +24,10 @@ func TestTheGameLoopback(t *testing.T) {
 	defer cancel()
 	const n = 3
 	var nodes []*Node
-	var ids []table.Identity
+	var ids []tablelog.Identity
 	for range n {
 		nd := newTestNode(t)
-		id, err := table.IdentityOf(nd.Key().Public().(ed25519.PublicKey))
+		id, err := tablelog.IdentityOf(nd.Key().Public().(ed25519.PublicKey))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +38,7 @@ func TestTheGameLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &table.Envelope{Version: table.EnvelopeVersion, Table: table.TableIDOf(body), Kind: table.KindGenesis, Body: body}
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: table.TableIDOf(body), Kind: tablelog.KindGenesis, Body: body}
 	if err := env.Sign(nodes[0].Key()); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestTheGameLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stores := make([]*table.Store, n)
+	stores := make([]*tablelog.Store, n)
 	errs := make([]error, n)
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -71,7 +72,7 @@ func TestTheGameLoopback(t *testing.T) {
 		}
 		tick := time.NewTicker(100 * time.Millisecond)
 		t.Cleanup(tick.Stop)
-		var genesis *table.Envelope
+		var genesis *tablelog.Envelope
 		if i == 0 {
 			genesis = env
 		}

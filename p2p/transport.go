@@ -13,17 +13,18 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // TopicName returns the gossipsub topic of a table.
-func TopicName(id table.TableID) string { return "njet/table/" + id.String() + "/1" }
+func TopicName(id tablelog.TableID) string { return "njet/table/" + id.String() + "/1" }
 
 // TableConfig joins a Node to a table.
 type TableConfig struct {
 	// Setup is the table's genesis and member devices.
 	Setup *Setup
 	// Server answers the table's sync requests (the device's Store).
-	Server table.RangeServer
+	Server tablelog.RangeServer
 	// Redial is how often the table checks its connections to the other
 	// member devices and dials those it lost (default 2s).
 	Redial time.Duration
@@ -37,15 +38,15 @@ type Stats struct {
 
 // Table is a node's membership in one table: the gossipsub topic with its
 // validator, the sync server, the protection of the member connections,
-// and the redialing of lost members. Transport returns one table.Transport
+// and the redialing of lost members. Transport returns one tablelog.Transport
 // per seat the device plays (its own and the bots it hosts).
 type Table struct {
 	node      *Node
-	id        table.TableID
+	id        tablelog.TableID
 	topicName string
 	topic     *pubsub.Topic
 	roster    *roster
-	server    table.RangeServer
+	server    tablelog.RangeServer
 	self      int // this device's index in the roster
 
 	// Stats counts validated messages and sync requests.
@@ -131,14 +132,14 @@ func (n *Node) JoinTable(cfg TableConfig) (*Table, error) {
 }
 
 // ID returns the table id.
-func (t *Table) ID() table.TableID { return t.id }
+func (t *Table) ID() tablelog.TableID { return t.id }
 
 // Members returns the seat identities of every other seat (the Peers of a
 // table.PeerConfig for seat).
-func (t *Table) Members(seat int) []table.Identity {
+func (t *Table) Members(seat int) []tablelog.Identity {
 	t.roster.mu.Lock()
 	defer t.roster.mu.Unlock()
-	var out []table.Identity
+	var out []tablelog.Identity
 	for s, keys := range t.roster.seats {
 		if s != seat {
 			out = append(out, keys[0].key)
@@ -247,13 +248,13 @@ func (t *Table) Close() error {
 	return nil
 }
 
-// Endpoint is one seat's table.Transport over a Table: its own
+// Endpoint is one seat's tablelog.Transport over a Table: its own
 // subscription to the topic, publishing through the device's key, and
 // sync requests to the device that hosts the asked seat.
 type Endpoint struct {
 	t      *Table
 	sub    *pubsub.Subscription
-	out    chan table.Received
+	out    chan tablelog.Received
 	cancel context.CancelFunc
 	done   chan struct{}
 	once   sync.Once
@@ -271,14 +272,14 @@ func (t *Table) Transport() (*Endpoint, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
-		return nil, table.ErrClosed
+		return nil, tablelog.ErrClosed
 	}
 	sub, err := t.topic.Subscribe(pubsub.WithBufferSize(endpointBuffer))
 	if err != nil {
 		return nil, fmt.Errorf("p2p: subscribe: %w", err)
 	}
 	ctx, cancel := context.WithCancel(t.ctx)
-	e := &Endpoint{t: t, sub: sub, out: make(chan table.Received, endpointBuffer), cancel: cancel, done: make(chan struct{})}
+	e := &Endpoint{t: t, sub: sub, out: make(chan tablelog.Received, endpointBuffer), cancel: cancel, done: make(chan struct{})}
 	t.endpoints[e] = struct{}{}
 	go e.read(ctx)
 	return e, nil
@@ -298,52 +299,52 @@ func (e *Endpoint) read(ctx context.Context) {
 			continue
 		}
 		select {
-		case e.out <- table.Received{From: from, Data: m.Data}:
+		case e.out <- tablelog.Received{From: from, Data: m.Data}:
 		default:
 			// A slow reader loses the message; the replica syncs it.
 		}
 	}
 }
 
-// Publish implements table.Transport.
+// Publish implements tablelog.Transport.
 func (e *Endpoint) Publish(ctx context.Context, data []byte) error {
 	if e.closed.Load() {
-		return table.ErrClosed
+		return tablelog.ErrClosed
 	}
 	if err := e.t.topic.Publish(ctx, data); err != nil {
 		if errors.Is(err, pubsub.ErrTopicClosed) {
-			return table.ErrClosed
+			return tablelog.ErrClosed
 		}
 		return fmt.Errorf("p2p: publish: %w", err)
 	}
 	return nil
 }
 
-// Messages implements table.Transport.
-func (e *Endpoint) Messages() <-chan table.Received { return e.out }
+// Messages implements tablelog.Transport.
+func (e *Endpoint) Messages() <-chan tablelog.Received { return e.out }
 
-// Fetch implements table.Transport: it asks the device that holds peer's
+// Fetch implements tablelog.Transport: it asks the device that holds peer's
 // key (a seat's own device, or the host of a bot) over /njet/sync/1, or
 // answers from the local store when this device holds it.
-func (e *Endpoint) Fetch(ctx context.Context, id table.Identity, from, to uint64) ([][]byte, error) {
+func (e *Endpoint) Fetch(ctx context.Context, id tablelog.Identity, from, to uint64) ([][]byte, error) {
 	if e.closed.Load() {
-		return nil, table.ErrClosed
+		return nil, tablelog.ErrClosed
 	}
 	dev := e.t.roster.deviceOfKey(id)
 	if dev < 0 {
-		return nil, fmt.Errorf("%w: %v is not a member", table.ErrUnreachable, id)
+		return nil, fmt.Errorf("%w: %v is not a member", tablelog.ErrUnreachable, id)
 	}
 	if dev == e.t.self {
 		return e.t.server.ServeRange(ctx, e.t.id, from, to)
 	}
-	data, err := e.t.node.fetch(ctx, e.t.roster.pid(dev), table.SyncRequest{Table: e.t.id, From: from, To: to})
+	data, err := e.t.node.fetch(ctx, e.t.roster.pid(dev), tablelog.SyncRequest{Table: e.t.id, From: from, To: to})
 	if err == nil {
 		e.t.learnFetched(data)
 	}
 	return data, err
 }
 
-// Close implements table.Transport.
+// Close implements tablelog.Transport.
 func (e *Endpoint) Close() error {
 	e.once.Do(func() {
 		e.closed.Store(true)
@@ -357,7 +358,7 @@ func (e *Endpoint) Close() error {
 	return nil
 }
 
-var _ table.Transport = (*Endpoint)(nil)
+var _ tablelog.Transport = (*Endpoint)(nil)
 
 // validate is the topic validator: it rejects, before they propagate,
 // messages that are oversized or malformed, for another table, from a
@@ -389,7 +390,7 @@ func (t *Table) check(src peer.ID, data []byte) pubsub.ValidationResult {
 	if dev < 0 {
 		return pubsub.ValidationReject
 	}
-	if len(data) > table.MaxEnvelopeSize {
+	if len(data) > tablelog.MaxEnvelopeSize {
 		return pubsub.ValidationReject
 	}
 	switch {
@@ -402,7 +403,7 @@ func (t *Table) check(src peer.ID, data []byte) pubsub.ValidationResult {
 	case table.IsPresence(data):
 		return t.checkPresence(dev, data)
 	}
-	env, err := table.ParseEnvelope(data)
+	env, err := tablelog.ParseEnvelope(data)
 	if err != nil || env.Table != t.id {
 		return pubsub.ValidationReject
 	}
@@ -460,8 +461,8 @@ func verdict(ok bool) pubsub.ValidationResult {
 // by sync rather than through the topic.
 func (t *Table) learnFetched(data [][]byte) {
 	for _, d := range data {
-		env, err := table.ParseEnvelope(d)
-		if err != nil || env.Table != t.id || env.Kind != table.KindBotSeat && env.Kind != table.KindVoidSilent {
+		env, err := tablelog.ParseEnvelope(d)
+		if err != nil || env.Table != t.id || env.Kind != tablelog.KindBotSeat && env.Kind != tablelog.KindVoidSilent {
 			continue
 		}
 		for dev := range t.roster.members() {
@@ -515,18 +516,18 @@ func (t *Table) admitFromLog(ctx context.Context, force bool) {
 		}
 	}
 	for {
-		envs, err := t.server.ServeRange(ctx, t.id, t.scanned, t.scanned+table.MaxRange)
+		envs, err := t.server.ServeRange(ctx, t.id, t.scanned, t.scanned+tablelog.MaxRange)
 		if err != nil || len(envs) == 0 {
 			return
 		}
 		for _, b := range envs {
-			env, err := table.ParseEnvelope(b)
+			env, err := tablelog.ParseEnvelope(b)
 			if err != nil || env.Seq != t.scanned {
 				return
 			}
 			t.scanned++
 			t.scannedLast = sha256.Sum256(b)
-			if env.Kind != table.KindSeatClaim {
+			if env.Kind != tablelog.KindSeatClaim {
 				continue
 			}
 			seat, key, err := table.ClaimOf(env)

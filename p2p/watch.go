@@ -12,16 +12,16 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
 
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // WatchProtocol serves a running table to a watcher: a device that is no
 // member and follows the table without posting. The watcher writes one
-// table.SyncRequest — its Table may be zero, meaning the table this device
+// tablelog.SyncRequest — its Table may be zero, meaning the table this device
 // plays — and closes its side; the member answers with the table's setup
 // (4-byte length, then the Setup encoding, so that the watcher knows the
 // genesis and the other members to ask) followed by a sync response
-// (table.MarshalSyncResponse) for the range, and closes.
+// (tablelog.MarshalSyncResponse) for the range, and closes.
 //
 // It is served to anyone: the log is what `njet verify` reads from an
 // export, public by design. Hands travel sealed to their seats, and
@@ -62,25 +62,25 @@ func (n *Node) answerWatch(s network.Stream) error {
 	if err := s.SetDeadline(time.Now().Add(syncServeTimeout)); err != nil {
 		return err
 	}
-	buf := make([]byte, table.SyncRequestSize)
+	buf := make([]byte, tablelog.SyncRequestSize)
 	if _, err := io.ReadFull(s, buf); err != nil {
 		return err
 	}
-	req, err := table.ParseSyncRequest(buf)
+	req, err := tablelog.ParseSyncRequest(buf)
 	if err != nil {
 		return err
 	}
 	t := n.watchedTable(req.Table)
 	if t == nil {
-		return fmt.Errorf("%w: no table %v here", table.ErrNotFound, req.Table)
+		return fmt.Errorf("%w: no table %v here", tablelog.ErrNotFound, req.Table)
 	}
 	ctx, cancel := context.WithTimeout(t.ctx, syncServeTimeout)
 	defer cancel()
 	gen, err := t.server.ServeRange(ctx, t.id, 0, 1)
 	if err != nil || len(gen) != 1 {
-		return fmt.Errorf("%w: the genesis of table %v", table.ErrNotFound, t.id)
+		return fmt.Errorf("%w: the genesis of table %v", tablelog.ErrNotFound, t.id)
 	}
-	genesis, err := table.ParseEnvelope(gen[0])
+	genesis, err := tablelog.ParseEnvelope(gen[0])
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (n *Node) answerWatch(s network.Stream) error {
 	if err != nil {
 		return err
 	}
-	resp, err := table.MarshalSyncResponse(envs)
+	resp, err := tablelog.MarshalSyncResponse(envs)
 	if err != nil {
 		return err
 	}
@@ -137,10 +137,10 @@ func (t *Table) watchersCaughtUp(next uint64) bool {
 
 // watchedTable is the joined table id names, or, for the zero id, the
 // joined table with the lowest id (a device plays one table at a time).
-func (n *Node) watchedTable(id table.TableID) *Table {
+func (n *Node) watchedTable(id tablelog.TableID) *Table {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if id != (table.TableID{}) {
+	if id != (tablelog.TableID{}) {
 		return n.tables[id]
 	}
 	var found *Table
@@ -157,8 +157,8 @@ func (n *Node) watchedTable(id table.TableID) *Table {
 // sync response holds (none past the end of its log). It is bounded by
 // syncFetchTimeout. The setup and the envelopes are untrusted until a Log
 // accepts them.
-func (n *Node) Watch(ctx context.Context, pid peer.ID, id table.TableID, from, to uint64) (*Setup, [][]byte, error) {
-	data, err := table.SyncRequest{Table: id, From: from, To: to}.MarshalBinary()
+func (n *Node) Watch(ctx context.Context, pid peer.ID, id tablelog.TableID, from, to uint64) (*Setup, [][]byte, error) {
+	data, err := tablelog.SyncRequest{Table: id, From: from, To: to}.MarshalBinary()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -166,26 +166,26 @@ func (n *Node) Watch(ctx context.Context, pid peer.ID, id table.TableID, from, t
 	defer cancel()
 	s, err := n.host.NewStream(ctx, pid, WatchProtocol)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	defer s.Close()
 	deadline, _ := ctx.Deadline()
 	if err := s.SetDeadline(deadline); err != nil {
 		s.Reset()
-		return nil, nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	if _, err := s.Write(data); err != nil {
 		s.Reset()
-		return nil, nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	if err := s.CloseWrite(); err != nil {
 		s.Reset()
-		return nil, nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	resp, err := io.ReadAll(io.LimitReader(s, maxWatchResponse+1))
 	if err != nil {
 		s.Reset()
-		return nil, nil, fmt.Errorf("%w: %v: %w", table.ErrUnreachable, pid, err)
+		return nil, nil, fmt.Errorf("%w: %v: %w", tablelog.ErrUnreachable, pid, err)
 	}
 	return parseWatchResponse(resp)
 }
@@ -193,17 +193,17 @@ func (n *Node) Watch(ctx context.Context, pid peer.ID, id table.TableID, from, t
 // parseWatchResponse decodes a watch response strictly.
 func parseWatchResponse(data []byte) (*Setup, [][]byte, error) {
 	if len(data) > maxWatchResponse || len(data) < 4 {
-		return nil, nil, fmt.Errorf("%w: watch response of %d bytes", table.ErrMalformed, len(data))
+		return nil, nil, fmt.Errorf("%w: watch response of %d bytes", tablelog.ErrMalformed, len(data))
 	}
 	n := binary.BigEndian.Uint32(data)
 	if uint64(n) > uint64(len(data)-4) || n > maxSetupMessage {
-		return nil, nil, fmt.Errorf("%w: watch response with a setup of %d bytes", table.ErrMalformed, n)
+		return nil, nil, fmt.Errorf("%w: watch response with a setup of %d bytes", tablelog.ErrMalformed, n)
 	}
 	setup, err := ParseSetup(data[4 : 4+n])
 	if err != nil {
 		return nil, nil, err
 	}
-	envs, err := table.ParseSyncResponse(data[4+n:])
+	envs, err := tablelog.ParseSyncResponse(data[4+n:])
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // watchResponse encodes a watch response as serveWatch writes it.
 func watchResponse(tb testing.TB, setup []byte, envs [][]byte) []byte {
 	tb.Helper()
-	resp, err := table.MarshalSyncResponse(envs)
+	resp, err := tablelog.MarshalSyncResponse(envs)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -49,8 +49,8 @@ func TestParseWatchResponse(t *testing.T) {
 			if err == nil || s != nil || envs != nil {
 				t.Fatalf("accepted: %v, %d envelopes", s, len(envs))
 			}
-			if !errors.Is(err, table.ErrMalformed) && !errors.Is(err, table.ErrUnknownVersion) &&
-				!errors.Is(err, table.ErrTooLarge) {
+			if !errors.Is(err, tablelog.ErrMalformed) && !errors.Is(err, tablelog.ErrUnknownVersion) &&
+				!errors.Is(err, tablelog.ErrTooLarge) {
 				t.Errorf("error %v wraps no table sentinel", err)
 			}
 		})

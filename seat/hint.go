@@ -5,25 +5,17 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
+	tgbot "github.com/njetlan/njet/thegame/bot"
 )
 
 // ErrNoHint is wrapped by Hint and TheGameHint when there is nothing to
 // hint: no question open, or not the seat's turn.
 var ErrNoHint = errors.New("seat: no hint now")
-
-// njetPlayer is how a bot of Njet! is asked for a move.
-type njetPlayer interface {
-	Act(v *engine.View, legal []engine.Action) engine.Action
-}
-
-// theGamePlayer is how a bot of The Game is asked for a move.
-type theGamePlayer interface {
-	Act(v *thegame.View) thegame.Action
-}
 
 // strongPlayer makes the registry's strong bot of a game.
 func strongPlayer(name table.GameName, rng *rand.Rand) (table.Player, error) {
@@ -47,12 +39,12 @@ func Hint(p Prompt) (engine.Action, error) {
 	if err != nil {
 		return engine.Action{}, err
 	}
-	bot, ok := pl.(njetPlayer)
+	player, ok := pl.(bot.Player)
 	if !ok {
 		return engine.Action{}, fmt.Errorf("seat: the strong bot %s does not play Njet!", pl.Name())
 	}
 	v := p.View
-	a := bot.Act(&v, p.Legal)
+	a := player.Act(&v, p.Legal)
 	for _, l := range p.Legal {
 		if l == a {
 			return a, nil
@@ -72,11 +64,11 @@ func TheGameHint(v thegame.View) (thegame.Action, error) {
 	if err != nil {
 		return thegame.Action{}, err
 	}
-	bot, ok := pl.(theGamePlayer)
+	player, ok := pl.(tgbot.Player)
 	if !ok {
 		return thegame.Action{}, fmt.Errorf("seat: the strong bot %s does not play The Game", pl.Name())
 	}
-	a := bot.Act(&v)
+	a := player.Act(&v)
 	pos := v.Position()
 	switch {
 	case a.Kind == thegame.ActPlay && pos.CheckPlay(a.Card, a.Pile) == nil:

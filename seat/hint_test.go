@@ -12,6 +12,7 @@ import (
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
 	"github.com/njetlan/njet/thegame"
+	tgbot "github.com/njetlan/njet/thegame/bot"
 	tgsim "github.com/njetlan/njet/thegame/sim"
 )
 
@@ -109,7 +110,7 @@ func TestHintTheGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := pl.(theGamePlayer).Act(&w)
+		want := pl.(tgbot.Player).Act(&w)
 		if h != want {
 			t.Fatalf("hint %+v, the strong bot plays %+v", h, want)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // PeerSeatConfig sets up a PeerSeat.
@@ -53,8 +54,8 @@ type PeerSeat struct {
 	queue    []Event
 	synced   bool
 	ended    bool
-	seen     uint64     // envelopes of the log told
-	seenAt   table.Hash // the hash of the last of them
+	seen     uint64        // envelopes of the log told
+	seenAt   tablelog.Hash // the hash of the last of them
 	cur      engine.View
 	players  int
 	deal     tally // what was told of the current deal
@@ -63,16 +64,16 @@ type PeerSeat struct {
 	kept     int   // RoundKept told
 	halted   bool  // the current halt told
 	watching bool
-	asked    uint64     // seq of the last YourTurn, or 0
-	askedAt  table.Hash // the log's head it was asked at
-	open     bool       // that question is open (not answered by a Moved, not withdrawn)
-	turn     *Turn      // the last Turn told
+	asked    uint64        // seq of the last YourTurn, or 0
+	askedAt  tablelog.Hash // the log's head it was asked at
+	open     bool          // that question is open (not answered by a Moved, not withdrawn)
+	turn     *Turn         // the last Turn told
 }
 
 // question names a question: its seq, at the log's head it was asked at.
 type question struct {
 	seq  uint64
-	head table.Hash
+	head tablelog.Hash
 }
 
 // tally is what was told of one deal.
@@ -166,7 +167,7 @@ func (s *PeerSeat) update() {
 
 // see takes the log's first seq envelopes as told.
 func (s *PeerSeat) see(seq uint64) {
-	s.seen, s.seenAt = seq, table.Hash{}
+	s.seen, s.seenAt = seq, tablelog.Hash{}
 	if seq == 0 {
 		return
 	}
@@ -209,7 +210,7 @@ func (s *PeerSeat) sync(v table.PeerView) {
 	// that follows the claim cannot be told move by move.
 	returned := s.watching && v.BotHost < 0
 	s.watching = v.BotHost >= 0
-	s.asked, s.askedAt, s.open = 0, table.Hash{}, false
+	s.asked, s.askedAt, s.open = 0, tablelog.Hash{}, false
 	st := State{
 		View: v.Game, You: s.you, Seats: s.seats(v), Rounds: s.rounds(v.Game),
 		Halt: violationOf(v.Violation), Watching: s.watching, Back: s.watching && s.comesBack(), Audited: true, Over: v.Over,
@@ -304,7 +305,7 @@ func (s *PeerSeat) comesBack() bool { return s.p.Game().Claimable(s.you) == nil 
 // and fields taken from the view v. It reports false, and queues nothing,
 // when an envelope's move is not in v (the view is already past its
 // deal); the caller then syncs, which sets every count afresh.
-func (s *PeerSeat) tellEnvelopes(envs []*table.Envelope, v table.PeerView) bool {
+func (s *PeerSeat) tellEnvelopes(envs []*tablelog.Envelope, v table.PeerView) bool {
 	queued := len(s.queue)
 	restore := func() bool {
 		s.queue = s.queue[:queued]
@@ -315,14 +316,14 @@ func (s *PeerSeat) tellEnvelopes(envs []*table.Envelope, v table.PeerView) bool 
 	for _, env := range envs {
 		author := int(env.Author)
 		switch env.Kind {
-		case table.KindRoundKey, table.KindShuffle:
+		case tablelog.KindRoundKey, tablelog.KindShuffle:
 			if s.deal.dealt && s.deal.plays > 0 {
 				// A new deal begins: nothing more comes of the last one.
 				s.deal = tally{}
 			}
-		case table.KindBotSeat, table.KindVoidSilent, table.KindAbandon:
+		case tablelog.KindBotSeat, tablelog.KindVoidSilent, tablelog.KindAbandon:
 			s.deal = tally{}
-		case table.KindBlock:
+		case tablelog.KindBlock:
 			if !s.ensureDealt(v) || s.deal.blocks >= len(g.Blocks) {
 				return restore()
 			}
@@ -333,7 +334,7 @@ func (s *PeerSeat) tellEnvelopes(envs []*table.Envelope, v table.PeerView) bool 
 				s.deal.rules = true
 				s.tell(RulesSet{Rules: g.Rules})
 			}
-		case table.KindTeam:
+		case tablelog.KindTeam:
 			if !s.ensureDealt(v) || g.Phase <= engine.PhaseTeams || s.deal.teams {
 				return restore()
 			}
@@ -345,13 +346,13 @@ func (s *PeerSeat) tellEnvelopes(envs []*table.Envelope, v table.PeerView) bool 
 			}
 			s.moved(engine.Action{Kind: engine.ActTeam, Seat: author, Partners: partners}, g)
 			s.flushTeams(g)
-		case table.KindDiscardCommit, table.KindPassCommit:
+		case tablelog.KindDiscardCommit, tablelog.KindPassCommit:
 			if !s.ensureDealt(v) || g.Phase <= engine.PhaseTeams {
 				return restore()
 			}
 			s.flushTeams(g)
 			a := hidden(engine.ActDiscard, author)
-			if env.Kind == table.KindPassCommit {
+			if env.Kind == tablelog.KindPassCommit {
 				a.Kind = engine.ActPass
 			}
 			if author == s.you {
@@ -363,7 +364,7 @@ func (s *PeerSeat) tellEnvelopes(envs []*table.Envelope, v table.PeerView) bool 
 				}
 			}
 			s.moved(a, g)
-		case table.KindPlay:
+		case tablelog.KindPlay:
 			if !s.ensureDealt(v) || s.deal.plays >= len(all) {
 				return restore()
 			}
@@ -647,17 +648,17 @@ func hidden(k engine.Kind, seat int) engine.Action {
 }
 
 // actionKind is the move a table kind posts, or 0 for the table's work.
-func actionKind(k table.Kind) engine.Kind {
+func actionKind(k tablelog.Kind) engine.Kind {
 	switch k {
-	case table.KindBlock:
+	case tablelog.KindBlock:
 		return engine.ActBlock
-	case table.KindTeam:
+	case tablelog.KindTeam:
 		return engine.ActTeam
-	case table.KindDiscardCommit:
+	case tablelog.KindDiscardCommit:
 		return engine.ActDiscard
-	case table.KindPassCommit:
+	case tablelog.KindPassCommit:
 		return engine.ActPass
-	case table.KindPlay:
+	case tablelog.KindPlay:
 		return engine.ActPlay
 	}
 	return 0

@@ -12,20 +12,21 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // verifyLog writes log as an export and verifies it offline.
-func verifyLog(t *testing.T, l *Log) (*Verification, error) {
+func verifyLog(t *testing.T, l *tablelog.Log) (*Verification, error) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := WriteExport(&buf, l.Range(0, l.Next())); err != nil {
+	if err := tablelog.WriteExport(&buf, l.Range(0, l.Next())); err != nil {
 		t.Fatal(err)
 	}
 	return Verify(&buf)
 }
 
 // mustPost offers env to every log and fails the test if one refuses it.
-func (d *driver) mustPost(env *Envelope) {
+func (d *driver) mustPost(env *tablelog.Envelope) {
 	d.t.Helper()
 	for i, err := range d.postAll(env) {
 		if err != nil {
@@ -45,24 +46,24 @@ func TestTwoSeatsNeverHandASeatToTheOpponent(t *testing.T) {
 	d := newDriver(t, engine.Modern, 2, 2, 50)
 	// The first round is played and audited; in the second, the opponent
 	// strikes right after its own block.
-	d.runUntil(func(seat int, k Kind) bool {
-		return len(d.observer().Njet().Results()) == 1 && k == KindBlock && seat == victim
+	d.runUntil(func(seat int, k tablelog.Kind) bool {
+		return len(d.observer().Njet().Results()) == 1 && k == tablelog.KindBlock && seat == victim
 	})
 	totals := d.observer().Njet().Results()[0].Totals
 	t.Run("void with its own vote", func(t *testing.T) {
 		env := voidEnvelope(t, d, opponent, victim, votesAgainst(t, d, d.logs[d.n], victim))
-		expectLogErr(t, d.postAll(env), ErrNotEntitled)
+		expectLogErr(t, d.postAll(env), tablelog.ErrNotEntitled)
 	})
 	t.Run("bot seat", func(t *testing.T) {
 		seq, prev := d.logs[d.n].Head()
-		env := d.sign(opponent, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
-			Author: opponent, Kind: KindBotSeat, Body: botSeatBody(victim, Identity{0xb0})})
-		expectLogErr(t, d.postAll(env), ErrNotEntitled)
+		env := d.sign(opponent, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+			Author: opponent, Kind: tablelog.KindBotSeat, Body: botSeatBody(victim, tablelog.Identity{0xb0})})
+		expectLogErr(t, d.postAll(env), tablelog.ErrNotEntitled)
 	})
 	t.Run("abandon for the wrong seat", func(t *testing.T) {
 		seq, prev := d.logs[d.n].Head()
-		env := d.sign(opponent, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
-			Author: opponent, Kind: KindAbandon, Body: abandonBody(opponent)})
+		env := d.sign(opponent, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+			Author: opponent, Kind: tablelog.KindAbandon, Body: abandonBody(opponent)})
 		expectLogErr(t, d.postAll(env), ErrVote)
 	})
 	seq, _ := d.logs[d.n].Head()
@@ -71,7 +72,7 @@ func TestTwoSeatsNeverHandASeatToTheOpponent(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, prev := d.logs[d.n].Head()
-	d.mustPost(d.sign(opponent, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+	d.mustPost(d.sign(opponent, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
 		Author: opponent, Kind: dr.kind, Body: dr.body}))
 	for i, g := range d.games {
 		a := g.Abandoned()
@@ -103,10 +104,10 @@ func TestTwoSeatsNeverHandASeatToTheOpponent(t *testing.T) {
 func TestTwoSeatsCheatEndsTheGame(t *testing.T) {
 	const cheater = 1
 	d := newDriver(t, engine.Modern, 2, 2, 51)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == cheater })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindShuffle && seat == cheater })
 	env := d.envelope(cheater)
 	var m crypto.ShuffleMessage
-	if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindShuffle, env.Body, &m); err != nil {
 		t.Fatal(err)
 	}
 	m.Deck[0], m.Deck[1] = m.Deck[1], m.Deck[0]
@@ -117,7 +118,7 @@ func TestTwoSeatsCheatEndsTheGame(t *testing.T) {
 	env.Body = body
 	d.mustPost(d.sign(cheater, env))
 	d.expectCaught(cheater, crypto.CheckShuffle.String())
-	var kinds []Kind
+	var kinds []tablelog.Kind
 	for range 10 {
 		_, k, err := d.turn()
 		if err != nil {
@@ -126,7 +127,7 @@ func TestTwoSeatsCheatEndsTheGame(t *testing.T) {
 		kinds = append(kinds, k)
 		d.step()
 	}
-	if !slices.Equal(kinds, []Kind{KindVoidVote}) {
+	if !slices.Equal(kinds, []tablelog.Kind{tablelog.KindVoidVote}) {
 		t.Errorf("kinds after the cheat %v, want one VoidVote", kinds)
 	}
 	obs := d.observer()
@@ -214,14 +215,14 @@ func TestComplaintNamesTheSender(t *testing.T) {
 	for _, how := range []string{"ciphertext", "token proof"} {
 		t.Run(how, func(t *testing.T) {
 			d := newDriver(t, engine.Classic, 3, 1, 53)
-			d.runUntil(func(seat int, k Kind) bool { return k == KindDealTokens && seat == sender })
+			d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindDealTokens && seat == sender })
 			env := d.envelope(sender)
 			env.Body = corruptToken(t, d, env.Body, sender, victim, how)
 			d.mustPost(d.sign(sender, env))
 			if v := d.games[victim].Violation(); v != nil {
 				t.Fatalf("the victim halted alone: %v", v)
 			}
-			var complaint *Envelope
+			var complaint *tablelog.Envelope
 			for range 20 {
 				if d.observer().Violation() != nil {
 					break
@@ -231,7 +232,7 @@ func TestComplaintNamesTheSender(t *testing.T) {
 					t.Fatal(err)
 				}
 				e := d.envelope(seat)
-				if e.Kind == KindComplaint {
+				if e.Kind == tablelog.KindComplaint {
 					complaint = e
 				}
 				d.mustPost(e)
@@ -298,7 +299,9 @@ func withheldReveal(t *testing.T, escrow bool) {
 		d.games[cheater].blind = true
 		d.lenient[cheater] = true
 		steerDiscard(d)
-		d.runUntil(func(_ int, k Kind) bool { return k == KindDiscardCommit || k == KindPassCommit || k == KindPlay })
+		d.runUntil(func(_ int, k tablelog.Kind) bool {
+			return k == tablelog.KindDiscardCommit || k == tablelog.KindPassCommit || k == tablelog.KindPlay
+		})
 		if r := d.observer().Njet().eng.Rules().Discard; r != engine.Discard1NoOnes {
 			t.Fatalf("seed %d: the steered rule is %v", seed, r)
 		}
@@ -322,7 +325,7 @@ func withheldReveal(t *testing.T, escrow bool) {
 			}
 			return inner(seat, v, legal)
 		}
-		d.runUntil(func(seat int, k Kind) bool { return k == KindReveal && seat == cheater })
+		d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindReveal && seat == cheater })
 		seq, prev := d.logs[dec].Head()
 		dr, err := d.games[dec].draftVoidSilent(seq, prev, votesAgainst(t, d, d.logs[dec], cheater), d.rand(seq))
 		if err != nil {
@@ -331,7 +334,7 @@ func withheldReveal(t *testing.T, escrow bool) {
 		for name, b := range dr.secrets {
 			d.vaults[dec].put(name, b)
 		}
-		d.mustPost(d.sign(dec, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
+		d.mustPost(d.sign(dec, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
 			Kind: dr.kind, Body: dr.body}))
 		for d.step() {
 		}
@@ -373,7 +376,7 @@ func withheldReveal(t *testing.T, escrow bool) {
 func zeroHPKE(t *testing.T, body []byte) []byte {
 	t.Helper()
 	var km crypto.KeyMessage
-	if err := parseCrypto(KindRoundKey, body, &km); err != nil {
+	if err := parseCrypto(tablelog.KindRoundKey, body, &km); err != nil {
 		t.Fatal(err)
 	}
 	km.HPKE = [32]byte{}
@@ -391,7 +394,7 @@ func zeroHPKE(t *testing.T, body []byte) []byte {
 func TestLowOrderHPKEKeyNamesItsOwner(t *testing.T) {
 	const cheater = 1
 	d := newDriver(t, engine.Classic, 3, 1, 56)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == cheater })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindRoundKey && seat == cheater })
 	env := d.envelope(cheater)
 	env.Body = zeroHPKE(t, env.Body)
 	d.mustPost(d.sign(cheater, env))
@@ -411,8 +414,8 @@ func TestLowOrderHPKEKeyOverTheNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	cheated := false
-	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){cheater: func(env *Envelope, key ed25519.PrivateKey) {
-		if env.Kind != KindRoundKey || cheated {
+	sp.tamper = map[int]func(*tablelog.Envelope, ed25519.PrivateKey){cheater: func(env *tablelog.Envelope, key ed25519.PrivateKey) {
+		if env.Kind != tablelog.KindRoundKey || cheated {
 			return
 		}
 		cheated = true

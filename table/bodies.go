@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // BodyVersion is the version byte that starts every body of the game
@@ -47,22 +48,22 @@ type marshaler interface{ MarshalBinary() ([]byte, error) }
 // finish reports it, or trailing bytes.
 type reader struct {
 	b    []byte
-	kind Kind
+	kind tablelog.Kind
 	err  error
 }
 
-func newReader(kind Kind, b []byte) *reader { return newReaderVersion(kind, BodyVersion, b) }
+func newReader(kind tablelog.Kind, b []byte) *reader { return newReaderVersion(kind, BodyVersion, b) }
 
 // newReaderVersion reads a body of version v (a kind whose body has a
 // later version).
-func newReaderVersion(kind Kind, v byte, b []byte) *reader {
+func newReaderVersion(kind tablelog.Kind, v byte, b []byte) *reader {
 	r := &reader{b: b, kind: kind}
 	if len(b) == 0 {
 		r.fail("empty body")
 		return r
 	}
 	if b[0] != v {
-		r.err = fmt.Errorf("%w: %v body version %d", ErrUnknownVersion, kind, b[0])
+		r.err = fmt.Errorf("%w: %v body version %d", tablelog.ErrUnknownVersion, kind, b[0])
 		return r
 	}
 	r.b = b[1:]
@@ -71,7 +72,7 @@ func newReaderVersion(kind Kind, v byte, b []byte) *reader {
 
 func (r *reader) fail(format string, args ...any) {
 	if r.err == nil {
-		r.err = fmt.Errorf("%w: %v body: %s", ErrMalformed, r.kind, fmt.Sprintf(format, args...))
+		r.err = fmt.Errorf("%w: %v body: %s", tablelog.ErrMalformed, r.kind, fmt.Sprintf(format, args...))
 	}
 }
 
@@ -90,7 +91,7 @@ func (r *reader) u16() int    { return int(binary.BigEndian.Uint16(r.take(2))) }
 func (r *reader) u64() uint64 { return binary.BigEndian.Uint64(r.take(8)) }
 
 // identity reads an Ed25519 public key.
-func (r *reader) identity() (id Identity) {
+func (r *reader) identity() (id tablelog.Identity) {
 	copy(id[:], r.take(32))
 	return id
 }
@@ -118,7 +119,7 @@ func (r *reader) unmarshal(m interface{ UnmarshalBinary([]byte) error }, limit i
 		return
 	}
 	if err := m.UnmarshalBinary(b); err != nil {
-		r.err = fmt.Errorf("%w: %v body: %w", ErrMalformed, r.kind, err)
+		r.err = fmt.Errorf("%w: %v body: %w", tablelog.ErrMalformed, r.kind, err)
 	}
 }
 
@@ -132,15 +133,15 @@ func (r *reader) finish() error {
 // Bodies of the other kinds. Each encoder and decoder pair is strict: one
 // value, one encoding.
 
-func ackBody(genesis Hash) []byte {
+func ackBody(genesis tablelog.Hash) []byte {
 	w := newWriter()
 	w.raw(genesis[:])
 	return w.bytes()
 }
 
-func parseAck(body []byte) (Hash, error) {
-	r := newReader(KindAck, body)
-	var h Hash
+func parseAck(body []byte) (tablelog.Hash, error) {
+	r := newReader(tablelog.KindAck, body)
+	var h tablelog.Hash
 	copy(h[:], r.take(32))
 	return h, r.finish()
 }
@@ -154,13 +155,13 @@ func cryptoBody(m marshaler) ([]byte, error) {
 	return append([]byte{BodyVersion}, b...), nil
 }
 
-func parseCrypto(kind Kind, body []byte, m interface{ UnmarshalBinary([]byte) error }) error {
+func parseCrypto(kind tablelog.Kind, body []byte, m interface{ UnmarshalBinary([]byte) error }) error {
 	r := newReader(kind, body)
 	if r.err != nil {
 		return r.err
 	}
 	if err := m.UnmarshalBinary(r.b); err != nil {
-		return fmt.Errorf("%w: %v body: %w", ErrMalformed, kind, err)
+		return fmt.Errorf("%w: %v body: %w", tablelog.ErrMalformed, kind, err)
 	}
 	return nil
 }
@@ -203,20 +204,20 @@ const dealVersionEscrow = 2
 const maxEscrowSize = 1 << 11
 
 func parseDeal(body []byte) ([]crypto.Sealed, error) {
-	sealed, _, err := parseSealed(KindDealTokens, body, false)
+	sealed, _, err := parseSealed(tablelog.KindDealTokens, body, false)
 	return sealed, err
 }
 
 // parseDealTokens decodes a DealTokens body of either version: version 1
 // holds the tokens only, version 2 the seat's escrow after them.
 func parseDealTokens(body []byte) ([]crypto.Sealed, *crypto.EscrowMessage, error) {
-	return parseSealed(KindDealTokens, body, true)
+	return parseSealed(tablelog.KindDealTokens, body, true)
 }
 
 // parseSealed decodes a list of sealed messages (a DealTokens or a
 // Recovery body), and the escrow that follows them in a DealTokens of
 // version 2 when escrow allows it.
-func parseSealed(kind Kind, body []byte, escrow bool) ([]crypto.Sealed, *crypto.EscrowMessage, error) {
+func parseSealed(kind tablelog.Kind, body []byte, escrow bool) ([]crypto.Sealed, *crypto.EscrowMessage, error) {
 	var m *crypto.EscrowMessage
 	var r *reader
 	if escrow && len(body) > 0 && body[0] == dealVersionEscrow {
@@ -250,20 +251,20 @@ func voteBody(seq uint64) []byte {
 }
 
 func parseVote(body []byte) (uint64, error) {
-	r := newReader(KindVoidVote, body)
+	r := newReader(tablelog.KindVoidVote, body)
 	seq := r.u64()
 	return seq, r.finish()
 }
 
-func botSeatBody(seat int, key Identity) []byte {
+func botSeatBody(seat int, key tablelog.Identity) []byte {
 	w := newWriter()
 	w.u8(seat)
 	w.raw(key[:])
 	return w.bytes()
 }
 
-func parseBotSeat(body []byte) (int, Identity, error) {
-	r := newReader(KindBotSeat, body)
+func parseBotSeat(body []byte) (int, tablelog.Identity, error) {
+	r := newReader(tablelog.KindBotSeat, body)
 	seat := r.u8()
 	key := r.identity()
 	return seat, key, r.finish()
@@ -276,7 +277,7 @@ func abandonBody(silent int) []byte {
 }
 
 func parseAbandon(body []byte) (int, error) {
-	r := newReader(KindAbandon, body)
+	r := newReader(tablelog.KindAbandon, body)
 	seat := r.u8()
 	return seat, r.finish()
 }
@@ -303,7 +304,7 @@ func complaintBody(c *complaint) ([]byte, error) {
 }
 
 func parseComplaint(body []byte) (*complaint, error) {
-	r := newReader(KindComplaint, body)
+	r := newReader(tablelog.KindComplaint, body)
 	c := &complaint{kind: crypto.SealKind(r.u8()), from: r.u8(), pos: r.u8(), reveal: new(crypto.Reveal)}
 	if r.err == nil && (c.kind < crypto.SealDeal || c.kind > crypto.SealRecovery) {
 		r.fail("seal kind %d", c.kind)

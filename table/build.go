@@ -5,13 +5,14 @@ import (
 	"io"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // draft is an envelope body a hosted seat is about to post, with the
 // secrets that must be stored before it is sent.
 type draft struct {
 	seq     uint64
-	kind    Kind
+	kind    tablelog.Kind
 	body    []byte
 	secrets map[string][]byte
 }
@@ -48,28 +49,28 @@ func (g *Game) draftLocked(seq uint64, seat int, rnd io.Reader, c chooser) (*dra
 	}
 	d := &draft{seq: seq, kind: kinds[0], secrets: map[string][]byte{}}
 	switch {
-	case d.kind == KindAck:
+	case d.kind == tablelog.KindAck:
 		d.body = ackBody(g.genHash)
-	case d.kind == KindRoundKey:
+	case d.kind == tablelog.KindRoundKey:
 		err = g.draftKey(d, seat, rnd)
-	case d.kind == KindShuffle:
+	case d.kind == tablelog.KindShuffle:
 		var m *crypto.ShuffleMessage
 		if m, err = g.rd.cr.Shuffle(seat, g.rd.deck, rnd); err == nil {
 			d.body, err = cryptoBody(m)
 		}
-	case d.kind == KindDealTokens && g.st == stDeal:
+	case d.kind == tablelog.KindDealTokens && g.st == stDeal:
 		err = g.draftDeal(d, seat, rnd)
-	case d.kind == KindRecovery:
+	case d.kind == tablelog.KindRecovery:
 		err = g.draftRecovery(d, seat, rnd)
-	case d.kind == KindReveal:
+	case d.kind == tablelog.KindReveal:
 		var sec *crypto.Secrets
 		if sec, err = g.hosted(seat); err == nil {
 			d.body, err = g.rules.revealBody(seat, sec)
 		}
-	case d.kind == KindVoidVote:
+	case d.kind == tablelog.KindVoidVote:
 		d.body = voteBody(g.halt.Seq)
-	case d.kind == KindBotSeat:
-		var id Identity
+	case d.kind == tablelog.KindBotSeat:
+		var id tablelog.Identity
 		if id, err = d.botKey(g.halt.Seat, rnd); err == nil {
 			d.body = botSeatBody(g.halt.Seat, id)
 		}
@@ -121,7 +122,7 @@ func (g *Game) asksLocked(seq uint64, seat int) (bool, bool) {
 	if seq != g.next || g.st != stPlay || g.halt != nil {
 		return false, false
 	}
-	if who, kinds, err := g.turn(); err != nil || who != seat || kinds[0] == KindRecovery {
+	if who, kinds, err := g.turn(); err != nil || who != seat || kinds[0] == tablelog.KindRecovery {
 		return false, false
 	}
 	if _, bad := g.complaint(seat); bad {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // expectLogErr checks that every log refused env with sentinel.
@@ -23,27 +24,27 @@ func expectLogErr(t *testing.T, errs []error, sentinel error) {
 
 func TestCheatOutOfTurn(t *testing.T) {
 	d := newDriver(t, engine.Classic, 3, 1, 11)
-	d.runUntil(func(_ int, k Kind) bool { return k == KindBlock })
+	d.runUntil(func(_ int, k tablelog.Kind) bool { return k == tablelog.KindBlock })
 	seat, _, _ := d.turn()
 	env := d.envelope(seat)
 	other := (seat + 1) % d.n
 	env.Author = uint8(other)
-	expectLogErr(t, d.postAll(d.sign(other, env)), ErrNotEntitled)
+	expectLogErr(t, d.postAll(d.sign(other, env)), tablelog.ErrNotEntitled)
 }
 
 func TestCheatForgedAuthor(t *testing.T) {
 	d := newDriver(t, engine.Classic, 3, 1, 12)
-	d.runUntil(func(_ int, k Kind) bool { return k == KindShuffle })
+	d.runUntil(func(_ int, k tablelog.Kind) bool { return k == tablelog.KindShuffle })
 	seat, _, _ := d.turn()
 	env := d.envelope(seat)
-	expectLogErr(t, d.postAll(d.sign((seat+1)%d.n, env)), ErrBadSignature)
+	expectLogErr(t, d.postAll(d.sign((seat+1)%d.n, env)), tablelog.ErrBadSignature)
 }
 
 func TestCheatReplay(t *testing.T) {
 	d := newDriver(t, engine.Modern, 2, 2, 13)
-	var first *Envelope
-	d.runUntil(func(seat int, k Kind) bool {
-		if k == KindRoundKey && seat == 1 {
+	var first *tablelog.Envelope
+	d.runUntil(func(seat int, k tablelog.Kind) bool {
+		if k == tablelog.KindRoundKey && seat == 1 {
 			if first != nil {
 				return true
 			}
@@ -53,14 +54,14 @@ func TestCheatReplay(t *testing.T) {
 		return false
 	})
 	t.Run("duplicate", func(t *testing.T) {
-		expectLogErr(t, d.postAll(first), ErrDuplicate)
+		expectLogErr(t, d.postAll(first), tablelog.ErrDuplicate)
 	})
 	t.Run("another table", func(t *testing.T) {
 		other := newDriver(t, engine.Modern, 2, 2, 14)
-		other.runUntil(func(_ int, k Kind) bool { return k == KindShuffle })
+		other.runUntil(func(_ int, k tablelog.Kind) bool { return k == tablelog.KindShuffle })
 		env := other.envelope(0)
 		env.Seq, env.Prev = d.logs[0].Head()
-		expectLogErr(t, d.postAll(other.sign(0, env)), ErrWrongTable)
+		expectLogErr(t, d.postAll(other.sign(0, env)), tablelog.ErrWrongTable)
 	})
 	t.Run("round key of the last round", func(t *testing.T) {
 		env := first.Clone()
@@ -76,7 +77,7 @@ func TestCheatReplay(t *testing.T) {
 
 func TestCheatEquivocation(t *testing.T) {
 	d := newDriver(t, engine.Classic, 4, 1, 15)
-	d.runUntil(func(_ int, k Kind) bool { return k == KindBlock })
+	d.runUntil(func(_ int, k tablelog.Kind) bool { return k == tablelog.KindBlock })
 	seat, _, _ := d.turn()
 	env := d.envelope(seat)
 	d.postAll(env)
@@ -86,7 +87,7 @@ func TestCheatEquivocation(t *testing.T) {
 		twin.Body = blockBody(engine.RowPoints, 1)
 	}
 	for i, err := range d.postAll(d.sign(seat, twin)) {
-		var eq *EquivocationError
+		var eq *tablelog.EquivocationError
 		if !errors.As(err, &eq) {
 			t.Fatalf("log %d: %v, want equivocation", i, err)
 		}
@@ -99,11 +100,11 @@ func TestCheatEquivocation(t *testing.T) {
 // cheatPlay lets seat's next play be rewritten, and checks the others catch it.
 func cheatPlay(t *testing.T, d *driver, rewrite func(seat int, m *crypto.PlayMessage), checks ...string) {
 	t.Helper()
-	d.runUntil(func(_ int, k Kind) bool { return k == KindPlay })
+	d.runUntil(func(_ int, k tablelog.Kind) bool { return k == tablelog.KindPlay })
 	seat, _, _ := d.turn()
 	env := d.envelope(seat)
 	var m crypto.PlayMessage
-	if err := parseCrypto(KindPlay, env.Body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindPlay, env.Body, &m); err != nil {
 		t.Fatal(err)
 	}
 	rewrite(seat, &m)
@@ -138,10 +139,10 @@ func TestCheatWrongToken(t *testing.T) {
 
 func TestCheatBadShuffle(t *testing.T) {
 	d := newDriver(t, engine.Modern, 4, 1, 18)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == 2 })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindShuffle && seat == 2 })
 	env := d.envelope(2)
 	var m crypto.ShuffleMessage
-	if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindShuffle, env.Body, &m); err != nil {
 		t.Fatal(err)
 	}
 	m.Deck[0], m.Deck[1] = m.Deck[1], m.Deck[0]
@@ -206,7 +207,9 @@ func TestCheatDiscardOneUnderExceptOne(t *testing.T) {
 		d.games[cheater].blind = true
 		d.lenient[cheater] = true
 		steerDiscard(d)
-		d.runUntil(func(_ int, k Kind) bool { return k == KindDiscardCommit || k == KindPassCommit || k == KindPlay })
+		d.runUntil(func(_ int, k tablelog.Kind) bool {
+			return k == tablelog.KindDiscardCommit || k == tablelog.KindPassCommit || k == tablelog.KindPlay
+		})
 		if d.observer().Njet().eng.Rules().Discard != engine.Discard1NoOnes {
 			t.Fatalf("seed %d: the steered rule is %v", seed, d.observer().Njet().eng.Rules().Discard)
 		}
@@ -317,10 +320,10 @@ func TestCheatRenege(t *testing.T) {
 func TestVoidVoteSeatsABot(t *testing.T) {
 	const cheater = 1
 	d := newDriver(t, engine.Modern, 3, 2, 19)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == cheater })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindShuffle && seat == cheater })
 	env := d.envelope(cheater)
 	var m crypto.ShuffleMessage
-	if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindShuffle, env.Body, &m); err != nil {
 		t.Fatal(err)
 	}
 	m.Deck[3], m.Deck[4] = m.Deck[4], m.Deck[3]
@@ -331,13 +334,13 @@ func TestVoidVoteSeatsABot(t *testing.T) {
 	env.Body = body
 	d.postAll(d.sign(cheater, env))
 	d.expectCaught(cheater, crypto.CheckShuffle.String())
-	var kinds []Kind
+	var kinds []tablelog.Kind
 	for range 5000 {
 		seat, kind, err := d.turn()
 		if err != nil {
 			break
 		}
-		if kind == KindVoidVote || kind == KindBotSeat {
+		if kind == tablelog.KindVoidVote || kind == tablelog.KindBotSeat {
 			kinds = append(kinds, kind)
 			if seat == cheater {
 				t.Fatalf("the cheater is asked to %v", kind)
@@ -345,7 +348,7 @@ func TestVoidVoteSeatsABot(t *testing.T) {
 		}
 		d.step()
 	}
-	if want := []Kind{KindVoidVote, KindVoidVote, KindBotSeat}; !slices.Equal(kinds, want) {
+	if want := []tablelog.Kind{tablelog.KindVoidVote, tablelog.KindVoidVote, tablelog.KindBotSeat}; !slices.Equal(kinds, want) {
 		t.Errorf("kinds %v, want %v", kinds, want)
 	}
 	obs := d.observer()
@@ -373,10 +376,10 @@ func TestVoidVoteSeatsABot(t *testing.T) {
 func TestCheatVoteSurvivesASilentVoter(t *testing.T) {
 	const cheater, gone = 1, 2
 	d := newDriver(t, engine.Modern, 4, 2, 23)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == cheater })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindShuffle && seat == cheater })
 	env := d.envelope(cheater)
 	var m crypto.ShuffleMessage
-	if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindShuffle, env.Body, &m); err != nil {
 		t.Fatal(err)
 	}
 	m.Deck[3], m.Deck[4] = m.Deck[4], m.Deck[3]
@@ -388,11 +391,11 @@ func TestCheatVoteSurvivesASilentVoter(t *testing.T) {
 	d.postAll(d.sign(cheater, env))
 	d.expectCaught(cheater, crypto.CheckShuffle.String())
 	// Seat 0 votes; seat 2, next, is gone.
-	if seat, kind, err := d.turn(); err != nil || seat != 0 || kind != KindVoidVote {
+	if seat, kind, err := d.turn(); err != nil || seat != 0 || kind != tablelog.KindVoidVote {
 		t.Fatalf("turn %d %v %v, want seat 0's VoidVote", seat, kind, err)
 	}
 	d.step()
-	if seat, kind, err := d.turn(); err != nil || seat != gone || kind != KindVoidVote {
+	if seat, kind, err := d.turn(); err != nil || seat != gone || kind != tablelog.KindVoidVote {
 		t.Fatalf("turn %d %v %v, want seat %d's VoidVote", seat, kind, err, gone)
 	}
 	obs := d.observer()
@@ -417,7 +420,7 @@ func TestCheatVoteSurvivesASilentVoter(t *testing.T) {
 		want   error
 	}{
 		{"the cheater votes", 0, all, ErrVote},
-		{"the cheater decides", cheater, all[1:2], ErrNotEntitled},
+		{"the cheater decides", cheater, all[1:2], tablelog.ErrNotEntitled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expectLogErr(t, d.postAll(voidEnvelope(t, d, tc.author, gone, tc.votes)), tc.want)
@@ -431,7 +434,7 @@ func TestCheatVoteSurvivesASilentVoter(t *testing.T) {
 	for name, b := range dr.secrets {
 		d.vaults[0].put(name, b)
 	}
-	d.mustPost(d.sign(0, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+	d.mustPost(d.sign(0, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
 		Author: 0, Kind: dr.kind, Body: dr.body}))
 	if v := obs.Violation(); v != nil {
 		t.Fatalf("still halted: %v", v)

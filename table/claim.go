@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // SeatClaimRequest is a device's request, outside the log, to play a seat
@@ -22,11 +24,11 @@ import (
 // version 1) and still verify, but no peer accepts or approves one any
 // more.
 type SeatClaimRequest struct {
-	Table TableID
+	Table tablelog.TableID
 	Deal  uint64
 	Seat  uint8
-	Key   Identity
-	Sig   [SignatureSize]byte
+	Key   tablelog.Identity
+	Sig   [tablelog.SignatureSize]byte
 	// legacy marks a version 1 request, read from an old SeatClaim body:
 	// its signature covers no deal.
 	legacy bool
@@ -40,12 +42,12 @@ type SeatClaimRequest struct {
 // itself (Approver == Seat, signed by the key playing it) is that seat's
 // consent to give itself away.
 type SeatApproval struct {
-	Table    TableID
+	Table    tablelog.TableID
 	Deal     uint64
 	Seat     uint8
-	Key      Identity
+	Key      tablelog.Identity
 	Approver uint8 // the approving seat; its current key signs
-	Sig      [SignatureSize]byte
+	Sig      [tablelog.SignatureSize]byte
 }
 
 // Wire constants of the claim messages. Like VoteTag, no envelope version
@@ -57,11 +59,11 @@ const (
 	// ClaimRequestVersion is the version of a SeatClaimRequest on the
 	// wire: 2 names the deal (version 1, without it, could be replayed).
 	ClaimRequestVersion = 2
-	ClaimSize           = 2 + 32 + 8 + 1 + 32 + SignatureSize
-	ApprovalSize        = 2 + 32 + 8 + 1 + 32 + 1 + SignatureSize
+	ClaimSize           = 2 + 32 + 8 + 1 + 32 + tablelog.SignatureSize
+	ApprovalSize        = 2 + 32 + 8 + 1 + 32 + 1 + tablelog.SignatureSize
 	claimDomain         = "njet/table/v1/seat-claim\x00"
 	approvalDomain      = "njet/table/v1/seat-approval\x00"
-	claimSignedSize     = ClaimSize - SignatureSize
+	claimSignedSize     = ClaimSize - tablelog.SignatureSize
 	// seatClaimBodyVersion is the SeatClaim body that carries a request
 	// of ClaimRequestVersion; body version 1 carries a version 1 request.
 	seatClaimBodyVersion = 2
@@ -104,7 +106,7 @@ func (c *SeatClaimRequest) Sign(priv ed25519.PrivateKey) error {
 // Verify checks the claimant's signature under c.Key.
 func (c *SeatClaimRequest) Verify() error {
 	if !ed25519.Verify(c.Key.PublicKey(), c.appendSigned([]byte(claimDomain)), c.Sig[:]) {
-		return fmt.Errorf("%w: claim of seat %d", ErrBadSignature, c.Seat)
+		return fmt.Errorf("%w: claim of seat %d", tablelog.ErrBadSignature, c.Seat)
 	}
 	return nil
 }
@@ -113,7 +115,7 @@ func (c *SeatClaimRequest) Verify() error {
 // request, which only an old log holds, is never sent again.
 func (c *SeatClaimRequest) MarshalBinary() ([]byte, error) {
 	if c.legacy {
-		return nil, fmt.Errorf("%w: a claim request of version 1 names no deal and is not sent", ErrUnknownVersion)
+		return nil, fmt.Errorf("%w: a claim request of version 1 names no deal and is not sent", tablelog.ErrUnknownVersion)
 	}
 	return append(c.appendSigned(make([]byte, 0, ClaimSize)), c.Sig[:]...), nil
 }
@@ -123,7 +125,7 @@ func (c *SeatClaimRequest) MarshalBinary() ([]byte, error) {
 // could be replayed.
 func ParseClaim(data []byte) (*SeatClaimRequest, error) {
 	if len(data) >= 2 && data[0] == ClaimTag && data[1] == ClaimVersion {
-		return nil, fmt.Errorf("%w: a seat claim request of version 1 names no deal; the claimant must update the app", ErrUnknownVersion)
+		return nil, fmt.Errorf("%w: a seat claim request of version 1 names no deal; the claimant must update the app", tablelog.ErrUnknownVersion)
 	}
 	if err := sideFrame(data, "claim", ClaimSize, ClaimTag, ClaimRequestVersion); err != nil {
 		return nil, err
@@ -150,9 +152,9 @@ func (a *SeatApproval) Sign(priv ed25519.PrivateKey) error {
 }
 
 // Verify checks the signature under key, the approving seat's key.
-func (a *SeatApproval) Verify(key Identity) error {
+func (a *SeatApproval) Verify(key tablelog.Identity) error {
 	if !ed25519.Verify(key.PublicKey(), a.appendSigned([]byte(approvalDomain)), a.Sig[:]) {
-		return fmt.Errorf("%w: approval of seat %d for seat %d", ErrBadSignature, a.Approver, a.Seat)
+		return fmt.Errorf("%w: approval of seat %d for seat %d", tablelog.ErrBadSignature, a.Approver, a.Seat)
 	}
 	return nil
 }
@@ -203,21 +205,21 @@ func seatClaimBody(req *SeatClaimRequest, approvals []*SeatApproval) []byte {
 
 // parseSeatClaim decodes a SeatClaim body of table at deal: the approvals
 // are rebuilt from it (they sign the table, deal, seat and key).
-func parseSeatClaim(table TableID, deal uint64, body []byte) (*seatClaim, error) {
+func parseSeatClaim(table tablelog.TableID, deal uint64, body []byte) (*seatClaim, error) {
 	legacy := len(body) == 0 || body[0] != seatClaimBodyVersion
 	var r *reader
 	if legacy {
-		r = newReader(KindSeatClaim, body)
+		r = newReader(tablelog.KindSeatClaim, body)
 	} else {
-		r = newReaderVersion(KindSeatClaim, seatClaimBodyVersion, body)
+		r = newReaderVersion(tablelog.KindSeatClaim, seatClaimBodyVersion, body)
 	}
 	c := &seatClaim{req: SeatClaimRequest{Table: table, Deal: deal, Seat: uint8(r.u8()), legacy: legacy}}
 	c.req.Key = r.identity()
-	copy(c.req.Sig[:], r.take(SignatureSize))
+	copy(c.req.Sig[:], r.take(tablelog.SignatureSize))
 	n := r.u8()
 	for i := 0; i < n && r.err == nil; i++ {
 		a := &SeatApproval{Table: table, Deal: deal, Seat: c.req.Seat, Key: c.req.Key, Approver: uint8(r.u8())}
-		copy(a.Sig[:], r.take(SignatureSize))
+		copy(a.Sig[:], r.take(tablelog.SignatureSize))
 		c.approvals = append(c.approvals, a)
 	}
 	if err := r.finish(); err != nil {
@@ -231,13 +233,13 @@ func parseSeatClaim(table TableID, deal uint64, body []byte) (*seatClaim, error)
 // request is signed by the key it names, a key no seat holds, and it
 // carries exactly one approval per seat of want, in that order, each
 // valid under that seat's key.
-func (c *seatClaim) check(keys []Identity, want []int) error {
+func (c *seatClaim) check(keys []tablelog.Identity, want []int) error {
 	seat := int(c.req.Seat)
 	if err := c.req.Verify(); err != nil {
 		return fmt.Errorf("%w: %w", ErrVote, err)
 	}
 	if slices.Contains(keys, c.req.Key) {
-		return fmt.Errorf("%w: a claim of seat %d with a key already seated", ErrMalformed, seat)
+		return fmt.Errorf("%w: a claim of seat %d with a key already seated", tablelog.ErrMalformed, seat)
 	}
 	if len(c.approvals) != len(want) {
 		return fmt.Errorf("%w: %d approvals, want one from each of the %d seats still played", ErrVote, len(c.approvals), len(want))
@@ -257,13 +259,13 @@ func (c *seatClaim) check(keys []Identity, want []int) error {
 // claimant's key. It reads the body only: whether the claim stands is the
 // Log's business, so a caller trusts it only for an envelope its log
 // accepted (a transport admits the claimant's device from its stored log).
-func ClaimOf(env *Envelope) (seat int, key Identity, err error) {
-	if env == nil || env.Kind != KindSeatClaim {
-		return 0, Identity{}, fmt.Errorf("%w: not a SeatClaim", ErrMalformed)
+func ClaimOf(env *tablelog.Envelope) (seat int, key tablelog.Identity, err error) {
+	if env == nil || env.Kind != tablelog.KindSeatClaim {
+		return 0, tablelog.Identity{}, fmt.Errorf("%w: not a SeatClaim", tablelog.ErrMalformed)
 	}
 	c, err := parseSeatClaim(env.Table, 0, env.Body)
 	if err != nil {
-		return 0, Identity{}, err
+		return 0, tablelog.Identity{}, err
 	}
 	return int(c.req.Seat), c.req.Key, nil
 }

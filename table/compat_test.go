@@ -19,6 +19,7 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -199,9 +200,9 @@ func writeExport(t *testing.T, name string, file []byte, check func(s compatSumm
 	writeFile(t, name+".want.json", []byte(mustJSON(t, s)+"\n"))
 }
 
-func storeFileExport(t *testing.T, path string, table TableID) []byte {
+func storeFileExport(t *testing.T, path string, table tablelog.TableID) []byte {
 	t.Helper()
-	st, err := OpenStore(path, &StoreOptions{NoSync: true})
+	st, err := tablelog.OpenStore(path, &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,13 +214,23 @@ func storeFileExport(t *testing.T, path string, table TableID) []byte {
 	return b.Bytes()
 }
 
-func hasKinds(s compatSummary, file []byte, kinds ...Kind) error {
-	_, envs, err := ReadExport(bytes.NewReader(file))
+// exportOf is the export file of envs.
+func exportOf(t *testing.T, envs []*tablelog.Envelope) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := tablelog.WriteExport(&buf, envs); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func hasKinds(s compatSummary, file []byte, kinds ...tablelog.Kind) error {
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(file))
 	if err != nil {
 		return err
 	}
 	for _, k := range kinds {
-		if !slices.ContainsFunc(envs, func(e *Envelope) bool { return e.Kind == k }) {
+		if !slices.ContainsFunc(envs, func(e *tablelog.Envelope) bool { return e.Kind == k }) {
 			return fmt.Errorf("no %v in the log", k)
 		}
 	}
@@ -236,10 +247,10 @@ func writeCompatFiles(t *testing.T) {
 
 	// A cheat voted void: a bad shuffle, two votes, a bot in its seat.
 	d := newDriver(t, engine.Modern, 3, 2, 19)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == 1 })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindShuffle && seat == 1 })
 	env := d.envelope(1)
 	var m crypto.ShuffleMessage
-	if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindShuffle, env.Body, &m); err != nil {
 		t.Fatal(err)
 	}
 	m.Deck[3], m.Deck[4] = m.Deck[4], m.Deck[3]
@@ -253,13 +264,13 @@ func writeCompatFiles(t *testing.T) {
 	obs := d.logs[d.n]
 	file := exportOf(t, obs.Range(0, obs.Next()))
 	writeExport(t, "njet-cheat-botseat", file, func(s compatSummary) error {
-		return hasKinds(s, file, KindVoidVote, KindBotSeat)
+		return hasKinds(s, file, tablelog.KindVoidVote, tablelog.KindBotSeat)
 	})
 
 	// A device gone, taken over, back again and handed its seat back.
 	cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: 93, Net: lossy, VoidAfter: 20 * time.Second}
 	ref := referenceLog(t, cfg)
-	seq, _ := stepSeq(t, ref, 0, 2, KindBlock)
+	seq, _ := stepSeq(t, ref, 0, 2, tablelog.KindBlock)
 	cfg.Silences = []Silence{{Seat: 2, AtSeq: seq - 1, ReturnAt: seq + 40}}
 	cfg.Dir = t.TempDir()
 	sp, err := newTestSelfplay(cfg)
@@ -271,13 +282,13 @@ func writeCompatFiles(t *testing.T) {
 	}
 	file = storeFileExport(t, filepath.Join(cfg.Dir, "seat-0.db"), sp.Table())
 	writeExport(t, "njet-takeover-handback", file, func(s compatSummary) error {
-		return hasKinds(s, file, KindVoidSilent, KindSeatClaim)
+		return hasKinds(s, file, tablelog.KindVoidSilent, tablelog.KindSeatClaim)
 	})
 
 	// A two-seat game abandoned for the other seat's silence.
 	cfg = SelfplayConfig{Edition: engine.Modern, Players: 2, Rounds: 2, Seed: 31, Net: lossy, VoidAfter: 20 * time.Second}
 	ref = referenceLog(t, cfg)
-	seq, _ = stepSeq(t, ref, 0, 1, KindPlay)
+	seq, _ = stepSeq(t, ref, 0, 1, tablelog.KindPlay)
 	cfg.Silences = []Silence{{Seat: 1, AtSeq: seq - 1}}
 	cfg.Dir = t.TempDir()
 	if sp, err = newTestSelfplay(cfg); err != nil {
@@ -288,21 +299,21 @@ func writeCompatFiles(t *testing.T) {
 	}
 	file = storeFileExport(t, filepath.Join(cfg.Dir, "seat-0.db"), sp.Table())
 	writeExport(t, "njet-abandon", file, func(s compatSummary) error {
-		return hasKinds(s, file, KindAbandon)
+		return hasKinds(s, file, tablelog.KindAbandon)
 	})
 
 	// A seat silent at its reveal: a withheld reveal, the round dealt again.
 	cfg = SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 2, Seed: 61, Net: lossy, VoidAfter: 20 * time.Second}
 	ref = referenceLog(t, cfg)
-	seq, seat := stepSeq(t, ref, 0, -1, KindReveal)
-	if next := ref[seq+1]; next.Kind == KindReveal {
+	seq, seat := stepSeq(t, ref, 0, -1, tablelog.KindReveal)
+	if next := ref[seq+1]; next.Kind == tablelog.KindReveal {
 		seq, seat = next.Seq, int(next.Author)
 	}
 	arm := seq
-	for arm > 0 && (int(ref[arm-1].Author) != seat || ref[arm-1].Kind != KindReveal) {
+	for arm > 0 && (int(ref[arm-1].Author) != seat || ref[arm-1].Kind != tablelog.KindReveal) {
 		arm--
 	}
-	cfg.Silences = []Silence{{Seat: seat, AtSeq: arm, BeforePublish: true, Kind: KindReveal}}
+	cfg.Silences = []Silence{{Seat: seat, AtSeq: arm, BeforePublish: true, Kind: tablelog.KindReveal}}
 	cfg.Dir = t.TempDir()
 	if sp, err = newTestSelfplay(cfg); err != nil {
 		t.Fatal(err)
@@ -315,7 +326,7 @@ func writeCompatFiles(t *testing.T) {
 		if !slices.ContainsFunc(s.Voided, func(f compatFault) bool { return f.Check == CheckWithheld }) {
 			return errors.New("no withheld reveal")
 		}
-		return hasKinds(s, file, KindVoidSilent)
+		return hasKinds(s, file, tablelog.KindVoidSilent)
 	})
 
 	// The Game: a device gone at its own turn, taken over, back again and
@@ -324,35 +335,35 @@ func writeCompatFiles(t *testing.T) {
 		return v.Phase == thegame.PhasePlay && v.Turn == 1
 	})}
 	tc := theGameConfig(t, 3, false, 2101)
-	tc.Leaves, tc.Net = []Leave{leave}, NetConfig{Duplicate: 0.02}
+	tc.Leaves, tc.Net = []Leave{leave}, tablelog.NetConfig{Duplicate: 0.02}
 	file = runExport(t, ctx, tc)
 	writeExport(t, "thegame-takeover-handback", file, func(s compatSummary) error {
-		return hasKinds(s, file, KindVoidSilent, KindSeatClaim)
+		return hasKinds(s, file, tablelog.KindVoidSilent, tablelog.KindSeatClaim)
 	})
 
 	// The Game Extreme at two seats, one device gone in the play.
 	tc = theGameConfig(t, 2, true, 17)
 	tc.Leaves = []Leave{{Seat: 1, When: playing(func(v thegame.View) bool { return v.Turn == 0 })}}
-	tc.Net = NetConfig{Drop: 0.02, Duplicate: 0.02}
+	tc.Net = tablelog.NetConfig{Drop: 0.02, Duplicate: 0.02}
 	file = runExport(t, ctx, tc)
 	writeExport(t, "thegame-extreme-takeover", file, func(s compatSummary) error {
-		return hasKinds(s, file, KindVoidSilent)
+		return hasKinds(s, file, tablelog.KindVoidSilent)
 	})
 
 	// The Game at three seats, a reveal withheld after the play.
 	tc = theGameConfig(t, 3, false, 901)
-	tc.Leaves, tc.Net = []Leave{{Seat: 2, AtReveal: true}}, NetConfig{Drop: 0.02, Duplicate: 0.02}
+	tc.Leaves, tc.Net = []Leave{{Seat: 2, AtReveal: true}}, tablelog.NetConfig{Drop: 0.02, Duplicate: 0.02}
 	file = runExport(t, ctx, tc)
 	writeExport(t, "thegame-withheld", file, func(s compatSummary) error {
 		if s.Unverified == nil || s.Unverified.Check != CheckWithheld {
 			return errors.New("no withheld reveal")
 		}
-		return hasKinds(s, file, KindVoidSilent)
+		return hasKinds(s, file, tablelog.KindVoidSilent)
 	})
 
 	// The Game alone, to its end.
 	file = runExport(t, ctx, theGameConfig(t, 1, true, 3))
-	writeExport(t, "thegame-solo", file, func(s compatSummary) error { return hasKinds(s, file, KindReveal) })
+	writeExport(t, "thegame-solo", file, func(s compatSummary) error { return hasKinds(s, file, tablelog.KindReveal) })
 
 	writeCompatStores(t, ctx)
 }
@@ -451,7 +462,7 @@ func copyStore(t *testing.T, from, name string) {
 
 // openCompatStore opens a copy of a store of testdata/compat and a
 // MemNetwork endpoint for a peer over it; closeAll closes both.
-func openCompatStore(t *testing.T, name string, table TableID, key ed25519.PrivateKey) (*Store, Transport, func()) {
+func openCompatStore(t *testing.T, name string, table tablelog.TableID, key ed25519.PrivateKey) (*tablelog.Store, tablelog.Transport, func()) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(compatDir, name))
 	if err != nil {
@@ -461,15 +472,15 @@ func openCompatStore(t *testing.T, name string, table TableID, key ed25519.Priva
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	st, err := OpenStore(path, &StoreOptions{NoSync: true})
+	st, err := tablelog.OpenStore(path, &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	net, err := NewMemNetwork(table, rand.New(rand.NewPCG(1, 2)), NetConfig{})
+	net, err := tablelog.NewMemNetwork(table, rand.New(rand.NewPCG(1, 2)), tablelog.NetConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := IdentityOf(key.Public().(ed25519.PublicKey))
+	id, err := tablelog.IdentityOf(key.Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +491,7 @@ func openCompatStore(t *testing.T, name string, table TableID, key ed25519.Priva
 	return st, ep, func() { ep.Close(); st.Close() }
 }
 
-func compatPeer(t *testing.T, name string, table TableID, creator Identity, seat int, key ed25519.PrivateKey) (*Peer, func()) {
+func compatPeer(t *testing.T, name string, table tablelog.TableID, creator tablelog.Identity, seat int, key ed25519.PrivateKey) (*Peer, func()) {
 	t.Helper()
 	st, ep, closeAll := openCompatStore(t, name, table, key)
 	p, err := NewPeer(PeerConfig{Table: table, Creator: creator, Seat: seat, Key: key, Store: st, Transport: ep,
@@ -505,7 +516,7 @@ func TestCompatStores(t *testing.T) {
 			if err != nil || kerr != nil || len(id) != 32 || len(seed) != ed25519.SeedSize {
 				t.Fatalf("bad table %q or key %q", want.Table, want.Key)
 			}
-			var table TableID
+			var table tablelog.TableID
 			copy(table[:], id)
 			key := ed25519.NewKeyFromSeed(seed)
 			st, _, closeStore := openCompatStore(t, name+".store", table, key)

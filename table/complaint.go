@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // The Complaint, alike at every game's table (docs/protocol.md,
@@ -22,7 +23,7 @@ func draftComplaint(seq uint64, sec *crypto.Secrets, m *crypto.Sealed) (*draft, 
 	if err != nil {
 		return nil, err
 	}
-	return &draft{seq: seq, kind: KindComplaint, body: body, secrets: map[string][]byte{}}, nil
+	return &draft{seq: seq, kind: tablelog.KindComplaint, body: body, secrets: map[string][]byte{}}, nil
 }
 
 // judgeComplaint re-opens the sealed message that seat complains of, with
@@ -41,7 +42,7 @@ func judgeComplaint(rd *cryptoRound, seat int, c *complaint) (*Violation, error)
 	})
 	if i < 0 {
 		return nil, fmt.Errorf("%w: seat %d complains of no sealed message it received (kind %d from seat %d, position %d)",
-			ErrMalformed, seat, c.kind, c.from, c.pos)
+			tablelog.ErrMalformed, seat, c.kind, c.from, c.pos)
 	}
 	if c.reveal.Seat != seat {
 		return violation(seat, CheckStructure, "a complaint with the secrets of seat %d", c.reveal.Seat), nil

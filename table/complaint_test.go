@@ -12,6 +12,7 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // The Complaint over the network, at a table of each game: a sealed token
@@ -37,7 +38,7 @@ type spoiledToken struct {
 func spoilToken(t *testing.T, s *Selfplay, sender, victim int, draw bool, how string, out *spoiledToken) func(*draft) {
 	done := false
 	return func(d *draft) {
-		if done || d.kind != KindDealTokens {
+		if done || d.kind != tablelog.KindDealTokens {
 			return
 		}
 		sealed, escrow, err := parseDealTokens(d.body)
@@ -148,11 +149,11 @@ func expectNamedByComplaint(t *testing.T, s *Selfplay, exports [][]byte, complai
 			t.Fatalf("device %d's log differs from device 0's", dev)
 		}
 	}
-	_, envs, err := ReadExport(bytes.NewReader(exports[0]))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(exports[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := envs[first.Seq]; e.Kind != KindComplaint || int(e.Author) != complainer {
+	if e := envs[first.Seq]; e.Kind != tablelog.KindComplaint || int(e.Author) != complainer {
 		t.Fatalf("the table named it at %v of seat %d, want seat %d's Complaint", e.Kind, e.Author, complainer)
 	}
 	v, err := Verify(bytes.NewReader(exports[0]))
@@ -198,7 +199,7 @@ func TestComplaintOverTheNetwork(t *testing.T) {
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s", c.name, c.how), func(t *testing.T) {
 			if c.cfg.Game == GameTheGame && c.name != "The Game, draw token" {
-				c.cfg.Net = NetConfig{Drop: 0.05, Duplicate: 0.05}
+				c.cfg.Net = tablelog.NetConfig{Drop: 0.05, Duplicate: 0.05}
 			}
 			s, err := newTestSelfplay(c.cfg)
 			if err != nil {
@@ -227,7 +228,7 @@ func TestComplaintOverTheNetwork(t *testing.T) {
 			}
 			// The complaint came at the victim's next entitled moment:
 			// every envelope between is another seat's.
-			_, envs, err := ReadExport(bytes.NewReader(exports[0]))
+			_, envs, err := tablelog.ReadExport(bytes.NewReader(exports[0]))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,7 +242,7 @@ func TestComplaintOverTheNetwork(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if atTurn := c.cfg.Game == GameTheGame && slices.Contains(turn.Kinds, KindPlay); atTurn != c.atTurn {
+			if atTurn := c.cfg.Game == GameTheGame && slices.Contains(turn.Kinds, tablelog.KindPlay); atTurn != c.atTurn {
 				t.Errorf("the complaint took the place of %v, want a turn: %v", turn.Kinds, c.atTurn)
 			}
 			if c.cfg.Game == GameNjet {
@@ -264,7 +265,7 @@ func falseComplaint(t *testing.T, s *Selfplay, liar, from int) func(*draft) {
 	return func(d *draft) {
 		g := s.Peer(liar).Game()
 		g.mu.Lock()
-		inPlay := g.st == stPlay && d.kind != KindDealTokens
+		inPlay := g.st == stPlay && d.kind != tablelog.KindDealTokens
 		g.mu.Unlock()
 		if done || !inPlay {
 			return
@@ -282,7 +283,7 @@ func falseComplaint(t *testing.T, s *Selfplay, liar, from int) func(*draft) {
 			t.Errorf("the false complaint: %v", err)
 			return
 		}
-		d.kind, d.body, done = KindComplaint, body, true
+		d.kind, d.body, done = tablelog.KindComplaint, body, true
 	}
 }
 
@@ -315,7 +316,7 @@ func falseComplaintNamesTheComplainer(t *testing.T, cfg SelfplayConfig) {
 		t.Fatalf("violation %v, want ErrFalseComplaint", v)
 	}
 
-	_, envs, err := ReadExport(bytes.NewReader(exports[0]))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(exports[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,9 +325,9 @@ func falseComplaintNamesTheComplainer(t *testing.T, cfg SelfplayConfig) {
 		t.Fatal(err)
 	}
 	// Variants of the complaint, signed by the seats, at its seq.
-	withBody := func(author int, edit func(c *complaint)) func() []*Envelope {
-		return func() []*Envelope {
-			out := make([]*Envelope, v.Seq+1)
+	withBody := func(author int, edit func(c *complaint)) func() []*tablelog.Envelope {
+		return func() []*tablelog.Envelope {
+			out := make([]*tablelog.Envelope, v.Seq+1)
 			for i := range out {
 				out[i] = envs[i].Clone()
 			}
@@ -344,14 +345,14 @@ func falseComplaintNamesTheComplainer(t *testing.T, cfg SelfplayConfig) {
 	}
 	cases := []struct {
 		name  string
-		envs  func() []*Envelope
+		envs  func() []*tablelog.Envelope
 		want  error
 		seat  int    // the seat named, when a Violation
 		check string // its check
 	}{
-		{"about a token to another seat", withBody(liar, func(c *complaint) { c.from = liar }), ErrRejected, 0, ""},
-		{"about a forward it did not receive", withBody(liar, func(c *complaint) { c.kind = crypto.SealForward }), ErrRejected, 0, ""},
-		{"out of turn", withBody(from, func(*complaint) {}), ErrNotEntitled, 0, ""},
+		{"about a token to another seat", withBody(liar, func(c *complaint) { c.from = liar }), tablelog.ErrRejected, 0, ""},
+		{"about a forward it did not receive", withBody(liar, func(c *complaint) { c.kind = crypto.SealForward }), tablelog.ErrRejected, 0, ""},
+		{"out of turn", withBody(from, func(*complaint) {}), tablelog.ErrNotEntitled, 0, ""},
 		{"with another seat's secrets", withBody(liar, func(c *complaint) { c.reveal.Seat = from }), ErrCheat, liar, CheckStructure},
 		{"with secrets that are not the seat's", withBody(liar, func(c *complaint) { c.reveal.HPKESeed[0] ^= 1 }), ErrCheat, liar, "reveal"},
 	}
@@ -373,10 +374,10 @@ func falseComplaintNamesTheComplainer(t *testing.T, cfg SelfplayConfig) {
 
 // replayGame returns an observer's Game after envs, at a table of any
 // game.
-func replayGame(t *testing.T, table TableID, creator Identity, envs []*Envelope) *Game {
+func replayGame(t *testing.T, table tablelog.TableID, creator tablelog.Identity, envs []*tablelog.Envelope) *Game {
 	t.Helper()
 	obs := NewGame(GameConfig{Table: table, Creator: creator})
-	log, err := NewLog(LogConfig{Table: table, Protocol: obs})
+	log, err := tablelog.NewLog(tablelog.LogConfig{Table: table, Protocol: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,16 +413,16 @@ func TestComplaintAtTheReveal(t *testing.T) {
 			return s, exports[0]
 		}, func(body []byte) (*crypto.Reveal, error) {
 			rv := new(crypto.Reveal)
-			return rv, parseCrypto(KindReveal, body, rv)
+			return rv, parseCrypto(tablelog.KindReveal, body, rv)
 		}},
 	} {
 		t.Run(game.name, func(t *testing.T) {
 			s, export := game.play(t)
-			_, envs, err := ReadExport(bytes.NewReader(export))
+			_, envs, err := tablelog.ReadExport(bytes.NewReader(export))
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := slices.IndexFunc(envs, func(e *Envelope) bool { return e.Kind == KindReveal && int(e.Author) == liar })
+			r := slices.IndexFunc(envs, func(e *tablelog.Envelope) bool { return e.Kind == tablelog.KindReveal && int(e.Author) == liar })
 			if r < 0 {
 				t.Fatal("no reveal of the liar")
 			}
@@ -439,11 +440,11 @@ func TestComplaintAtTheReveal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := make([]*Envelope, r+1)
+			out := make([]*tablelog.Envelope, r+1)
 			for j := range out {
 				out[j] = envs[j].Clone()
 			}
-			out[r].Kind, out[r].Body = KindComplaint, body
+			out[r].Kind, out[r].Body = tablelog.KindComplaint, body
 			_, err = Verify(bytes.NewReader(reseal(t, out, s.keys)))
 			var v *Violation
 			if !errors.As(err, &v) || v.Seat != liar || v.Check != CheckComplaint || v.Seq != uint64(r) || !errors.Is(err, ErrFalseComplaint) {

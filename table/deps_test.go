@@ -26,3 +26,22 @@ func TestNoPlayer(t *testing.T) {
 		}
 	}
 }
+
+// TestLogBelow keeps the log under the game protocol: tablelog imports
+// nothing of this module and no module outside the standard library.
+func TestLogBelow(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the check needs the go command: %v", err)
+	}
+	const log = "github.com/njetlan/njet/tablelog"
+	out, err := exec.Command(gobin, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", log).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, path := range strings.Fields(string(out)) {
+		if path != log {
+			t.Errorf("tablelog depends on %s", path)
+		}
+	}
+}

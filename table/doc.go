@@ -1,31 +1,11 @@
-// Package table is the replicated log under a table of any game this
-// program plays: every peer holds the same signed, hash-chained sequence
-// of envelopes, and one game protocol replays it into the mental-poker
-// state and the rules of the game its genesis names.
+// Package table is the one game protocol under a table of any game this
+// program plays: every peer holds the same signed, hash-chained log and
+// exchanges it over a network (package tablelog, which knows no game), and
+// the protocol replays the log into the mental-poker state and the rules
+// of the game its genesis names.
 //
-// The parts:
+// The parts of this package:
 //
-//   - Envelope (envelope.go, kind.go): one signed log entry. Its binary
-//     encoding is canonical, versioned and strictly decoded; its hash chains
-//     the log; the signature is the author seat's Ed25519 key (the same key
-//     as the peer's libp2p identity).
-//   - Log (log.go): the append-only chain of one table. Append checks table,
-//     seq, previous hash, signature and entitlement — at every seq exactly
-//     one seat may post, as the protocol layer says through the Protocol
-//     hook — and rejects anything else with an error wrapping a sentinel.
-//     It buffers envelopes that arrive early, recognises duplicates and
-//     keeps equivocations as Evidence.
-//   - Store (store.go, export.go): the peer's append-only file of
-//     checksummed records: the log, its own secrets and metadata, written
-//     durably before anything is sent, and a damaged file set aside on
-//     open; export and import of a log as a file, and VerifyReader, which
-//     streams one.
-//   - Transport (transport.go, sync.go): publish to the members, receive,
-//     and fetch a range from one member (the sync protocol). MemNetwork
-//     (memnet.go) is an in-process, lossy, reordering implementation for
-//     tests and simulations; the libp2p one lives in package p2p.
-//   - Replica (replica.go): Log + Store + Transport in one loop, with gap
-//     filling by range requests.
 //   - Game (game.go, genesis.go, bodies.go, build.go, round.go,
 //     takeover.go, handback.go, complaint.go): the one game protocol, the
 //     Protocol hook for every game. It reads the genesis (its game, seats
@@ -69,12 +49,12 @@
 //     with a member's and follows the heavier one; holding the two
 //     envelopes of an equivocation, it rewinds to their seq and posts
 //     the evidence there.
-//   - Selfplay (selfplay.go): a table of bot peers over a MemNetwork, with
-//     crashes, silences, leaves and watchers on demand; Verify (verify.go):
-//     the offline check of an export.
+//   - Verify (verify.go): the offline check of an export. The tests'
+//     Selfplay (selfplay_test.go) plays a table of bot peers over a
+//     MemNetwork, with crashes, silences, leaves and watchers on demand.
 //
-// The log layer imports only the standard library; the game protocol adds
-// crypto and the rules engines (engine, thegame), never a player.
+// The game protocol imports crypto, the log and the rules engines
+// (engine, thegame), never a player.
 // docs/protocol.md is the wire-level description, docs/architecture.md
 // the map of the layers.
 package table

@@ -12,6 +12,7 @@ import (
 
 	"github.com/njetlan/njet/bot"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // mapVault is a Vault in memory.
@@ -25,7 +26,7 @@ func (v *mapVault) Secret(name string) ([]byte, error) {
 	defer v.mu.Unlock()
 	b, ok := v.m[name]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, name)
+		return nil, fmt.Errorf("%w: %s", tablelog.ErrNotFound, name)
 	}
 	return b, nil
 }
@@ -62,7 +63,7 @@ type driver struct {
 	n       int
 	seed    uint64
 	games   []*Game // games[n] is the observer
-	logs    []*Log
+	logs    []*tablelog.Log
 	vaults  []*mapVault
 	choose  []chooseFunc
 	lenient []bool // seat's chooser may pick illegal actions
@@ -85,7 +86,7 @@ func newDriver(t testing.TB, e engine.Edition, players, rounds int, seed uint64)
 			d.choose = append(d.choose, func(_ int, v *engine.View, legal []engine.Action) engine.Action { return b.Act(v, legal) })
 		}
 		g := NewGame(cfg)
-		l, err := NewLog(LogConfig{Table: sp.table, Protocol: g})
+		l, err := tablelog.NewLog(tablelog.LogConfig{Table: sp.table, Protocol: g})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +100,7 @@ func newDriver(t testing.TB, e engine.Edition, players, rounds int, seed uint64)
 func (d *driver) observer() *Game { return d.games[d.n] }
 
 // turn is the seat and kind entitled next.
-func (d *driver) turn() (int, Kind, error) {
+func (d *driver) turn() (int, tablelog.Kind, error) {
 	next := d.logs[d.n].Next()
 	t, err := d.observer().Entitled(next)
 	if err != nil {
@@ -109,7 +110,7 @@ func (d *driver) turn() (int, Kind, error) {
 }
 
 // envelope drafts and signs what seat must post next, storing its secrets.
-func (d *driver) envelope(seat int) *Envelope {
+func (d *driver) envelope(seat int) *tablelog.Envelope {
 	d.t.Helper()
 	seq, prev := d.logs[seat].Head()
 	var key [32]byte
@@ -132,7 +133,7 @@ func (d *driver) envelope(seat int) *Envelope {
 	for name, b := range dr.secrets {
 		d.vaults[host].put(name, b)
 	}
-	env := &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
 		Author: uint8(seat), Kind: dr.kind, Body: dr.body}
 	if host != seat {
 		b, err := d.vaults[host].Secret(botKeyName(seat))
@@ -147,7 +148,7 @@ func (d *driver) envelope(seat int) *Envelope {
 	return d.sign(seat, env)
 }
 
-func (d *driver) sign(seat int, env *Envelope) *Envelope {
+func (d *driver) sign(seat int, env *tablelog.Envelope) *tablelog.Envelope {
 	d.t.Helper()
 	if err := env.Sign(d.sp.keys[seat]); err != nil {
 		d.t.Fatal(err)
@@ -156,7 +157,7 @@ func (d *driver) sign(seat int, env *Envelope) *Envelope {
 }
 
 // postAll offers env to every log and returns each log's error.
-func (d *driver) postAll(env *Envelope) []error {
+func (d *driver) postAll(env *tablelog.Envelope) []error {
 	errs := make([]error, len(d.logs))
 	for i, l := range d.logs {
 		_, errs[i] = l.Append(env)
@@ -182,7 +183,7 @@ func (d *driver) step() bool {
 
 // runUntil steps until stop says so (checked before each step); it fails
 // the test if the game ends first.
-func (d *driver) runUntil(stop func(seat int, kind Kind) bool) {
+func (d *driver) runUntil(stop func(seat int, kind tablelog.Kind) bool) {
 	d.t.Helper()
 	for range 5000 {
 		seat, kind, err := d.turn()

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Equivocation in the log (docs/protocol.md, "Equivocation"). A seat that
@@ -26,22 +28,22 @@ import (
 // equivocation is a decoded Equivocation body: the two envelopes, the one
 // with the lower hash first, so one pair has one encoding.
 type equivocation struct {
-	a, b *Envelope
+	a, b *tablelog.Envelope
 }
 
 // equivocationBody encodes the evidence ev as an Equivocation body:
 // version · n1 (4) · envelope · n2 (4) · envelope, the envelope with the
 // lower hash first.
-func equivocationBody(ev Evidence) ([]byte, error) {
+func equivocationBody(ev tablelog.Evidence) ([]byte, error) {
 	a, b := ev.First, ev.Second
 	if a == nil || b == nil {
-		return nil, fmt.Errorf("%w: evidence without two envelopes", ErrMalformed)
+		return nil, fmt.Errorf("%w: evidence without two envelopes", tablelog.ErrMalformed)
 	}
 	if ha, hb := a.Hash(), b.Hash(); bytes.Compare(ha[:], hb[:]) > 0 {
 		a, b = b, a
 	}
 	w := newWriter()
-	for _, e := range []*Envelope{a, b} {
+	for _, e := range []*tablelog.Envelope{a, b} {
 		enc, err := e.MarshalBinary()
 		if err != nil {
 			return nil, err
@@ -49,8 +51,8 @@ func equivocationBody(ev Evidence) ([]byte, error) {
 		w.b = binary.BigEndian.AppendUint32(w.b, uint32(len(enc)))
 		w.raw(enc)
 	}
-	if len(w.b) > MaxEnvelopeSize-EnvelopeHeaderSize-SignatureSize {
-		return nil, fmt.Errorf("%w: the two envelopes of the evidence do not fit in one envelope", ErrTooLarge)
+	if len(w.b) > tablelog.MaxEnvelopeSize-tablelog.EnvelopeHeaderSize-tablelog.SignatureSize {
+		return nil, fmt.Errorf("%w: the two envelopes of the evidence do not fit in one envelope", tablelog.ErrTooLarge)
 	}
 	return w.bytes(), nil
 }
@@ -58,8 +60,8 @@ func equivocationBody(ev Evidence) ([]byte, error) {
 // parseEquivocation decodes an Equivocation body strictly: two envelopes
 // that decode, in the order of their hashes, different.
 func parseEquivocation(body []byte) (*equivocation, error) {
-	r := newReader(KindEquivocation, body)
-	var envs [2]*Envelope
+	r := newReader(tablelog.KindEquivocation, body)
+	var envs [2]*tablelog.Envelope
 	for i := range envs {
 		n := r.take(4)
 		if r.err != nil {
@@ -67,12 +69,12 @@ func parseEquivocation(body []byte) (*equivocation, error) {
 		}
 		size := binary.BigEndian.Uint32(n)
 		if uint64(size) > uint64(len(r.b)) {
-			return nil, fmt.Errorf("%w: an envelope of %d bytes in an evidence of %d", ErrMalformed, size, len(body))
+			return nil, fmt.Errorf("%w: an envelope of %d bytes in an evidence of %d", tablelog.ErrMalformed, size, len(body))
 		}
 		raw := r.take(int(size))
-		e, err := ParseEnvelope(raw)
+		e, err := tablelog.ParseEnvelope(raw)
 		if err != nil {
-			return nil, fmt.Errorf("%w: envelope %d of the evidence: %w", ErrMalformed, i+1, err)
+			return nil, fmt.Errorf("%w: envelope %d of the evidence: %w", tablelog.ErrMalformed, i+1, err)
 		}
 		envs[i] = e
 	}
@@ -81,7 +83,7 @@ func parseEquivocation(body []byte) (*equivocation, error) {
 	}
 	ha, hb := envs[0].Hash(), envs[1].Hash()
 	if bytes.Compare(ha[:], hb[:]) >= 0 {
-		return nil, fmt.Errorf("%w: the envelopes of the evidence are the same or out of order", ErrMalformed)
+		return nil, fmt.Errorf("%w: the envelopes of the evidence are the same or out of order", tablelog.ErrMalformed)
 	}
 	return &equivocation{a: envs[0], b: envs[1]}, nil
 }
@@ -89,18 +91,18 @@ func parseEquivocation(body []byte) (*equivocation, error) {
 // AccuserKey implements Accusations: any seat may post the evidence of an
 // equivocation at the seq where it happened while a deal is under way and
 // no violation halts the table, with the key that plays it now.
-func (g *Game) AccuserKey(seq uint64, seat uint8) (Identity, error) {
+func (g *Game) AccuserKey(seq uint64, seat uint8) (tablelog.Identity, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	switch {
 	case seq != g.next:
-		return Identity{}, fmt.Errorf("table: asked for seq %d, the game is at %d", seq, g.next)
+		return tablelog.Identity{}, fmt.Errorf("table: asked for seq %d, the game is at %d", seq, g.next)
 	case g.gen == nil || int(seat) >= g.n:
-		return Identity{}, fmt.Errorf("table: no seat %d", seat)
+		return tablelog.Identity{}, fmt.Errorf("table: no seat %d", seat)
 	case g.halt != nil:
-		return Identity{}, fmt.Errorf("%w: %w", ErrHalted, g.halt)
+		return tablelog.Identity{}, fmt.Errorf("%w: %w", ErrHalted, g.halt)
 	case g.st < stKeys || g.st > stReveal:
-		return Identity{}, fmt.Errorf("table: no deal under way")
+		return tablelog.Identity{}, fmt.Errorf("table: no deal under way")
 	}
 	return g.keys[seat], nil
 }
@@ -111,7 +113,7 @@ func (g *Game) AccuserKey(seq uint64, seat uint8) (Identity, error) {
 // here (or allowed to post instead) other than env's, and verify under
 // that seat's key. The seat is then at fault (CheckEquivocal): the round
 // is voted void and its seat goes to a bot, as for any cheat.
-func (g *Game) applyEquivocation(env *Envelope) (*Violation, error) {
+func (g *Game) applyEquivocation(env *tablelog.Envelope) (*Violation, error) {
 	eq, err := parseEquivocation(env.Body)
 	if err != nil {
 		return nil, err
@@ -123,19 +125,19 @@ func (g *Game) applyEquivocation(env *Envelope) (*Violation, error) {
 	a, b := eq.a, eq.b
 	switch {
 	case a.Table != g.cfg.Table || b.Table != g.cfg.Table:
-		return nil, fmt.Errorf("%w: evidence from another table", ErrMalformed)
+		return nil, fmt.Errorf("%w: evidence from another table", tablelog.ErrMalformed)
 	case a.Seq != env.Seq || b.Seq != env.Seq:
-		return nil, fmt.Errorf("%w: evidence for seqs %d and %d at seq %d", ErrMalformed, a.Seq, b.Seq, env.Seq)
+		return nil, fmt.Errorf("%w: evidence for seqs %d and %d at seq %d", tablelog.ErrMalformed, a.Seq, b.Seq, env.Seq)
 	case a.Prev != env.Prev || b.Prev != env.Prev:
-		return nil, fmt.Errorf("%w: evidence that does not follow the log's envelope at seq %d", ErrMalformed, env.Seq-1)
+		return nil, fmt.Errorf("%w: evidence that does not follow the log's envelope at seq %d", tablelog.ErrMalformed, env.Seq-1)
 	case a.Author != b.Author:
-		return nil, fmt.Errorf("%w: evidence of seats %d and %d", ErrMalformed, a.Author, b.Author)
+		return nil, fmt.Errorf("%w: evidence of seats %d and %d", tablelog.ErrMalformed, a.Author, b.Author)
 	case a.Author == env.Author:
-		return nil, fmt.Errorf("%w: seat %d posts evidence against itself", ErrMalformed, env.Author)
+		return nil, fmt.Errorf("%w: seat %d posts evidence against itself", tablelog.ErrMalformed, env.Author)
 	}
-	t, ok := turn.of(a.Author)
+	t, ok := turn.Of(a.Author)
 	if !ok {
-		return nil, fmt.Errorf("%w: seat %d may not post at seq %d", ErrMalformed, a.Author, env.Seq)
+		return nil, fmt.Errorf("%w: seat %d may not post at seq %d", tablelog.ErrMalformed, a.Author, env.Seq)
 	}
 	if err := a.Verify(t.Key); err != nil {
 		return nil, err
@@ -145,14 +147,14 @@ func (g *Game) applyEquivocation(env *Envelope) (*Violation, error) {
 	}
 	return &Violation{Seat: int(a.Author), Check: CheckEquivocal,
 		Err: fmt.Errorf("%w: seat %d signed two envelopes (%v and %v) at seq %d, shown by seat %d",
-			ErrEquivocation, a.Author, a.Kind, b.Kind, env.Seq, env.Author)}, nil
+			tablelog.ErrEquivocation, a.Author, a.Kind, b.Kind, env.Seq, env.Author)}, nil
 }
 
 // Equivocator returns the seat whose equivocation the envelope at its seq
 // proves, for an Equivocation envelope a log accepted.
-func Equivocator(env *Envelope) (int, error) {
-	if env == nil || env.Kind != KindEquivocation {
-		return 0, fmt.Errorf("%w: not an Equivocation", ErrMalformed)
+func Equivocator(env *tablelog.Envelope) (int, error) {
+	if env == nil || env.Kind != tablelog.KindEquivocation {
+		return 0, fmt.Errorf("%w: not an Equivocation", tablelog.ErrMalformed)
 	}
 	eq, err := parseEquivocation(env.Body)
 	if err != nil {
@@ -170,12 +172,12 @@ func Equivocator(env *Envelope) (int, error) {
 // A branch that went on for deals without a takeover never depended on
 // the split: an equivocator signing a second envelope long after cannot
 // make the table rewind that far.
-func splitSince(branch []*Envelope) bool {
+func splitSince(branch []*tablelog.Envelope) bool {
 	for i, env := range branch {
 		switch {
-		case env.Kind == KindVoidSilent || env.Kind == KindAbandon:
+		case env.Kind == tablelog.KindVoidSilent || env.Kind == tablelog.KindAbandon:
 			return true
-		case i > 0 && env.Kind == KindRoundKey && env.Author == 0:
+		case i > 0 && env.Kind == tablelog.KindRoundKey && env.Author == 0:
 			return false
 		}
 	}
@@ -188,22 +190,22 @@ func splitSince(branch []*Envelope) bool {
 // holds the accused seat's envelope there and may have been shaped by the
 // split (splitSince); or a takeover there that a strict majority of the
 // players did not vote.
-func outweighs(evidence *Envelope, ours []*Envelope, players int) bool {
+func outweighs(evidence *tablelog.Envelope, ours []*tablelog.Envelope, players int) bool {
 	if len(ours) == 0 {
 		return true
 	}
 	first := ours[0]
-	if first.Kind == KindEquivocation {
+	if first.Kind == tablelog.KindEquivocation {
 		return evidence.Author < first.Author
 	}
 	accused, err := Equivocator(evidence)
 	if err != nil {
 		return false
 	}
-	if int(first.Author) == accused && first.Kind != KindVoidSilent && first.Kind != KindAbandon {
+	if int(first.Author) == accused && first.Kind != tablelog.KindVoidSilent && first.Kind != tablelog.KindAbandon {
 		return splitSince(ours)
 	}
-	if first.Kind == KindVoidSilent {
+	if first.Kind == tablelog.KindVoidSilent {
 		vs, err := parseVoidSilent(first.Body)
 		return err == nil && 2*len(vs.votes) <= players
 	}
@@ -216,13 +218,13 @@ func outweighs(evidence *Envelope, ours []*Envelope, players int) bool {
 // skip names evidence this peer found it cannot post; evidence of a
 // branch the split cannot have shaped (splitSince), which it never can,
 // is added to it when skip is not nil.
-func pendingEquivocation(log *Log, evidence []Evidence, skip map[Hash]bool) (Evidence, bool) {
+func pendingEquivocation(log *tablelog.Log, evidence []tablelog.Evidence, skip map[tablelog.Hash]bool) (tablelog.Evidence, bool) {
 	for _, ev := range evidence {
 		if ev.First == nil || ev.Second == nil || ev.First.Prev != ev.Second.Prev || skip[ev.Second.Hash()] {
 			continue
 		}
 		held, ok := log.Get(ev.First.Seq)
-		if !ok || held.Author != ev.First.Author || held.Prev != ev.First.Prev || held.Kind == KindEquivocation {
+		if !ok || held.Author != ev.First.Author || held.Prev != ev.First.Prev || held.Kind == tablelog.KindEquivocation {
 			continue
 		}
 		if splitSince(log.Range(ev.First.Seq, log.Next())) {
@@ -232,7 +234,7 @@ func pendingEquivocation(log *Log, evidence []Evidence, skip map[Hash]bool) (Evi
 			skip[ev.Second.Hash()] = true
 		}
 	}
-	return Evidence{}, false
+	return tablelog.Evidence{}, false
 }
 
 // accuse answers an equivocation this peer's log holds evidence of: it
@@ -243,14 +245,14 @@ func pendingEquivocation(log *Log, evidence []Evidence, skip map[Hash]bool) (Evi
 // (whatever followed the split is void), posts the envelope and reports
 // true. Evidence it cannot post (it plays no other seat, or the table
 // takes none there) is not tried again.
-func (p *Peer) accuse(ctx context.Context, ev Evidence, stop func(error) error) (bool, error) {
+func (p *Peer) accuse(ctx context.Context, ev tablelog.Evidence, stop func(error) error) (bool, error) {
 	game, log, _ := p.state()
 	seq, accused := ev.First.Seq, int(ev.First.Author)
 	env, err := p.draftAccusation(game, ev)
 	if err != nil || env == nil {
 		p.mu.Lock()
 		if p.unposted == nil {
-			p.unposted = map[Hash]bool{}
+			p.unposted = map[tablelog.Hash]bool{}
 		}
 		p.unposted[ev.Second.Hash()] = true
 		p.mu.Unlock()
@@ -269,7 +271,7 @@ func (p *Peer) accuse(ctx context.Context, ev Evidence, stop func(error) error) 
 	if err := p.cfg.Store.PutEvidence(p.cfg.Table, ev); err != nil {
 		return true, err
 	}
-	if err := p.cfg.Store.rewind(p.cfg.Table, seq); err != nil {
+	if err := p.cfg.Store.Rewind(p.cfg.Table, seq); err != nil {
 		return true, err
 	}
 	p.mu.Lock()
@@ -290,7 +292,7 @@ func (p *Peer) accuse(ctx context.Context, ev Evidence, stop func(error) error) 
 // seat this peer posts for at its seq, other than the accused, and checks
 // it by replaying the stored log before that seq and then it. It returns
 // nil when the peer posts for no such seat.
-func (p *Peer) draftAccusation(game *Game, ev Evidence) (*Envelope, error) {
+func (p *Peer) draftAccusation(game *Game, ev tablelog.Evidence) (*tablelog.Envelope, error) {
 	seq := ev.First.Seq
 	body, err := equivocationBody(ev)
 	if err != nil {
@@ -320,8 +322,8 @@ func (p *Peer) draftAccusation(game *Game, ev Evidence) (*Envelope, error) {
 			continue
 		}
 		_, prev := l.Head()
-		env := &Envelope{Version: EnvelopeVersion, Table: p.cfg.Table, Seq: seq, Prev: prev, Author: uint8(s),
-			Kind: KindEquivocation, Body: body}
+		env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: p.cfg.Table, Seq: seq, Prev: prev, Author: uint8(s),
+			Kind: tablelog.KindEquivocation, Body: body}
 		if err := env.Sign(key); err != nil {
 			return nil, err
 		}
@@ -344,11 +346,11 @@ func (p *Peer) Accusations() int {
 // equivocation returns evidence the peer holds and has not answered: its
 // log's, and, once after it opened its store, the store's (a device that
 // stopped between finding a pair and posting it).
-func (p *Peer) equivocation() (Evidence, bool) {
+func (p *Peer) equivocation() (tablelog.Evidence, bool) {
 	_, log, _ := p.state()
 	p.mu.Lock()
 	if p.unposted == nil {
-		p.unposted = map[Hash]bool{}
+		p.unposted = map[tablelog.Hash]bool{}
 	}
 	skip, stored := p.unposted, !p.evidenceRead
 	p.evidenceRead = true

@@ -16,12 +16,13 @@ import (
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/internal/forge"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // resign signs env again with another signature than crypto/ed25519's (a
 // random nonce instead of the deterministic one): the same fields, a
 // second envelope that verifies under the same key.
-func resign(env *Envelope, priv ed25519.PrivateKey, rng io.Reader) (*Envelope, error) {
+func resign(env *tablelog.Envelope, priv ed25519.PrivateKey, rng io.Reader) (*tablelog.Envelope, error) {
 	msg, err := env.SignedBytes()
 	if err != nil {
 		return nil, err
@@ -50,7 +51,7 @@ func newSeededReader(seed uint64) io.Reader {
 // does not prove one.
 func TestEquivocationEnvelopeChecked(t *testing.T) {
 	d := newDriver(t, engine.Classic, 4, 1, 41)
-	d.runUntil(func(_ int, k Kind) bool { return k == KindBlock })
+	d.runUntil(func(_ int, k tablelog.Kind) bool { return k == tablelog.KindBlock })
 	seat, _, _ := d.turn()
 	accuser := (seat + 1) % d.n
 	env := d.envelope(seat)
@@ -63,15 +64,15 @@ func TestEquivocationEnvelopeChecked(t *testing.T) {
 	}
 	seq, prev := d.logs[d.n].Head()
 	post := func(author int, key ed25519.PrivateKey, body []byte) []error {
-		e := &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
-			Kind: KindEquivocation, Body: body}
+		e := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
+			Kind: tablelog.KindEquivocation, Body: body}
 		if err := e.Sign(key); err != nil {
 			t.Fatal(err)
 		}
 		return d.postAll(e)
 	}
-	bodyOf := func(a, b *Envelope) []byte {
-		body, err := equivocationBody(Evidence{First: a, Second: b})
+	bodyOf := func(a, b *tablelog.Envelope) []byte {
+		body, err := equivocationBody(tablelog.Evidence{First: a, Second: b})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,8 +89,8 @@ func TestEquivocationEnvelopeChecked(t *testing.T) {
 		body   []byte
 		want   error
 	}{
-		{"the accused posting against itself", seat, d.sp.keys[seat], bodyOf(env, twin), ErrRejected},
-		{"a pair after different envelopes", accuser, d.sp.keys[accuser], bodyOf(env, elsewhere), ErrRejected},
+		{"the accused posting against itself", seat, d.sp.keys[seat], bodyOf(env, twin), tablelog.ErrRejected},
+		{"a pair after different envelopes", accuser, d.sp.keys[accuser], bodyOf(env, elsewhere), tablelog.ErrRejected},
 		{"one envelope twice", accuser, d.sp.keys[accuser], func() []byte {
 			enc, _ := env.MarshalBinary()
 			w := newWriter()
@@ -98,10 +99,10 @@ func TestEquivocationEnvelopeChecked(t *testing.T) {
 				w.raw(enc)
 			}
 			return w.bytes()
-		}(), ErrRejected},
-		{"a pair not signed by the seat", accuser, d.sp.keys[accuser], bodyOf(env, d.sign(accuser, twin.Clone())), ErrRejected},
-		{"evidence signed by a stranger", accuser, stranger, bodyOf(env, twin), ErrBadSignature},
-		{"a body cut short", accuser, d.sp.keys[accuser], bodyOf(env, twin)[:40], ErrRejected},
+		}(), tablelog.ErrRejected},
+		{"a pair not signed by the seat", accuser, d.sp.keys[accuser], bodyOf(env, d.sign(accuser, twin.Clone())), tablelog.ErrRejected},
+		{"evidence signed by a stranger", accuser, stranger, bodyOf(env, twin), tablelog.ErrBadSignature},
+		{"a body cut short", accuser, d.sp.keys[accuser], bodyOf(env, twin)[:40], tablelog.ErrRejected},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expectLogErr(t, post(tc.author, tc.key, tc.body), tc.want)
@@ -113,12 +114,12 @@ func TestEquivocationEnvelopeChecked(t *testing.T) {
 		}
 	}
 	for i, v := range d.violations() {
-		if v == nil || v.Seat != seat || v.Check != CheckEquivocal || !errors.Is(v, ErrCheat) || !errors.Is(v, ErrEquivocation) {
+		if v == nil || v.Seat != seat || v.Check != CheckEquivocal || !errors.Is(v, ErrCheat) || !errors.Is(v, tablelog.ErrEquivocation) {
 			t.Errorf("game %d: %v, want seat %d named for equivocation", i, v, seat)
 		}
 	}
 	// The equivocator's own envelope comes too late: the seq is taken.
-	expectLogErr(t, d.postAll(env), ErrNotEntitled)
+	expectLogErr(t, d.postAll(env), tablelog.ErrNotEntitled)
 	// The round is voted void and the equivocator's seat goes to a bot,
 	// as for any cheat; it is never handed back.
 	for range 8 {
@@ -143,13 +144,13 @@ func TestEquivocationEnvelopeChecked(t *testing.T) {
 // hold (a device that gave way signs again), not an equivocation.
 func TestEquivocationNeedsOnePrevious(t *testing.T) {
 	d := newDriver(t, engine.Classic, 3, 1, 42)
-	d.runUntil(func(_ int, k Kind) bool { return k == KindBlock })
+	d.runUntil(func(_ int, k tablelog.Kind) bool { return k == tablelog.KindBlock })
 	seat, _, _ := d.turn()
 	env := d.envelope(seat)
 	d.postAll(env)
 	other := env.Clone()
 	other.Prev[0] ^= 1
-	expectLogErr(t, d.postAll(d.sign(seat, other)), ErrBadChain)
+	expectLogErr(t, d.postAll(d.sign(seat, other)), tablelog.ErrBadChain)
 	for i, l := range d.logs {
 		if n := len(l.Evidence()); n != 0 {
 			t.Errorf("log %d holds %d evidence", i, n)
@@ -159,23 +160,23 @@ func TestEquivocationNeedsOnePrevious(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	expectLogErr(t, d.postAll(twin), ErrEquivocation)
+	expectLogErr(t, d.postAll(twin), tablelog.ErrEquivocation)
 }
 
 func TestEquivocationBodyEncoding(t *testing.T) {
 	d := newDriver(t, engine.Classic, 3, 1, 43)
-	d.runUntil(func(_ int, k Kind) bool { return k == KindShuffle })
+	d.runUntil(func(_ int, k tablelog.Kind) bool { return k == tablelog.KindShuffle })
 	seat, _, _ := d.turn()
 	env := d.envelope(seat)
 	twin, err := resign(env, d.sp.keys[seat], newSeededReader(3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := equivocationBody(Evidence{First: env, Second: twin})
+	a, err := equivocationBody(tablelog.Evidence{First: env, Second: twin})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := equivocationBody(Evidence{First: twin, Second: env})
+	b, err := equivocationBody(tablelog.Evidence{First: twin, Second: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestEquivocationBodyEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := Equivocator(&Envelope{Kind: KindEquivocation, Body: a}); got != seat {
+	if got, _ := Equivocator(&tablelog.Envelope{Kind: tablelog.KindEquivocation, Body: a}); got != seat {
 		t.Errorf("Equivocator = %d, want %d", got, seat)
 	}
 	if h := eq.a.Hash(); h != env.Hash() && h != twin.Hash() {
@@ -201,7 +202,7 @@ func TestEquivocationBodyEncoding(t *testing.T) {
 		t.Error("a trailing byte parsed")
 	}
 	huge := []byte{BodyVersion, 0xff, 0xff, 0xff, 0xff}
-	if _, err := parseEquivocation(huge); !errors.Is(err, ErrMalformed) {
+	if _, err := parseEquivocation(huge); !errors.Is(err, tablelog.ErrMalformed) {
 		t.Errorf("a length past the body: %v", err)
 	}
 }
@@ -211,14 +212,14 @@ func TestEquivocationBodyEncoding(t *testing.T) {
 type equivocationCase struct {
 	name string
 	game GameName
-	kind Kind
+	kind tablelog.Kind
 }
 
 var equivocationCases = []equivocationCase{
-	{"njet phase", GameNjet, KindBlock},
-	{"trick", GameNjet, KindPlay},
-	{"reveal", GameNjet, KindReveal},
-	{"thegame play", GameTheGame, KindPlay},
+	{"njet phase", GameNjet, tablelog.KindBlock},
+	{"trick", GameNjet, tablelog.KindPlay},
+	{"reveal", GameNjet, tablelog.KindReveal},
+	{"thegame play", GameTheGame, tablelog.KindPlay},
 }
 
 // splitSelfplay sets up a table of players seats where seat cheater
@@ -235,13 +236,13 @@ func splitSelfplay(t *testing.T, c equivocationCase, players, cheater int, seed 
 		t.Fatal(err)
 	}
 	rng := newSeededReader(seed)
-	var second []Identity
+	var second []tablelog.Identity
 	for s := cheater + 1; s < players; s++ {
 		second = append(second, sp.ids[s])
 	}
 	sp.split = map[int]*splitter{cheater: {
-		match:  func(env *Envelope) bool { return env.Kind == c.kind && int(env.Author) == cheater },
-		other:  func(env *Envelope) (*Envelope, error) { return resign(env, sp.keys[cheater], rng) },
+		match:  func(env *tablelog.Envelope) bool { return env.Kind == c.kind && int(env.Author) == cheater },
+		other:  func(env *tablelog.Envelope) (*tablelog.Envelope, error) { return resign(env, sp.keys[cheater], rng) },
 		second: second,
 	}}
 	return sp
@@ -346,9 +347,9 @@ func checkEquivocation(t *testing.T, sp *Selfplay, c equivocationCase, cheater i
 func TestEquivocationOutweighsTakeover(t *testing.T) {
 	for _, c := range []struct {
 		name   string
-		kind   Kind
+		kind   tablelog.Kind
 		victim int
-	}{{"njet phase", KindBlock, 0}, {"reveal", KindReveal, 2}} {
+	}{{"njet phase", tablelog.KindBlock, 0}, {"reveal", tablelog.KindReveal, 2}} {
 		for _, players := range []int{3, 4, 5} {
 			t.Run(fmt.Sprintf("%s/players=%d", c.name, players), func(t *testing.T) {
 				outweighTakeover(t, c.kind, c.victim, players)
@@ -357,7 +358,7 @@ func TestEquivocationOutweighsTakeover(t *testing.T) {
 	}
 }
 
-func outweighTakeover(t *testing.T, kind Kind, victim, players int) {
+func outweighTakeover(t *testing.T, kind tablelog.Kind, victim, players int) {
 	const cheater = 1
 	seed := uint64(90 + players)
 	cfg := SelfplayConfig{Edition: engine.Modern, Players: players, Rounds: 1, Seed: seed, Dir: t.TempDir(),
@@ -371,8 +372,8 @@ func outweighTakeover(t *testing.T, kind Kind, victim, players int) {
 	}
 	rng := newSeededReader(seed)
 	sp.split = map[int]*splitter{cheater: {
-		match: func(env *Envelope) bool { return env.Kind == kind && int(env.Author) == cheater },
-		other: func(env *Envelope) (*Envelope, error) { return resign(env, sp.keys[cheater], rng) },
+		match: func(env *tablelog.Envelope) bool { return env.Kind == kind && int(env.Author) == cheater },
+		other: func(env *tablelog.Envelope) (*tablelog.Envelope, error) { return resign(env, sp.keys[cheater], rng) },
 		isolated: func(seq uint64, other []byte) error {
 			return sp.isolate(victim, cheater, other, seq+uint64(8*players))
 		},
@@ -403,7 +404,7 @@ func outweighTakeover(t *testing.T, kind Kind, victim, players int) {
 // and names no seat: no vote, no bot, no cheat.
 func TestSoftwareFaultBlamesNoSeat(t *testing.T) {
 	d := newDriver(t, engine.Classic, 3, 1, 44)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == 1 })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindShuffle && seat == 1 })
 	layout := fmt.Errorf("%w: unexpected layout of the shuffle transcript", crypto.ErrSoftware)
 	for _, g := range d.games {
 		g.layoutFault = layout
@@ -443,21 +444,21 @@ func TestSoftwareFaultBlamesNoSeat(t *testing.T) {
 // the deal under way does.
 func TestEquivocationLateDoesNotRewind(t *testing.T) {
 	d := newDriver(t, engine.Classic, 3, 2, 45)
-	var early *Envelope
-	d.runUntil(func(seat int, k Kind) bool {
-		if k == KindBlock && early == nil {
+	var early *tablelog.Envelope
+	d.runUntil(func(seat int, k tablelog.Kind) bool {
+		if k == tablelog.KindBlock && early == nil {
 			early = d.envelope(seat)
 			d.postAll(early)
 			return false
 		}
-		return early != nil && k == KindBlock && len(d.observer().Njet().Results()) == 1
+		return early != nil && k == tablelog.KindBlock && len(d.observer().Njet().Results()) == 1
 	})
 	l := d.logs[d.n]
 	late, err := resign(early, d.sp.keys[early.Author], newSeededReader(4))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Append(late); !errors.Is(err, ErrEquivocation) {
+	if _, err := l.Append(late); !errors.Is(err, tablelog.ErrEquivocation) {
 		t.Fatalf("%v, want the pair kept", err)
 	}
 	if ev, ok := pendingEquivocation(l, l.Evidence(), nil); ok {
@@ -468,7 +469,7 @@ func TestEquivocationLateDoesNotRewind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Append(recent); !errors.Is(err, ErrEquivocation) {
+	if _, err := l.Append(recent); !errors.Is(err, tablelog.ErrEquivocation) {
 		t.Fatalf("%v, want the pair kept", err)
 	}
 	if ev, ok := pendingEquivocation(l, l.Evidence(), nil); !ok || ev.First.Seq != last.Seq {
@@ -476,14 +477,14 @@ func TestEquivocationLateDoesNotRewind(t *testing.T) {
 	}
 	// Compared as branches: evidence at the early seq does not outweigh
 	// the table's branch; at the recent one it does.
-	evidenceAt := func(e, twin *Envelope) *Envelope {
-		body, err := equivocationBody(Evidence{First: e, Second: twin})
+	evidenceAt := func(e, twin *tablelog.Envelope) *tablelog.Envelope {
+		body, err := equivocationBody(tablelog.Evidence{First: e, Second: twin})
 		if err != nil {
 			t.Fatal(err)
 		}
 		accuser := (int(e.Author) + 1) % d.n
-		return d.sign(accuser, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: e.Seq, Prev: e.Prev,
-			Author: uint8(accuser), Kind: KindEquivocation, Body: body})
+		return d.sign(accuser, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: e.Seq, Prev: e.Prev,
+			Author: uint8(accuser), Kind: tablelog.KindEquivocation, Body: body})
 	}
 	if outweighs(evidenceAt(early, late), l.Range(early.Seq, l.Next()), d.n) {
 		t.Error("evidence of a finished deal outweighs the table's branch")

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // The escrow of a deal and the recovery of a seat gone (docs/protocol.md,
@@ -161,9 +162,9 @@ func (g *Game) recoveryDue() (int, bool) {
 func (g *Game) applyRecovery(seat int, body []byte) (*Violation, error) {
 	due, ok := g.recoveryDue()
 	if !ok || due != seat || g.halt != nil {
-		return nil, fmt.Errorf("%w: a recovery of seat %d and none is due", ErrMalformed, seat)
+		return nil, fmt.Errorf("%w: a recovery of seat %d and none is due", tablelog.ErrMalformed, seat)
 	}
-	sealed, _, err := parseSealed(KindRecovery, body, false)
+	sealed, _, err := parseSealed(tablelog.KindRecovery, body, false)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +220,7 @@ func (g *Game) draftRecovery(d *draft, seat int, rnd io.Reader) error {
 			return err
 		}
 	}
-	d.kind = KindRecovery
+	d.kind = tablelog.KindRecovery
 	d.body, err = dealBody(sealed)
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // BenchmarkDealEscrow measures a round's deal (round keys, shuffles and
@@ -30,7 +31,7 @@ func BenchmarkDealEscrow(b *testing.B) {
 						g.noEscrow = !escrow
 					}
 					for {
-						if _, kind, err := d.turn(); err != nil || kind != KindAck {
+						if _, kind, err := d.turn(); err != nil || kind != tablelog.KindAck {
 							break
 						}
 						d.step()
@@ -40,7 +41,7 @@ func BenchmarkDealEscrow(b *testing.B) {
 					start := time.Now()
 					for {
 						seat, kind, err := d.turn()
-						if err != nil || kind == KindBlock {
+						if err != nil || kind == tablelog.KindBlock {
 							break
 						}
 						env := d.envelope(seat)

@@ -9,6 +9,7 @@ import (
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/internal/forge"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // The last seat to shuffle posts a deck that is no permutation of its input
@@ -29,7 +30,7 @@ func TestCheatForgedShuffle(t *testing.T) {
 		t.Run(fmt.Sprintf("%v/players=%d", tc.edition, tc.players), func(t *testing.T) {
 			last := tc.players - 1
 			d := newDriver(t, tc.edition, tc.players, 1, tc.seed)
-			d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == last })
+			d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindShuffle && seat == last })
 			rd := d.observer().rd
 			if len(rd.shuffles) != last {
 				t.Fatalf("seat %d shuffles after %d passes, want the last pass", last, len(rd.shuffles))
@@ -60,7 +61,7 @@ func TestCheatForgedShuffle(t *testing.T) {
 
 			var buf bytes.Buffer
 			next := d.logs[d.n].Next()
-			if err := WriteExport(&buf, d.logs[d.n].Range(0, next)); err != nil {
+			if err := tablelog.WriteExport(&buf, d.logs[d.n].Range(0, next)); err != nil {
 				t.Fatal(err)
 			}
 			_, err = Verify(&buf)

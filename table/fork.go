@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // The comparison of branches after a partition (docs/protocol.md, "A true
@@ -39,7 +41,7 @@ type forkWatch struct {
 // divergence is a member whose log seems to differ from this peer's, and
 // the seq of the envelope of its that this peer's log refused.
 type divergence struct {
-	from Identity
+	from tablelog.Identity
 	seq  uint64
 	// heavy: the refused envelope is a takeover or the evidence of an
 	// equivocation, which may outweigh this peer's branch at once.
@@ -53,11 +55,11 @@ type divergence struct {
 // of the log, they are compared again after recheckAfter more refusals
 // (the member's branch grows), or at once when the refused envelope is a
 // takeover.
-func (w *forkWatch) refused(next uint64, from Identity, env *Envelope) {
+func (w *forkWatch) refused(next uint64, from tablelog.Identity, env *tablelog.Envelope) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.refusals++
-	heavy := env.Kind == KindVoidSilent || env.Kind == KindAbandon || env.Kind == KindEquivocation
+	heavy := env.Kind == tablelog.KindVoidSilent || env.Kind == tablelog.KindAbandon || env.Kind == tablelog.KindEquivocation
 	if w.diverged != nil && w.diverged.heavy && !heavy {
 		// A takeover or the evidence of an equivocation is compared
 		// first: the plain envelopes of a member on a dropped branch
@@ -74,7 +76,7 @@ func (w *forkWatch) refused(next uint64, from Identity, env *Envelope) {
 const recheckAfter = 32
 
 // found records a member that holds another envelope at seq.
-func (w *forkWatch) found(from Identity, seq uint64) {
+func (w *forkWatch) found(from tablelog.Identity, seq uint64) {
 	w.mu.Lock()
 	w.diverged = &divergence{from: from, seq: seq}
 	w.mu.Unlock()
@@ -135,15 +137,15 @@ const (
 
 // branches compares a peer's log with the members' and weighs branches.
 type branches struct {
-	table     TableID
-	store     *Store
-	transport Transport
-	members   []Identity
+	table     tablelog.TableID
+	store     *tablelog.Store
+	transport tablelog.Transport
+	members   []tablelog.Identity
 	// players is the number of seats at the table (the genesis's).
 	players int
 	// observer returns a fresh protocol of the table's game without a
 	// vault, to replay a branch (follows).
-	observer func() Protocol
+	observer func() tablelog.Protocol
 }
 
 // probe asks each member for its envelopes at the last seqs of log. A
@@ -152,13 +154,13 @@ type branches struct {
 // others, finished too, post nothing more. It returns the first member
 // that holds another envelope at one of those seqs, to compare with as
 // after a refusal.
-func (b branches) probe(ctx context.Context, log *Log) (*divergence, bool) {
+func (b branches) probe(ctx context.Context, log *tablelog.Log) (*divergence, bool) {
 	next := log.Next()
 	if next < 2 {
 		return nil, false
 	}
 	for _, from := range b.members {
-		if d, ok := b.probeMember(ctx, from, log, next-min(next-1, MaxRange)); ok {
+		if d, ok := b.probeMember(ctx, from, log, next-min(next-1, tablelog.MaxRange)); ok {
 			return d, true
 		}
 	}
@@ -169,7 +171,7 @@ func (b branches) probe(ctx context.Context, log *Log) (*divergence, bool) {
 // last seq), as probe does for a window of seqs: it returns the first
 // member that holds another envelope there, or whose shorter log ends
 // with another envelope than the peer's at that seq.
-func (b branches) probeHead(ctx context.Context, log *Log) (*divergence, bool) {
+func (b branches) probeHead(ctx context.Context, log *tablelog.Log) (*divergence, bool) {
 	next := log.Next()
 	if next < 2 {
 		return nil, false
@@ -187,7 +189,7 @@ func (b branches) probeHead(ctx context.Context, log *Log) (*divergence, bool) {
 // log is shorter than the peer's (it finished on a shorter branch, or it
 // is behind) is asked for its last envelope too: another envelope than
 // the peer's at that seq is a divergence; the same one, a member behind.
-func (b branches) probeMember(ctx context.Context, from Identity, log *Log, lo uint64) (*divergence, bool) {
+func (b branches) probeMember(ctx context.Context, from tablelog.Identity, log *tablelog.Log, lo uint64) (*divergence, bool) {
 	next := log.Next()
 	ctx, cancel := context.WithTimeout(ctx, probeWait)
 	defer cancel()
@@ -211,7 +213,7 @@ func (b branches) probeMember(ctx context.Context, from Identity, log *Log, lo u
 // memberEnd finds, by halving, the length of member from's log when it is
 // shorter than next: it reports false when the member holds an envelope
 // at next-1, or does not answer.
-func (b branches) memberEnd(ctx context.Context, from Identity, next uint64) (uint64, bool) {
+func (b branches) memberEnd(ctx context.Context, from tablelog.Identity, next uint64) (uint64, bool) {
 	holds := func(seq uint64) (bool, error) {
 		data, err := b.transport.Fetch(ctx, from, seq, seq+1)
 		return len(data) > 0, err
@@ -240,9 +242,9 @@ func (b branches) memberEnd(ctx context.Context, from Identity, next uint64) (ui
 
 // differs returns the first of member from's envelopes data that differs
 // from log's envelope at its seq.
-func differs(log *Log, from Identity, data [][]byte) (*divergence, bool) {
+func differs(log *tablelog.Log, from tablelog.Identity, data [][]byte) (*divergence, bool) {
 	for _, raw := range data {
-		env, err := ParseEnvelope(raw)
+		env, err := tablelog.ParseEnvelope(raw)
 		if err != nil {
 			break
 		}
@@ -261,7 +263,7 @@ func differs(log *Log, from Identity, data [][]byte) (*divergence, bool) {
 // keeps its own branch (with the k where they differ, or 0 when they do
 // not), and errNoAnswer when the member did not answer (the next refusal
 // asks again).
-func (b branches) compare(ctx context.Context, d *divergence, log *Log) (uint64, []*Envelope, bool, error) {
+func (b branches) compare(ctx context.Context, d *divergence, log *tablelog.Log) (uint64, []*tablelog.Envelope, bool, error) {
 	next := log.Next()
 	k, ok, err := b.firstDifference(ctx, d.from, log, min(next, d.seq+1))
 	if err != nil {
@@ -306,13 +308,13 @@ var errNoAnswer = errors.New("table: the member did not answer")
 // member from holds another envelope than log (the genesis is the same for
 // both). It reports false when they agree below hi, and errNoAnswer when
 // the member does not answer.
-func (b branches) firstDifference(ctx context.Context, from Identity, log *Log, hi uint64) (uint64, bool, error) {
+func (b branches) firstDifference(ctx context.Context, from tablelog.Identity, log *tablelog.Log, hi uint64) (uint64, bool, error) {
 	same := func(seq uint64) (bool, error) {
 		data, err := b.transport.Fetch(ctx, from, seq, seq+1)
 		if err != nil || len(data) == 0 {
 			return false, errNoAnswer
 		}
-		env, err := ParseEnvelope(data[0])
+		env, err := tablelog.ParseEnvelope(data[0])
 		ours, ok := log.Get(seq)
 		if err != nil || !ok || env.Seq != seq {
 			return false, errNoAnswer
@@ -348,21 +350,21 @@ const maxBranchAsks = 16
 
 // branch fetches member from's envelopes from seq k on, until its first
 // takeover or the end of what it holds (bounded).
-func (b branches) branch(ctx context.Context, from Identity, k uint64) []*Envelope {
-	var out []*Envelope
+func (b branches) branch(ctx context.Context, from tablelog.Identity, k uint64) []*tablelog.Envelope {
+	var out []*tablelog.Envelope
 	for range maxBranchAsks {
 		seq := k + uint64(len(out))
-		data, err := b.transport.Fetch(ctx, from, seq, seq+MaxRange)
+		data, err := b.transport.Fetch(ctx, from, seq, seq+tablelog.MaxRange)
 		if err != nil || len(data) == 0 {
 			return out
 		}
 		for _, raw := range data {
-			env, err := ParseEnvelope(raw)
+			env, err := tablelog.ParseEnvelope(raw)
 			if err != nil || env.Seq != k+uint64(len(out)) {
 				return out
 			}
 			out = append(out, env)
-			if env.Kind == KindVoidSilent || env.Kind == KindAbandon {
+			if env.Kind == tablelog.KindVoidSilent || env.Kind == tablelog.KindAbandon {
 				return out
 			}
 		}
@@ -372,9 +374,9 @@ func (b branches) branch(ctx context.Context, from Identity, k uint64) []*Envelo
 
 // firstTakeover returns the index of the first VoidSilent or Abandon in
 // envs, or -1.
-func firstTakeover(envs []*Envelope) int {
+func firstTakeover(envs []*tablelog.Envelope) int {
 	for i, env := range envs {
-		if env.Kind == KindVoidSilent || env.Kind == KindAbandon {
+		if env.Kind == tablelog.KindVoidSilent || env.Kind == tablelog.KindAbandon {
 			return i
 		}
 	}
@@ -390,33 +392,33 @@ func firstTakeover(envs []*Envelope) int {
 // the difference and the member's was voted by a strict majority of the
 // seats (no branch without those seats can ever outweigh it). At a table
 // of two, an Abandon at the difference is followed.
-func (b branches) yields(ours, theirs []*Envelope) bool {
+func (b branches) yields(ours, theirs []*tablelog.Envelope) bool {
 	// The evidence of an equivocation at the difference outweighs the
 	// branch that split there: whatever followed the split on either
 	// side (a takeover voted with the equivocator among others) is void.
 	// Of two, the one by the lower seat stands (outweighs).
-	if len(theirs) > 0 && theirs[0].Kind == KindEquivocation {
+	if len(theirs) > 0 && theirs[0].Kind == tablelog.KindEquivocation {
 		return outweighs(theirs[0], ours, b.players)
 	}
-	if len(ours) > 0 && ours[0].Kind == KindEquivocation {
+	if len(ours) > 0 && ours[0].Kind == tablelog.KindEquivocation {
 		// The mirror of outweighs: only a takeover there by a strict
 		// majority outweighs the evidence.
-		return len(theirs) > 0 && theirs[0].Kind == KindVoidSilent && !outweighs(ours[0], theirs, b.players)
+		return len(theirs) > 0 && theirs[0].Kind == tablelog.KindVoidSilent && !outweighs(ours[0], theirs, b.players)
 	}
 	ti := firstTakeover(theirs)
 	if ti < 0 {
 		return false
 	}
-	if theirs[ti].Kind == KindAbandon {
+	if theirs[ti].Kind == tablelog.KindAbandon {
 		// Two seats: the only other seat ended the game at this seq.
-		return ti == 0 && (len(ours) == 0 || ours[0].Kind != KindAbandon)
+		return ti == 0 && (len(ours) == 0 || ours[0].Kind != tablelog.KindAbandon)
 	}
 	tv, err := parseVoidSilent(theirs[ti].Body)
 	if err != nil {
 		return false
 	}
 	oi := firstTakeover(ours)
-	if oi < 0 || ours[oi].Kind != KindVoidSilent {
+	if oi < 0 || ours[oi].Kind != tablelog.KindVoidSilent {
 		return 2*len(tv.votes) > b.players
 	}
 	ov, err := parseVoidSilent(ours[oi].Body)
@@ -425,7 +427,7 @@ func (b branches) yields(ours, theirs []*Envelope) bool {
 
 // follows replays the stored log before seq k, then branch, into an
 // observer and reports whether every envelope is accepted.
-func (b branches) follows(k uint64, branch []*Envelope) bool {
+func (b branches) follows(k uint64, branch []*tablelog.Envelope) bool {
 	_, l, err := b.replay(k)
 	if err != nil {
 		return false
@@ -440,16 +442,16 @@ func (b branches) follows(k uint64, branch []*Envelope) bool {
 
 // replay replays the stored log before seq k into an observer's game and
 // log.
-func (b branches) replay(k uint64) (*Game, *Log, error) {
+func (b branches) replay(k uint64) (*Game, *tablelog.Log, error) {
 	envs, err := b.store.Envelopes(b.table, 0, k)
 	if err != nil {
 		return nil, nil, err
 	}
 	if uint64(len(envs)) != k {
-		return nil, nil, fmt.Errorf("%w: the store holds %d envelopes, not %d", ErrNotFound, len(envs), k)
+		return nil, nil, fmt.Errorf("%w: the store holds %d envelopes, not %d", tablelog.ErrNotFound, len(envs), k)
 	}
 	obs := b.observer()
-	l, err := NewLog(LogConfig{Table: b.table, Protocol: obs})
+	l, err := tablelog.NewLog(tablelog.LogConfig{Table: b.table, Protocol: obs})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -470,21 +472,21 @@ func (b branches) replay(k uint64) (*Game, *Log, error) {
 // that comes back as the others finish may not reach them again once they
 // have left, and its own branch is gone. What does not come now comes by
 // the usual catching up.
-func takeRest(ctx context.Context, tr Transport, from Identity, replica *Replica) {
+func takeRest(ctx context.Context, tr tablelog.Transport, from tablelog.Identity, replica *tablelog.Replica) {
 	for range maxBranchAsks {
-		next, _ := replica.head()
-		data, err := tr.Fetch(ctx, from, next, next+MaxRange)
+		next, _ := replica.Head()
+		data, err := tr.Fetch(ctx, from, next, next+tablelog.MaxRange)
 		if err != nil || len(data) == 0 {
 			return
 		}
 		taken := 0
 		for _, b := range data {
-			if _, err := replica.receive(from, b); err != nil {
+			if _, err := replica.Receive(from, b); err != nil {
 				break
 			}
 			taken++
 		}
-		if n, _ := replica.head(); n == next || taken < len(data) {
+		if n, _ := replica.Head(); n == next || taken < len(data) {
 			return
 		}
 	}
@@ -529,13 +531,13 @@ func (p *Peer) probeFork(ctx context.Context) {
 // rejected hears of an envelope the log refused (the replica's goroutine):
 // see forkWatch.refused. A takeover of this peer's seats that its guard
 // refused at the head of its log is remembered (decider).
-func (p *Peer) rejected(from Identity, env *Envelope, err error) {
+func (p *Peer) rejected(from tablelog.Identity, env *tablelog.Envelope, err error) {
 	game, log, _ := p.state()
 	next := log.Next()
 	if game.Genesis() == nil || next < 2 {
 		return
 	}
-	if env.Kind == KindVoidSilent && env.Seq == next && errors.Is(err, ErrFenced) {
+	if env.Kind == tablelog.KindVoidSilent && env.Seq == next && errors.Is(err, ErrFenced) {
 		if vs, perr := parseVoidSilent(env.Body); perr == nil {
 			p.mu.Lock()
 			p.excluded = &exclusion{seq: next, votes: len(vs.votes)}
@@ -552,7 +554,7 @@ func (p *Peer) rejected(from Identity, env *Envelope, err error) {
 // two at a seq its log dropped while it waited for an earlier one), and
 // its log refuses it now, which makes it compare the branches in turn.
 // The one envelope is enough: the member fetches the rest by sync.
-func (p *Peer) pushBranch(ctx context.Context, log *Log, k uint64) {
+func (p *Peer) pushBranch(ctx context.Context, log *tablelog.Log, k uint64) {
 	env, ok := log.Get(k)
 	if !ok {
 		return
@@ -573,7 +575,7 @@ func (p *Peer) branches(game *Game) branches {
 		n = gen.Players()
 	}
 	return branches{table: p.cfg.Table, store: p.cfg.Store, transport: p.cfg.Transport, members: p.cfg.Peers,
-		players: n, observer: func() Protocol { return NewGame(GameConfig{Table: p.cfg.Table, Creator: p.cfg.Creator}) }}
+		players: n, observer: func() tablelog.Protocol { return NewGame(GameConfig{Table: p.cfg.Table, Creator: p.cfg.Creator}) }}
 }
 
 // checkDiverged compares this peer's log with member d.from's
@@ -605,7 +607,7 @@ func (p *Peer) checkDiverged(ctx, outer context.Context, d *divergence, stop fun
 		p.cfg.Logf("table: seat %d: the table went on without this device from seq %d; dropping its envelopes [%d, %d)",
 			p.cfg.Seat, k, k, next)
 	}
-	if err := p.cfg.Store.rewind(p.cfg.Table, k); err != nil {
+	if err := p.cfg.Store.Rewind(p.cfg.Table, k); err != nil {
 		return true, err
 	}
 	p.mu.Lock()
@@ -621,7 +623,7 @@ func (p *Peer) checkDiverged(ctx, outer context.Context, d *divergence, stop fun
 	game, _, replica := p.state()
 	for _, env := range theirs {
 		game.allowBranch(env)
-		if err := replica.appendAndPersist(env); err != nil {
+		if err := replica.Append(env); err != nil {
 			return true, err
 		}
 	}

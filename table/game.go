@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Vault gives the game protocol the private data of the seats a peer hosts:
@@ -17,8 +19,8 @@ type Vault interface {
 
 // StoreVault is the Vault of a Store's secrets for one table.
 type StoreVault struct {
-	Store *Store
-	Table TableID
+	Store *tablelog.Store
+	Table tablelog.TableID
 }
 
 // Secret implements Vault.
@@ -27,9 +29,9 @@ func (v StoreVault) Secret(name string) ([]byte, error) { return v.Store.Secret(
 // GameConfig sets up a Game.
 type GameConfig struct {
 	// Table is the table id; the genesis body must hash to it (TableIDOf).
-	Table TableID
+	Table tablelog.TableID
 	// Creator is seat 0's key, which signs the genesis.
-	Creator Identity
+	Creator tablelog.Identity
 	// Vault holds the hosted seats' secrets; nil for an observer.
 	Vault Vault
 	// LobbyBots are the seats the table's setup says a device seated bots
@@ -74,7 +76,7 @@ type Game struct {
 
 	next    uint64 // seq of the next envelope
 	gen     *Genesis
-	genHash Hash
+	genHash tablelog.Hash
 	rules   rules
 	n       int
 	st      stage
@@ -92,8 +94,8 @@ type Game struct {
 	voided    []*Violation
 	// recovered are the takeovers that kept their round (escrow.go).
 	recovered []Recovery
-	keys      []Identity  // each seat's key now (a takeover or a claim replaces one)
-	botHost   map[int]int // bot seat -> the seat hosting it
+	keys      []tablelog.Identity // each seat's key now (a takeover or a claim replaces one)
+	botHost   map[int]int         // bot seat -> the seat hosting it
 	// handedBack are the seats handed from a bot to a claimant; handable
 	// the bot seats that may be (taken over for silence, not for a cheat).
 	handedBack []HandBack
@@ -112,10 +114,10 @@ type Game struct {
 	// or the peer chose that branch (see Peer.checkDiverged). A device
 	// that is there is not gone, whatever a certificate says. Observers
 	// have no guard.
-	guard *Identity
+	guard *tablelog.Identity
 	// guardAllow is the one VoidSilent the peer's guard lets through (its
 	// hash): the branch the peer chose after comparing it with its own.
-	guardAllow Hash
+	guardAllow tablelog.Hash
 	// noEscrow deals without escrows, as logs written before them: tests
 	// measure and replay that form.
 	noEscrow bool
@@ -133,43 +135,43 @@ type Game struct {
 func NewGame(cfg GameConfig) *Game { return &Game{cfg: cfg} }
 
 // Entitled implements Protocol.
-func (g *Game) Entitled(seq uint64) (Turn, error) {
+func (g *Game) Entitled(seq uint64) (tablelog.Turn, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.entitled(seq)
 }
 
 // entitled is Entitled with g.mu held.
-func (g *Game) entitled(seq uint64) (Turn, error) {
+func (g *Game) entitled(seq uint64) (tablelog.Turn, error) {
 	if seq != g.next {
-		return Turn{}, fmt.Errorf("table: asked for seq %d, the game is at %d", seq, g.next)
+		return tablelog.Turn{}, fmt.Errorf("table: asked for seq %d, the game is at %d", seq, g.next)
 	}
 	seat, kinds, err := g.turn()
 	if err != nil {
-		return Turn{}, err
+		return tablelog.Turn{}, err
 	}
 	key := g.cfg.Creator
 	if g.gen != nil {
 		key = g.keys[seat]
 	}
-	t := Turn{Seat: uint8(seat), Key: key, Kinds: kinds}
+	t := tablelog.Turn{Seat: uint8(seat), Key: key, Kinds: kinds}
 	if g.complainable() {
-		t.Kinds = append(slices.Clone(t.Kinds), KindComplaint)
+		t.Kinds = append(slices.Clone(t.Kinds), tablelog.KindComplaint)
 	}
 	if g.claimable(seat) {
-		t.Kinds = append(slices.Clone(t.Kinds), KindSeatClaim)
+		t.Kinds = append(slices.Clone(t.Kinds), tablelog.KindSeatClaim)
 	}
 	if g.voidable(seat) {
 		if g.n == 2 && g.rules.traits().abandonAtTwo {
 			d := decider(seat)
-			t.Instead = []Turn{{Seat: uint8(d), Key: g.keys[d], Kinds: []Kind{KindAbandon}}}
+			t.Instead = []tablelog.Turn{{Seat: uint8(d), Key: g.keys[d], Kinds: []tablelog.Kind{tablelog.KindAbandon}}}
 		} else {
 			// Any seat still played may decide: the certificate names the
 			// decider, its lowest voter (applyVoidSilent). A seat at fault
 			// never decides.
 			for s := range g.n {
 				if s != seat && (g.halt == nil || s != g.halt.Seat) {
-					t.Instead = append(t.Instead, Turn{Seat: uint8(s), Key: g.keys[s], Kinds: []Kind{KindVoidSilent}})
+					t.Instead = append(t.Instead, tablelog.Turn{Seat: uint8(s), Key: g.keys[s], Kinds: []tablelog.Kind{tablelog.KindVoidSilent}})
 				}
 			}
 		}
@@ -178,35 +180,35 @@ func (g *Game) entitled(seq uint64) (Turn, error) {
 }
 
 // turn derives the entitled seat and kinds from the state.
-func (g *Game) turn() (int, []Kind, error) {
+func (g *Game) turn() (int, []tablelog.Kind, error) {
 	if g.halt != nil {
 		if g.stopped() {
 			return 0, nil, fmt.Errorf("%w: %w", ErrHalted, g.halt)
 		}
 		voters := g.voters()
 		if g.votes < len(voters) {
-			return voters[g.votes], []Kind{KindVoidVote}, nil
+			return voters[g.votes], []tablelog.Kind{tablelog.KindVoidVote}, nil
 		}
-		return voters[0], []Kind{KindBotSeat}, nil
+		return voters[0], []tablelog.Kind{tablelog.KindBotSeat}, nil
 	}
 	switch g.st {
 	case stGenesis:
-		return 0, []Kind{KindGenesis}, nil
+		return 0, []tablelog.Kind{tablelog.KindGenesis}, nil
 	case stAcks:
-		return g.acks + 1, []Kind{KindAck}, nil
+		return g.acks + 1, []tablelog.Kind{tablelog.KindAck}, nil
 	case stKeys:
-		return len(g.rd.keys), []Kind{KindRoundKey}, nil
+		return len(g.rd.keys), []tablelog.Kind{tablelog.KindRoundKey}, nil
 	case stShuffle:
-		return len(g.rd.shuffles), []Kind{KindShuffle}, nil
+		return len(g.rd.shuffles), []tablelog.Kind{tablelog.KindShuffle}, nil
 	case stDeal:
-		return g.rd.dealt, []Kind{KindDealTokens}, nil
+		return g.rd.dealt, []tablelog.Kind{tablelog.KindDealTokens}, nil
 	case stPlay:
 		if s, ok := g.recoveryDue(); ok {
-			return s, []Kind{KindRecovery}, nil
+			return s, []tablelog.Kind{tablelog.KindRecovery}, nil
 		}
 		return g.rules.entitled()
 	case stReveal:
-		return len(g.rd.reveals), []Kind{KindReveal}, nil
+		return len(g.rd.reveals), []tablelog.Kind{tablelog.KindReveal}, nil
 	}
 	return 0, nil, ErrOver
 }
@@ -222,7 +224,7 @@ func (g *Game) stopped() bool {
 // Apply implements Protocol. A body that does not decode is refused; a
 // decoded body that breaks a check is accepted and halts the round with a
 // Violation (the signed envelope is the evidence).
-func (g *Game) Apply(env *Envelope) error {
+func (g *Game) Apply(env *tablelog.Envelope) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if env.Seq != g.next {
@@ -235,38 +237,38 @@ func (g *Game) Apply(env *Envelope) error {
 	var err error
 	seat := int(env.Author)
 	switch {
-	case env.Kind == KindGenesis:
+	case env.Kind == tablelog.KindGenesis:
 		err = g.applyGenesis(env)
-	case env.Kind == KindAck:
+	case env.Kind == tablelog.KindAck:
 		err = g.applyAck(env)
-	case env.Kind == KindRoundKey:
+	case env.Kind == tablelog.KindRoundKey:
 		v, err = g.applyKey(seat, env.Body)
-	case env.Kind == KindShuffle:
+	case env.Kind == tablelog.KindShuffle:
 		v, err = g.applyShuffle(seat, env.Body)
-	case env.Kind == KindDealTokens && g.st == stDeal:
+	case env.Kind == tablelog.KindDealTokens && g.st == stDeal:
 		v, err = g.applyDeal(seat, env.Body)
-	case env.Kind == KindReveal:
+	case env.Kind == tablelog.KindReveal:
 		v, err = g.applyReveal(seat, env.Body)
-	case env.Kind == KindVoidVote:
+	case env.Kind == tablelog.KindVoidVote:
 		err = g.applyVote(env.Body)
-	case env.Kind == KindBotSeat:
+	case env.Kind == tablelog.KindBotSeat:
 		err = g.applyBotSeat(seat, env.Body)
-	case env.Kind == KindVoidSilent:
+	case env.Kind == tablelog.KindVoidSilent:
 		v, err = g.applyVoidSilent(env)
-	case env.Kind == KindRecovery:
+	case env.Kind == tablelog.KindRecovery:
 		v, err = g.applyRecovery(seat, env.Body)
-	case env.Kind == KindAbandon:
+	case env.Kind == tablelog.KindAbandon:
 		err = g.applyAbandon(env)
-	case env.Kind == KindComplaint:
+	case env.Kind == tablelog.KindComplaint:
 		v, err = g.applyComplaint(seat, env.Body)
-	case env.Kind == KindSeatClaim:
+	case env.Kind == tablelog.KindSeatClaim:
 		err = g.applySeatClaim(env)
-	case env.Kind == KindEquivocation:
+	case env.Kind == tablelog.KindEquivocation:
 		v, err = g.applyEquivocation(env)
 	case g.st == stPlay && g.halt == nil:
 		v, err = g.rules.apply(env)
 	default:
-		err = fmt.Errorf("%w: %v is not part of the protocol now", ErrUnknownKind, env.Kind)
+		err = fmt.Errorf("%w: %v is not part of the protocol now", tablelog.ErrUnknownKind, env.Kind)
 	}
 	if err != nil {
 		return err
@@ -285,16 +287,16 @@ func (g *Game) Apply(env *Envelope) error {
 	return nil
 }
 
-func (g *Game) applyGenesis(env *Envelope) error {
+func (g *Game) applyGenesis(env *tablelog.Envelope) error {
 	gen, err := ParseGenesis(env.Body)
 	if err != nil {
 		return err
 	}
 	if TableIDOf(env.Body) != g.cfg.Table {
-		return fmt.Errorf("%w: the genesis does not hash to the table id", ErrWrongTable)
+		return fmt.Errorf("%w: the genesis does not hash to the table id", tablelog.ErrWrongTable)
 	}
 	if gen.Keys[0] != g.cfg.Creator {
-		return fmt.Errorf("%w: seat 0 of the genesis is not the creator", ErrMalformed)
+		return fmt.Errorf("%w: seat 0 of the genesis is not the creator", tablelog.ErrMalformed)
 	}
 	g.gen, g.n = gen, gen.Players()
 	r, err := newRules(g)
@@ -312,13 +314,13 @@ func (g *Game) applyGenesis(env *Envelope) error {
 	return nil
 }
 
-func (g *Game) applyAck(env *Envelope) error {
+func (g *Game) applyAck(env *tablelog.Envelope) error {
 	h, err := parseAck(env.Body)
 	if err != nil {
 		return err
 	}
 	if h != g.genHash {
-		return fmt.Errorf("%w: acknowledges %v, the genesis is %v", ErrMalformed, h, g.genHash)
+		return fmt.Errorf("%w: acknowledges %v, the genesis is %v", tablelog.ErrMalformed, h, g.genHash)
 	}
 	g.acks++
 	if g.acks == g.n-1 {
@@ -331,7 +333,7 @@ func (g *Game) applyAck(env *Envelope) error {
 type HandBack struct {
 	Seq  uint64
 	Seat int
-	Key  Identity
+	Key  tablelog.Identity
 }
 
 // HostOf returns the seat hosting the bot in seat, or -1.
@@ -363,11 +365,11 @@ func (g *Game) PeerOf(seat int) int {
 
 // KeyOf returns the key that plays seat now (the genesis key until a
 // bot or a claimant replaces it), or the zero Identity for no such seat.
-func (g *Game) KeyOf(seat int) Identity {
+func (g *Game) KeyOf(seat int) tablelog.Identity {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.gen == nil || seat < 0 || seat >= g.n {
-		return Identity{}
+		return tablelog.Identity{}
 	}
 	return g.keys[seat]
 }

@@ -15,10 +15,11 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // lossy is the network of the whole-game tests.
-var lossy = NetConfig{Drop: 0.1, Duplicate: 0.1, FetchFail: 0.1}
+var lossy = tablelog.NetConfig{Drop: 0.1, Duplicate: 0.1, FetchFail: 0.1}
 
 // selfplay runs a table to its end and returns the peers' outcomes.
 func selfplay(t testing.TB, cfg SelfplayConfig) (*Selfplay, []Outcome) {
@@ -175,7 +176,7 @@ func TestVerifyRejectsAnyChangedByte(t *testing.T) {
 			t.Fatalf("byte %d changed and the log verifies", i)
 		}
 	}
-	_, envs, err := ReadExport(bytes.NewReader(data))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,18 +185,18 @@ func TestVerifyRejectsAnyChangedByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range last {
-		e, err := ParseEnvelope(append([]byte(nil), last...))
+		e, err := tablelog.ParseEnvelope(append([]byte(nil), last...))
 		if err != nil {
 			t.Fatal(err)
 		}
 		enc, _ := e.MarshalBinary()
 		enc[i] ^= 0x01
-		e2, err := ParseEnvelope(enc)
+		e2, err := tablelog.ParseEnvelope(enc)
 		if err != nil {
 			continue // the framing itself catches it
 		}
 		var buf bytes.Buffer
-		if err := WriteExport(&buf, append(envs[:len(envs)-1:len(envs)-1], e2)); err != nil {
+		if err := tablelog.WriteExport(&buf, append(envs[:len(envs)-1:len(envs)-1], e2)); err != nil {
 			continue // the chain or the table id catches it
 		}
 		if _, err := Verify(&buf); err == nil {
@@ -232,15 +233,15 @@ func BenchmarkRound(b *testing.B) {
 
 // badFirstShuffle makes a peer a cheater: its first shuffle swaps two
 // cards of the deck, which its proof does not cover.
-func badFirstShuffle(t *testing.T) func(*Envelope, ed25519.PrivateKey) {
+func badFirstShuffle(t *testing.T) func(*tablelog.Envelope, ed25519.PrivateKey) {
 	cheated := false
-	return func(env *Envelope, key ed25519.PrivateKey) {
-		if env.Kind != KindShuffle || cheated {
+	return func(env *tablelog.Envelope, key ed25519.PrivateKey) {
+		if env.Kind != tablelog.KindShuffle || cheated {
 			return
 		}
 		cheated = true
 		var m crypto.ShuffleMessage
-		if err := parseCrypto(KindShuffle, env.Body, &m); err != nil {
+		if err := parseCrypto(tablelog.KindShuffle, env.Body, &m); err != nil {
 			t.Error(err)
 			return
 		}
@@ -265,8 +266,8 @@ func badFirstShuffle(t *testing.T) func(*Envelope, ed25519.PrivateKey) {
 // again; a cheat ends a table of The Game, and nobody posts after it.
 func TestCheatOverTheNetwork(t *testing.T) {
 	earlyEnd := func(d *draft) {
-		if d.kind == KindPlay {
-			d.kind, d.body = KindTurnEnd, emptyBody()
+		if d.kind == tablelog.KindPlay {
+			d.kind, d.body = tablelog.KindTurnEnd, emptyBody()
 		}
 	}
 	for _, c := range []struct {
@@ -288,7 +289,7 @@ func TestCheatOverTheNetwork(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.shuffle {
-				sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){c.cheater: badFirstShuffle(t)}
+				sp.tamper = map[int]func(*tablelog.Envelope, ed25519.PrivateKey){c.cheater: badFirstShuffle(t)}
 			} else {
 				sp.alter = map[int]func(*draft){c.cheater: c.alter}
 			}
@@ -347,11 +348,11 @@ func TestPeersVoteOnACheatWithoutAVanishedVoter(t *testing.T) {
 		// The cheater's device stays halted (its guard refuses the
 		// takeover of its seat by a minority): it is cut off too once
 		// the vote is under way, as a device the table no longer waits for.
-		Silences: []Silence{{Seat: gone, AtSeq: 8, BeforePublish: true, Kind: KindVoidVote}, {Seat: cheater, AtSeq: 10}}})
+		Silences: []Silence{{Seat: gone, AtSeq: 8, BeforePublish: true, Kind: tablelog.KindVoidVote}, {Seat: cheater, AtSeq: 10}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp.tamper = map[int]func(*Envelope, ed25519.PrivateKey){cheater: badFirstShuffle(t)}
+	sp.tamper = map[int]func(*tablelog.Envelope, ed25519.PrivateKey){cheater: badFirstShuffle(t)}
 	// The deadline only stops a hung test; nothing is asserted about time.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -379,15 +380,15 @@ func TestPeersVoteOnACheatWithoutAVanishedVoter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	_, envs, err := ReadExport(f)
+	_, envs, err := tablelog.ReadExport(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[Kind]int{}
+	kinds := map[tablelog.Kind]int{}
 	for _, e := range envs {
 		kinds[e.Kind]++
 	}
-	if kinds[KindVoidSilent] != 1 || kinds[KindBotSeat] != 0 || kinds[KindVoidVote] != 0 {
-		t.Errorf("%d VoidSilent, %d BotSeat, %d VoidVote: want 1, 0, 0", kinds[KindVoidSilent], kinds[KindBotSeat], kinds[KindVoidVote])
+	if kinds[tablelog.KindVoidSilent] != 1 || kinds[tablelog.KindBotSeat] != 0 || kinds[tablelog.KindVoidVote] != 0 {
+		t.Errorf("%d VoidSilent, %d BotSeat, %d VoidVote: want 1, 0, 0", kinds[tablelog.KindVoidSilent], kinds[tablelog.KindBotSeat], kinds[tablelog.KindVoidVote])
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // GameName names the game a table plays. The values are append-only: they
@@ -48,7 +49,7 @@ var gameSpecs = map[GameName]gameSpec{
 func specOf(name GameName) (gameSpec, error) {
 	s, ok := gameSpecs[name]
 	if !ok {
-		return gameSpec{}, fmt.Errorf("%w: genesis of unknown game %v", ErrMalformed, name)
+		return gameSpec{}, fmt.Errorf("%w: genesis of unknown game %v", tablelog.ErrMalformed, name)
 	}
 	return s, nil
 }
@@ -67,8 +68,8 @@ const genesisVersion2 = 2
 // is the creator, who signs it; every other seat acknowledges it.
 type Genesis struct {
 	Edition    engine.Edition
-	Characters []engine.Character // one per seat, distinct; its length is the player count
-	Keys       []Identity         // each seat's Ed25519 key, distinct
+	Characters []engine.Character  // one per seat, distinct; its length is the player count
+	Keys       []tablelog.Identity // each seat's Ed25519 key, distinct
 	// FirstDealer deals the first round.
 	FirstDealer int
 	// Short and Target choose the game's length as in engine.Config.
@@ -156,34 +157,34 @@ func (g *Genesis) Validate() error {
 	}
 	n := len(g.Keys)
 	if n < spec.minSeats || n > spec.maxSeats {
-		return fmt.Errorf("%w: a genesis of %v with %d seats, want %d to %d", ErrMalformed, g.Game, n, spec.minSeats, spec.maxSeats)
+		return fmt.Errorf("%w: a genesis of %v with %d seats, want %d to %d", tablelog.ErrMalformed, g.Game, n, spec.minSeats, spec.maxSeats)
 	}
 	for i := range g.Keys {
 		for j := range i {
 			if g.Keys[i] == g.Keys[j] {
-				return fmt.Errorf("%w: genesis seats %d and %d share a key", ErrMalformed, j, i)
+				return fmt.Errorf("%w: genesis seats %d and %d share a key", tablelog.ErrMalformed, j, i)
 			}
 		}
 	}
 	if g.Game != GameNjet && (g.Edition != 0 || len(g.Characters) != 0 || g.FirstDealer != 0 || g.Short || g.Target != 0 || g.Rounds != 0) {
-		return fmt.Errorf("%w: a genesis of %v with Njet's edition, characters or game length", ErrMalformed, g.Game)
+		return fmt.Errorf("%w: a genesis of %v with Njet's edition, characters or game length", tablelog.ErrMalformed, g.Game)
 	}
 	if err := spec.validate(g); err != nil {
 		return err
 	}
 	if g.Clock < 0 || g.Clock > MaxClock {
-		return fmt.Errorf("%w: a table clock of %d s (at most %d)", ErrMalformed, g.Clock, MaxClock)
+		return fmt.Errorf("%w: a table clock of %d s (at most %d)", tablelog.ErrMalformed, g.Clock, MaxClock)
 	}
 	if len(g.Names) != 0 && len(g.Names) != n {
-		return fmt.Errorf("%w: genesis with %d names for %d seats", ErrMalformed, len(g.Names), n)
+		return fmt.Errorf("%w: genesis with %d names for %d seats", tablelog.ErrMalformed, len(g.Names), n)
 	}
 	for s, name := range g.Names {
 		c, err := CheckName(name)
 		if err != nil {
-			return fmt.Errorf("%w: genesis name of seat %d: %w", ErrMalformed, s, err)
+			return fmt.Errorf("%w: genesis name of seat %d: %w", tablelog.ErrMalformed, s, err)
 		}
 		if c != name {
-			return fmt.Errorf("%w: genesis name of seat %d has spaces at an end", ErrMalformed, s)
+			return fmt.Errorf("%w: genesis name of seat %d has spaces at an end", tablelog.ErrMalformed, s)
 		}
 	}
 	return nil
@@ -271,7 +272,7 @@ func ParseGenesis(body []byte) (*Genesis, error) {
 	if len(body) > 0 && body[0] == genesisVersion2 {
 		return parseV2(body)
 	}
-	r := newReader(KindGenesis, body)
+	r := newReader(tablelog.KindGenesis, body)
 	g := &Genesis{Edition: engine.Edition(r.u8())}
 	n := r.u8()
 	if n > njetSpec.maxSeats {
@@ -315,7 +316,7 @@ func (g *Genesis) marshalV2() []byte {
 
 // parseV2 decodes and validates a genesis of version 2.
 func parseV2(body []byte) (*Genesis, error) {
-	r := &reader{b: body[1:], kind: KindGenesis}
+	r := &reader{b: body[1:], kind: tablelog.KindGenesis}
 	g := &Genesis{Game: GameName(r.u8())}
 	spec, err := specOf(g.Game)
 	if r.err == nil && (err != nil || g.Game == GameNjet) {
@@ -326,7 +327,7 @@ func parseV2(body []byte) (*Genesis, error) {
 	if r.err == nil && spec.variantBytes != nil {
 		want := spec.variantBytes(g)
 		if got := r.take(len(want)); r.err == nil && string(got) != string(want) {
-			return nil, fmt.Errorf("%w: the genesis of %v holds another variant than this program plays", ErrMalformed, g.Game)
+			return nil, fmt.Errorf("%w: the genesis of %v holds another variant than this program plays", tablelog.ErrMalformed, g.Game)
 		}
 	}
 	n := r.u8()
@@ -359,6 +360,6 @@ func (g *Genesis) readEnd(r *reader, n int) (*Genesis, error) {
 // TableIDOf returns the table id that a genesis body names: SHA-256 of a
 // domain string and the body. A table id thus commits to its setup, and a
 // log can be checked from its own first envelope.
-func TableIDOf(genesisBody []byte) TableID {
-	return domainHash(genesisDomain, genesisBody)
+func TableIDOf(genesisBody []byte) tablelog.TableID {
+	return tablelog.DomainHash(genesisDomain, genesisBody)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // ErrNotClaimable: a claimant asked for a seat no bot plays that may be
@@ -89,7 +91,7 @@ func (g *Game) approvers(int) []int {
 // still played by its own device approved it for the round it opens, in
 // seat order (the claimed seat itself among them when its own key plays
 // it). The game's rules then go on with the seat's new key.
-func (g *Game) applySeatClaim(env *Envelope) error {
+func (g *Game) applySeatClaim(env *tablelog.Envelope) error {
 	c, err := parseSeatClaim(g.cfg.Table, g.rules.claimRound(), env.Body)
 	if err != nil {
 		return err
@@ -346,7 +348,7 @@ func (b *claimBook) approved(seat uint8, want []int, round uint64) (*SeatClaimRe
 	return req, approvals
 }
 
-func (p *Peer) receiveClaim(m Received) {
+func (p *Peer) receiveClaim(m tablelog.Received) {
 	req, err := ParseClaim(m.Data)
 	if err != nil {
 		return
@@ -359,7 +361,7 @@ func (p *Peer) receiveClaim(m Received) {
 	p.signal()
 }
 
-func (p *Peer) receiveApproval(m Received) {
+func (p *Peer) receiveApproval(m tablelog.Received) {
 	a, err := ParseApproval(m.Data)
 	if err != nil {
 		return
@@ -422,8 +424,8 @@ func (p *Peer) approve(ctx context.Context, fresh bool) {
 // handBack drafts the SeatClaim this peer posts for a seat it plays when
 // the seat may change hands and the peer holds a claim of it with the
 // approval of every seat that must approve it; nil otherwise.
-func (p *Peer) handBack(game *Game, seq uint64, turn Turn) *draft {
-	if !slices.Contains(turn.Kinds, KindSeatClaim) {
+func (p *Peer) handBack(game *Game, seq uint64, turn tablelog.Turn) *draft {
+	if !slices.Contains(turn.Kinds, tablelog.KindSeatClaim) {
 		return nil
 	}
 	seat := turn.Seat
@@ -434,5 +436,5 @@ func (p *Peer) handBack(game *Game, seq uint64, turn Turn) *draft {
 	if p.cfg.Logf != nil {
 		p.cfg.Logf("table: seat %d hands seat %d back to its claimant at seq %d", p.cfg.Seat, seat, seq)
 	}
-	return &draft{seq: seq, kind: KindSeatClaim, body: seatClaimBody(req, approvals), secrets: map[string][]byte{}}
+	return &draft{seq: seq, kind: tablelog.KindSeatClaim, body: seatClaimBody(req, approvals), secrets: map[string][]byte{}}
 }

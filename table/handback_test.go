@@ -14,13 +14,14 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
 // claimOf is a request to play seat with priv's key from deal on.
-func claimOf(t *testing.T, table TableID, seat int, priv ed25519.PrivateKey, deal uint64) *SeatClaimRequest {
+func claimOf(t *testing.T, table tablelog.TableID, seat int, priv ed25519.PrivateKey, deal uint64) *SeatClaimRequest {
 	t.Helper()
-	id, err := IdentityOf(priv.Public().(ed25519.PublicKey))
+	id, err := tablelog.IdentityOf(priv.Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,11 +72,11 @@ func TestClaimEncoding(t *testing.T) {
 		data  []byte
 		want  error
 	}{
-		{"claim short", func(b []byte) error { _, err := ParseClaim(b); return err }, b[:ClaimSize-1], ErrMalformed},
-		{"claim tag", func(b []byte) error { _, err := ParseClaim(b); return err }, append([]byte{VoteTag}, b[1:]...), ErrMalformed},
-		{"claim version", func(b []byte) error { _, err := ParseClaim(b); return err }, append([]byte{ClaimTag, 9}, b[2:]...), ErrUnknownVersion},
-		{"approval long", func(b []byte) error { _, err := ParseApproval(b); return err }, append(bytes.Clone(ab), 0), ErrMalformed},
-		{"approval tag", func(b []byte) error { _, err := ParseApproval(b); return err }, append([]byte{ClaimTag}, ab[1:]...), ErrMalformed},
+		{"claim short", func(b []byte) error { _, err := ParseClaim(b); return err }, b[:ClaimSize-1], tablelog.ErrMalformed},
+		{"claim tag", func(b []byte) error { _, err := ParseClaim(b); return err }, append([]byte{VoteTag}, b[1:]...), tablelog.ErrMalformed},
+		{"claim version", func(b []byte) error { _, err := ParseClaim(b); return err }, append([]byte{ClaimTag, 9}, b[2:]...), tablelog.ErrUnknownVersion},
+		{"approval long", func(b []byte) error { _, err := ParseApproval(b); return err }, append(bytes.Clone(ab), 0), tablelog.ErrMalformed},
+		{"approval tag", func(b []byte) error { _, err := ParseApproval(b); return err }, append([]byte{ClaimTag}, ab[1:]...), tablelog.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.parse(tc.data); !errors.Is(err, tc.want) {
@@ -94,13 +95,13 @@ func TestClaimEncoding(t *testing.T) {
 		t.Fatalf("consent %+v, %v", got, err)
 	}
 	c.Key[0] ^= 1
-	if err := c.Verify(); !errors.Is(err, ErrBadSignature) {
+	if err := c.Verify(); !errors.Is(err, tablelog.ErrBadSignature) {
 		t.Fatalf("a claim for another key verified: %v", err)
 	}
 }
 
 func FuzzParseSeatClaim(f *testing.F) {
-	fx := newFixture(f, 3, 100)
+	fx := newFixture(f, 3)
 	req := &SeatClaimRequest{Table: fx.table, Seat: 1, Key: fx.ids[1]}
 	if err := req.Sign(fx.privs[1]); err != nil {
 		f.Fatal(err)
@@ -129,7 +130,7 @@ func FuzzParseSeatClaim(f *testing.F) {
 func TestSeatClaimChecked(t *testing.T) {
 	const gone, dec = 2, 0
 	d := newDriver(t, engine.Classic, 4, 2, 96)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindBlock && seat == gone })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindBlock && seat == gone })
 	seq, prev := d.logs[dec].Head()
 	dr, err := d.games[dec].draftVoidSilent(seq, prev, votesAgainst(t, d, d.logs[dec], gone), d.rand(seq))
 	if err != nil {
@@ -138,7 +139,7 @@ func TestSeatClaimChecked(t *testing.T) {
 	for name, b := range dr.secrets {
 		d.vaults[dec].put(name, b)
 	}
-	d.mustPost(d.sign(dec, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
+	d.mustPost(d.sign(dec, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
 		Kind: dr.kind, Body: dr.body}))
 	botSeed, err := d.vaults[dec].Secret(botKeyName(gone))
 	if err != nil {
@@ -147,8 +148,8 @@ func TestSeatClaimChecked(t *testing.T) {
 	botKey := ed25519.NewKeyFromSeed(botSeed)
 	post := func(author int, key ed25519.PrivateKey, req *SeatClaimRequest, approvals []*SeatApproval) []error {
 		seq, prev := d.logs[d.n].Head()
-		env := &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
-			Kind: KindSeatClaim, Body: seatClaimBody(req, approvals)}
+		env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
+			Kind: tablelog.KindSeatClaim, Body: seatClaimBody(req, approvals)}
 		if err := env.Sign(key); err != nil {
 			t.Fatal(err)
 		}
@@ -158,8 +159,8 @@ func TestSeatClaimChecked(t *testing.T) {
 	back := claimOf(t, d.sp.table, gone, d.sp.keys[gone], deal)
 	// Seat 0's key turn: it hosts the bot of the seat gone, so it cannot
 	// be claimed at all.
-	expectLogErr(t, post(0, d.sp.keys[0], claimOf(t, d.sp.table, 0, d.sp.keys[gone], deal), approvalsOf(t, d, back, deal, 1, 3)), ErrNotEntitled)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == gone })
+	expectLogErr(t, post(0, d.sp.keys[0], claimOf(t, d.sp.table, 0, d.sp.keys[gone], deal), approvalsOf(t, d, back, deal, 1, 3)), tablelog.ErrNotEntitled)
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindRoundKey && seat == gone })
 	for _, tc := range []struct {
 		name      string
 		req       *SeatClaimRequest
@@ -179,7 +180,7 @@ func TestSeatClaimChecked(t *testing.T) {
 		{"a request replayed from an earlier deal", claimOf(t, d.sp.table, gone, d.sp.keys[gone], deal-1),
 			approvalsOf(t, d, back, deal, 0, 1, 3), ErrVote},
 		{"a key already seated", claimOf(t, d.sp.table, gone, d.sp.keys[1], deal),
-			approvalsOf(t, d, claimOf(t, d.sp.table, gone, d.sp.keys[1], deal), deal, 0, 1, 3), ErrMalformed},
+			approvalsOf(t, d, claimOf(t, d.sp.table, gone, d.sp.keys[1], deal), deal, 0, 1, 3), tablelog.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expectLogErr(t, post(gone, botKey, tc.req, tc.approvals), tc.want)
@@ -221,7 +222,7 @@ func TestWatcherTakesASeatAtTheNextDeal(t *testing.T) {
 		cfg.Logf = t.Logf
 	}
 	ref := referenceLog(t, cfg)
-	seq, _ := stepSeq(t, ref, 0, gone, KindBlock)
+	seq, _ := stepSeq(t, ref, 0, gone, tablelog.KindBlock)
 	cfg.Silences = []Silence{{Seat: gone, AtSeq: seq - 1}}
 	cfg.Watchers = []Watcher{{Seat: gone, AtSeq: seq + 30}}
 	cfg.Dir = t.TempDir()
@@ -292,7 +293,7 @@ func TestWatcherTakesASeatAtTheNextDeal(t *testing.T) {
 	if err != nil || !v.Over {
 		t.Fatalf("verify: %v", err)
 	}
-	id, err := IdentityOf(sp.WatcherKey(0).Public().(ed25519.PublicKey))
+	id, err := tablelog.IdentityOf(sp.WatcherKey(0).Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +318,7 @@ func TestClaimable(t *testing.T) {
 	t.Run("silent seat", func(t *testing.T) {
 		const gone, dec = 2, 0
 		d := newDriver(t, engine.Classic, 4, 1, 96)
-		d.runUntil(func(seat int, k Kind) bool { return k == KindBlock && seat == gone })
+		d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindBlock && seat == gone })
 		seq, prev := d.logs[dec].Head()
 		dr, err := d.games[dec].draftVoidSilent(seq, prev, votesAgainst(t, d, d.logs[dec], gone), d.rand(seq))
 		if err != nil {
@@ -326,7 +327,7 @@ func TestClaimable(t *testing.T) {
 		for name, b := range dr.secrets {
 			d.vaults[dec].put(name, b)
 		}
-		d.mustPost(d.sign(dec, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
+		d.mustPost(d.sign(dec, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
 			Kind: dr.kind, Body: dr.body}))
 		obs := d.observer()
 		for _, tc := range []struct {
@@ -346,7 +347,7 @@ func TestClaimable(t *testing.T) {
 	t.Run("cheater's seat", func(t *testing.T) {
 		const cheater = 1
 		d := newDriver(t, engine.Modern, 3, 2, 19)
-		d.runUntil(func(seat int, k Kind) bool { return k == KindShuffle && seat == cheater })
+		d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindShuffle && seat == cheater })
 		env := d.envelope(cheater)
 		env.Body = append([]byte(nil), env.Body...)
 		env.Body[len(env.Body)-1] ^= 1
@@ -354,7 +355,7 @@ func TestClaimable(t *testing.T) {
 		if d.observer().Violation() == nil {
 			t.Fatal("the bad shuffle was not caught")
 		}
-		d.runUntil(func(int, Kind) bool { return d.observer().HostOf(cheater) >= 0 })
+		d.runUntil(func(int, tablelog.Kind) bool { return d.observer().HostOf(cheater) >= 0 })
 		if h := d.observer().HostOf(cheater); h < 0 {
 			t.Fatalf("no bot plays the cheater's seat")
 		}
@@ -381,7 +382,7 @@ func TestSeatHandedBack(t *testing.T) {
 		{"Njet, at the next deal", 2, func(t *testing.T) SelfplayConfig {
 			cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: 93, Net: lossy, VoidAfter: 20 * time.Second}
 			ref := referenceLog(t, cfg)
-			seq, _ := stepSeq(t, ref, 0, 2, KindBlock)
+			seq, _ := stepSeq(t, ref, 0, 2, tablelog.KindBlock)
 			cfg.Silences = []Silence{{Seat: 2, AtSeq: seq - 1, ReturnAt: seq + 40}}
 			cfg.Dir = t.TempDir()
 			return cfg
@@ -439,11 +440,11 @@ func TestSeatHandedBack(t *testing.T) {
 			}
 			// After the SeatClaim the seat posts with its own key: its
 			// round key, then its moves.
-			_, envs, err := ReadExport(bytes.NewReader(log))
+			_, envs, err := tablelog.ReadExport(bytes.NewReader(log))
 			if err != nil {
 				t.Fatal(err)
 			}
-			kinds := map[Kind]int{}
+			kinds := map[tablelog.Kind]int{}
 			for _, e := range envs[v.HandedBack[0].Seq+1:] {
 				if int(e.Author) != c.seat {
 					continue
@@ -453,7 +454,7 @@ func TestSeatHandedBack(t *testing.T) {
 				}
 				kinds[e.Kind]++
 			}
-			if kinds[KindRoundKey] == 0 || kinds[KindShuffle] == 0 || kinds[KindPlay] == 0 {
+			if kinds[tablelog.KindRoundKey] == 0 || kinds[tablelog.KindShuffle] == 0 || kinds[tablelog.KindPlay] == 0 {
 				t.Errorf("after the hand-back the seat posted %v, want a round key, a shuffle and plays", kinds)
 			}
 			if cfg.Game == GameTheGame {
@@ -469,18 +470,18 @@ func TestSeatHandedBack(t *testing.T) {
 // catches up, and the seat can change hands only while enough cards are
 // left to deal again. A table of people gives it that time.
 func patientFor(s *Selfplay, seat int) {
-	s.stall = map[int]func(*Game, Kind) bool{}
+	s.stall = map[int]func(*Game, tablelog.Kind) bool{}
 	for host := range s.cfg.Players {
 		if host == seat {
 			continue
 		}
-		s.stall[host] = func(g *Game, k Kind) bool {
+		s.stall[host] = func(g *Game, k tablelog.Kind) bool {
 			p := s.Peer(host)
 			if p == nil || s.Returns() == 0 || g.PeerOf(seat) == seat || g.PeerOf(seat) != g.PeerOf(host) {
 				return false
 			}
 			turn, err := g.Entitled(g.Next())
-			if err != nil || int(turn.Seat) != seat || !slices.Contains(turn.Kinds, KindSeatClaim) {
+			if err != nil || int(turn.Seat) != seat || !slices.Contains(turn.Kinds, tablelog.KindSeatClaim) {
 				return false
 			}
 			req, _ := p.book.approved(uint8(seat), g.Approvers(seat), g.ClaimRound())
@@ -581,13 +582,13 @@ func TestHandBackRefused(t *testing.T) {
 func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYours error, ownKeyOnly bool) {
 	s, dir := playHandBack(t, cfg, seat)
 	x := seatExport(t, s, 0)
-	_, envs, err := ReadExport(bytes.NewReader(x))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(x))
 	if err != nil {
 		t.Fatal(err)
 	}
 	k := -1
 	for i, e := range envs {
-		if e.Kind == KindSeatClaim {
+		if e.Kind == tablelog.KindSeatClaim {
 			k = i
 			break
 		}
@@ -602,7 +603,7 @@ func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYo
 	}
 	// Replay up to the claim through an observer's log.
 	obs := NewGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
-	log, err := NewLog(LogConfig{Table: s.Table(), Protocol: obs})
+	log, err := tablelog.NewLog(tablelog.LogConfig{Table: s.Table(), Protocol: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -616,7 +617,7 @@ func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYo
 		t.Fatal("the seat is not a bot's before the claim")
 	}
 	// The bot's key, stored by its host's device before the takeover.
-	st, err := OpenStore(filepath.Join(dir, fmt.Sprintf("seat-%d.db", host)), &StoreOptions{NoSync: true})
+	st, err := tablelog.OpenStore(filepath.Join(dir, fmt.Sprintf("seat-%d.db", host)), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -631,7 +632,7 @@ func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYo
 	if len(approvers) != cfg.Players-1 || len(claim.approvals) != len(approvers) {
 		t.Fatalf("approvers %v, %d approvals in the claim", approvers, len(claim.approvals))
 	}
-	approval := func(seat uint8, key Identity, signer ed25519.PrivateKey, deal uint64) *SeatApproval {
+	approval := func(seat uint8, key tablelog.Identity, signer ed25519.PrivateKey, deal uint64) *SeatApproval {
 		a := &SeatApproval{Table: s.Table(), Deal: deal, Seat: seat, Key: key, Approver: uint8(approvers[0])}
 		if err := a.Sign(signer); err != nil {
 			t.Fatal(err)
@@ -639,7 +640,7 @@ func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYo
 		return a
 	}
 	stranger := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
-	strangerID, err := IdentityOf(stranger.Public().(ed25519.PublicKey))
+	strangerID, err := tablelog.IdentityOf(stranger.Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -690,7 +691,7 @@ func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYo
 				t.Fatal(err)
 			}
 			return seatClaimBody(&req, nil)
-		}, ErrNotEntitled},
+		}, tablelog.ErrNotEntitled},
 		{"the bot's turn claiming its host's seat", seat, botKey, func() []byte {
 			req := SeatClaimRequest{Table: s.Table(), Deal: round, Seat: uint8(host), Key: s.ids[host]}
 			if err := req.Sign(s.keys[host]); err != nil {
@@ -706,8 +707,8 @@ func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYo
 			continue // no forgery at this game
 		}
 		t.Run(c.name, func(t *testing.T) {
-			forged := &Envelope{Version: EnvelopeVersion, Table: s.Table(), Seq: next, Prev: prev,
-				Author: uint8(c.author), Kind: KindSeatClaim, Body: body}
+			forged := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: s.Table(), Seq: next, Prev: prev,
+				Author: uint8(c.author), Kind: tablelog.KindSeatClaim, Body: body}
 			if err := forged.Sign(c.signer); err != nil {
 				t.Fatal(err)
 			}
@@ -752,14 +753,14 @@ func handBackRefused(t *testing.T, cfg SelfplayConfig, seat int, move any, notYo
 }
 
 // personAt returns a person's peer at seat whose log holds envs.
-func personAt(t *testing.T, s *Selfplay, seat int, envs []*Envelope) *Peer {
+func personAt(t *testing.T, s *Selfplay, seat int, envs []*tablelog.Envelope) *Peer {
 	t.Helper()
-	st, err := OpenStore(filepath.Join(t.TempDir(), "person.db"), &StoreOptions{NoSync: true})
+	st, err := tablelog.OpenStore(filepath.Join(t.TempDir(), "person.db"), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	net, err := NewMemNetwork(s.Table(), rand.New(rand.NewPCG(3, 3)), NetConfig{})
+	net, err := tablelog.NewMemNetwork(s.Table(), rand.New(rand.NewPCG(3, 3)), tablelog.NetConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -786,7 +787,7 @@ func personAt(t *testing.T, s *Selfplay, seat int, envs []*Envelope) *Peer {
 // everyMoveTold checks that a game of The Game replayed from a log tells
 // every play of it among its moves, those before a redeal too, in the
 // log's order.
-func everyMoveTold(t *testing.T, creator Identity, envs []*Envelope) {
+func everyMoveTold(t *testing.T, creator tablelog.Identity, envs []*tablelog.Envelope) {
 	t.Helper()
 	g := NewGame(GameConfig{Table: envs[0].Table, Creator: creator})
 	var plays []int
@@ -794,7 +795,7 @@ func everyMoveTold(t *testing.T, creator Identity, envs []*Envelope) {
 		if err := g.Apply(e); err != nil {
 			t.Fatalf("seq %d: %v", e.Seq, err)
 		}
-		if e.Kind == KindPlay {
+		if e.Kind == tablelog.KindPlay {
 			plays = append(plays, int(e.Author))
 		}
 	}

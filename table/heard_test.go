@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // A device hears the others through their Presence: Heard is the last of
@@ -54,7 +55,7 @@ func TestHeardOtherDevices(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p.receivePresence(Received{Data: b})
+			p.receivePresence(tablelog.Received{Data: b})
 		}
 		announce(1, false)
 		set(start.Add(5 * time.Second))
@@ -87,11 +88,11 @@ func waitingPeer(t *testing.T, cfg SelfplayConfig, now func() time.Time) (*Selfp
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	net, err := NewMemNetwork(sp.table, rand.New(rand.NewPCG(1, 2)), NetConfig{})
+	net, err := tablelog.NewMemNetwork(sp.table, rand.New(rand.NewPCG(1, 2)), tablelog.NetConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := OpenStore(filepath.Join(t.TempDir(), "s.db"), &StoreOptions{NoSync: true})
+	store, err := tablelog.OpenStore(filepath.Join(t.TempDir(), "s.db"), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ wait:
 	for {
 		select {
 		case ev := <-p.Events():
-			if ev.Turn == 1 && ev.Kind == KindAck {
+			if ev.Turn == 1 && ev.Kind == tablelog.KindAck {
 				break wait
 			}
 		case <-ctx.Done():

@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"fmt"
-	"github.com/njetlan/njet/engine"
-	"github.com/njetlan/njet/thegame"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,128 +13,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/internal/seatkeys"
+	"github.com/njetlan/njet/tablelog"
+	"github.com/njetlan/njet/thegame"
+
 	"github.com/njetlan/njet/bot"
 	tgbot "github.com/njetlan/njet/thegame/bot"
 )
 
-// seatKeys makes n deterministic seat keys from seed.
-func seatKeys(t testing.TB, seed uint64, n int) ([]ed25519.PrivateKey, []Identity) {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 0x6e6a6574))
-	privs := make([]ed25519.PrivateKey, n)
-	ids := make([]Identity, n)
-	for i := range n {
-		var s [ed25519.SeedSize]byte
-		for j := range s {
-			s[j] = byte(rng.Uint32())
-		}
-		privs[i] = ed25519.NewKeyFromSeed(s[:])
-		id, err := IdentityOf(privs[i].Public().(ed25519.PublicKey))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids[i] = id
-	}
-	return privs, ids
-}
-
-// roundRobin is a toy protocol: seat 0 posts the genesis, then the posters
-// take turns with Play (or Ack) envelopes until limit; a body starting with
-// "bad" is refused.
-type roundRobin struct {
-	seats   []Identity
-	posters []uint8
-	limit   uint64
-
-	mu      sync.Mutex
-	applied int
-}
-
-func (p *roundRobin) Entitled(seq uint64) (Turn, error) {
-	if seq >= p.limit {
-		return Turn{}, fmt.Errorf("the game is over at %d", p.limit)
-	}
-	if seq == 0 {
-		return Turn{Seat: 0, Key: p.seats[0], Kinds: []Kind{KindGenesis}}, nil
-	}
-	s := p.posters[(seq-1)%uint64(len(p.posters))]
-	return Turn{Seat: s, Key: p.seats[s], Kinds: []Kind{KindPlay, KindAck}}, nil
-}
-
-func (p *roundRobin) Apply(env *Envelope) error {
-	if len(env.Body) >= 3 && string(env.Body[:3]) == "bad" {
-		return fmt.Errorf("body refused")
-	}
-	p.mu.Lock()
-	p.applied++
-	p.mu.Unlock()
-	return nil
-}
-
-// seal builds and signs an envelope.
-func seal(t testing.TB, priv ed25519.PrivateKey, table TableID, seq uint64, prev Hash, author uint8, kind Kind, body string) *Envelope {
-	t.Helper()
-	e := &Envelope{Version: EnvelopeVersion, Table: table, Seq: seq, Prev: prev, Author: author, Kind: kind, Body: []byte(body)}
-	if err := e.Sign(priv); err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
-// fixture is a table of n seats with a round-robin protocol.
+// fixture is a table of n seats and their keys.
 type fixture struct {
-	table TableID
+	table tablelog.TableID
 	privs []ed25519.PrivateKey
-	ids   []Identity
-	proto *roundRobin
+	ids   []tablelog.Identity
 }
 
-func newFixture(t testing.TB, n int, limit uint64) *fixture {
+func newFixture(t testing.TB, n int) *fixture {
 	t.Helper()
-	privs, ids := seatKeys(t, 1, n)
-	posters := make([]uint8, n)
-	for i := range posters {
-		posters[i] = uint8(i)
-	}
-	return &fixture{
-		table: TableID{0x4e, 0x6a, 0x65, 0x74},
-		privs: privs,
-		ids:   ids,
-		proto: &roundRobin{seats: ids, posters: posters, limit: limit},
-	}
-}
-
-func (f *fixture) newLog(t testing.TB) *Log {
-	t.Helper()
-	l, err := NewLog(LogConfig{Table: f.table, Protocol: &roundRobin{seats: f.proto.seats, posters: f.proto.posters, limit: f.proto.limit}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
-
-// seatAt returns the seat entitled at seq.
-func (f *fixture) seatAt(seq uint64) uint8 {
-	turn, _ := f.proto.Entitled(seq)
-	return turn.Seat
-}
-
-// chain builds a valid log of n envelopes.
-func (f *fixture) chain(t testing.TB, n int) []*Envelope {
-	t.Helper()
-	var out []*Envelope
-	var prev Hash
-	for seq := range uint64(n) {
-		kind := KindPlay
-		if seq == 0 {
-			kind = KindGenesis
-		}
-		s := f.seatAt(seq)
-		e := seal(t, f.privs[s], f.table, seq, prev, s, kind, fmt.Sprintf("body %d", seq))
-		prev = e.Hash()
-		out = append(out, e)
-	}
-	return out
+	privs, ids := seatkeys.New[tablelog.Identity](1, n)
+	return &fixture{table: tablelog.TableID{0x4e, 0x6a, 0x65, 0x74}, privs: privs, ids: ids}
 }
 
 // testPlayers makes the players of both games as a registry of games
@@ -205,7 +101,7 @@ func writeTemp(t testing.TB, b []byte) string {
 }
 
 // storeBytes returns the export of table's log in store.
-func storeBytes(t testing.TB, store *Store, table TableID) []byte {
+func storeBytes(t testing.TB, store *tablelog.Store, table tablelog.TableID) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := store.Export(&b, table); err != nil {

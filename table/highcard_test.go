@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // High card is a game that exists only in this test, to show what a new
@@ -31,7 +32,7 @@ func init() {
 	gameSpecs[gameHighCard] = gameSpec{rules: newHighCard, minSeats: 2, maxSeats: 3,
 		validate: func(g *Genesis) error {
 			if g.Extreme || g.Commands != 0 {
-				return fmt.Errorf("%w: high card has no variant", ErrMalformed)
+				return fmt.Errorf("%w: high card has no variant", tablelog.ErrMalformed)
 			}
 			return nil
 		}}
@@ -90,11 +91,13 @@ func (h *highCard) dealt() *Violation {
 	return nil
 }
 
-func (h *highCard) entitled() (int, []Kind, error) { return h.turn, []Kind{KindPlay}, nil }
+func (h *highCard) entitled() (int, []tablelog.Kind, error) {
+	return h.turn, []tablelog.Kind{tablelog.KindPlay}, nil
+}
 
-func (h *highCard) apply(env *Envelope) (*Violation, error) {
+func (h *highCard) apply(env *tablelog.Envelope) (*Violation, error) {
 	var m crypto.PlayMessage
-	if err := parseCrypto(KindPlay, env.Body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindPlay, env.Body, &m); err != nil {
 		return nil, err
 	}
 	seat := int(env.Author)
@@ -119,7 +122,7 @@ func (h *highCard) apply(env *Envelope) (*Violation, error) {
 
 func (h *highCard) reveal(seat int, body []byte) (*crypto.Reveal, *Violation, error) {
 	var m crypto.Reveal
-	if err := parseCrypto(KindReveal, body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindReveal, body, &m); err != nil {
 		return nil, nil, err
 	}
 	return &m, h.g.revealSecrets(seat, &m), nil
@@ -199,7 +202,7 @@ func (h *highCard) draft(d *draft, seat int, rnd io.Reader, c chooser) error {
 	if err != nil {
 		return err
 	}
-	d.kind = KindPlay
+	d.kind = tablelog.KindPlay
 	d.body, err = cryptoBody(m)
 	return err
 }
@@ -245,7 +248,7 @@ func TestHighCardTable(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := SelfplayConfig{Game: gameHighCard, Players: c.players, Seed: uint64(700 + i), Dir: t.TempDir(),
 				Bot: "low-first", NewPlayer: highCardPlayers, Leaves: c.leaves, VoidAfter: 10 * time.Second,
-				Net: NetConfig{Drop: 0.05, Duplicate: 0.05}}
+				Net: tablelog.NetConfig{Drop: 0.05, Duplicate: 0.05}}
 			s, err := NewSelfplay(cfg)
 			if err != nil {
 				t.Fatal(err)

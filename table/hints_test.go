@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // TestGenesisHints: the host's permission for hints travels in its own
@@ -48,8 +50,8 @@ func TestGenesisHints(t *testing.T) {
 		"hints then names":  {genesisHints, genesisNames},
 		"hints then clock":  {genesisHints, genesisClock, 0, 30},
 	} {
-		if _, err := ParseGenesis(append(slices.Clone(base), tail...)); !errors.Is(err, ErrMalformed) {
-			t.Errorf("%s: %v, want ErrMalformed", name, err)
+		if _, err := ParseGenesis(append(slices.Clone(base), tail...)); !errors.Is(err, tablelog.ErrMalformed) {
+			t.Errorf("%s: %v, want tablelog.ErrMalformed", name, err)
 		}
 	}
 }

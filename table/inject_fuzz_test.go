@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // FuzzLiveLogInject plays a three-seat game some steps into a round, then
@@ -12,10 +13,10 @@ import (
 // envelope they refuse changes no log, and the game then goes on as if it
 // had never been sent.
 func FuzzLiveLogInject(f *testing.F) {
-	f.Add(uint8(0), uint8(1), uint8(KindPlay), []byte{})
-	f.Add(uint8(3), uint8(0), uint8(KindShuffle), []byte{1, 2, 3})
-	f.Add(uint8(20), uint8(2), uint8(KindPlay), []byte{0, 0, 0, 0})
-	f.Add(uint8(40), uint8(1), uint8(KindGenesis), []byte("x"))
+	f.Add(uint8(0), uint8(1), uint8(tablelog.KindPlay), []byte{})
+	f.Add(uint8(3), uint8(0), uint8(tablelog.KindShuffle), []byte{1, 2, 3})
+	f.Add(uint8(20), uint8(2), uint8(tablelog.KindPlay), []byte{0, 0, 0, 0})
+	f.Add(uint8(40), uint8(1), uint8(tablelog.KindGenesis), []byte("x"))
 	f.Fuzz(func(t *testing.T, steps, author, kind uint8, body []byte) {
 		d := newDriver(t, engine.Classic, 3, 1, 7)
 		for range int(steps) % 48 {
@@ -23,13 +24,13 @@ func FuzzLiveLogInject(f *testing.F) {
 				return
 			}
 		}
-		heads := make([]Hash, len(d.logs))
+		heads := make([]tablelog.Hash, len(d.logs))
 		for i, l := range d.logs {
 			_, heads[i] = l.Head()
 		}
 		seq, prev := d.logs[0].Head()
-		e := &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
-			Author: author % 3, Kind: Kind(kind), Body: body}
+		e := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev,
+			Author: author % 3, Kind: tablelog.Kind(kind), Body: body}
 		if err := e.Sign(d.sp.keys[e.Author]); err != nil {
 			return
 		}

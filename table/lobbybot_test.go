@@ -10,14 +10,15 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // watcherKey is a key no seat of a driver's table holds.
-func watcherKey(t *testing.T, name string) (ed25519.PrivateKey, Identity) {
+func watcherKey(t *testing.T, name string) (ed25519.PrivateKey, tablelog.Identity) {
 	t.Helper()
 	seed := sha256.Sum256([]byte("njet/table/test-watcher/" + name))
 	priv := ed25519.NewKeyFromSeed(seed[:])
-	id, err := IdentityOf(priv.Public().(ed25519.PublicKey))
+	id, err := tablelog.IdentityOf(priv.Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	d := newDriver(t, engine.Classic, 4, 3, 98)
 	// An observer that knows the setup's lobby bots, as a member does.
 	lobby := NewGame(GameConfig{Table: d.sp.table, Creator: d.sp.ids[0], LobbyBots: []int{lent}})
-	lobbyLog, err := NewLog(LogConfig{Table: d.sp.table, Protocol: lobby})
+	lobbyLog, err := tablelog.NewLog(tablelog.LogConfig{Table: d.sp.table, Protocol: lobby})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	d.logs = append(d.logs, lobbyLog) // postAll feeds it every envelope
 	wPriv, wID := watcherKey(t, "lobby")
 
-	d.runUntil(func(seat int, k Kind) bool { return len(d.observer().Njet().Results()) == 1 })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return len(d.observer().Njet().Results()) == 1 })
 	for _, tc := range []struct {
 		seat int
 		want error
@@ -71,15 +72,15 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	}
 	post := func(author int, key ed25519.PrivateKey, req *SeatClaimRequest, approvals []*SeatApproval) []error {
 		seq, prev := d.logs[d.n].Head()
-		env := &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
-			Kind: KindSeatClaim, Body: seatClaimBody(req, approvals)}
+		env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
+			Kind: tablelog.KindSeatClaim, Body: seatClaimBody(req, approvals)}
 		if err := env.Sign(key); err != nil {
 			t.Fatal(err)
 		}
 		return d.postAll(env)
 	}
 
-	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == person })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindRoundKey && seat == person })
 	deal := d.observer().Deal()
 	claim := claimOf(t, d.sp.table, lent, wPriv, deal)
 	grab := claimOf(t, d.sp.table, person, wPriv, deal)
@@ -97,7 +98,7 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 		})
 	}
 
-	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == lent })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindRoundKey && seat == lent })
 	if deal != d.observer().Deal() {
 		t.Fatalf("deal %d, want %d", d.observer().Deal(), deal)
 	}
@@ -133,18 +134,18 @@ func TestLobbyBotSeatClaimedAtTheNextDeal(t *testing.T) {
 	}
 	// The seat's old key no longer plays it: its round key is refused.
 	old := d.envelope(lent)
-	expectLogErr(t, d.postAll(old), ErrBadSignature)
+	expectLogErr(t, d.postAll(old), tablelog.ErrBadSignature)
 	// A second watcher cannot take the seat from the first: its key turn
 	// has passed.
 	other, _ := watcherKey(t, "other")
 	second := claimOf(t, d.sp.table, lent, other, deal)
-	expectLogErr(t, post(lent, wPriv, second, approvalsOf(t, d, second, deal, 0, 1, 2)), ErrNotEntitled)
+	expectLogErr(t, post(lent, wPriv, second, approvalsOf(t, d, second, deal, 0, 1, 2)), tablelog.ErrNotEntitled)
 
 	d.sp.keys[lent] = wPriv // the watcher's device plays the seat from here
 	// Nor at the next deal: the seat is no lobby bot's now, and the first
 	// watcher's key gives no consent.
 	d.step()
-	d.runUntil(func(seat int, k Kind) bool { return k == KindRoundKey && seat == lent })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindRoundKey && seat == lent })
 	if err := lobby.Claimable(lent); !errors.Is(err, ErrNotClaimable) {
 		t.Errorf("the next deal: Claimable = %v, want ErrNotClaimable", err)
 	}
@@ -204,7 +205,7 @@ func TestWatcherTakesALobbyBotSeat(t *testing.T) {
 	if err != nil || !v.Over {
 		t.Fatalf("verify: %v", err)
 	}
-	id, err := IdentityOf(sp.WatcherKey(0).Public().(ed25519.PublicKey))
+	id, err := tablelog.IdentityOf(sp.WatcherKey(0).Public().(ed25519.PublicKey))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // loneTakeover is a seat that, right behind one of its own envelopes, posts
@@ -23,14 +24,14 @@ type loneTakeover struct {
 	s        *Selfplay
 	attacker int
 	// when says at which of its own envelopes the attacker strikes.
-	when func(env *Envelope) bool
+	when func(env *tablelog.Envelope) bool
 
 	mu     sync.Mutex
-	posted *Envelope // the forged takeover, once posted
+	posted *tablelog.Envelope // the forged takeover, once posted
 }
 
 // tamper is the attacker's hook after it signed env (Peer.tamper).
-func (a *loneTakeover) tamper(env *Envelope, key ed25519.PrivateKey) {
+func (a *loneTakeover) tamper(env *tablelog.Envelope, key ed25519.PrivateKey) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.posted != nil || !a.when(env) {
@@ -42,7 +43,7 @@ func (a *loneTakeover) tamper(env *Envelope, key ed25519.PrivateKey) {
 	}
 	// The seat entitled after env, in a log that holds it.
 	obs := NewGame(GameConfig{Table: a.s.table, Creator: a.s.ids[0]})
-	log, err := NewLog(LogConfig{Table: a.s.table, Protocol: obs})
+	log, err := tablelog.NewLog(tablelog.LogConfig{Table: a.s.table, Protocol: obs})
 	if err != nil {
 		a.t.Error(err)
 		return
@@ -64,7 +65,7 @@ func (a *loneTakeover) tamper(env *Envelope, key ed25519.PrivateKey) {
 	var taken []takenSeat
 	for s := range a.s.cfg.Players {
 		if s != a.attacker {
-			taken = append(taken, takenSeat{seat: s, bot: Identity{0xa7, byte(s), byte(env.Seq)}})
+			taken = append(taken, takenSeat{seat: s, bot: tablelog.Identity{0xa7, byte(s), byte(env.Seq)}})
 		}
 	}
 	body, err := voidSilentBody(int(turn.Seat), taken, []*SilenceVote{vote})
@@ -72,8 +73,8 @@ func (a *loneTakeover) tamper(env *Envelope, key ed25519.PrivateKey) {
 		a.t.Error(err)
 		return
 	}
-	forged := &Envelope{Version: EnvelopeVersion, Table: a.s.table, Seq: env.Seq + 1, Prev: env.Hash(),
-		Author: uint8(a.attacker), Kind: KindVoidSilent, Body: body}
+	forged := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: a.s.table, Seq: env.Seq + 1, Prev: env.Hash(),
+		Author: uint8(a.attacker), Kind: tablelog.KindVoidSilent, Body: body}
 	if err := forged.Sign(key); err != nil {
 		a.t.Error(err)
 		return
@@ -103,30 +104,30 @@ func (a *loneTakeover) tamper(env *Envelope, key ed25519.PrivateKey) {
 // reveal, no cheat.
 func TestLoneTakeoverRefused(t *testing.T) {
 	const attacker = 0
-	kindAt := func(k Kind, from uint64) func(env *Envelope) bool {
-		return func(env *Envelope) bool { return env.Kind == k && env.Seq >= from }
+	kindAt := func(k tablelog.Kind, from uint64) func(env *tablelog.Envelope) bool {
+		return func(env *tablelog.Envelope) bool { return env.Kind == k && env.Seq >= from }
 	}
 	cases := []struct {
 		name string
 		cfg  SelfplayConfig
-		when func(env *Envelope) bool
+		when func(env *tablelog.Envelope) bool
 	}{
-		{"The Game, in the play", theGameConfig(t, 3, false, 61), kindAt(KindTurnEnd, 20)},
-		{"The Game Extreme, at the reveals", theGameConfig(t, 3, true, 62), kindAt(KindReveal, 0)},
+		{"The Game, in the play", theGameConfig(t, 3, false, 61), kindAt(tablelog.KindTurnEnd, 20)},
+		{"The Game Extreme, at the reveals", theGameConfig(t, 3, true, 62), kindAt(tablelog.KindReveal, 0)},
 		{"Njet, in the tricks", SelfplayConfig{Edition: engine.Modern, Players: 3, Rounds: 1, Seed: 63,
-			Dir: t.TempDir(), VoidAfter: 20 * time.Second}, kindAt(KindPlay, 0)},
+			Dir: t.TempDir(), VoidAfter: 20 * time.Second}, kindAt(tablelog.KindPlay, 0)},
 		{"Njet, at the reveal", SelfplayConfig{Edition: engine.Classic, Players: 3, Rounds: 1, Seed: 64,
-			Dir: t.TempDir(), VoidAfter: 20 * time.Second}, kindAt(KindReveal, 0)},
+			Dir: t.TempDir(), VoidAfter: 20 * time.Second}, kindAt(tablelog.KindReveal, 0)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			c.cfg.Net = NetConfig{Duplicate: 0.02}
+			c.cfg.Net = tablelog.NetConfig{Duplicate: 0.02}
 			s, err := newTestSelfplay(c.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			a := &loneTakeover{t: t, s: s, attacker: attacker, when: c.when}
-			s.tamper = map[int]func(*Envelope, ed25519.PrivateKey){attacker: a.tamper}
+			s.tamper = map[int]func(*tablelog.Envelope, ed25519.PrivateKey){attacker: a.tamper}
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 			if err := s.Run(ctx); err != nil {
@@ -146,11 +147,11 @@ func TestLoneTakeoverRefused(t *testing.T) {
 					t.Errorf("seat %d ends with violation %v, voided %v, bot host %d", seat, o.Violation, o.Voided, o.BotHost)
 				}
 			}
-			_, envs, err := ReadExport(bytes.NewReader(first))
+			_, envs, err := tablelog.ReadExport(bytes.NewReader(first))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if at := envs[a.posted.Seq]; at.Hash() == a.posted.Hash() || at.Kind == KindVoidSilent {
+			if at := envs[a.posted.Seq]; at.Hash() == a.posted.Hash() || at.Kind == tablelog.KindVoidSilent {
 				t.Fatalf("the log holds a takeover at seq %d", a.posted.Seq)
 			}
 			v, err := Verify(bytes.NewReader(first))
@@ -176,8 +177,8 @@ func TestLoneTakeoverTakenWithoutAGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &loneTakeover{t: t, s: s, attacker: 0, when: func(env *Envelope) bool { return env.Kind == KindTurnEnd && env.Seq >= 20 }}
-	s.tamper = map[int]func(*Envelope, ed25519.PrivateKey){0: a.tamper}
+	a := &loneTakeover{t: t, s: s, attacker: 0, when: func(env *tablelog.Envelope) bool { return env.Kind == tablelog.KindTurnEnd && env.Seq >= 20 }}
+	s.tamper = map[int]func(*tablelog.Envelope, ed25519.PrivateKey){0: a.tamper}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	if err := s.Run(ctx); err != nil {
@@ -186,13 +187,13 @@ func TestLoneTakeoverTakenWithoutAGuard(t *testing.T) {
 	if a.posted == nil {
 		t.Fatal("no takeover posted")
 	}
-	_, envs, err := ReadExport(bytes.NewReader(seatExport(t, s, 1)))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(seatExport(t, s, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	observe := func(guard *Identity) error {
+	observe := func(guard *tablelog.Identity) error {
 		obs := NewGame(GameConfig{Table: s.table, Creator: s.ids[0]})
-		log, err := NewLog(LogConfig{Table: s.table, Protocol: obs})
+		log, err := tablelog.NewLog(tablelog.LogConfig{Table: s.table, Protocol: obs})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 func TestCheckName(t *testing.T) {
@@ -71,13 +72,13 @@ func TestCheckNameRefuses(t *testing.T) {
 func namedGenesis(t *testing.T, names []string) *Genesis {
 	t.Helper()
 	g := &Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:3], FirstDealer: 1, Names: names,
-		Keys: make([]Identity, 3)}
+		Keys: make([]tablelog.Identity, 3)}
 	for s := range 3 {
 		seed := make([]byte, ed25519.SeedSize)
 		seed[0] = byte(s + 1)
 		pub := ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey)
 		var err error
-		if g.Keys[s], err = IdentityOf(pub); err != nil {
+		if g.Keys[s], err = tablelog.IdentityOf(pub); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -140,8 +141,8 @@ func TestGenesisNamesRefused(t *testing.T) {
 			{" Anna", "Bob", "Carl"},
 			{"Anna", "Bob\xff", "Carl"},
 		} {
-			if _, err := namedGenesis(t, names).MarshalBinary(); !errors.Is(err, ErrMalformed) {
-				t.Errorf("names %q: %v, want ErrMalformed", names, err)
+			if _, err := namedGenesis(t, names).MarshalBinary(); !errors.Is(err, tablelog.ErrMalformed) {
+				t.Errorf("names %q: %v, want tablelog.ErrMalformed", names, err)
 			}
 		}
 	})
@@ -174,8 +175,8 @@ func TestGenesisNamesRefused(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if g, err := ParseGenesis(c.body); !errors.Is(err, ErrMalformed) {
-				t.Fatalf("ParseGenesis: %v (names %q), want ErrMalformed", err, g.Names)
+			if g, err := ParseGenesis(c.body); !errors.Is(err, tablelog.ErrMalformed) {
+				t.Fatalf("ParseGenesis: %v (names %q), want tablelog.ErrMalformed", err, g.Names)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Checks of a Njet table that a Violation can report.
@@ -87,16 +88,16 @@ var njetSpec = gameSpec{rules: newNjet, minSeats: crypto.MinParties, maxSeats: c
 // the game's length, and a setup the engine accepts.
 func validateNjet(g *Genesis) error {
 	if g.Extreme || g.Commands != 0 {
-		return fmt.Errorf("%w: a Njet genesis with The Game's commands", ErrMalformed)
+		return fmt.Errorf("%w: a Njet genesis with The Game's commands", tablelog.ErrMalformed)
 	}
 	if len(g.Characters) != len(g.Keys) {
-		return fmt.Errorf("%w: genesis with %d keys and %d characters", ErrMalformed, len(g.Keys), len(g.Characters))
+		return fmt.Errorf("%w: genesis with %d keys and %d characters", tablelog.ErrMalformed, len(g.Keys), len(g.Characters))
 	}
 	if g.Target < 0 || g.Target > 0xFFFF || g.Rounds < 0 || g.Rounds > 0xFF {
-		return fmt.Errorf("%w: genesis target %d, rounds %d", ErrMalformed, g.Target, g.Rounds)
+		return fmt.Errorf("%w: genesis target %d, rounds %d", tablelog.ErrMalformed, g.Target, g.Rounds)
 	}
 	if _, err := engine.NewGame(g.EngineConfig()); err != nil {
-		return fmt.Errorf("%w: genesis: %w", ErrMalformed, err)
+		return fmt.Errorf("%w: genesis: %w", tablelog.ErrMalformed, err)
 	}
 	return nil
 }
@@ -110,7 +111,7 @@ func (g *Genesis) EngineConfig() engine.Config {
 func newNjet(g *Game) (rules, error) {
 	eng, err := engine.NewGame(g.gen.EngineConfig())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		return nil, fmt.Errorf("%w: %w", tablelog.ErrMalformed, err)
 	}
 	return &Njet{g: g, eng: eng, h: g.gen.Edition.HandSize(g.n), cards: g.gen.Edition.Deck(g.n)}, nil
 }
@@ -181,40 +182,40 @@ func (n *Njet) dealt() *Violation {
 	return nil
 }
 
-func (n *Njet) entitled() (int, []Kind, error) {
+func (n *Njet) entitled() (int, []tablelog.Kind, error) {
 	switch n.eng.Phase() {
 	case engine.PhaseNjet:
-		return n.eng.Turn(), []Kind{KindBlock}, nil
+		return n.eng.Turn(), []tablelog.Kind{tablelog.KindBlock}, nil
 	case engine.PhaseTeams:
-		return n.eng.Turn(), []Kind{KindTeam}, nil
+		return n.eng.Turn(), []tablelog.Kind{tablelog.KindTeam}, nil
 	case engine.PhaseDiscard:
 		s := slices.Index(n.d.committed, false)
 		if n.eng.Rules().Discard == engine.PassLeft {
-			return s, []Kind{KindPassCommit}, nil
+			return s, []tablelog.Kind{tablelog.KindPassCommit}, nil
 		}
-		return s, []Kind{KindDiscardCommit}, nil
+		return s, []tablelog.Kind{tablelog.KindDiscardCommit}, nil
 	case engine.PhaseTricks:
 		if s := n.eng.Turn(); s == n.g.rd.gone {
-			return s, []Kind{KindRecoveredPlay}, nil
+			return s, []tablelog.Kind{tablelog.KindRecoveredPlay}, nil
 		}
-		return n.eng.Turn(), []Kind{KindPlay}, nil
+		return n.eng.Turn(), []tablelog.Kind{tablelog.KindPlay}, nil
 	}
 	return 0, nil, fmt.Errorf("table: no turn in engine phase %s", n.eng.Phase())
 }
 
-func (n *Njet) apply(env *Envelope) (*Violation, error) {
+func (n *Njet) apply(env *tablelog.Envelope) (*Violation, error) {
 	seat := int(env.Author)
 	switch env.Kind {
-	case KindBlock, KindTeam:
+	case tablelog.KindBlock, tablelog.KindTeam:
 		return nil, n.applyBoard(seat, env.Kind, env.Body)
-	case KindDiscardCommit, KindPassCommit:
+	case tablelog.KindDiscardCommit, tablelog.KindPassCommit:
 		return n.applyCommit(seat, env.Kind, env.Body)
-	case KindPlay:
+	case tablelog.KindPlay:
 		return n.applyPlay(seat, env.Body)
-	case KindRecoveredPlay:
+	case tablelog.KindRecoveredPlay:
 		return n.applyRecoveredPlay(seat, env.Body)
 	}
-	return nil, fmt.Errorf("%w: %v is not part of a Njet table", ErrUnknownKind, env.Kind)
+	return nil, fmt.Errorf("%w: %v is not part of a Njet table", tablelog.ErrUnknownKind, env.Kind)
 }
 
 // engineViolation attributes an engine rejection to seat (or to the seat a
@@ -240,10 +241,10 @@ func engineViolation(seat int, err error) *Violation {
 	return &Violation{Seat: seat, Check: check, Err: err}
 }
 
-func (n *Njet) applyBoard(seat int, kind Kind, body []byte) error {
+func (n *Njet) applyBoard(seat int, kind tablelog.Kind, body []byte) error {
 	a := engine.Action{Seat: seat}
 	var err error
-	if kind == KindBlock {
+	if kind == tablelog.KindBlock {
 		a.Kind = engine.ActBlock
 		a.Row, a.Field, err = parseBlock(body)
 	} else {
@@ -260,13 +261,13 @@ func (n *Njet) applyBoard(seat int, kind Kind, body []byte) error {
 
 // ownChoice loads a hosted seat's stored choice and checks it against the
 // published commitment.
-func (n *Njet) ownChoice(seat int, kind Kind, c [32]byte) (*choice, error) {
+func (n *Njet) ownChoice(seat int, kind tablelog.Kind, c [32]byte) (*choice, error) {
 	g := n.g
 	if _, hosted := g.rd.secrets[seat]; !hosted || g.cfg.Vault == nil {
 		return nil, nil
 	}
 	b, err := g.cfg.Vault.Secret(choiceName(g.round, seat))
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, tablelog.ErrNotFound) {
 		// A damaged store kept the round's keys but lost the choice (its
 		// envelope came back by sync): the seat's secrets for the round
 		// are incomplete, so it is no longer played from here (the
@@ -289,7 +290,7 @@ func (n *Njet) ownChoice(seat int, kind Kind, c [32]byte) (*choice, error) {
 	return ch, nil
 }
 
-func (n *Njet) applyCommit(seat int, kind Kind, body []byte) (*Violation, error) {
+func (n *Njet) applyCommit(seat int, kind tablelog.Kind, body []byte) (*Violation, error) {
 	c, fwd, err := parseCommit(kind, body)
 	if err != nil {
 		return nil, err
@@ -297,7 +298,7 @@ func (n *Njet) applyCommit(seat int, kind Kind, body []byte) (*Violation, error)
 	g, rd, d := n.g, n.g.rd, n.d
 	a := engine.Action{Kind: engine.ActDiscard, Seat: seat, Hidden: true, Card: engine.NoCard,
 		Cards: [2]engine.Card{engine.NoCard, engine.NoCard}}
-	if kind == KindPassCommit {
+	if kind == tablelog.KindPassCommit {
 		a.Kind = engine.ActPass
 		to := (seat + 1) % g.n
 		if fwd.Kind != crypto.SealForward || fwd.From != seat || fwd.To != to || n.owner(fwd.Position) != seat {
@@ -324,7 +325,7 @@ func (n *Njet) applyCommit(seat int, kind Kind, body []byte) (*Violation, error)
 	}
 	if own != nil && !g.blind {
 		a.Hidden = false
-		if kind == KindPassCommit {
+		if kind == tablelog.KindPassCommit {
 			if len(own.Positions) != 1 || own.Positions[0] != fwd.Position {
 				return private(violation(seat, CheckKeys, "the stored pass is not the forwarded position")), nil
 			}
@@ -353,7 +354,7 @@ func (n *Njet) applyCommit(seat int, kind Kind, body []byte) (*Violation, error)
 
 func (n *Njet) applyPlay(seat int, body []byte) (*Violation, error) {
 	var m crypto.PlayMessage
-	if err := parseCrypto(KindPlay, body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindPlay, body, &m); err != nil {
 		return nil, err
 	}
 	if m.Seat != seat {
@@ -422,9 +423,9 @@ func (n *Njet) reveal(seat int, body []byte) (*crypto.Reveal, *Violation, error)
 	}
 	rule := n.eng.Rules().Discard
 	want := discardCount(rule)
-	kind := KindDiscardCommit
+	kind := tablelog.KindDiscardCommit
 	if rule == engine.PassLeft {
-		kind = KindPassCommit
+		kind = tablelog.KindPassCommit
 	}
 	switch {
 	case len(ch.Positions) != want:

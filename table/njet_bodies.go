@@ -5,6 +5,7 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // The bodies of a Njet table's own kinds: Block, Team, DiscardCommit,
@@ -21,12 +22,12 @@ type choice struct {
 }
 
 // commitment is the hash a DiscardCommit or PassCommit publishes.
-func (c *choice) commitment(table TableID, deal uint64, seat int, kind Kind) [32]byte {
+func (c *choice) commitment(table tablelog.TableID, deal uint64, seat int, kind tablelog.Kind) [32]byte {
 	positions := []byte{byte(seat), byte(kind), byte(len(c.Positions))}
 	for _, p := range c.Positions {
 		positions = append(positions, byte(p))
 	}
-	return domainHash(choiceDomain, table[:], binary.BigEndian.AppendUint64(nil, deal), positions, c.Salt[:])
+	return tablelog.DomainHash(choiceDomain, table[:], binary.BigEndian.AppendUint64(nil, deal), positions, c.Salt[:])
 }
 
 func (c *choice) encode(w *writer) {
@@ -65,7 +66,7 @@ func blockBody(row engine.Row, field engine.Field) []byte {
 }
 
 func parseBlock(body []byte) (engine.Row, engine.Field, error) {
-	r := newReader(KindBlock, body)
+	r := newReader(tablelog.KindBlock, body)
 	row, field := engine.Row(r.u8()), engine.Field(r.u8())
 	return row, field, r.finish()
 }
@@ -82,7 +83,7 @@ func teamBody(partners uint8, bonus int) []byte {
 }
 
 func parseTeam(body []byte) (uint8, int, error) {
-	r := newReader(KindTeam, body)
+	r := newReader(tablelog.KindTeam, body)
 	partners, bonus := uint8(r.u8()), r.u8()
 	if bonus == 0xFF {
 		bonus = -1
@@ -101,12 +102,12 @@ func commitBody(c [32]byte, forward *crypto.Sealed) ([]byte, error) {
 	return w.bytes(), nil
 }
 
-func parseCommit(kind Kind, body []byte) ([32]byte, *crypto.Sealed, error) {
+func parseCommit(kind tablelog.Kind, body []byte) ([32]byte, *crypto.Sealed, error) {
 	r := newReader(kind, body)
 	var c [32]byte
 	copy(c[:], r.take(32))
 	var fwd *crypto.Sealed
-	if kind == KindPassCommit {
+	if kind == tablelog.KindPassCommit {
 		fwd = new(crypto.Sealed)
 		r.unmarshal(fwd, maxSealedSize)
 	}
@@ -123,7 +124,7 @@ func revealBody(rv *crypto.Reveal, c *choice) ([]byte, error) {
 }
 
 func parseReveal(body []byte) (*crypto.Reveal, *choice, error) {
-	r := newReader(KindReveal, body)
+	r := newReader(tablelog.KindReveal, body)
 	rv := new(crypto.Reveal)
 	r.unmarshal(rv, 256)
 	c := new(choice)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // ErrIllegalAction: a person's move is not one of the seat's legal moves
@@ -34,15 +35,15 @@ func (n *Njet) draft(d *draft, seat int, rnd io.Reader, c chooser) error {
 	}
 	d.kind = kind[0]
 	switch d.kind {
-	case KindBlock:
+	case tablelog.KindBlock:
 		d.body = blockBody(a.Row, a.Field)
-	case KindTeam:
+	case tablelog.KindTeam:
 		d.body = teamBody(a.Partners, a.Bonus)
-	case KindDiscardCommit, KindPassCommit:
+	case tablelog.KindDiscardCommit, tablelog.KindPassCommit:
 		return n.draftChoice(d, seat, a, rnd)
-	case KindPlay:
+	case tablelog.KindPlay:
 		return n.draftPlay(d, seat, a, rnd)
-	case KindRecoveredPlay:
+	case tablelog.KindRecoveredPlay:
 		return n.draftRecoveredPlay(d, seat, a, rnd)
 	}
 	return nil
@@ -106,7 +107,7 @@ func (n *Njet) draftChoice(d *draft, seat int, a engine.Action, rnd io.Reader) e
 	}
 	ch := &choice{}
 	cards := []engine.Card{a.Card}
-	if d.kind == KindDiscardCommit {
+	if d.kind == tablelog.KindDiscardCommit {
 		cards = cards[:0]
 		for _, c := range a.Cards {
 			if c != engine.NoCard {
@@ -126,7 +127,7 @@ func (n *Njet) draftChoice(d *draft, seat int, a engine.Action, rnd io.Reader) e
 		return err
 	}
 	var fwd *crypto.Sealed
-	if d.kind == KindPassCommit {
+	if d.kind == tablelog.KindPassCommit {
 		p := ch.Positions[0]
 		if fwd, err = rd.cr.Forward(sec, rd.deck, p, (seat+1)%g.n, rd.openings[p], rnd); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/njetlan/njet/crypto"
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // What Njet adds to the recovery of a seat gone (escrow.go): during the
@@ -166,7 +167,7 @@ func discardCount(rule engine.DiscardRule) int {
 // host's opening of the position with every other seat's tokens.
 func (n *Njet) applyRecoveredPlay(seat int, body []byte) (*Violation, error) {
 	var m crypto.RecoveredPlay
-	if err := parseCrypto(KindRecoveredPlay, body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindRecoveredPlay, body, &m); err != nil {
 		return nil, err
 	}
 	if v := n.checkPlayed(seat, m.Position); v != nil {

@@ -14,25 +14,26 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // PeerConfig wires a Peer.
 type PeerConfig struct {
 	// Table and Creator name the table (TableIDOf the genesis body, and
 	// seat 0's key).
-	Table   TableID
-	Creator Identity
+	Table   tablelog.TableID
+	Creator tablelog.Identity
 	// Genesis is the genesis envelope; only the creator needs it, to post it.
-	Genesis *Envelope
+	Genesis *tablelog.Envelope
 	// Seat is the peer's own seat and Key its signing key (the seat's key
 	// in the genesis).
 	Seat int
 	Key  ed25519.PrivateKey
 	// Store is the peer's crash-safe store; a restarted peer resumes from it.
-	Store *Store
+	Store *tablelog.Store
 	// Transport and Peers reach the other members.
-	Transport Transport
-	Peers     []Identity
+	Transport tablelog.Transport
+	Peers     []tablelog.Identity
 	// Bot is the kind of player that plays the peer's own seat (but for a
 	// person's moves) and every bot the table seats with this peer as its
 	// host; NewPlayer makes them. NewPlayer is required: the table knows
@@ -124,11 +125,11 @@ const DefaultGrace = 5 * time.Second
 // or the peer's person must choose (Prompt).
 type Event struct {
 	Seq       uint64
-	Turn      int   // the seat entitled next, or -1
-	Kind      Kind  // what it must post
-	Round     int   // rounds audited so far (a Njet table)
-	Over      bool  // the game is over
-	Violation error // the violation that halted the round, if any
+	Turn      int           // the seat entitled next, or -1
+	Kind      tablelog.Kind // what it must post
+	Round     int           // rounds audited so far (a Njet table)
+	Over      bool          // the game is over
+	Violation error         // the violation that halted the round, if any
 	// Prompt is set when the peer's person must choose now (Submit).
 	Prompt *Prompt
 }
@@ -140,9 +141,9 @@ type Event struct {
 // question is asked again with another Head.
 type Prompt struct {
 	Seq   uint64
-	Head  Hash
+	Head  tablelog.Hash
 	Seat  int
-	Kind  Kind
+	Kind  tablelog.Kind
 	View  engine.View
 	Legal []engine.Action
 	// Until, at a table with a clock (Genesis.Clock), is when the
@@ -160,7 +161,7 @@ type Prompt struct {
 // (person.go).
 type Peer struct {
 	cfg     PeerConfig
-	id      Identity // cfg.Key's public half
+	id      tablelog.Identity // cfg.Key's public half
 	events  chan Event
 	wake    chan struct{}
 	changed chan struct{}
@@ -172,8 +173,8 @@ type Peer struct {
 
 	mu      sync.Mutex
 	game    *Game // game, log and replica are replaced by a rewind
-	log     *Log
-	replica *Replica
+	log     *tablelog.Log
+	replica *tablelog.Replica
 	// players are the players of the seats this peer plays with a bot,
 	// and clockPlayer the one that moves for its person out of time.
 	players     map[int]Player
@@ -186,7 +187,7 @@ type Peer struct {
 	// hash of its last envelope, which names its seq too): the seat
 	// entitled next has been silent since then (see waitingSince).
 	since     time.Time
-	sinceHead Hash
+	sinceHead tablelog.Hash
 	// Silence votes for the seq where they were cast (votes[voter]), the
 	// vote this peer stands by (mine), a VoteVoid request, and a member
 	// whose log seems to have moved past this peer's own last envelopes.
@@ -210,7 +211,7 @@ type Peer struct {
 	// and unposted is the evidence it found it cannot post.
 	rewinds     int
 	accusations int
-	unposted    map[Hash]bool
+	unposted    map[tablelog.Hash]bool
 	// evidenceRead: the store's evidence was looked at since the peer
 	// opened it (equivocation).
 	evidenceRead bool
@@ -230,9 +231,9 @@ type Peer struct {
 	// posted, to play a cheater; alter changes a draft before it is
 	// signed; withhold, asked before the peer drafts a kind for one of
 	// its seats, keeps it silent when it says so.
-	tamper   func(env *Envelope, key ed25519.PrivateKey)
+	tamper   func(env *tablelog.Envelope, key ed25519.PrivateKey)
 	alter    func(d *draft)
-	withhold func(k Kind) bool
+	withhold func(k tablelog.Kind) bool
 }
 
 // standing is this peer's vote: the seq, the silent seat, why its device
@@ -259,7 +260,7 @@ func dealOf(game *Game) lostDeal {
 // peer's standing vote. A peer of The Game wrote its vote under
 // metaTheGameVote before both games shared one peer; it is still read.
 const (
-	metaVote        = "silence-vote"
+	metaVote        = tablelog.MetaSilenceVote
 	metaTheGameVote = metaVote + "/thegame"
 )
 
@@ -297,7 +298,7 @@ func NewPeer(cfg PeerConfig) (*Peer, error) {
 	if !ok {
 		return nil, fmt.Errorf("table: NewPeer: the key is not an Ed25519 key")
 	}
-	id, err := IdentityOf(pub)
+	id, err := tablelog.IdentityOf(pub)
 	if err != nil {
 		return nil, err
 	}
@@ -330,13 +331,13 @@ func (p *Peer) open() error {
 	cfg := p.cfg
 	game := NewGame(GameConfig{Table: cfg.Table, Creator: cfg.Creator, Vault: StoreVault{cfg.Store, cfg.Table},
 		LobbyBots: cfg.LobbyBots})
-	log, err := NewLog(LogConfig{Table: cfg.Table, Protocol: game})
+	log, err := tablelog.NewLog(tablelog.LogConfig{Table: cfg.Table, Protocol: game})
 	if err != nil {
 		return err
 	}
-	rep, err := NewReplica(ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
+	rep, err := tablelog.NewReplica(tablelog.ReplicaConfig{Log: log, Store: cfg.Store, Transport: cfg.Transport, Peers: cfg.Peers,
 		Rand: rand.New(rand.NewChaCha8(seedFrom(p.rand))), Tick: cfg.Tick, Logf: cfg.Logf,
-		Vote: p.receiveSide, Rejected: p.rejected})
+		Side: IsSideMessage, Vote: p.receiveSide, Rejected: p.rejected})
 	if err != nil {
 		return err
 	}
@@ -352,7 +353,7 @@ func (p *Peer) open() error {
 	// it (and its fence) as long as the log has not passed its seq.
 	for _, name := range []string{metaVote, metaTheGameVote} {
 		b, err := cfg.Store.Meta(cfg.Table, name)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, tablelog.ErrNotFound) {
 			return err
 		}
 		if err == nil && (len(b) == 9 || len(b) == 10) {
@@ -371,7 +372,7 @@ func (p *Peer) open() error {
 
 // guardKey is the key the peer's game guards once the peer has caught up
 // (see Game.guard): the device's own; nil before.
-func (p *Peer) guardKey() *Identity {
+func (p *Peer) guardKey() *tablelog.Identity {
 	p.mu.Lock()
 	up := p.caughtUp
 	p.mu.Unlock()
@@ -407,7 +408,7 @@ func (p *Peer) Events() <-chan Event { return p.events }
 func (p *Peer) Changed() <-chan struct{} { return p.changed }
 
 // state returns the current game, log and replica (a rewind replaces them).
-func (p *Peer) state() (*Game, *Log, *Replica) {
+func (p *Peer) state() (*Game, *tablelog.Log, *tablelog.Replica) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.game, p.log, p.replica
@@ -422,7 +423,7 @@ func (p *Peer) Game() *Game {
 
 // Log returns the peer's log. After the peer gave way to another branch
 // it is a new one.
-func (p *Peer) Log() *Log {
+func (p *Peer) Log() *tablelog.Log {
 	_, l, _ := p.state()
 	return l
 }
@@ -523,7 +524,7 @@ func (p *Peer) Run(ctx context.Context) error {
 		switch {
 		case errors.Is(err, errRewound):
 			continue
-		case errors.Is(err, ErrClosed) && ctx.Err() != nil:
+		case errors.Is(err, tablelog.ErrClosed) && ctx.Err() != nil:
 			// A transport that watches ctx may close its channel as soon
 			// as ctx is done, before the replica's own context (a child
 			// of ctx) is cancelled too: that is the end ctx asked for,
@@ -606,7 +607,7 @@ func (p *Peer) run(outer context.Context) error {
 // branch reaches the seqs it waited at on the dropped branch again, after
 // other envelopes, and the seat entitled there on the new branch has been
 // silent only since then.
-func (p *Peer) waitingSince(prev Hash) time.Time {
+func (p *Peer) waitingSince(prev tablelog.Hash) time.Time {
 	if prev != p.sinceHead || p.since.IsZero() {
 		p.since, p.sinceHead = p.cfg.Now(), prev
 	}
@@ -661,7 +662,7 @@ func (p *Peer) act(ctx context.Context) error {
 	}
 	for range maxPostsInARow {
 		_, _, replica := p.state()
-		next, prev := replica.head()
+		next, prev := replica.Head()
 		env, err := p.nextEnvelope(next, prev)
 		if err != nil || env == nil {
 			if err != nil {
@@ -678,14 +679,14 @@ func (p *Peer) act(ctx context.Context) error {
 
 // post sends one of the peer's envelopes. A failed publish is no error:
 // the envelope is stored, and the others fetch it by sync.
-func (p *Peer) post(ctx context.Context, replica *Replica, env *Envelope) error {
+func (p *Peer) post(ctx context.Context, replica *tablelog.Replica, env *tablelog.Envelope) error {
 	err := replica.Post(ctx, env)
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, ErrClosed) || ctx.Err() != nil:
+	case errors.Is(err, tablelog.ErrClosed) || ctx.Err() != nil:
 		return err
-	case errors.Is(err, ErrNotEntitled) || errors.Is(err, ErrDuplicate):
+	case errors.Is(err, tablelog.ErrNotEntitled) || errors.Is(err, tablelog.ErrDuplicate):
 		// The seq was taken meanwhile (the decider's void, or the silent
 		// seat's envelope arriving first): nothing was stored or sent.
 		return nil
@@ -711,7 +712,7 @@ func (p *Peer) keyOf(game *Game, seat int) (ed25519.PrivateKey, error) {
 	}
 	// A bot this peer hosts: its key was stored before its takeover.
 	b, err := p.cfg.Store.Secret(p.cfg.Table, botKeyName(seat))
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, tablelog.ErrNotFound) {
 		return nil, fmt.Errorf("%w: the key of hosted bot seat %d", ErrSecretsLost, seat)
 	}
 	if err != nil || len(b) != ed25519.SeedSize {
@@ -753,7 +754,7 @@ func (p *Peer) dropBots() {
 // nextEnvelope drafts, stores the secrets of, and signs the envelope the
 // peer's seat must post at seq next, or returns nil when it is not its turn
 // (or its person has not chosen yet).
-func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
+func (p *Peer) nextEnvelope(next uint64, prev tablelog.Hash) (*tablelog.Envelope, error) {
 	game, _, _ := p.state()
 	if next == 0 {
 		if p.cfg.Seat != 0 || p.cfg.Genesis == nil {
@@ -812,7 +813,7 @@ func (p *Peer) nextEnvelope(next uint64, prev Hash) (*Envelope, error) {
 // envelope where the others may hold its first), says so once through
 // Logf, View and an Event, and the others take the seat over for the
 // silence. Any other error is returned.
-func (p *Peer) silent(game *Game, seq uint64, err error) (*Envelope, error) {
+func (p *Peer) silent(game *Game, seq uint64, err error) (*tablelog.Envelope, error) {
 	if !errors.Is(err, ErrSecretsLost) {
 		return nil, err
 	}
@@ -862,7 +863,7 @@ func (p *Peer) catchUp(ctx context.Context) error {
 			p.claim(ctx)
 			_, log, replica := p.state()
 			next := log.Next()
-			data, err := p.cfg.Transport.Fetch(ctx, m, next, next+MaxRange)
+			data, err := p.cfg.Transport.Fetch(ctx, m, next, next+tablelog.MaxRange)
 			if ctx.Err() != nil {
 				return nil
 			}
@@ -877,7 +878,7 @@ func (p *Peer) catchUp(ctx context.Context) error {
 			}
 			fails = 0
 			for _, b := range data {
-				if _, err := replica.receive(m, b); err != nil {
+				if _, err := replica.Receive(m, b); err != nil {
 					return err
 				}
 			}
@@ -916,7 +917,7 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 }
 
 // seal stores a draft's secrets, then builds and signs its envelope.
-func (p *Peer) seal(d *draft, next uint64, prev Hash, seat int, key ed25519.PrivateKey) (*Envelope, error) {
+func (p *Peer) seal(d *draft, next uint64, prev tablelog.Hash, seat int, key ed25519.PrivateKey) (*tablelog.Envelope, error) {
 	if p.alter != nil {
 		p.alter(d)
 	}
@@ -925,7 +926,7 @@ func (p *Peer) seal(d *draft, next uint64, prev Hash, seat int, key ed25519.Priv
 			return nil, err
 		}
 	}
-	env := &Envelope{Version: EnvelopeVersion, Table: p.cfg.Table, Seq: next, Prev: prev,
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: p.cfg.Table, Seq: next, Prev: prev,
 		Author: uint8(seat), Kind: d.kind, Body: d.body}
 	if err := env.Sign(key); err != nil {
 		return nil, err
@@ -949,7 +950,7 @@ func (p *Peer) randomness(seq uint64) (io.Reader, error) {
 		return crand.Reader, nil
 	}
 	derive := func(purpose string) [32]byte {
-		return domainHash("njet/table/v1/peer-rand\x00"+purpose+"\x00", p.cfg.Seed[:], binary.BigEndian.AppendUint64(nil, seq))
+		return tablelog.DomainHash("njet/table/v1/peer-rand\x00"+purpose+"\x00", p.cfg.Seed[:], binary.BigEndian.AppendUint64(nil, seq))
 	}
 	p.botSrc.c = rand.NewChaCha8(derive("bot"))
 	return rand.NewChaCha8(derive("protocol")), nil

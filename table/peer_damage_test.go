@@ -3,14 +3,17 @@ package table
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // lastOwn returns the seq of the last envelope of kind (any kind if 0)
 // that seat authored in the stored log.
-func lastOwn(st *Store, table TableID, seat int, kind Kind) (uint64, error) {
+func lastOwn(st *tablelog.Store, table tablelog.TableID, seat int, kind tablelog.Kind) (uint64, error) {
 	next, err := st.Next(table)
 	if err != nil {
 		return 0, err
@@ -29,10 +32,24 @@ func lastOwn(st *Store, table TableID, seat int, kind Kind) (uint64, error) {
 
 // offsetOf is where the stored envelope at seq lies in the store's file:
 // cutting the file there tears the record that holds it.
-func offsetOf(st *Store, table TableID, seq uint64) int64 {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	return st.tables[table].offs[seq]
+func offsetOf(st *tablelog.Store, table tablelog.TableID, seq uint64) (int64, error) {
+	envs, err := st.Envelopes(table, seq, seq+1)
+	if err != nil || len(envs) != 1 {
+		return 0, fmt.Errorf("no envelope at seq %d: %v", seq, err)
+	}
+	enc, err := envs[0].MarshalBinary()
+	if err != nil {
+		return 0, err
+	}
+	file, err := os.ReadFile(st.Path())
+	if err != nil {
+		return 0, err
+	}
+	at := bytes.Index(file, enc)
+	if at < 0 {
+		return 0, fmt.Errorf("the envelope at seq %d is not in the file", seq)
+	}
+	return int64(at), nil
 }
 
 // A device whose store lost envelopes it had posted catches up by sync
@@ -45,32 +62,38 @@ func offsetOf(st *Store, table TableID, seq uint64) int64 {
 func TestDamagedStoreCatchesUpBeforePosting(t *testing.T) {
 	const seat = 1
 	// atOwn cuts the seat's store at its last envelope of kind (any if 0).
-	atOwn := func(kind Kind) func(st *Store, table TableID) (int64, error) {
-		return func(st *Store, table TableID) (int64, error) {
+	atOwn := func(kind tablelog.Kind) func(st *tablelog.Store, table tablelog.TableID) (int64, error) {
+		return func(st *tablelog.Store, table tablelog.TableID) (int64, error) {
 			seq, err := lastOwn(st, table, seat, kind)
-			return offsetOf(st, table, seq), err
+			if err != nil {
+				return 0, err
+			}
+			return offsetOf(st, table, seq)
 		}
 	}
 	for _, tc := range []struct {
 		name string
 		cfg  SelfplayConfig
 		// cut returns where to cut the seat's store.
-		cut func(st *Store, table TableID) (int64, error)
+		cut func(st *tablelog.Store, table tablelog.TableID) (int64, error)
 		// voided: the seat is taken over for its silence in the round in
 		// progress (the round voided, or kept with its escrow).
 		voided bool
 	}{
 		{name: "Njet, own envelopes lost", cfg: njetConfig(t, 3, 1, 21), cut: atOwn(0)},
 		{name: "Njet, round secrets lost", cfg: njetConfig(t, 3, 1, 21), voided: true,
-			cut: func(st *Store, table TableID) (int64, error) {
+			cut: func(st *tablelog.Store, table tablelog.TableID) (int64, error) {
 				// The secrets of a round key are stored after the envelope
 				// before it and before the key itself.
-				seq, err := lastOwn(st, table, seat, KindRoundKey)
-				return offsetOf(st, table, seq-1), err
+				seq, err := lastOwn(st, table, seat, tablelog.KindRoundKey)
+				if err != nil {
+					return 0, err
+				}
+				return offsetOf(st, table, seq-1)
 			}},
-		{name: "The Game, shuffle lost", cfg: theGameConfig(t, 3, false, 1500), cut: atOwn(KindShuffle)},
-		{name: "The Game, round key lost", cfg: theGameConfig(t, 3, false, 1501), cut: atOwn(KindRoundKey)},
-		{name: "The Game, play lost", cfg: theGameConfig(t, 3, false, 1502), cut: atOwn(KindPlay)},
+		{name: "The Game, shuffle lost", cfg: theGameConfig(t, 3, false, 1500), cut: atOwn(tablelog.KindShuffle)},
+		{name: "The Game, round key lost", cfg: theGameConfig(t, 3, false, 1501), cut: atOwn(tablelog.KindRoundKey)},
+		{name: "The Game, play lost", cfg: theGameConfig(t, 3, false, 1502), cut: atOwn(tablelog.KindPlay)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
@@ -85,7 +108,7 @@ func TestDamagedStoreCatchesUpBeforePosting(t *testing.T) {
 			}
 			agreeLogs(t, out)
 			for i := range cfg.Players {
-				st, err := OpenStore(filepath.Join(cfg.Dir, fmt.Sprintf("seat-%d.db", i)), &StoreOptions{NoSync: true})
+				st, err := tablelog.OpenStore(filepath.Join(cfg.Dir, fmt.Sprintf("seat-%d.db", i)), &tablelog.StoreOptions{NoSync: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -157,10 +180,10 @@ func TestPeerViewWaitingAfterDamage(t *testing.T) {
 		view PeerView
 		want string
 	}{
-		{"catching up", PeerView{Turn: 1, Kind: KindPlay, CatchingUp: true}, "catching up with the other devices"},
-		{"secrets lost", PeerView{Turn: 1, Kind: KindDealTokens, SecretsLost: true},
+		{"catching up", PeerView{Turn: 1, Kind: tablelog.KindPlay, CatchingUp: true}, "catching up with the other devices"},
+		{"secrets lost", PeerView{Turn: 1, Kind: tablelog.KindDealTokens, SecretsLost: true},
 			"lost its secrets for this round, so its seat stays silent until the table voids the round"},
-		{"neither", PeerView{Turn: 1, Kind: KindPlay}, "waiting for seat 1 (Play)"},
+		{"neither", PeerView{Turn: 1, Kind: tablelog.KindPlay}, "waiting for seat 1 (Play)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := tc.view.Waiting()

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // ErrNotHuman: Submit on a peer whose seat is played by its player.
@@ -18,7 +20,7 @@ var ErrMovePending = errors.New("table: the seat's previous move is still being 
 // seq names no state by itself once a branch can be dropped.
 type submission struct {
 	seq  uint64
-	prev Hash
+	prev tablelog.Hash
 	move any
 }
 
@@ -84,7 +86,7 @@ func (p *Peer) YourTurn() bool {
 // move (the move waiting at this head, or none if the rules could decide
 // alone), else its player. It reports false while the person is to
 // choose and has not.
-func (p *Peer) chooser(game *Game, seq uint64, prev Hash, seat int, kind Kind) (chooser, bool) {
+func (p *Peer) chooser(game *Game, seq uint64, prev tablelog.Hash, seat int, kind tablelog.Kind) (chooser, bool) {
 	if p.cfg.Human && seat == p.cfg.Seat && game.HostOf(seat) < 0 {
 		if asks, alone := game.asks(seq, seat); asks {
 			p.mu.Lock()
@@ -131,7 +133,7 @@ func (p *Peer) chooser(game *Game, seq uint64, prev Hash, seat int, kind Kind) (
 
 // ask prompts the person for its move at seq (once per seq and head): an
 // Event with the Prompt, and Changed.
-func (p *Peer) ask(game *Game, seq uint64, prev Hash, seat int, kind Kind) {
+func (p *Peer) ask(game *Game, seq uint64, prev tablelog.Hash, seat int, kind tablelog.Kind) {
 	p.mu.Lock()
 	asked := p.prompt != nil && p.prompt.Seq == seq && p.prompt.Head == prev
 	p.mu.Unlock()
@@ -154,7 +156,7 @@ func (p *Peer) ask(game *Game, seq uint64, prev Hash, seat int, kind Kind) {
 
 // clockOut reports whether the person's time for the move asked at (seq,
 // prev) has run out (Prompt.Until).
-func (p *Peer) clockOut(seq uint64, prev Hash) bool {
+func (p *Peer) clockOut(seq uint64, prev tablelog.Hash) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	pr := p.prompt

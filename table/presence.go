@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Liveness and thinking time are separate (docs/protocol.md, "Presence").
@@ -23,7 +25,7 @@ import (
 // its log when it sent it. It travels over the table's transport like a
 // SilenceVote and is never part of the log.
 type Presence struct {
-	Table TableID
+	Table tablelog.TableID
 	Seat  uint8
 	// Beat grows with every announcement of the device, across restarts
 	// (see Peer.announce): a receiver keeps only a higher one, so an old
@@ -32,7 +34,7 @@ type Presence struct {
 	// Head is the length of the device's log: a device whose log reaches
 	// the seq the table waits for holds what it needs to post there.
 	Head uint64
-	Sig  [SignatureSize]byte
+	Sig  [tablelog.SignatureSize]byte
 }
 
 // Wire constants of a Presence. Like VoteTag, no envelope version will
@@ -42,7 +44,7 @@ const (
 	PresenceVersion = 1
 	// PresenceSize is the fixed size of an encoded Presence: tag, version,
 	// table (32), seat (1), beat (8), head (8), signature (64).
-	PresenceSize   = 2 + 32 + 1 + 8 + 8 + SignatureSize
+	PresenceSize   = 2 + 32 + 1 + 8 + 8 + tablelog.SignatureSize
 	presenceDomain = "njet/table/v1/presence\x00"
 )
 
@@ -64,9 +66,9 @@ func (a *Presence) Sign(priv ed25519.PrivateKey) error {
 }
 
 // Verify checks the signature under key, a key of the seat.
-func (a *Presence) Verify(key Identity) error {
+func (a *Presence) Verify(key tablelog.Identity) error {
 	if !ed25519.Verify(key.PublicKey(), a.appendSigned([]byte(presenceDomain)), a.Sig[:]) {
-		return fmt.Errorf("%w: presence of seat %d", ErrBadSignature, a.Seat)
+		return fmt.Errorf("%w: presence of seat %d", tablelog.ErrBadSignature, a.Seat)
 	}
 	return nil
 }
@@ -85,7 +87,7 @@ func ParsePresence(data []byte) (*Presence, error) {
 	copy(a.Table[:], data[2:34])
 	a.Beat = binary.BigEndian.Uint64(data[35:])
 	a.Head = binary.BigEndian.Uint64(data[43:])
-	copy(a.Sig[:], data[PresenceSize-SignatureSize:])
+	copy(a.Sig[:], data[PresenceSize-tablelog.SignatureSize:])
 	return a, nil
 }
 
@@ -188,7 +190,7 @@ func (p *Peer) heartbeat(ctx context.Context) {
 
 // receivePresence takes a device's announcement: kept when it is signed
 // by a key its seat has had and its beat is higher than the last one.
-func (p *Peer) receivePresence(m Received) {
+func (p *Peer) receivePresence(m tablelog.Received) {
 	a, err := ParsePresence(m.Data)
 	if err != nil || a.Table != p.cfg.Table {
 		return
@@ -224,7 +226,7 @@ func (p *Peer) receivePresence(m Received) {
 // choose at a table without a clock (then since is now and why
 // AbsenceUnstated), and elsewhere from the refusal time on (after the
 // clock, at a person's step), shifted so that the patience ends with it.
-func (p *Peer) absence(game *Game, next uint64, prev Hash, silent int) (since time.Time, why Absence) {
+func (p *Peer) absence(game *Game, next uint64, prev tablelog.Hash, silent int) (since time.Time, why Absence) {
 	now := p.cfg.Now()
 	waiting := p.waitingSince(prev)
 	last := waiting

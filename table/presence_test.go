@@ -10,13 +10,15 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/internal/seatkeys"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // A Presence and a vote that says why encode, parse and verify; a vote of
 // version 1 still parses as one that says nothing; damaged ones are
 // refused with the error of their fault.
 func TestPresenceAndVoteWire(t *testing.T) {
-	fx := newFixture(t, 3, 100)
+	fx := newFixture(t, 3)
 	a := &Presence{Table: fx.table, Seat: 1, Beat: 77, Head: 12}
 	if err := a.Sign(fx.privs[1]); err != nil {
 		t.Fatal(err)
@@ -35,13 +37,13 @@ func TestPresenceAndVoteWire(t *testing.T) {
 		name string
 		data []byte
 		err  error
-	}{{"short", b[:PresenceSize-1], ErrMalformed}, {"version", bad, ErrUnknownVersion}} {
+	}{{"short", b[:PresenceSize-1], tablelog.ErrMalformed}, {"version", bad, tablelog.ErrUnknownVersion}} {
 		if _, err := ParsePresence(c.data); !errors.Is(err, c.err) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.err)
 		}
 	}
 	for _, why := range []Absence{AbsenceUnstated, AbsenceGone, AbsenceRefused} {
-		v := &SilenceVote{Table: fx.table, Seq: 7, Prev: Hash{3}, Silent: 2, Voter: 0, Why: why}
+		v := &SilenceVote{Table: fx.table, Seq: 7, Prev: tablelog.Hash{3}, Silent: 2, Voter: 0, Why: why}
 		if err := v.Sign(fx.privs[0]); err != nil {
 			t.Fatal(err)
 		}
@@ -59,17 +61,17 @@ func TestPresenceAndVoteWire(t *testing.T) {
 		}
 		if why != AbsenceUnstated {
 			// The reason is signed: another one does not verify.
-			enc[VoteSizeWhy-SignatureSize-1] ^= 3
+			enc[VoteSizeWhy-tablelog.SignatureSize-1] ^= 3
 			if got, err := ParseVote(enc); err == nil && got.Verify(fx.ids[0]) == nil {
 				t.Errorf("%v: a changed reason verifies", why)
 			}
-			enc[VoteSizeWhy-SignatureSize-1] = 0
-			if _, err := ParseVote(enc); !errors.Is(err, ErrMalformed) {
+			enc[VoteSizeWhy-tablelog.SignatureSize-1] = 0
+			if _, err := ParseVote(enc); !errors.Is(err, tablelog.ErrMalformed) {
 				t.Errorf("%v: a version 2 vote without a reason: %v", why, err)
 			}
 		}
 	}
-	if err := (&SilenceVote{Silent: 1, Voter: 0, Why: absenceEnd}).Sign(fx.privs[0]); !errors.Is(err, ErrMalformed) {
+	if err := (&SilenceVote{Silent: 1, Voter: 0, Why: absenceEnd}).Sign(fx.privs[0]); !errors.Is(err, tablelog.ErrMalformed) {
 		t.Errorf("a vote with an unknown reason: %v", err)
 	}
 }
@@ -201,9 +203,9 @@ func TestPresenceBusyRevealIsNoCheat(t *testing.T) {
 		waited = max(waited, sp.now().Sub(at))
 		return waited < 3*cfg.VoidAfter
 	}
-	sp.slow = map[int]func(*Peer) bool{busy: func(p *Peer) bool { return p.View().Kind == KindReveal }}
-	sp.stall = map[int]func(*Game, Kind) bool{busy: func(g *Game, k Kind) bool {
-		if k != KindReveal {
+	sp.slow = map[int]func(*Peer) bool{busy: func(p *Peer) bool { return p.View().Kind == tablelog.KindReveal }}
+	sp.stall = map[int]func(*Game, tablelog.Kind) bool{busy: func(g *Game, k tablelog.Kind) bool {
+		if k != tablelog.KindReveal {
 			return false
 		}
 		return slowReveal(g.Next())
@@ -233,12 +235,12 @@ func TestPresenceBusyRevealIsNoCheat(t *testing.T) {
 		t.Fatalf("seat %d hosted by %d, seat %d by %d", gone, obs.HostOf(gone), busy, obs.HostOf(busy))
 	}
 	takeovers := 0
-	_, envs, err := ReadExport(bytes.NewReader(log))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, env := range envs {
-		if env.Kind != KindVoidSilent {
+		if env.Kind != tablelog.KindVoidSilent {
 			continue
 		}
 		takeovers++
@@ -261,7 +263,7 @@ func TestPresenceBusyRevealIsNoCheat(t *testing.T) {
 // as before clocks existed, one with a clock reads back the same, after
 // the names or alone, and a damaged or out-of-range clock is refused.
 func TestGenesisClock(t *testing.T) {
-	_, ids := seatKeys(t, 5, 3)
+	_, ids := seatkeys.New[tablelog.Identity](5, 3)
 	base := Genesis{Edition: engine.Classic, Characters: engine.Classic.Characters()[:3], Keys: ids, Rounds: 1}
 	plain, err := base.MarshalBinary()
 	if err != nil {
@@ -298,13 +300,13 @@ func TestGenesisClock(t *testing.T) {
 		{"an unknown extension", append(bytes.Clone(plain), 9, 0, 9)},
 		{"a clock too long", append(bytes.Clone(plain), genesisClock, 0xff, 0xff)},
 	} {
-		if _, err := ParseGenesis(c.body); !errors.Is(err, ErrMalformed) {
+		if _, err := ParseGenesis(c.body); !errors.Is(err, tablelog.ErrMalformed) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
 	g := base
 	g.Clock = MaxClock + 1
-	if _, err := g.MarshalBinary(); !errors.Is(err, ErrMalformed) {
+	if _, err := g.MarshalBinary(); !errors.Is(err, tablelog.ErrMalformed) {
 		t.Errorf("a clock of %d s: %v", g.Clock, err)
 	}
 }

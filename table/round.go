@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // cryptoRound is the mental-poker state of one crypto round: the round
@@ -110,7 +111,7 @@ func fixedRand() *rand.ChaCha8 { return rand.NewChaCha8([32]byte{'n', 'j', 'e', 
 
 func (g *Game) applyKey(seat int, body []byte) (*Violation, error) {
 	var km crypto.KeyMessage
-	if err := parseCrypto(KindRoundKey, body, &km); err != nil {
+	if err := parseCrypto(tablelog.KindRoundKey, body, &km); err != nil {
 		return nil, err
 	}
 	rd := g.rd
@@ -152,7 +153,7 @@ func (g *Game) applyKey(seat int, body []byte) (*Violation, error) {
 
 func (g *Game) applyShuffle(seat int, body []byte) (*Violation, error) {
 	var m crypto.ShuffleMessage
-	if err := parseCrypto(KindShuffle, body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindShuffle, body, &m); err != nil {
 		return nil, err
 	}
 	rd := g.rd
@@ -199,7 +200,7 @@ func (g *Game) applyDeal(seat int, body []byte) (*Violation, error) {
 		return nil, err
 	}
 	if escrow != nil && !g.escrowed() {
-		return nil, fmt.Errorf("%w: an escrow at a table that makes none", ErrMalformed)
+		return nil, fmt.Errorf("%w: an escrow at a table that makes none", tablelog.ErrMalformed)
 	}
 	to, pos := g.dealOrder(seat)
 	if v := g.takeSealed(seat, sealed, to, pos); v != nil {
@@ -391,7 +392,7 @@ func (g *Game) applyComplaint(seat int, body []byte) (*Violation, error) {
 		return nil, err
 	}
 	if !g.complainable() {
-		return nil, fmt.Errorf("%w: a complaint outside a deal", ErrMalformed)
+		return nil, fmt.Errorf("%w: a complaint outside a deal", tablelog.ErrMalformed)
 	}
 	return judgeComplaint(g.rd, g.complainer(seat), c)
 }
@@ -419,7 +420,7 @@ func (g *Game) draftTokens(d *draft, seat int, to, pos []int, rnd io.Reader) err
 			return err
 		}
 	}
-	d.kind = KindDealTokens
+	d.kind = tablelog.KindDealTokens
 	d.body, err = dealBody(sealed)
 	return err
 }

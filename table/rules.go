@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // rules are what a game adds to the protocol core (Game): the cards of a
@@ -35,10 +36,10 @@ type rules interface {
 	// begins (g.st is stPlay).
 	dealt() *Violation
 	// entitled returns who posts next during the play, and the kinds.
-	entitled() (seat int, kinds []Kind, err error)
+	entitled() (seat int, kinds []tablelog.Kind, err error)
 	// apply applies an envelope of the play; a decoded body that breaks a
 	// check returns a Violation, one that does not decode an error.
-	apply(env *Envelope) (*Violation, error)
+	apply(env *tablelog.Envelope) (*Violation, error)
 	// reveal decodes and checks a seat's Reveal; revealBody encodes the
 	// Reveal of hosted seat with its round secrets.
 	reveal(seat int, body []byte) (*crypto.Reveal, *Violation, error)

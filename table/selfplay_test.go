@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -42,7 +43,7 @@ type SelfplayConfig struct {
 	Bot       string
 	NewPlayer NewPlayer
 	// Net is how badly the in-memory network behaves.
-	Net NetConfig
+	Net tablelog.NetConfig
 	// Tick is how often a peer asks another for what follows its log, and
 	// looks at the clock (default 5ms).
 	Tick time.Duration
@@ -94,7 +95,7 @@ type Crash struct {
 	// store cut short by a crash or a full disk. The restarted peer then
 	// draws fresh randomness, as a real device does, so whatever it would
 	// post again at a seq it had posted differs from its first envelope.
-	damage func(st *Store, table TableID) (int64, error)
+	damage func(st *tablelog.Store, table tablelog.TableID) (int64, error)
 }
 
 // Silence disconnects a seat's peer once its log, or the longest log at
@@ -116,7 +117,7 @@ type Silence struct {
 	AtSeq         uint64
 	ReturnAt      uint64
 	BeforePublish bool
-	Kind          Kind
+	Kind          tablelog.Kind
 	Alone         bool
 }
 
@@ -154,11 +155,11 @@ type Watcher struct {
 // Selfplay runs a table of bot peers.
 type Selfplay struct {
 	cfg     SelfplayConfig
-	table   TableID
-	genesis *Envelope
+	table   tablelog.TableID
+	genesis *tablelog.Envelope
 	keys    []ed25519.PrivateKey
-	ids     []Identity
-	net     *MemNetwork
+	ids     []tablelog.Identity
+	net     *tablelog.MemNetwork
 
 	mu       sync.Mutex
 	seats    []*seatRun
@@ -183,7 +184,7 @@ type Selfplay struct {
 
 	// tamper, in tests, makes a seat's peer a cheater (see Peer.tamper);
 	// alter changes its drafts (Peer.alter).
-	tamper map[int]func(env *Envelope, key ed25519.PrivateKey)
+	tamper map[int]func(env *tablelog.Envelope, key ed25519.PrivateKey)
 	alter  map[int]func(d *draft)
 	// split, in tests, makes a seat's device equivocate once; returns
 	// are the returns of devices it cut off, for Run to take up.
@@ -197,7 +198,7 @@ type Selfplay struct {
 	// stall holds back a seat's draft of a kind while it says so; the
 	// device stays at the table and announces itself.
 	slow  map[int]func(p *Peer) bool
-	stall map[int]func(g *Game, k Kind) bool
+	stall map[int]func(g *Game, k tablelog.Kind) bool
 	// watchers are the running watchers' peers (nil until they join) and
 	// watchOut what each ended with.
 	watchers []*seatRun
@@ -207,8 +208,8 @@ type Selfplay struct {
 // Outcome is what one peer ended with.
 type Outcome struct {
 	Seat      int
-	Next      uint64 // length of its log
-	Head      Hash   // hash of its last envelope
+	Next      uint64        // length of its log
+	Head      tablelog.Hash // hash of its last envelope
 	Results   []RoundResult
 	Violation *Violation
 	// BotHost is the seat hosting a bot in this peer's seat, or -1.
@@ -222,7 +223,7 @@ type Outcome struct {
 
 type seatRun struct {
 	peer  *Peer
-	store *Store
+	store *tablelog.Store
 	tr    *crashTransport
 	stop  context.CancelFunc
 	done  chan error
@@ -231,7 +232,7 @@ type seatRun struct {
 // crashTransport can be armed to fail the next publish, as a peer that
 // dies right after storing its envelope.
 type crashTransport struct {
-	Transport
+	tablelog.Transport
 	armed   atomic.Bool
 	crashed chan struct{}
 	once    sync.Once
@@ -255,9 +256,9 @@ type crashTransport struct {
 // second, and the envelope other makes of it (the same seq and previous
 // envelope, signed again by the seat) to the members in second.
 type splitter struct {
-	match  func(env *Envelope) bool
-	other  func(env *Envelope) (*Envelope, error)
-	second []Identity
+	match  func(env *tablelog.Envelope) bool
+	other  func(env *tablelog.Envelope) (*tablelog.Envelope, error)
+	second []tablelog.Identity
 	// isolated, when set, takes the other envelope instead of the
 	// members outside second (see Selfplay.isolate); the signed one then
 	// goes to every member the network reaches.
@@ -269,9 +270,9 @@ type splitter struct {
 
 // equivocate publishes data to the members outside the split's second
 // group and the other envelope to those in it.
-func (t *crashTransport) equivocate(ctx context.Context, data []byte, env *Envelope) error {
+func (t *crashTransport) equivocate(ctx context.Context, data []byte, env *tablelog.Envelope) error {
 	sp := t.split
-	ep, ok := t.Transport.(*MemEndpoint)
+	ep, ok := t.Transport.(*tablelog.MemEndpoint)
 	if !ok {
 		return t.Transport.Publish(ctx, data)
 	}
@@ -290,8 +291,8 @@ func (t *crashTransport) equivocate(ctx context.Context, data []byte, env *Envel
 		}
 		return ep.PublishTo(ctx, data, nil)
 	}
-	inSecond := func(id Identity) bool { return slices.Contains(sp.second, id) }
-	if err := ep.PublishTo(ctx, data, func(id Identity) bool { return !inSecond(id) }); err != nil {
+	inSecond := func(id tablelog.Identity) bool { return slices.Contains(sp.second, id) }
+	if err := ep.PublishTo(ctx, data, func(id tablelog.Identity) bool { return !inSecond(id) }); err != nil {
 		return err
 	}
 	return ep.PublishTo(ctx, b, inSecond)
@@ -301,11 +302,11 @@ func (t *crashTransport) equivocate(ctx context.Context, data []byte, env *Envel
 // nothing: a member about to be cut off serves nothing it stores from then
 // on, so its next envelope reaches nobody.
 type gatedServer struct {
-	server RangeServer
+	server tablelog.RangeServer
 	closed atomic.Bool
 }
 
-func (g *gatedServer) ServeRange(ctx context.Context, table TableID, from, to uint64) ([][]byte, error) {
+func (g *gatedServer) ServeRange(ctx context.Context, table tablelog.TableID, from, to uint64) ([][]byte, error) {
 	if g.closed.Load() {
 		return nil, nil
 	}
@@ -314,7 +315,7 @@ func (g *gatedServer) ServeRange(ctx context.Context, table TableID, from, to ui
 
 func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
 	if t.reach != nil && !IsSideMessage(data) {
-		if env, err := ParseEnvelope(data); err == nil {
+		if env, err := tablelog.ParseEnvelope(data); err == nil {
 			t.reach(env.Seq, t.seat, false)
 			defer t.reach(env.Seq, t.seat, true)
 		}
@@ -324,13 +325,13 @@ func (t *crashTransport) Publish(ctx context.Context, data []byte) error {
 		return nil
 	}
 	if sp := t.split; sp != nil && !IsSideMessage(data) && !sp.done.Load() {
-		if env, err := ParseEnvelope(data); err == nil && sp.match(env) && sp.done.CompareAndSwap(false, true) {
+		if env, err := tablelog.ParseEnvelope(data); err == nil && sp.match(env) && sp.done.CompareAndSwap(false, true) {
 			return t.equivocate(ctx, data, env)
 		}
 	}
 	if t.armed.CompareAndSwap(true, false) {
 		t.once.Do(func() { close(t.crashed) })
-		return fmt.Errorf("%w: crashed before publishing", ErrClosed)
+		return fmt.Errorf("%w: crashed before publishing", tablelog.ErrClosed)
 	}
 	return t.Transport.Publish(ctx, data)
 }
@@ -341,7 +342,7 @@ func (t *crashTransport) cutFor(data []byte) bool {
 	if k == 0 {
 		return true
 	}
-	env, err := ParseEnvelope(data)
+	env, err := tablelog.ParseEnvelope(data)
 	return err == nil && uint32(env.Kind) == k && env.Seq >= t.cutFrom.Load()
 }
 
@@ -374,7 +375,7 @@ func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 			seed[i] = byte(rng.Uint32())
 		}
 		k := ed25519.NewKeyFromSeed(seed[:])
-		id, err := IdentityOf(k.Public().(ed25519.PublicKey))
+		id, err := tablelog.IdentityOf(k.Public().(ed25519.PublicKey))
 		if err != nil {
 			return nil, err
 		}
@@ -387,11 +388,11 @@ func NewSelfplay(cfg SelfplayConfig) (*Selfplay, error) {
 		return nil, fmt.Errorf("table: selfplay: %w", err)
 	}
 	s.table = TableIDOf(body)
-	s.genesis = &Envelope{Version: EnvelopeVersion, Table: s.table, Kind: KindGenesis, Body: body}
+	s.genesis = &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: s.table, Kind: tablelog.KindGenesis, Body: body}
 	if err := s.genesis.Sign(s.keys[0]); err != nil {
 		return nil, err
 	}
-	s.net, err = NewMemNetwork(s.table, rand.New(rand.NewPCG(cfg.Seed, 0x6e6574)), cfg.Net)
+	s.net, err = tablelog.NewMemNetwork(s.table, rand.New(rand.NewPCG(cfg.Seed, 0x6e6574)), cfg.Net)
 	if err != nil {
 		return nil, err
 	}
@@ -423,10 +424,10 @@ func (cfg SelfplayConfig) genesis(rng *rand.Rand) *Genesis {
 }
 
 // Table returns the table id.
-func (s *Selfplay) Table() TableID { return s.table }
+func (s *Selfplay) Table() tablelog.TableID { return s.table }
 
 // Creator returns seat 0's key.
-func (s *Selfplay) Creator() Identity { return s.ids[0] }
+func (s *Selfplay) Creator() tablelog.Identity { return s.ids[0] }
 
 // Peer returns the running peer of seat, or nil.
 func (s *Selfplay) Peer(seat int) *Peer {
@@ -439,7 +440,7 @@ func (s *Selfplay) Peer(seat int) *Peer {
 }
 
 // Store returns the store of seat while its peer runs, or nil.
-func (s *Selfplay) Store(seat int) *Store {
+func (s *Selfplay) Store(seat int) *tablelog.Store {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r := s.seats[seat]; r != nil {
@@ -495,7 +496,7 @@ func (s *Selfplay) armKindCut(seat int, tr *crashTransport) {
 
 // start opens seat's store and runs its peer.
 func (s *Selfplay) start(ctx context.Context, seat int) error {
-	store, err := OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("seat-%d.db", seat)), &StoreOptions{NoSync: true})
+	store, err := tablelog.OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("seat-%d.db", seat)), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		return err
 	}
@@ -504,7 +505,7 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 	if err != nil {
 		return errors.Join(err, store.Close())
 	}
-	var peers []Identity
+	var peers []tablelog.Identity
 	for i, id := range s.ids {
 		if i != seat {
 			peers = append(peers, id)
@@ -539,7 +540,7 @@ func (s *Selfplay) start(ctx context.Context, seat int) error {
 // run makes a peer of the table with cfg (the selfplay's own settings
 // added) over store and ep, sets it up with prepare and runs it until
 // stopped, closing ep and store after it.
-func (s *Selfplay) run(ctx context.Context, cfg PeerConfig, store *Store, ep *MemEndpoint, prepare func(*Peer)) (*seatRun, error) {
+func (s *Selfplay) run(ctx context.Context, cfg PeerConfig, store *tablelog.Store, ep *tablelog.MemEndpoint, prepare func(*Peer)) (*seatRun, error) {
 	// The devices announce themselves every few ticks: the clock moves
 	// one second a tick while the table waits, well within the patience.
 	ticker, poll, beat := time.NewTicker(s.cfg.Tick), time.NewTicker(s.cfg.Tick), time.NewTicker(2*s.cfg.Tick)
@@ -582,7 +583,7 @@ func (s *Selfplay) stop(seat int) error {
 	r.stop()
 	err := <-r.done
 	s.record(seat, r.peer)
-	if errors.Is(err, ErrClosed) || errors.Is(err, context.Canceled) {
+	if errors.Is(err, tablelog.ErrClosed) || errors.Is(err, context.Canceled) {
 		err = nil
 	}
 	return err
@@ -931,7 +932,7 @@ func (s *Selfplay) isolate(seat, from int, data []byte, returnAt uint64) error {
 	// What the device has not received yet of the log before data: the
 	// sender's log holds it (the logs agree up to there).
 	if sender := s.Peer(from); sender != nil {
-		env, err := ParseEnvelope(data)
+		env, err := tablelog.ParseEnvelope(data)
 		if err != nil {
 			return err
 		}
@@ -940,12 +941,12 @@ func (s *Selfplay) isolate(seat, from int, data []byte, returnAt uint64) error {
 			if err != nil {
 				return err
 			}
-			if _, err := replica.receive(s.ids[from], b); err != nil {
+			if _, err := replica.Receive(s.ids[from], b); err != nil {
 				return err
 			}
 		}
 	}
-	if _, err := replica.receive(s.ids[from], data); err != nil {
+	if _, err := replica.Receive(s.ids[from], data); err != nil {
 		return err
 	}
 	s.net.Disconnect(s.ids[seat])
@@ -965,7 +966,7 @@ func (s *Selfplay) splitSettled() bool {
 	if len(s.split) == 0 {
 		return true
 	}
-	var head Hash
+	var head tablelog.Hash
 	first := true
 	for seat := range s.cfg.Players {
 		p := s.Peer(seat)
@@ -993,7 +994,7 @@ func namesEquivocator(game *Game, seat int) bool {
 }
 
 func (s *Selfplay) backInStep() bool {
-	var longest Hash
+	var longest tablelog.Hash
 	var next uint64
 	for seat := range s.cfg.Players {
 		s.mu.Lock()
@@ -1113,10 +1114,10 @@ func (s *Selfplay) depart(i int) {
 // its store then holds only what it sent. A peer that left drafts nothing
 // more in the moment before it stops (its peer restarted later has a hook
 // of its own).
-func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k Kind) bool {
+func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k tablelog.Kind) bool {
 	stall := s.stall[seat]
 	var gone atomic.Bool
-	return func(k Kind) bool {
+	return func(k tablelog.Kind) bool {
 		if gone.Load() || stall != nil && stall(p.Game(), k) {
 			return true
 		}
@@ -1129,7 +1130,7 @@ func (s *Selfplay) beforeDraft(seat int, p *Peer) func(k Kind) bool {
 			s.mu.Unlock()
 			switch {
 			case done:
-			case l.AtReveal && k == KindReveal:
+			case l.AtReveal && k == tablelog.KindReveal:
 				s.mu.Lock()
 				s.withheld[seat] = true
 				s.mu.Unlock()
@@ -1234,7 +1235,7 @@ func (s *Selfplay) crash(ctx context.Context, c Crash) error {
 // damageStore cuts a stopped seat's store file where c.damage says.
 func (s *Selfplay) damageStore(c Crash) error {
 	path := filepath.Join(s.cfg.Dir, fmt.Sprintf("seat-%d.db", c.Seat))
-	st, err := OpenStore(path, &StoreOptions{NoSync: true})
+	st, err := tablelog.OpenStore(path, &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		return err
 	}
@@ -1272,7 +1273,7 @@ func (s *Selfplay) stopAll() error {
 		s.watchOut[i] = Outcome{Seat: s.cfg.Watchers[i].Seat, Next: next, Head: head, Results: game.Njet().Results(),
 			Violation: game.Violation(), BotHost: game.HostOf(s.cfg.Watchers[i].Seat), Voided: game.Voided()}
 		s.mu.Unlock()
-		if !errors.Is(err, ErrClosed) && !errors.Is(err, context.Canceled) {
+		if !errors.Is(err, tablelog.ErrClosed) && !errors.Is(err, context.Canceled) {
 			errs = append(errs, err)
 		}
 	}
@@ -1315,11 +1316,11 @@ func (s *Selfplay) joinWatcher(ctx context.Context, i int) error {
 		return nil
 	}
 	key := s.WatcherKey(i)
-	id, err := IdentityOf(key.Public().(ed25519.PublicKey))
+	id, err := tablelog.IdentityOf(key.Public().(ed25519.PublicKey))
 	if err != nil {
 		return err
 	}
-	store, err := OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("watcher-%d.db", i)), &StoreOptions{NoSync: true})
+	store, err := tablelog.OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("watcher-%d.db", i)), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		return err
 	}
@@ -1341,26 +1342,26 @@ func (s *Selfplay) joinWatcher(ctx context.Context, i int) error {
 // Export writes seat's exported log to the file at path (opening its
 // store, which must not be in use: after Run) and returns the hash of its
 // last envelope. A seat whose device left before it held a log has none.
-func (s *Selfplay) Export(seat int, path string) (Hash, error) {
-	store, err := OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("seat-%d.db", seat)), &StoreOptions{NoSync: true})
+func (s *Selfplay) Export(seat int, path string) (tablelog.Hash, error) {
+	store, err := tablelog.OpenStore(filepath.Join(s.cfg.Dir, fmt.Sprintf("seat-%d.db", seat)), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
-		return Hash{}, err
+		return tablelog.Hash{}, err
 	}
 	defer store.Close()
 	next, err := store.Next(s.table)
 	if err != nil {
-		return Hash{}, err
+		return tablelog.Hash{}, err
 	}
 	envs, err := store.Envelopes(s.table, next-1, next)
 	if err != nil || len(envs) != 1 {
-		return Hash{}, fmt.Errorf("table: seat %d has no log: %w", seat, err)
+		return tablelog.Hash{}, fmt.Errorf("table: seat %d has no log: %w", seat, err)
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return Hash{}, err
+		return tablelog.Hash{}, err
 	}
 	if err := store.Export(f, s.table); err != nil {
-		return Hash{}, errors.Join(err, f.Close())
+		return tablelog.Hash{}, errors.Join(err, f.Close())
 	}
 	return envs[0].Hash(), f.Close()
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // ErrCannotVote: VoteVoid was called when there is nothing to vote on (see
@@ -80,7 +82,7 @@ func (p *Peer) poll(ctx context.Context) error {
 // poll) what it holds at the voted seq.
 func (p *Peer) silence(ctx context.Context, polled bool) error {
 	game, _, replica := p.state()
-	next, prev := replica.head()
+	next, prev := replica.Head()
 	turn, err := game.Entitled(next)
 	if err != nil || len(turn.Instead) == 0 || p.hosts(game, int(turn.Seat)) || !p.hosts(game, game.PeerOf(p.cfg.Seat)) {
 		// Nothing to vote on, or this device plays no seat any more (a
@@ -92,7 +94,7 @@ func (p *Peer) silence(ctx context.Context, polled bool) error {
 		return nil
 	}
 	silent := int(turn.Seat)
-	if turn.Instead[0].Kinds[0] == KindAbandon {
+	if turn.Instead[0].Kinds[0] == tablelog.KindAbandon {
 		return p.abandon(ctx, game, replica, next, prev, silent, int(turn.Instead[0].Seat))
 	}
 	p.mu.Lock()
@@ -187,7 +189,7 @@ type exclusion struct {
 // abandon ends a two-seat game whose other seat's device is away, when
 // the policy agrees (VoidAfter, or VoteVoid): there are no votes to gather,
 // the peer's own seat decides, and the game simply ends.
-func (p *Peer) abandon(ctx context.Context, game *Game, replica *Replica, seq uint64, prev Hash, silent, dec int) error {
+func (p *Peer) abandon(ctx context.Context, game *Game, replica *tablelog.Replica, seq uint64, prev tablelog.Hash, silent, dec int) error {
 	if !p.hosts(game, dec) {
 		return nil
 	}
@@ -212,7 +214,7 @@ func (p *Peer) abandon(ctx context.Context, game *Game, replica *Replica, seq ui
 }
 
 // postDraft signs the decider dec's draft at seq and posts it.
-func (p *Peer) postDraft(ctx context.Context, replica *Replica, game *Game, d *draft, seq uint64, prev Hash, dec int) error {
+func (p *Peer) postDraft(ctx context.Context, replica *tablelog.Replica, game *Game, d *draft, seq uint64, prev tablelog.Hash, dec int) error {
 	key, err := p.keyOf(game, dec)
 	if err != nil {
 		return err
@@ -229,7 +231,7 @@ func (p *Peer) postDraft(ctx context.Context, replica *Replica, game *Game, d *d
 // vote and fences its game against the silent seat's envelope at seq
 // (unless it is the decider's peer), and only then publishes the votes. It
 // reports false when the log moved on first.
-func (p *Peer) vote(ctx context.Context, game *Game, seq uint64, prev Hash, silent int, why Absence) (bool, error) {
+func (p *Peer) vote(ctx context.Context, game *Game, seq uint64, prev tablelog.Hash, silent int, why Absence) (bool, error) {
 	var votes []*SilenceVote
 	for seat := range game.Genesis().Players() {
 		if seat == silent || !p.hosts(game, seat) {
@@ -330,7 +332,7 @@ func (p *Peer) publishVotes(ctx context.Context, game *Game, seq uint64) {
 
 // receiveSide takes a message that travels outside the log (the
 // replica's goroutine).
-func (p *Peer) receiveSide(m Received) {
+func (p *Peer) receiveSide(m tablelog.Received) {
 	switch {
 	case IsClaim(m.Data):
 		p.receiveClaim(m)
@@ -345,7 +347,7 @@ func (p *Peer) receiveSide(m Received) {
 
 // receiveVote takes a vote from the transport: kept if it fits the head
 // of the log.
-func (p *Peer) receiveVote(m Received) {
+func (p *Peer) receiveVote(m tablelog.Received) {
 	v, err := ParseVote(m.Data)
 	if err != nil {
 		return
@@ -374,7 +376,7 @@ func (p *Peer) receiveVote(m Received) {
 // still played, every other seat goes to a bot it hosts. Votes whose
 // voter's host has not voted are left out (a device goes with all its
 // seats).
-func (p *Peer) decide(ctx context.Context, game *Game, replica *Replica, seq uint64, prev Hash, silent, dec int) error {
+func (p *Peer) decide(ctx context.Context, game *Game, replica *tablelog.Replica, seq uint64, prev tablelog.Hash, silent, dec int) error {
 	p.mu.Lock()
 	var votes []*SilenceVote
 	if p.voteSeq == seq {
@@ -407,20 +409,20 @@ func (p *Peer) decide(ctx context.Context, game *Game, replica *Replica, seq uin
 
 // askDecider fetches the voted seq from the decider's peer: a fenced voter
 // takes the silent seat's envelope only if the decider's log holds it.
-func (p *Peer) askDecider(ctx context.Context, game *Game, replica *Replica, seq uint64, silent, dec int) error {
+func (p *Peer) askDecider(ctx context.Context, game *Game, replica *tablelog.Replica, seq uint64, silent, dec int) error {
 	if s, seat, ok := game.fenced(); !ok || s != seq || seat != silent {
 		return nil
 	}
 	from := game.Genesis().Keys[game.PeerOf(dec)]
-	data, err := p.cfg.Transport.Fetch(ctx, from, seq, seq+MaxRange)
+	data, err := p.cfg.Transport.Fetch(ctx, from, seq, seq+tablelog.MaxRange)
 	if err != nil || len(data) == 0 {
 		return nil // ask again on the next poll
 	}
-	if env, err := ParseEnvelope(data[0]); err == nil && env.Seq == seq && int(env.Author) == silent {
+	if env, err := tablelog.ParseEnvelope(data[0]); err == nil && env.Seq == seq && int(env.Author) == silent {
 		game.allowFenced(seq, env.Hash())
 	}
 	for _, b := range data {
-		if _, err := replica.receive(from, b); err != nil {
+		if _, err := replica.Receive(from, b); err != nil {
 			return err
 		}
 	}

@@ -14,11 +14,12 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // votesAgainst signs a vote against silent at the head of log from every
 // other seat of the driver's table.
-func votesAgainst(t *testing.T, d *driver, log *Log, silent int) []*SilenceVote {
+func votesAgainst(t *testing.T, d *driver, log *tablelog.Log, silent int) []*SilenceVote {
 	t.Helper()
 	seq, prev := log.Head()
 	var out []*SilenceVote
@@ -37,7 +38,7 @@ func votesAgainst(t *testing.T, d *driver, log *Log, silent int) []*SilenceVote 
 
 // voidEnvelope is the decider's VoidSilent with the given certificate,
 // built without the decider's own checks (to forge bad ones).
-func voidEnvelope(t *testing.T, d *driver, author, silent int, votes []*SilenceVote) *Envelope {
+func voidEnvelope(t *testing.T, d *driver, author, silent int, votes []*SilenceVote) *tablelog.Envelope {
 	t.Helper()
 	seq, prev := d.logs[d.n].Head()
 	voted := map[uint8]bool{}
@@ -47,15 +48,15 @@ func voidEnvelope(t *testing.T, d *driver, author, silent int, votes []*SilenceV
 	var taken []takenSeat
 	for s := range d.n {
 		if !voted[uint8(s)] {
-			taken = append(taken, takenSeat{seat: s, bot: Identity{0xb0, byte(seq), byte(s)}})
+			taken = append(taken, takenSeat{seat: s, bot: tablelog.Identity{0xb0, byte(seq), byte(s)}})
 		}
 	}
 	body, err := voidSilentBody(silent, taken, votes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
-		Kind: KindVoidSilent, Body: body}
+	env := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: uint8(author),
+		Kind: tablelog.KindVoidSilent, Body: body}
 	return d.sign(author, env)
 }
 
@@ -70,7 +71,7 @@ func TestSilenceVoteEncoding(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, v) || got.Verify(d.sp.ids[0]) != nil {
 		t.Fatalf("%+v, %v", got, err)
 	}
-	if IsVote(append([]byte{EnvelopeVersion}, b[1:]...)) {
+	if IsVote(append([]byte{tablelog.EnvelopeVersion}, b[1:]...)) {
 		t.Fatal("an envelope's first byte taken for a vote")
 	}
 	for _, tc := range []struct {
@@ -78,12 +79,12 @@ func TestSilenceVoteEncoding(t *testing.T) {
 		data []byte
 		want error
 	}{
-		{"short", b[:VoteSize-1], ErrMalformed},
-		{"long", append(bytes.Clone(b), 0), ErrMalformed},
-		{"tag", append([]byte{1}, b[1:]...), ErrMalformed},
-		{"version", append([]byte{VoteTag, 3}, b[2:]...), ErrUnknownVersion},
-		{"version 2 without its reason byte", append([]byte{VoteTag, VoteVersionWhy}, b[2:]...), ErrMalformed},
-		{"against itself", func() []byte { c := bytes.Clone(b); c[2+32+8+32] = c[2+32+8+32+1]; return c }(), ErrMalformed},
+		{"short", b[:VoteSize-1], tablelog.ErrMalformed},
+		{"long", append(bytes.Clone(b), 0), tablelog.ErrMalformed},
+		{"tag", append([]byte{1}, b[1:]...), tablelog.ErrMalformed},
+		{"version", append([]byte{VoteTag, 3}, b[2:]...), tablelog.ErrUnknownVersion},
+		{"version 2 without its reason byte", append([]byte{VoteTag, VoteVersionWhy}, b[2:]...), tablelog.ErrMalformed},
+		{"against itself", func() []byte { c := bytes.Clone(b); c[2+32+8+32] = c[2+32+8+32+1]; return c }(), tablelog.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := ParseVote(tc.data); !errors.Is(err, tc.want) {
@@ -91,7 +92,7 @@ func TestSilenceVoteEncoding(t *testing.T) {
 			}
 		})
 	}
-	if err := got.Verify(d.sp.ids[1]); !errors.Is(err, ErrBadSignature) {
+	if err := got.Verify(d.sp.ids[1]); !errors.Is(err, tablelog.ErrBadSignature) {
 		t.Fatalf("seat 0's vote verified under seat 1's key: %v", err)
 	}
 }
@@ -102,7 +103,7 @@ func TestSilenceVoteEncoding(t *testing.T) {
 func TestVoidSilentForgedCertificate(t *testing.T) {
 	const silent, dec = 2, 0
 	d := newDriver(t, engine.Classic, 4, 1, 31)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindBlock && seat == silent })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindBlock && seat == silent })
 	resign := func(v *SilenceVote, by int) *SilenceVote {
 		c := *v
 		if err := c.Sign(d.sp.keys[by]); err != nil {
@@ -170,16 +171,16 @@ func TestVoidSilentForgedCertificate(t *testing.T) {
 			seq, prev := d.logs[d.n].Head()
 			var taken []takenSeat
 			for _, s := range tc.taken {
-				taken = append(taken, takenSeat{seat: s, bot: Identity{0xb1, byte(s)}})
+				taken = append(taken, takenSeat{seat: s, bot: tablelog.Identity{0xb1, byte(s)}})
 			}
 			body, err := voidSilentBody(silent, taken, votesAgainst(t, d, d.logs[d.n], silent)[:2])
 			if err != nil {
 				t.Fatal(err)
 			}
-			env := d.sign(dec, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
-				Kind: KindVoidSilent, Body: body})
+			env := d.sign(dec, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
+				Kind: tablelog.KindVoidSilent, Body: body})
 			for i, err := range d.postAll(env) {
-				if !errors.Is(err, ErrVote) && !errors.Is(err, ErrRejected) {
+				if !errors.Is(err, ErrVote) && !errors.Is(err, tablelog.ErrRejected) {
 					t.Fatalf("log %d: %v", i, err)
 				}
 			}
@@ -214,7 +215,7 @@ func voidSilentSeatsABot(t *testing.T, escrow bool) {
 	for _, g := range d.games {
 		g.noEscrow = !escrow
 	}
-	d.runUntil(func(seat int, k Kind) bool { return k == KindPlay && seat == silent })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindPlay && seat == silent })
 	game := d.games[dec]
 	seq, prev := d.logs[dec].Head()
 	dr, err := game.draftVoidSilent(seq, prev, votesAgainst(t, d, d.logs[dec], silent), d.rand(seq))
@@ -224,7 +225,7 @@ func voidSilentSeatsABot(t *testing.T, escrow bool) {
 	for name, b := range dr.secrets {
 		d.vaults[dec].put(name, b)
 	}
-	env := d.sign(dec, &Envelope{Version: EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
+	env := d.sign(dec, &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: d.sp.table, Seq: seq, Prev: prev, Author: dec,
 		Kind: dr.kind, Body: dr.body})
 	for i, err := range d.postAll(env) {
 		if err != nil {
@@ -254,7 +255,7 @@ func voidSilentSeatsABot(t *testing.T, escrow bool) {
 	}
 }
 
-func hashOf(l *Log) Hash {
+func hashOf(l *tablelog.Log) tablelog.Hash {
 	_, h := l.Head()
 	return h
 }
@@ -291,7 +292,7 @@ func TestVoidSilentRace(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := newDriver(t, engine.Classic, 4, 1, 33)
-			d.runUntil(func(seat int, k Kind) bool { return k == KindPlay && seat == silent })
+			d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindPlay && seat == silent })
 			seq, _ := d.logs[d.n].Head()
 			votes := votesAgainst(t, d, d.logs[d.n], silent)
 			env := d.envelope(silent)
@@ -326,7 +327,7 @@ func TestVoidSilentRace(t *testing.T) {
 			}
 			if tc.lateVotes {
 				void := voidEnvelope(t, d, dec, silent, votes)
-				if _, err := d.logs[dec].Append(void); !errors.Is(err, ErrNotEntitled) {
+				if _, err := d.logs[dec].Append(void); !errors.Is(err, tablelog.ErrNotEntitled) {
 					t.Fatalf("the decider's void after the envelope: %v", err)
 				}
 			}
@@ -484,7 +485,7 @@ func TestSilenceMeasuredFromTheHead(t *testing.T) {
 	p := &Peer{cfg: PeerConfig{Now: func() time.Time { return now }}}
 	// The heads: the envelope at seq 12 of a branch the peer dropped, the
 	// one at seq 12 of the branch it took, and a later one.
-	dropped, taken, later := Hash{1}, Hash{2}, Hash{3}
+	dropped, taken, later := tablelog.Hash{1}, tablelog.Hash{2}, tablelog.Hash{3}
 	start := p.waitingSince(dropped)
 	now = now.Add(time.Minute)
 	if got := p.waitingSince(dropped); !got.Equal(start) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Taking a seat from its device, in the log (docs/protocol.md, "Voiding a
@@ -24,7 +26,7 @@ import (
 type fence struct {
 	seq   uint64
 	seat  int
-	allow Hash // the decider's envelope of the silent seat at seq, once seen
+	allow tablelog.Hash // the decider's envelope of the silent seat at seq, once seen
 }
 
 // voidable reports whether the seat entitled now may be taken over for
@@ -80,7 +82,7 @@ func (g *Game) applyVote(body []byte) error {
 		return err
 	}
 	if g.halt == nil || seq != g.halt.Seq {
-		return fmt.Errorf("%w: a vote on seq %d and no violation there", ErrMalformed, seq)
+		return fmt.Errorf("%w: a vote on seq %d and no violation there", tablelog.ErrMalformed, seq)
 	}
 	g.votes++
 	if g.n == 2 {
@@ -107,7 +109,7 @@ func (g *Game) abandon(v *Violation) {
 // There is no certificate to check: with two seats the decider's own word
 // is all there could be, which is why the outcome gives it nothing — no
 // bot, no hand to see, no win.
-func (g *Game) applyAbandon(env *Envelope) error {
+func (g *Game) applyAbandon(env *tablelog.Envelope) error {
 	silent, err := parseAbandon(env.Body)
 	if err != nil {
 		return err
@@ -124,7 +126,7 @@ func (g *Game) applyAbandon(env *Envelope) error {
 // silentSeat checks that the seat silent, which env's author takes over
 // (verb), is the seat entitled now and may be taken over, and that ok, the
 // kind's own condition, holds; it returns the seat.
-func (g *Game) silentSeat(env *Envelope, silent int, ok bool, verb string) (int, error) {
+func (g *Game) silentSeat(env *tablelog.Envelope, silent int, ok bool, verb string) (int, error) {
 	seat, _, err := g.turn()
 	if err != nil {
 		return 0, err
@@ -144,7 +146,7 @@ func (g *Game) applyBotSeat(author int, body []byte) error {
 		return err
 	}
 	if g.halt == nil || seat != g.halt.Seat || slices.Contains(g.keys, key) {
-		return fmt.Errorf("%w: a bot for seat %d with a key already seated", ErrMalformed, seat)
+		return fmt.Errorf("%w: a bot for seat %d with a key already seated", tablelog.ErrMalformed, seat)
 	}
 	cheat := g.halt
 	g.voided = append(g.voided, cheat)
@@ -173,7 +175,7 @@ func (g *Game) seatBots(taken []takenSeat, author int) {
 // decider's device; the decider (the author) is one of the voters,
 // normally the lowest (see Peer.decider). The game's rules then void what
 // the round in progress hid.
-func (g *Game) applyVoidSilent(env *Envelope) (*Violation, error) {
+func (g *Game) applyVoidSilent(env *tablelog.Envelope) (*Violation, error) {
 	vs, err := parseVoidSilent(env.Body)
 	if err != nil {
 		return nil, err
@@ -247,7 +249,7 @@ func (g *Game) applyVoidSilent(env *Envelope) (*Violation, error) {
 // taken are exactly the seats without a vote; a device takes all its
 // seats with it (a voter's host votes, a taken seat's host is taken); and
 // every bot key is new.
-func (g *Game) checkCertificate(vs *voidSilent, prev Hash) error {
+func (g *Game) checkCertificate(vs *voidSilent, prev tablelog.Hash) error {
 	if len(vs.votes) == 0 {
 		return fmt.Errorf("%w: a void without votes", ErrVote)
 	}
@@ -270,13 +272,13 @@ func (g *Game) checkCertificate(vs *voidSilent, prev Hash) error {
 	if len(vs.taken) != len(want) {
 		return fmt.Errorf("%w: %d seats taken over, %d seats have no vote", ErrVote, len(vs.taken), len(want))
 	}
-	keys := map[Identity]bool{}
+	keys := map[tablelog.Identity]bool{}
 	for i, t := range vs.taken {
 		if t.seat != want[i] {
 			return fmt.Errorf("%w: seat %d taken over, seat %d has no vote", ErrVote, t.seat, want[i])
 		}
 		if slices.Contains(g.keys, t.bot) || slices.Contains(g.gen.Keys, t.bot) || keys[t.bot] {
-			return fmt.Errorf("%w: a bot for seat %d with a key already seated", ErrMalformed, t.seat)
+			return fmt.Errorf("%w: a bot for seat %d with a key already seated", tablelog.ErrMalformed, t.seat)
 		}
 		keys[t.bot] = true
 	}
@@ -309,7 +311,7 @@ func (g *Game) presentVotes(votes []*SilenceVote) []*SilenceVote {
 // checkVote checks a SilenceVote against the state at seq g.next, whose
 // previous envelope hashes to prev: the seat it names must be entitled
 // and voidable, the voter another seat, the signature the voter's key's.
-func (g *Game) checkVote(v *SilenceVote, prev Hash) error {
+func (g *Game) checkVote(v *SilenceVote, prev tablelog.Hash) error {
 	if g.gen == nil {
 		return fmt.Errorf("%w: before the genesis", ErrVote)
 	}
@@ -337,7 +339,7 @@ func (g *Game) checkVote(v *SilenceVote, prev Hash) error {
 
 // CheckVote checks a SilenceVote against the state of the game at seq
 // Next(), given the hash of the log's envelope before it.
-func (g *Game) CheckVote(v *SilenceVote, prev Hash) error {
+func (g *Game) CheckVote(v *SilenceVote, prev tablelog.Hash) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.checkVote(v, prev)
@@ -347,7 +349,7 @@ func (g *Game) CheckVote(v *SilenceVote, prev Hash) error {
 // certificate votes (any order, one per voter): every seat without a vote
 // gets a bot, whose key seeds are the secrets to store first. The decider
 // must be the lowest voter. It changes no state.
-func (g *Game) draftVoidSilent(seq uint64, prev Hash, votes []*SilenceVote, rnd io.Reader) (*draft, error) {
+func (g *Game) draftVoidSilent(seq uint64, prev tablelog.Hash, votes []*SilenceVote, rnd io.Reader) (*draft, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	silent, err := g.silentAt(seq)
@@ -363,7 +365,7 @@ func (g *Game) draftVoidSilent(seq uint64, prev Hash, votes []*SilenceVote, rnd 
 		}
 		voted[v.Voter] = true
 	}
-	d := &draft{seq: seq, kind: KindVoidSilent, secrets: map[string][]byte{}}
+	d := &draft{seq: seq, kind: tablelog.KindVoidSilent, secrets: map[string][]byte{}}
 	var taken []takenSeat
 	for s := range g.n {
 		if voted[s] {
@@ -404,14 +406,14 @@ func (g *Game) silentAt(seq uint64) (int, error) {
 // botKey draws the signing key of the bot that takes seat, keeps its seed
 // among the secrets to store before the draft is posted and returns its
 // identity.
-func (d *draft) botKey(seat int, rnd io.Reader) (Identity, error) {
+func (d *draft) botKey(seat int, rnd io.Reader) (tablelog.Identity, error) {
 	var seed [ed25519.SeedSize]byte
 	if _, err := io.ReadFull(rnd, seed[:]); err != nil {
-		return Identity{}, err
+		return tablelog.Identity{}, err
 	}
-	id, err := IdentityOf(ed25519.NewKeyFromSeed(seed[:]).Public().(ed25519.PublicKey))
+	id, err := tablelog.IdentityOf(ed25519.NewKeyFromSeed(seed[:]).Public().(ed25519.PublicKey))
 	if err != nil {
-		return Identity{}, err
+		return tablelog.Identity{}, err
 	}
 	d.secrets[botKeyName(seat)] = seed[:]
 	return id, nil
@@ -432,7 +434,7 @@ func (g *Game) draftAbandon(seq uint64) (*draft, error) {
 	if g.n != 2 || !g.rules.traits().abandonAtTwo {
 		return nil, fmt.Errorf("table: the game cannot be abandoned for seat %d", silent)
 	}
-	return &draft{seq: seq, kind: KindAbandon, body: abandonBody(silent), secrets: map[string][]byte{}}, nil
+	return &draft{seq: seq, kind: tablelog.KindAbandon, body: abandonBody(silent), secrets: map[string][]byte{}}, nil
 }
 
 // setFence binds this game to its peer's vote against seat at seq. It
@@ -450,7 +452,7 @@ func (g *Game) setFence(seq uint64, seat int) bool {
 
 // allowFenced lets the fenced seat's envelope with hash h through: the
 // decider's log holds it.
-func (g *Game) allowFenced(seq uint64, h Hash) {
+func (g *Game) allowFenced(seq uint64, h tablelog.Hash) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.fence != nil && g.fence.seq == seq {
@@ -459,7 +461,7 @@ func (g *Game) allowFenced(seq uint64, h Hash) {
 }
 
 // setGuard turns the peer's guard on for its device's key, or off (nil).
-func (g *Game) setGuard(key *Identity) {
+func (g *Game) setGuard(key *tablelog.Identity) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.guard = key
@@ -467,13 +469,13 @@ func (g *Game) setGuard(key *Identity) {
 
 // allowBranch lets env through the peer's own fence and guard: the peer
 // chose the branch that holds it (Peer.checkDiverged).
-func (g *Game) allowBranch(env *Envelope) {
+func (g *Game) allowBranch(env *tablelog.Envelope) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.fence != nil && g.fence.seq == env.Seq {
 		g.fence.allow = env.Hash()
 	}
-	if env.Kind == KindVoidSilent {
+	if env.Kind == tablelog.KindVoidSilent {
 		g.guardAllow = env.Hash()
 	}
 }

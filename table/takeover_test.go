@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -20,7 +21,7 @@ import (
 // log: with the same seed, a table that loses a device plays exactly the
 // same envelopes up to the loss, so the reference says at which seq each
 // step comes.
-func referenceLog(t *testing.T, cfg SelfplayConfig) []*Envelope {
+func referenceLog(t *testing.T, cfg SelfplayConfig) []*tablelog.Envelope {
 	t.Helper()
 	cfg.Dir = t.TempDir()
 	cfg.Silences, cfg.Absent = nil, nil
@@ -33,7 +34,7 @@ func referenceLog(t *testing.T, cfg SelfplayConfig) []*Envelope {
 	if err := sp.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st, err := OpenStore(filepath.Join(cfg.Dir, "seat-0.db"), &StoreOptions{NoSync: true})
+	st, err := tablelog.OpenStore(filepath.Join(cfg.Dir, "seat-0.db"), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func referenceLog(t *testing.T, cfg SelfplayConfig) []*Envelope {
 
 // stepSeq returns the first seq, from seq from on, whose envelope has one
 // of kinds (any seat when seat < 0).
-func stepSeq(t *testing.T, envs []*Envelope, from uint64, seat int, kinds ...Kind) (uint64, int) {
+func stepSeq(t *testing.T, envs []*tablelog.Envelope, from uint64, seat int, kinds ...tablelog.Kind) (uint64, int) {
 	t.Helper()
 	for _, env := range envs[from:] {
 		if slices.Contains(kinds, env.Kind) && (seat < 0 || int(env.Author) == seat) {
@@ -156,7 +157,7 @@ func replayObserver(t *testing.T, path string) *Game {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	id, envs, err := ReadExport(f)
+	id, envs, err := tablelog.ReadExport(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func replayObserver(t *testing.T, path string) *Game {
 		t.Fatal(err)
 	}
 	obs := NewGame(GameConfig{Table: id, Creator: gen.Keys[0]})
-	l, err := NewLog(LogConfig{Table: id, Protocol: obs})
+	l, err := tablelog.NewLog(tablelog.LogConfig{Table: id, Protocol: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestDeviceGoneAtEveryStep(t *testing.T) {
 	var second uint64
 	reveals := 0
 	for _, env := range ref {
-		if env.Kind == KindReveal {
+		if env.Kind == tablelog.KindReveal {
 			if reveals++; reveals == cfg.Players {
 				second = env.Seq + 1
 				break
@@ -202,18 +203,18 @@ func TestDeviceGoneAtEveryStep(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		kinds []Kind
+		kinds []tablelog.Kind
 		from  uint64
 	}{
-		{"key setup", []Kind{KindRoundKey}, 0},
-		{"shuffle", []Kind{KindShuffle}, 0},
-		{"deal", []Kind{KindDealTokens}, 0},
-		{"Njet phase", []Kind{KindBlock}, 0},
-		{"team choice", []Kind{KindTeam}, 0},
-		{"discard or pass", []Kind{KindDiscardCommit, KindPassCommit}, 0},
-		{"tricks", []Kind{KindPlay}, 0},
-		{"reveal", []Kind{KindReveal}, 0},
-		{"between rounds", []Kind{KindRoundKey}, second},
+		{"key setup", []tablelog.Kind{tablelog.KindRoundKey}, 0},
+		{"shuffle", []tablelog.Kind{tablelog.KindShuffle}, 0},
+		{"deal", []tablelog.Kind{tablelog.KindDealTokens}, 0},
+		{"Njet phase", []tablelog.Kind{tablelog.KindBlock}, 0},
+		{"team choice", []tablelog.Kind{tablelog.KindTeam}, 0},
+		{"discard or pass", []tablelog.Kind{tablelog.KindDiscardCommit, tablelog.KindPassCommit}, 0},
+		{"tricks", []tablelog.Kind{tablelog.KindPlay}, 0},
+		{"reveal", []tablelog.Kind{tablelog.KindReveal}, 0},
+		{"between rounds", []tablelog.Kind{tablelog.KindRoundKey}, second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The seat that posts the step's second envelope (or the
@@ -281,7 +282,7 @@ func TestDeviceGoneAtEveryStep(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := theGameConfig(t, tc.players, tc.extreme, uint64(500+i))
-			c.Leaves, c.Net = []Leave{tc.leave}, NetConfig{Drop: 0.02, Duplicate: 0.02}
+			c.Leaves, c.Net = []Leave{tc.leave}, tablelog.NetConfig{Drop: 0.02, Duplicate: 0.02}
 			lossGame(t, c, []int{tc.leave.Seat})
 		})
 	}
@@ -296,15 +297,15 @@ func TestDevicesGoneTogether(t *testing.T) {
 		name    string
 		players int
 		seed    uint64
-		kind    Kind
+		kind    tablelog.Kind
 		gone    [][]int // seats that vanish together, group by group
 	}{
-		{"the host", 4, 71, KindShuffle, [][]int{{0}}},
-		{"two of five at once", 5, 72, KindBlock, [][]int{{1, 3}}},
-		{"the host and another at once", 5, 73, KindPlay, [][]int{{0, 4}}},
-		{"a device hosting a bot", 4, 74, KindBlock, [][]int{{2}, {0}}},
-		{"all but one", 3, 75, KindPlay, [][]int{{1, 2}}},
-		{"one by one to the last", 4, 76, KindBlock, [][]int{{3}, {0}, {1}}},
+		{"the host", 4, 71, tablelog.KindShuffle, [][]int{{0}}},
+		{"two of five at once", 5, 72, tablelog.KindBlock, [][]int{{1, 3}}},
+		{"the host and another at once", 5, 73, tablelog.KindPlay, [][]int{{0, 4}}},
+		{"a device hosting a bot", 4, 74, tablelog.KindBlock, [][]int{{2}, {0}}},
+		{"all but one", 3, 75, tablelog.KindPlay, [][]int{{1, 2}}},
+		{"one by one to the last", 4, 76, tablelog.KindBlock, [][]int{{3}, {0}, {1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := SelfplayConfig{Edition: engine.Modern, Players: tc.players, Rounds: 2, Seed: tc.seed, Net: lossy,
@@ -313,7 +314,7 @@ func TestDevicesGoneTogether(t *testing.T) {
 			var all []int
 			from := uint64(0)
 			for _, group := range tc.gone {
-				seq, _ := stepSeq(t, ref, from, group[0], tc.kind, KindPlay)
+				seq, _ := stepSeq(t, ref, from, group[0], tc.kind, tablelog.KindPlay)
 				for _, s := range group {
 					cfg.Silences = append(cfg.Silences, Silence{Seat: s, AtSeq: seq})
 				}
@@ -349,7 +350,7 @@ func TestDevicesGoneTogether(t *testing.T) {
 				return
 			}
 			c := theGameConfig(t, tc.players, tc.extreme, uint64(510+i))
-			c.Leaves, c.Net = tc.leaves, NetConfig{Drop: 0.02, Duplicate: 0.02}
+			c.Leaves, c.Net = tc.leaves, tablelog.NetConfig{Drop: 0.02, Duplicate: 0.02}
 			var gone []int
 			for _, l := range tc.leaves {
 				gone = append(gone, l.Seat)
@@ -367,7 +368,7 @@ func TestDevicesGoneTogether(t *testing.T) {
 func TestTakeoverCertificate(t *testing.T) {
 	const silent = 2
 	d := newDriver(t, engine.Classic, 4, 1, 81)
-	d.runUntil(func(seat int, k Kind) bool { return k == KindBlock && seat == silent })
+	d.runUntil(func(seat int, k tablelog.Kind) bool { return k == tablelog.KindBlock && seat == silent })
 	all := votesAgainst(t, d, d.logs[d.n], silent) // seats 0, 1, 3
 	for _, tc := range []struct {
 		name   string
@@ -376,7 +377,7 @@ func TestTakeoverCertificate(t *testing.T) {
 		want   error
 	}{
 		{"decided by a seat without a vote", 3, all[:2], ErrVote},
-		{"decided by the silent seat", silent, all, ErrNotEntitled},
+		{"decided by the silent seat", silent, all, tablelog.ErrNotEntitled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := voidEnvelope(t, d, tc.author, silent, tc.votes)
@@ -440,17 +441,17 @@ func TestPartitionedDeviceFollowsTheHeavierBranch(t *testing.T) {
 		cfg  func(t *testing.T) SelfplayConfig
 		// The device is cut inside its first post of kind from seq from
 		// on: it holds an envelope nobody else has.
-		kind Kind
+		kind tablelog.Kind
 		from uint64
 	}{
 		{"Njet, in the Njet phase", 3, func(t *testing.T) SelfplayConfig {
 			return SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 2, Seed: 91, Net: lossy, VoidAfter: 20 * time.Second}
-		}, KindBlock, 0},
+		}, tablelog.KindBlock, 0},
 		{"The Game, in the play", 2, func(t *testing.T) SelfplayConfig {
 			cfg := theGameConfig(t, 3, false, 95)
 			cfg.Net, cfg.VoidAfter = lossy, 20*time.Second
 			return cfg
-		}, KindPlay, 20},
+		}, tablelog.KindPlay, 20},
 	} {
 		t.Run(game.name, func(t *testing.T) {
 			cut := game.cut
@@ -523,7 +524,7 @@ func TestPartitionedDeviceTakesOverAloneThenFollows(t *testing.T) {
 	// njet cuts a Njet device inside its post of kind: back 40 seqs after
 	// the cut, before it could finish the game alone (a finished game
 	// asks nobody for more, but a member's log: probe).
-	njet := func(cut int, kind Kind, seed uint64) func(t *testing.T) SelfplayConfig {
+	njet := func(cut int, kind tablelog.Kind, seed uint64) func(t *testing.T) SelfplayConfig {
 		return func(t *testing.T) SelfplayConfig {
 			cfg := SelfplayConfig{Edition: engine.Modern, Players: 4, Rounds: 3, Seed: seed, Net: lossy, VoidAfter: 20 * time.Second}
 			ref := referenceLog(t, cfg)
@@ -541,7 +542,7 @@ func TestPartitionedDeviceTakesOverAloneThenFollows(t *testing.T) {
 			if returnAt == 0 {
 				returnAt = 1 << 30
 			}
-			cfg.Net = NetConfig{Drop: 0.02, Duplicate: 0.02}
+			cfg.Net = tablelog.NetConfig{Drop: 0.02, Duplicate: 0.02}
 			cfg.Silences = []Silence{{Seat: cut, AtSeq: at, ReturnAt: returnAt, Alone: true}}
 			return cfg
 		}
@@ -551,8 +552,8 @@ func TestPartitionedDeviceTakesOverAloneThenFollows(t *testing.T) {
 		cut  int
 		cfg  func(t *testing.T) SelfplayConfig
 	}{
-		{"Njet phase, last seat", 3, njet(3, KindBlock, 91)},
-		{"tricks, middle seat", 1, njet(1, KindPlay, 17)},
+		{"Njet phase, last seat", 3, njet(3, tablelog.KindBlock, 91)},
+		{"tricks, middle seat", 1, njet(1, tablelog.KindPlay, 17)},
 		{"The Game, three seats", 2, theGame(3, false, 900, 2, 40, 90)},
 		{"The Game Extreme, five seats", 1, theGame(5, true, 901, 1, 60, 120)},
 		{"The Game Extreme, both games over first", 1, theGame(3, true, 902, 1, 40, 0)},
@@ -619,13 +620,13 @@ func TestPartitionedDeviceTakesOverAloneThenFollows(t *testing.T) {
 			}
 			// A restart replays the store through a game that reads the
 			// stored secrets: none of the dropped branch may be left.
-			st, err := OpenStore(filepath.Join(cfg.Dir, fmt.Sprintf("seat-%d.db", c.cut)), &StoreOptions{NoSync: true})
+			st, err := tablelog.OpenStore(filepath.Join(cfg.Dir, fmt.Sprintf("seat-%d.db", c.cut)), &tablelog.StoreOptions{NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer st.Close()
 			game := NewGame(GameConfig{Table: sp.Table(), Creator: sp.ids[0], Vault: StoreVault{st, sp.Table()}})
-			l, err := NewLog(LogConfig{Table: sp.Table(), Protocol: game})
+			l, err := tablelog.NewLog(tablelog.LogConfig{Table: sp.Table(), Protocol: game})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -693,13 +694,13 @@ func TestVerifyForgedTakeover(t *testing.T) {
 				t.Fatal(err)
 			}
 			x := seatExport(t, s, 0)
-			_, envs, err := ReadExport(bytes.NewReader(x))
+			_, envs, err := tablelog.ReadExport(bytes.NewReader(x))
 			if err != nil {
 				t.Fatal(err)
 			}
 			k := -1
 			for i, e := range envs {
-				if e.Kind == KindVoidSilent {
+				if e.Kind == tablelog.KindVoidSilent {
 					k = i
 					break
 				}
@@ -719,7 +720,7 @@ func TestVerifyForgedTakeover(t *testing.T) {
 				}
 				return v
 			}
-			var bot Identity
+			var bot tablelog.Identity
 			bot[0] = 9
 			cases := []struct {
 				name   string
@@ -748,16 +749,16 @@ func TestVerifyForgedTakeover(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					forged := &Envelope{Version: EnvelopeVersion, Table: s.Table(), Kind: KindVoidSilent, Author: uint8(c.author), Body: body}
-					log := append(append([]*Envelope(nil), envs[:k]...), forged)
+					forged := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: s.Table(), Kind: tablelog.KindVoidSilent, Author: uint8(c.author), Body: body}
+					log := append(append([]*tablelog.Envelope(nil), envs[:k]...), forged)
 					_, err = Verify(bytes.NewReader(reseal(t, log, s.keys)))
-					if !errors.Is(err, ErrVote) && !errors.Is(err, ErrMalformed) {
+					if !errors.Is(err, ErrVote) && !errors.Is(err, tablelog.ErrMalformed) {
 						t.Fatalf("Verify: %v, want a refused takeover", err)
 					}
 				})
 			}
 			// The real takeover, resealed the same way, passes.
-			log := append(append([]*Envelope(nil), envs[:k]...), real)
+			log := append(append([]*tablelog.Envelope(nil), envs[:k]...), real)
 			if _, err := Verify(bytes.NewReader(reseal(t, log, s.keys))); err != nil {
 				t.Fatalf("Verify of the real takeover: %v", err)
 			}

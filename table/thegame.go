@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -73,7 +74,7 @@ type TheGame struct {
 // reveals.
 type tgAction struct {
 	seq    uint64
-	kind   Kind
+	kind   tablelog.Kind
 	seat   int
 	pos    int // KindPlay: the position played; draws: the first position drawn
 	count  int // draws: how many
@@ -105,9 +106,9 @@ func validateTheGame(g *Genesis) error {
 	switch {
 	case g.Extreme && g.Commands != thegame.AssignmentVersion:
 		return fmt.Errorf("%w: The Game Extreme with command assignment version %d, this program plays version %d",
-			ErrMalformed, g.Commands, thegame.AssignmentVersion)
+			tablelog.ErrMalformed, g.Commands, thegame.AssignmentVersion)
 	case !g.Extreme && g.Commands != 0:
-		return fmt.Errorf("%w: the base game of The Game with command assignment version %d", ErrMalformed, g.Commands)
+		return fmt.Errorf("%w: the base game of The Game with command assignment version %d", tablelog.ErrMalformed, g.Commands)
 	}
 	return nil
 }
@@ -239,11 +240,11 @@ func (t *TheGame) take(s, first, count int) *Violation {
 
 // entitled: during a draw every other seat gives its tokens in turn;
 // otherwise the seat on turn plays, signals, ends the turn or is stuck.
-func (t *TheGame) entitled() (int, []Kind, error) {
+func (t *TheGame) entitled() (int, []tablelog.Kind, error) {
 	if t.phase == thegame.PhaseDraw {
-		return t.giver(t.givers), []Kind{KindDealTokens}, nil
+		return t.giver(t.givers), []tablelog.Kind{tablelog.KindDealTokens}, nil
 	}
-	return t.turn, []Kind{KindPlay, KindSignal, KindTurnEnd, KindStuck}, nil
+	return t.turn, []tablelog.Kind{tablelog.KindPlay, tablelog.KindSignal, tablelog.KindTurnEnd, tablelog.KindStuck}, nil
 }
 
 // giver returns the i-th seat other than the drawer, in seat order: the
@@ -265,10 +266,10 @@ func (t *TheGame) drawOrder() (to, pos []int) {
 	return to, pos
 }
 
-func (t *TheGame) apply(env *Envelope) (*Violation, error) {
+func (t *TheGame) apply(env *tablelog.Envelope) (*Violation, error) {
 	seat := int(env.Author)
 	switch env.Kind {
-	case KindDealTokens:
+	case tablelog.KindDealTokens:
 		to, pos := t.drawOrder()
 		if v, err := t.g.takeTokens(seat, env.Body, to, pos); v != nil || err != nil {
 			return v, err
@@ -278,16 +279,16 @@ func (t *TheGame) apply(env *Envelope) (*Violation, error) {
 			return nil, nil
 		}
 		return t.finishDraw(), nil
-	case KindPlay:
+	case tablelog.KindPlay:
 		return t.applyPlay(env.Seq, seat, env.Body)
-	case KindSignal:
+	case tablelog.KindSignal:
 		return t.applySignal(env.Seq, seat, env.Body)
-	case KindTurnEnd:
+	case tablelog.KindTurnEnd:
 		return t.applyEnd(env.Seq, seat, env.Body)
-	case KindStuck:
+	case tablelog.KindStuck:
 		return nil, t.applyStuck(env.Seq, seat, env.Body)
 	}
-	return nil, fmt.Errorf("%w: %v is not part of The Game's protocol", ErrUnknownKind, env.Kind)
+	return nil, fmt.Errorf("%w: %v is not part of The Game's protocol", tablelog.ErrUnknownKind, env.Kind)
 }
 
 // finishDraw gives the drawn positions to the seat on turn and passes the
@@ -382,7 +383,7 @@ func (t *TheGame) applyPlay(seq uint64, seat int, body []byte) (*Violation, erro
 	t.known[m.Position] = c
 	t.playedC = t.playedC.Add(c)
 	t.hands[seat]--
-	t.record = append(t.record, tgAction{seq: seq, kind: KindPlay, seat: seat, pos: m.Position, card: c, pile: pile})
+	t.record = append(t.record, tgAction{seq: seq, kind: tablelog.KindPlay, seat: seat, pos: m.Position, card: c, pile: pile})
 	t.moves = append(t.moves, thegame.Action{Kind: thegame.ActPlay, Seat: seat, Card: c, Pile: pile})
 	if q.Stopped {
 		// A stop ends the turn at once (G-X3): everyone sees it.
@@ -403,35 +404,35 @@ func (t *TheGame) applySignal(seq uint64, seat int, body []byte) (*Violation, er
 		return &Violation{Seat: seat, Check: CheckGameRules, Err: thegame.ErrNoTalking}, nil
 	}
 	t.signals[seat][pile] = s
-	t.record = append(t.record, tgAction{seq: seq, kind: KindSignal, seat: seat, pile: pile, signal: s})
+	t.record = append(t.record, tgAction{seq: seq, kind: tablelog.KindSignal, seat: seat, pile: pile, signal: s})
 	t.moves = append(t.moves, thegame.Action{Kind: thegame.ActSignal, Seat: seat, Pile: pile, Signal: s})
 	return nil, nil
 }
 
 func (t *TheGame) applyEnd(seq uint64, seat int, body []byte) (*Violation, error) {
-	if err := parseEmpty(KindTurnEnd, body); err != nil {
+	if err := parseEmpty(tablelog.KindTurnEnd, body); err != nil {
 		return nil, err
 	}
 	if err := t.pos.CheckEnd(); err != nil {
 		return &Violation{Seat: seat, Check: CheckGameRules, Err: err}, nil
 	}
-	t.record = append(t.record, tgAction{seq: seq, kind: KindTurnEnd, seat: seat})
+	t.record = append(t.record, tgAction{seq: seq, kind: tablelog.KindTurnEnd, seat: seat})
 	t.moves = append(t.moves, thegame.Action{Kind: thegame.ActEnd, Seat: seat})
 	return t.endTurn(), nil
 }
 
 func (t *TheGame) applyStuck(seq uint64, seat int, body []byte) error {
-	if err := parseEmpty(KindStuck, body); err != nil {
+	if err := parseEmpty(tablelog.KindStuck, body); err != nil {
 		return err
 	}
-	t.record = append(t.record, tgAction{seq: seq, kind: KindStuck, seat: seat})
+	t.record = append(t.record, tgAction{seq: seq, kind: tablelog.KindStuck, seat: seat})
 	t.over(t.pos.Broken())
 	return nil
 }
 
 func (t *TheGame) reveal(seat int, body []byte) (*crypto.Reveal, *Violation, error) {
 	var m crypto.Reveal
-	if err := parseCrypto(KindReveal, body, &m); err != nil {
+	if err := parseCrypto(tablelog.KindReveal, body, &m); err != nil {
 		return nil, nil, err
 	}
 	if v := t.g.revealSecrets(seat, &m); v != nil {

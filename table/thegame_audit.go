@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -62,7 +63,7 @@ func (t *TheGame) replay(deck []thegame.Card) *Violation {
 		failWith := func(check string, err error) *Violation {
 			return &Violation{Seq: a.seq, Seat: a.seat, Check: check, Err: err}
 		}
-		if ended && !a.draw && a.kind != KindTurnEnd && a.kind != KindStuck {
+		if ended && !a.draw && a.kind != tablelog.KindTurnEnd && a.kind != tablelog.KindStuck {
 			return fail(CheckStuck, "the seat's turn had ended, only its end may follow")
 		}
 		switch {
@@ -76,18 +77,18 @@ func (t *TheGame) replay(deck []thegame.Card) *Violation {
 					return fail(CheckStructure, "draw: %v", err)
 				}
 			}
-		case a.kind == KindPlay:
+		case a.kind == tablelog.KindPlay:
 			turns := eng.Turns()
 			if err := eng.Apply(thegame.Action{Kind: thegame.ActPlay, Seat: a.seat, Card: a.card, Pile: a.pile}); err != nil {
 				return failWith(CheckGameRules, err)
 			}
 			stop := t.g.gen.Extreme && thegame.CommandOf(a.card) == thegame.CmdStop
 			ended = !stop && (eng.Phase() != thegame.PhasePlay || eng.Turns() != turns)
-		case a.kind == KindSignal:
+		case a.kind == tablelog.KindSignal:
 			if err := eng.Apply(thegame.Action{Kind: thegame.ActSignal, Seat: a.seat, Pile: a.pile, Signal: a.signal}); err != nil {
 				return failWith(CheckGameRules, err)
 			}
-		case a.kind == KindTurnEnd:
+		case a.kind == tablelog.KindTurnEnd:
 			if ended {
 				ended = false
 				if eng.Phase() == thegame.PhaseOver && eng.Result().Broken != thegame.CmdNone {
@@ -98,7 +99,7 @@ func (t *TheGame) replay(deck []thegame.Card) *Violation {
 			if err := eng.Apply(thegame.Action{Kind: thegame.ActEnd, Seat: a.seat}); err != nil {
 				return failWith(CheckGameRules, err)
 			}
-		case a.kind == KindStuck:
+		case a.kind == tablelog.KindStuck:
 			ended = false
 			if eng.Phase() != thegame.PhaseOver {
 				return fail(CheckStuck, "the seat said its hand could not go on, the rules let it play on")

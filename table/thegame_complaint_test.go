@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -26,18 +27,18 @@ func TestTheGameComplaintTakesAPersonsTurn(t *testing.T) {
 	s.alter = map[int]func(*draft){sender: spoilToken(t, s, sender, victim, false, "ciphertext", &spoiled)}
 	exports := runUntilEnd(t, s)
 	v := expectNamedByComplaint(t, s, exports, victim, sender, "ciphertext")
-	_, envs, err := ReadExport(bytes.NewReader(exports[0]))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(exports[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The victim's device again, as it was just before its complaint.
-	store, err := OpenStore(filepath.Join(dir, fmt.Sprintf("seat-%d.db", victim)), &StoreOptions{NoSync: true})
+	store, err := tablelog.OpenStore(filepath.Join(dir, fmt.Sprintf("seat-%d.db", victim)), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
 	g := NewGame(GameConfig{Table: s.Table(), Creator: s.ids[0], Vault: StoreVault{Store: store, Table: s.Table()}})
-	log, err := NewLog(LogConfig{Table: s.Table(), Protocol: g})
+	log, err := tablelog.NewLog(tablelog.LogConfig{Table: s.Table(), Protocol: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestTheGameComplaintTakesAPersonsTurn(t *testing.T) {
 				c.move = *m.a
 			}
 			d, err := g.draft(v.Seq, victim, rand.NewChaCha8([32]byte{1}), c)
-			if err != nil || d == nil || d.kind != KindComplaint || !bytes.Equal(d.body, envs[v.Seq].Body) {
+			if err != nil || d == nil || d.kind != tablelog.KindComplaint || !bytes.Equal(d.body, envs[v.Seq].Body) {
 				t.Fatalf("draft %+v, %v; want the complaint the log holds", d, err)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -32,7 +33,7 @@ func playBody(pile int, m *crypto.PlayMessage) ([]byte, error) {
 const maxPlayMessage = 1 << 11
 
 func parsePlayBody(body []byte) (int, *crypto.PlayMessage, error) {
-	r := newReader(KindPlay, body)
+	r := newReader(tablelog.KindPlay, body)
 	pile := r.u8()
 	m := new(crypto.PlayMessage)
 	r.unmarshal(m, maxPlayMessage)
@@ -40,7 +41,7 @@ func parsePlayBody(body []byte) (int, *crypto.PlayMessage, error) {
 		return 0, nil, err
 	}
 	if pile >= thegame.NumPiles {
-		return 0, nil, fmt.Errorf("%w: Play body: no pile %d", ErrMalformed, pile)
+		return 0, nil, fmt.Errorf("%w: Play body: no pile %d", tablelog.ErrMalformed, pile)
 	}
 	return pile, m, nil
 }
@@ -53,7 +54,7 @@ func signalBody(pile int, s thegame.Signal) []byte {
 }
 
 func parseSignal(body []byte) (int, thegame.Signal, error) {
-	r := newReader(KindSignal, body)
+	r := newReader(tablelog.KindSignal, body)
 	pile, s := r.u8(), thegame.Signal(r.u8())
 	return pile, s, r.finish()
 }
@@ -61,7 +62,7 @@ func parseSignal(body []byte) (int, thegame.Signal, error) {
 // emptyBody is the body of a TurnEnd or a Stuck: the version alone.
 func emptyBody() []byte { return newWriter().bytes() }
 
-func parseEmpty(kind Kind, body []byte) error { return newReader(kind, body).finish() }
+func parseEmpty(kind tablelog.Kind, body []byte) error { return newReader(kind, body).finish() }
 
 // draft fills d with the envelope of hosted seat in the play: its tokens
 // for another seat's draw, or its turn.
@@ -86,10 +87,10 @@ func (t *TheGame) draftTurn(d *draft, seat int, rnd io.Reader, c chooser) error 
 	signal := c.person && c.move != nil && move.Kind == thegame.ActSignal
 	switch {
 	case q.Played == 0 && !q.CanPlayMin(), q.Played > 0 && !q.Feasible():
-		d.kind, d.body = KindStuck, emptyBody()
+		d.kind, d.body = tablelog.KindStuck, emptyBody()
 		return nil
 	case q.Played > 0 && !q.CanPlayAny() && !signal:
-		d.kind, d.body = KindTurnEnd, emptyBody()
+		d.kind, d.body = tablelog.KindTurnEnd, emptyBody()
 		return nil
 	}
 	if c.person {
@@ -103,9 +104,9 @@ func (t *TheGame) draftTurn(d *draft, seat int, rnd io.Reader, c chooser) error 
 		case thegame.ActPlay:
 			return t.draftPlay(d, seat, move.Card, move.Pile, rnd)
 		case thegame.ActSignal:
-			d.kind, d.body = KindSignal, signalBody(move.Pile, move.Signal)
+			d.kind, d.body = tablelog.KindSignal, signalBody(move.Pile, move.Signal)
 		default:
-			d.kind, d.body = KindTurnEnd, emptyBody()
+			d.kind, d.body = tablelog.KindTurnEnd, emptyBody()
 		}
 		return nil
 	}
@@ -128,12 +129,12 @@ func (t *TheGame) draftTurn(d *draft, seat int, rnd io.Reader, c chooser) error 
 		if !v.Muted {
 			for _, s := range pl.Talk(&v) {
 				if s.Kind == thegame.ActSignal && s.Pile >= 0 && s.Pile < thegame.NumPiles && v.Signals[seat][s.Pile] != s.Signal {
-					d.kind, d.body = KindSignal, signalBody(s.Pile, s.Signal)
+					d.kind, d.body = tablelog.KindSignal, signalBody(s.Pile, s.Signal)
 					return nil
 				}
 			}
 		}
-		d.kind, d.body = KindTurnEnd, emptyBody()
+		d.kind, d.body = tablelog.KindTurnEnd, emptyBody()
 		return nil
 	}
 	return fmt.Errorf("table: the player of seat %d has no move", seat)
@@ -159,7 +160,7 @@ func (t *TheGame) draftPlay(d *draft, seat int, c thegame.Card, pile int, rnd io
 	if err != nil {
 		return err
 	}
-	d.kind = KindPlay
+	d.kind = tablelog.KindPlay
 	d.body, err = playBody(pile, m)
 	return err
 }

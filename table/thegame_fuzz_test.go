@@ -3,6 +3,8 @@ package table
 import (
 	"bytes"
 	"testing"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // FuzzTheGameApply offers a table of The Game, in the middle of a game,
@@ -10,7 +12,7 @@ import (
 // protocol refuses or halts, never panics, and a refusal changes nothing.
 func FuzzTheGameApply(f *testing.F) {
 	s, exports := playTheGame(f, 2, true, 11, nil)
-	_, envs, err := ReadExport(bytes.NewReader(exports[0]))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(exports[0]))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -20,7 +22,7 @@ func FuzzTheGameApply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, at, k uint8, body []byte) {
 		cut := 1 + int(at)%(len(envs)-1)
 		g := NewGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
-		log, err := NewLog(LogConfig{Table: s.Table(), Protocol: g})
+		log, err := tablelog.NewLog(tablelog.LogConfig{Table: s.Table(), Protocol: g})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +36,7 @@ func FuzzTheGameApply(f *testing.F) {
 			return
 		}
 		next, prev := log.Head()
-		e := &Envelope{Version: EnvelopeVersion, Table: s.Table(), Seq: next, Prev: prev, Author: turn.Seat, Kind: Kind(k), Body: body}
+		e := &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: s.Table(), Seq: next, Prev: prev, Author: turn.Seat, Kind: tablelog.Kind(k), Body: body}
 		if e.Sign(s.keys[turn.Seat]) != nil {
 			return // not an envelope at all (an unknown kind, a body too large)
 		}

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"testing"
 
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -20,7 +21,7 @@ func handBackConfig(t *testing.T, extreme bool, seed, returnAt uint64) SelfplayC
 	cfg.Leaves = []Leave{{Seat: handBackSeat, ReturnAt: returnAt, When: playing(func(v thegame.View) bool {
 		return v.Phase == thegame.PhasePlay && v.Turn == handBackSeat
 	})}}
-	cfg.Net = NetConfig{Duplicate: 0.02}
+	cfg.Net = tablelog.NetConfig{Duplicate: 0.02}
 	return cfg
 }
 
@@ -55,16 +56,16 @@ func TestTheGameSeatChangesHandsOncePerTurn(t *testing.T) {
 // for the round a claim would open.
 func TestTheGameClaimKept(t *testing.T) {
 	var keys []ed25519.PrivateKey
-	var ids []Identity
+	var ids []tablelog.Identity
 	for i := range 4 {
 		k := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{byte(i + 1)}, ed25519.SeedSize))
-		id, err := IdentityOf(k.Public().(ed25519.PublicKey))
+		id, err := tablelog.IdentityOf(k.Public().(ed25519.PublicKey))
 		if err != nil {
 			t.Fatal(err)
 		}
 		keys, ids = append(keys, k), append(ids, id)
 	}
-	var tid TableID
+	var tid tablelog.TableID
 	tid[0] = 1
 	claim := func(seat int, signer int, deal ...uint64) []byte {
 		req := &SeatClaimRequest{Table: tid, Deal: 3, Seat: uint8(seat), Key: ids[signer]}
@@ -95,7 +96,7 @@ func TestTheGameClaimKept(t *testing.T) {
 	// fourth key is a stranger's.
 	newPeer := func() *Peer {
 		g := &Game{cfg: GameConfig{Table: tid}, gen: &Genesis{Game: GameTheGame, Keys: ids[:3]}, n: 3, st: stPlay,
-			round: 2, keys: []Identity{ids[0], ids[3], ids[2]}, botHost: map[int]int{1: 0}, handable: map[int]bool{1: true}}
+			round: 2, keys: []tablelog.Identity{ids[0], ids[3], ids[2]}, botHost: map[int]int{1: 0}, handable: map[int]bool{1: true}}
 		g.rules = &TheGame{g: g}
 		p := &Peer{cfg: PeerConfig{Table: tid}, game: g, wake: make(chan struct{}, 1)}
 		return p
@@ -120,7 +121,7 @@ func TestTheGameClaimKept(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPeer()
 			for _, m := range c.messages {
-				p.receiveSide(Received{Data: m})
+				p.receiveSide(tablelog.Received{Data: m})
 			}
 			held := p.book.all()
 			if len(held) != c.claims {

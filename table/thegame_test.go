@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -18,7 +19,7 @@ import (
 func playTheGame(t testing.TB, players int, extreme bool, seed uint64, watch func(int, *Peer) error) (*Selfplay, [][]byte) {
 	t.Helper()
 	cfg := theGameConfig(t, players, extreme, seed)
-	cfg.Net, cfg.Watch = NetConfig{Drop: 0.05, Duplicate: 0.05}, watch
+	cfg.Net, cfg.Watch = tablelog.NetConfig{Drop: 0.05, Duplicate: 0.05}, watch
 	s, err := newTestSelfplay(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -80,16 +81,16 @@ func TestTheGameTable(t *testing.T) {
 				t.Fatalf("genesis %+v", v.Genesis)
 			}
 			kinds := kindCounts(t, exports[0])
-			if c.players > 1 && kinds[KindSignal] == 0 {
+			if c.players > 1 && kinds[tablelog.KindSignal] == 0 {
 				t.Error("the coop bots gave no signal")
 			}
-			if r := v.TheGame.Result; r.Won != (kinds[KindStuck] == 0) || r.Won && r.CardsLeft != 0 {
-				t.Errorf("result %+v after %d Stuck", r, kinds[KindStuck])
+			if r := v.TheGame.Result; r.Won != (kinds[tablelog.KindStuck] == 0) || r.Won && r.CardsLeft != 0 {
+				t.Errorf("result %+v after %d Stuck", r, kinds[tablelog.KindStuck])
 			}
-			if kinds[KindComplaint] != 0 {
-				t.Errorf("%d complaints in an honest game", kinds[KindComplaint])
+			if kinds[tablelog.KindComplaint] != 0 {
+				t.Errorf("%d complaints in an honest game", kinds[tablelog.KindComplaint])
 			}
-			if kinds[KindReveal] != c.players || kinds[KindShuffle] != c.players || kinds[KindRoundKey] != c.players {
+			if kinds[tablelog.KindReveal] != c.players || kinds[tablelog.KindShuffle] != c.players || kinds[tablelog.KindRoundKey] != c.players {
 				t.Errorf("kinds in the log: %v", kinds)
 			}
 			t.Logf("%s: %d envelopes, %d turns, %d cards left, won %v, broken %v", name, v.Envelopes,
@@ -99,13 +100,13 @@ func TestTheGameTable(t *testing.T) {
 }
 
 // kindCounts counts the envelopes of each kind in an export.
-func kindCounts(t testing.TB, export []byte) map[Kind]int {
+func kindCounts(t testing.TB, export []byte) map[tablelog.Kind]int {
 	t.Helper()
-	_, envs, err := ReadExport(bytes.NewReader(export))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(export))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[Kind]int{}
+	out := map[tablelog.Kind]int{}
 	for _, e := range envs {
 		out[e.Kind]++
 	}
@@ -151,9 +152,9 @@ func viewLeaks(t *testing.T, game *Game, seat int) int {
 
 // reseal renumbers envs, chains them again and signs each with its
 // author's key: a log as the seats themselves could have signed it.
-func reseal(t *testing.T, envs []*Envelope, keys []ed25519.PrivateKey) []byte {
+func reseal(t *testing.T, envs []*tablelog.Envelope, keys []ed25519.PrivateKey) []byte {
 	t.Helper()
-	var prev Hash
+	var prev tablelog.Hash
 	for i, e := range envs {
 		e.Seq, e.Prev = uint64(i), prev
 		if err := e.Sign(keys[e.Author]); err != nil {
@@ -162,7 +163,7 @@ func reseal(t *testing.T, envs []*Envelope, keys []ed25519.PrivateKey) []byte {
 		prev = e.Hash()
 	}
 	var b bytes.Buffer
-	if err := WriteExport(&b, envs); err != nil {
+	if err := tablelog.WriteExport(&b, envs); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -173,13 +174,13 @@ func reseal(t *testing.T, envs []*Envelope, keys []ed25519.PrivateKey) []byte {
 // names the check and, for a cheat, the seat.
 func TestTheGameVerifyTampered(t *testing.T) {
 	s, exports := playTheGame(t, 3, true, 7, nil)
-	_, envs, err := ReadExport(bytes.NewReader(exports[0]))
+	_, envs, err := tablelog.ReadExport(bytes.NewReader(exports[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The public record of the game, read by an observer.
 	game := NewGame(GameConfig{Table: s.Table(), Creator: s.ids[0]})
-	log, err := NewLog(LogConfig{Table: s.Table(), Protocol: game})
+	log, err := tablelog.NewLog(tablelog.LogConfig{Table: s.Table(), Protocol: game})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestTheGameVerifyTampered(t *testing.T) {
 	var firstPlay, latePlay, misfit, misfitPile int
 	piles := startPilesOf()
 	for _, a := range obs.record {
-		if a.kind != KindPlay {
+		if a.kind != tablelog.KindPlay {
 			continue
 		}
 		if firstPlay == 0 {
@@ -213,7 +214,7 @@ func TestTheGameVerifyTampered(t *testing.T) {
 	muted := 0
 	piles = startPilesOf()
 	for i, a := range obs.record {
-		if a.kind == KindPlay {
+		if a.kind == tablelog.KindPlay {
 			piles[a.pile].Top, piles[a.pile].Cmd = int(a.card), thegame.CommandOf(a.card)
 		}
 		q := thegame.Position{Piles: piles, Extreme: true}
@@ -224,16 +225,16 @@ func TestTheGameVerifyTampered(t *testing.T) {
 	if firstPlay == 0 || latePlay == 0 || misfit == 0 || muted == 0 {
 		t.Fatalf("the game has no plays to tamper with: %d %d %d %d", firstPlay, latePlay, misfit, muted)
 	}
-	reveals := func(es []*Envelope) []*Envelope {
+	reveals := func(es []*tablelog.Envelope) []*tablelog.Envelope {
 		for _, e := range envs {
-			if e.Kind == KindReveal {
+			if e.Kind == tablelog.KindReveal {
 				es = append(es, e.Clone())
 			}
 		}
 		return es
 	}
-	clone := func(n int) []*Envelope {
-		out := make([]*Envelope, n)
+	clone := func(n int) []*tablelog.Envelope {
+		out := make([]*tablelog.Envelope, n)
 		for i := range out {
 			out[i] = envs[i].Clone()
 		}
@@ -253,12 +254,12 @@ func TestTheGameVerifyTampered(t *testing.T) {
 			}
 			b[bytes.Index(b, enc)+100] ^= 1
 			return b
-		}, ErrBadSignature, ""},
+		}, tablelog.ErrBadSignature, ""},
 		{"a seat posts out of turn", func() []byte {
 			es := clone(firstPlay + 1)
 			es[firstPlay].Author = (es[firstPlay].Author + 1) % 3
 			return reseal(t, es, s.keys)
-		}, ErrNotEntitled, ""},
+		}, tablelog.ErrNotEntitled, ""},
 		{"a card the seat does not hold", func() []byte {
 			es := clone(firstPlay + 1)
 			es[firstPlay].Body = bytes.Clone(envs[latePlay].Body)
@@ -271,17 +272,17 @@ func TestTheGameVerifyTampered(t *testing.T) {
 		}, ErrCheat, CheckGameRules},
 		{"G-X6 a signal under no talking", func() []byte {
 			es := clone(muted + 1)
-			es[muted].Kind, es[muted].Body = KindSignal, signalBody(0, thegame.SignalMine)
+			es[muted].Kind, es[muted].Body = tablelog.KindSignal, signalBody(0, thegame.SignalMine)
 			return reseal(t, es, s.keys)
 		}, ErrCheat, CheckGameRules},
 		{"a turn ended before its minimum", func() []byte {
 			es := clone(firstPlay + 1)
-			es[firstPlay].Kind, es[firstPlay].Body = KindTurnEnd, emptyBody()
+			es[firstPlay].Kind, es[firstPlay].Body = tablelog.KindTurnEnd, emptyBody()
 			return reseal(t, es, s.keys)
 		}, ErrCheat, CheckGameRules},
 		{"stuck with a hand that could play", func() []byte {
 			es := clone(firstPlay + 1)
-			es[firstPlay].Kind, es[firstPlay].Body = KindStuck, emptyBody()
+			es[firstPlay].Kind, es[firstPlay].Body = tablelog.KindStuck, emptyBody()
 			return reseal(t, reveals(es), s.keys)
 		}, ErrCheat, CheckStuck},
 	}
@@ -306,7 +307,7 @@ func TestTheGameVerifyTampered(t *testing.T) {
 // command assignment, round-trips, and is checked on read with clear
 // errors; a Njet genesis keeps its encoding.
 func TestTheGameGenesis(t *testing.T) {
-	keys := make([]Identity, 6)
+	keys := make([]tablelog.Identity, 6)
 	for i := range keys {
 		keys[i][0] = byte(i + 1)
 	}
@@ -344,7 +345,7 @@ func TestTheGameGenesis(t *testing.T) {
 	}{
 		{"no seat", &Genesis{Game: GameTheGame}},
 		{"six seats", good(6, false)},
-		{"shared key", &Genesis{Game: GameTheGame, Keys: []Identity{keys[0], keys[0]}}},
+		{"shared key", &Genesis{Game: GameTheGame, Keys: []tablelog.Identity{keys[0], keys[0]}}},
 		{"unknown assignment", func() *Genesis { g := good(2, true); g.Commands = 2; return g }()},
 		{"base game with an assignment", func() *Genesis { g := good(2, false); g.Commands = 1; return g }()},
 		{"Njet fields", func() *Genesis { g := good(2, false); g.Target = 5; return g }()},
@@ -352,8 +353,8 @@ func TestTheGameGenesis(t *testing.T) {
 	}
 	for _, c := range bad {
 		t.Run("refused/"+c.name, func(t *testing.T) {
-			if _, err := c.gen.MarshalBinary(); !errors.Is(err, ErrMalformed) {
-				t.Fatalf("got %v, want ErrMalformed", err)
+			if _, err := c.gen.MarshalBinary(); !errors.Is(err, tablelog.ErrMalformed) {
+				t.Fatalf("got %v, want tablelog.ErrMalformed", err)
 			}
 		})
 	}
@@ -376,14 +377,14 @@ func TestTheGameGenesis(t *testing.T) {
 		t.Run("wire/"+c.name, func(t *testing.T) {
 			x := bytes.Clone(b)
 			x[c.at] = c.to
-			if _, err := ParseGenesis(x); !errors.Is(err, ErrMalformed) {
-				t.Fatalf("got %v, want ErrMalformed", err)
+			if _, err := ParseGenesis(x); !errors.Is(err, tablelog.ErrMalformed) {
+				t.Fatalf("got %v, want tablelog.ErrMalformed", err)
 			}
 		})
 	}
 	t.Run("trailing byte", func(t *testing.T) {
-		if _, err := ParseGenesis(append(bytes.Clone(b), 0)); !errors.Is(err, ErrMalformed) {
-			t.Fatalf("got %v, want ErrMalformed", err)
+		if _, err := ParseGenesis(append(bytes.Clone(b), 0)); !errors.Is(err, tablelog.ErrMalformed) {
+			t.Fatalf("got %v, want tablelog.ErrMalformed", err)
 		}
 	})
 }

@@ -3,12 +3,14 @@ package table
 import (
 	"fmt"
 	"io"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Verification is the outcome of Verify: the table's setup and every
 // audited round.
 type Verification struct {
-	Table   TableID
+	Table   tablelog.TableID
 	Genesis *Genesis
 	Results []RoundResult
 	// Envelopes is the length of the log; Over tells whether the game ended.
@@ -59,14 +61,14 @@ func Verify(r io.Reader) (*Verification, error) { return VerifyReader(r, nil) }
 // nil, is called after each envelope with the envelopes and bytes read so
 // far; it should return quickly.
 func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verification, error) {
-	x, err := NewExportReader(r)
+	x, err := tablelog.NewExportReader(r)
 	if err != nil {
 		return nil, err
 	}
 	table := x.Table()
 	v := &Verification{Table: table}
 	var game *Game
-	var log *Log
+	var log *tablelog.Log
 	for {
 		e, err := x.Next()
 		if err == io.EOF {
@@ -91,7 +93,7 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 		}
 	}
 	if game == nil {
-		return v, fmt.Errorf("%w: an export without envelopes", ErrCorrupt)
+		return v, fmt.Errorf("%w: an export without envelopes", tablelog.ErrCorrupt)
 	}
 	v.Over, v.Voided, v.Abandoned = game.Over(), game.Voided(), game.Abandoned()
 	v.HandedBack, v.Recovered = game.HandedBack(), game.Recovered()
@@ -114,20 +116,20 @@ func VerifyReader(r io.Reader, progress func(envelopes, bytes int64)) (*Verifica
 
 // verifyGenesis checks the first envelope of an export against its table
 // id and returns the observer's Game and Log.
-func verifyGenesis(v *Verification, e *Envelope) (*Game, *Log, error) {
-	if e.Kind != KindGenesis {
-		return nil, nil, fmt.Errorf("%w: the log does not start with a genesis", ErrCorrupt)
+func verifyGenesis(v *Verification, e *tablelog.Envelope) (*Game, *tablelog.Log, error) {
+	if e.Kind != tablelog.KindGenesis {
+		return nil, nil, fmt.Errorf("%w: the log does not start with a genesis", tablelog.ErrCorrupt)
 	}
 	gen, err := ParseGenesis(e.Body)
 	if err != nil {
 		return nil, nil, err
 	}
 	if TableIDOf(e.Body) != v.Table {
-		return nil, nil, fmt.Errorf("%w: the genesis does not hash to the table id", ErrWrongTable)
+		return nil, nil, fmt.Errorf("%w: the genesis does not hash to the table id", tablelog.ErrWrongTable)
 	}
 	v.Genesis = gen
 	game := NewGame(GameConfig{Table: v.Table, Creator: gen.Keys[0]})
-	log, err := NewLog(LogConfig{Table: v.Table, Protocol: game})
+	log, err := tablelog.NewLog(tablelog.LogConfig{Table: v.Table, Protocol: game})
 	if err != nil {
 		return nil, nil, err
 	}

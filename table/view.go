@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/njetlan/njet/engine"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // PeerView is what a UI shows of the table, whatever its game. A game's
@@ -17,7 +18,7 @@ type PeerView struct {
 	// what it must post, and Since when the log last grew: "waiting for
 	// seat Turn since Since".
 	Turn  int
-	Kind  Kind
+	Kind  tablelog.Kind
 	Since time.Time
 	// Silent is how long the log has not grown (by the peer's clock).
 	Silent time.Duration

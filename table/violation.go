@@ -18,7 +18,7 @@ const (
 	CheckWithheld  = "withheld reveal" // a seat silent at its reveal, after the play (ErrWithheld)
 	CheckComplaint = "false complaint" // a Complaint about a sealed message that opens (ErrFalseComplaint)
 	CheckSoftware  = "software"        // not a cheat: the checking software failed (crypto.ErrSoftware); Seat is -1
-	CheckEquivocal = "equivocation"    // two envelopes of the seat at one seq, both validly signed (ErrEquivocation)
+	CheckEquivocal = "equivocation"    // two envelopes of the seat at one seq, both validly signed (tablelog.ErrEquivocation)
 )
 
 // Violation is a detected cheat: the seat whose signed envelope (at Seq)

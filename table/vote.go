@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/njetlan/njet/crypto"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // SilenceVote is one seat's signed vote to void the round because the seat
@@ -16,16 +17,16 @@ import (
 // as the certificate of a VoidSilent envelope. Prev binds the vote to the
 // voter's log: the hash of its envelope at Seq-1.
 type SilenceVote struct {
-	Table  TableID
+	Table  tablelog.TableID
 	Seq    uint64
-	Prev   Hash
+	Prev   tablelog.Hash
 	Silent uint8 // the seat entitled at Seq that stays silent
 	Voter  uint8 // the seat that votes; its key signs
 	// Why the voter finds the silent seat's device away. A vote of
 	// VoteVersion 1 says nothing (AbsenceUnstated); any other reason is
 	// encoded in VoteVersionWhy.
 	Why Absence
-	Sig [SignatureSize]byte
+	Sig [tablelog.SignatureSize]byte
 }
 
 // Wire constants of a SilenceVote. A message on a table's transport is an
@@ -37,7 +38,7 @@ const (
 	// VoteSize is the fixed size of an encoded SilenceVote of VoteVersion:
 	// tag, version, table (32), seq (8), prev (32), silent (1), voter (1),
 	// signature (64).
-	VoteSize = 2 + 32 + 8 + 32 + 1 + 1 + SignatureSize
+	VoteSize = 2 + 32 + 8 + 32 + 1 + 1 + tablelog.SignatureSize
 	// VoteVersionWhy is the version of a vote that says why (Why), one
 	// byte after the voter: VoteSizeWhy bytes.
 	VoteVersionWhy = 2
@@ -79,9 +80,9 @@ func (v *SilenceVote) size() int {
 func (v *SilenceVote) check() error {
 	switch {
 	case v.Silent == v.Voter:
-		return fmt.Errorf("%w: seat %d votes against itself", ErrMalformed, v.Voter)
+		return fmt.Errorf("%w: seat %d votes against itself", tablelog.ErrMalformed, v.Voter)
 	case v.Why >= absenceEnd:
-		return fmt.Errorf("%w: vote of seat %d with reason %v", ErrMalformed, v.Voter, v.Why)
+		return fmt.Errorf("%w: vote of seat %d with reason %v", tablelog.ErrMalformed, v.Voter, v.Why)
 	}
 	return nil
 }
@@ -99,9 +100,9 @@ func (v *SilenceVote) Sign(priv ed25519.PrivateKey) error {
 }
 
 // signSide signs msg, a side message's signed part, with priv into sig.
-func signSide(priv ed25519.PrivateKey, msg []byte, sig *[SignatureSize]byte) error {
+func signSide(priv ed25519.PrivateKey, msg []byte, sig *[tablelog.SignatureSize]byte) error {
 	if len(priv) != ed25519.PrivateKeySize {
-		return fmt.Errorf("%w: private key of %d bytes", ErrMalformed, len(priv))
+		return fmt.Errorf("%w: private key of %d bytes", tablelog.ErrMalformed, len(priv))
 	}
 	copy(sig[:], ed25519.Sign(priv, msg))
 	return nil
@@ -112,19 +113,19 @@ func signSide(priv ed25519.PrivateKey, msg []byte, sig *[SignatureSize]byte) err
 func sideFrame(data []byte, what string, size int, tag, version byte) error {
 	switch {
 	case len(data) != size:
-		return fmt.Errorf("%w: %s of %d bytes (want %d)", ErrMalformed, what, len(data), size)
+		return fmt.Errorf("%w: %s of %d bytes (want %d)", tablelog.ErrMalformed, what, len(data), size)
 	case data[0] != tag:
-		return fmt.Errorf("%w: no %s (first byte %#x)", ErrMalformed, what, data[0])
+		return fmt.Errorf("%w: no %s (first byte %#x)", tablelog.ErrMalformed, what, data[0])
 	case data[1] != version:
-		return fmt.Errorf("%w: %s version %d", ErrUnknownVersion, what, data[1])
+		return fmt.Errorf("%w: %s version %d", tablelog.ErrUnknownVersion, what, data[1])
 	}
 	return nil
 }
 
 // Verify checks the signature under key, the voter seat's key.
-func (v *SilenceVote) Verify(key Identity) error {
+func (v *SilenceVote) Verify(key tablelog.Identity) error {
 	if !ed25519.Verify(key.PublicKey(), v.signedMessage(), v.Sig[:]) {
-		return fmt.Errorf("%w: vote of seat %d against seat %d at seq %d", ErrBadSignature, v.Voter, v.Silent, v.Seq)
+		return fmt.Errorf("%w: vote of seat %d against seat %d at seq %d", tablelog.ErrBadSignature, v.Voter, v.Silent, v.Seq)
 	}
 	return nil
 }
@@ -169,7 +170,7 @@ func ParseVote(data []byte) (*SilenceVote, error) {
 	if version == VoteVersionWhy {
 		v.Why, p = Absence(p[0]), p[1:]
 		if v.Why == AbsenceUnstated {
-			return nil, fmt.Errorf("%w: a vote of version %d without a reason", ErrMalformed, version)
+			return nil, fmt.Errorf("%w: a vote of version %d without a reason", tablelog.ErrMalformed, version)
 		}
 	}
 	copy(v.Sig[:], p)
@@ -189,7 +190,7 @@ const voidSilentVersion = 2
 // takenSeat is a seat a VoidSilent hands to a bot, with the bot's key.
 type takenSeat struct {
 	seat int
-	bot  Identity
+	bot  tablelog.Identity
 }
 
 // voidSilentBody encodes a VoidSilent body (version 2): the silent seat,
@@ -227,7 +228,7 @@ func (vs *voidSilent) encode() ([]byte, error) {
 	}
 	b, err := voidSilentBody(vs.silent, nil, vs.votes)
 	if err != nil || len(vs.taken) != 1 {
-		return nil, fmt.Errorf("%w: a version 1 VoidSilent takes one seat", ErrMalformed)
+		return nil, fmt.Errorf("%w: a version 1 VoidSilent takes one seat", tablelog.ErrMalformed)
 	}
 	// Version 1: the silent seat, its bot's key, the votes.
 	return slices.Concat([]byte{BodyVersion, byte(vs.silent)}, vs.taken[0].bot[:], b[3:]), nil
@@ -249,7 +250,7 @@ func parseVoidSilent(body []byte) (*voidSilent, error) {
 		// is this version's.
 		body = append([]byte{BodyVersion}, body[1:]...)
 	}
-	r := newReader(KindVoidSilent, body)
+	r := newReader(tablelog.KindVoidSilent, body)
 	vs := &voidSilent{silent: r.u8()}
 	if v2 {
 		t := r.u8()
@@ -274,7 +275,7 @@ func parseVoidSilent(body []byte) (*voidSilent, error) {
 	for i := 0; i < n && r.err == nil; i++ {
 		v, err := ParseVote(r.take(voteLen(r.b)))
 		if err != nil && r.err == nil {
-			r.err = fmt.Errorf("%w: VoidSilent body: vote %d: %w", ErrMalformed, i, err)
+			r.err = fmt.Errorf("%w: VoidSilent body: vote %d: %w", tablelog.ErrMalformed, i, err)
 		}
 		vs.votes = append(vs.votes, v)
 	}

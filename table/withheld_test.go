@@ -6,6 +6,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/njetlan/njet/tablelog"
 )
 
 // A device that stays at the table (it announces itself) but never posts
@@ -39,7 +41,7 @@ func TestWithheldReveal(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			c.cfg.Net = NetConfig{Drop: 0.02, Duplicate: 0.02}
+			c.cfg.Net = tablelog.NetConfig{Drop: 0.02, Duplicate: 0.02}
 			if !c.stays {
 				c.cfg.Leaves = []Leave{{Seat: c.seat, AtReveal: true}}
 			}
@@ -101,8 +103,8 @@ func TestWithheldReveal(t *testing.T) {
 // refuseReveal makes seat's device stay at the table, announcing itself,
 // and never post its reveal: the clock runs while the table waits for it.
 func refuseReveal(s *Selfplay, seat int) {
-	s.slow = map[int]func(*Peer) bool{seat: func(p *Peer) bool { return p.View().Kind == KindReveal }}
-	s.stall = map[int]func(*Game, Kind) bool{seat: func(_ *Game, k Kind) bool { return k == KindReveal }}
+	s.slow = map[int]func(*Peer) bool{seat: func(p *Peer) bool { return p.View().Kind == tablelog.KindReveal }}
+	s.stall = map[int]func(*Game, tablelog.Kind) bool{seat: func(_ *Game, k tablelog.Kind) bool { return k == tablelog.KindReveal }}
 }
 
 // runPrepared is runTable with the selfplay set up by prepare first.

@@ -8,6 +8,7 @@ import (
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // A device that hears none of the others is told so once, and not asked
@@ -19,7 +20,7 @@ func TestLANCutOffTold(t *testing.T) {
 	l.screen = &screen{e: engine.Classic, n: 3, you: 0, others: "Seat", view: l.view, out: &printer{w: &out, width: -1}}
 	heard := time.Unix(1e9, 0)
 	since := heard.Add(-20 * time.Second)
-	v := table.PeerView{Turn: 2, Kind: table.KindPlay, Since: since, Silent: 60 * time.Second, Patience: 30 * time.Second,
+	v := table.PeerView{Turn: 2, Kind: tablelog.KindPlay, Since: since, Silent: 60 * time.Second, Patience: 30 * time.Second,
 		Voidable: true, Away: 45 * time.Second, Needed: 2, Heard: heard, Unheard: seat.CutOffAfter + 2*time.Second}
 	for range 3 {
 		l.showWait(v)

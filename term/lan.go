@@ -12,6 +12,7 @@ import (
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/seat"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/words"
 )
 
@@ -149,7 +150,7 @@ func PlayLAN(ctx context.Context, cfg LANConfig, in io.Reader, out io.Writer) er
 // given for the first is not posted.
 type question struct {
 	seq  uint64
-	head table.Hash
+	head tablelog.Hash
 }
 
 // questionOf names pr; a nil pr is no question.
@@ -344,21 +345,21 @@ func (l *lan) seatName(seat int) string {
 }
 
 // kindName is how the text calls what a seat must post.
-func kindName(k table.Kind) string {
+func kindName(k tablelog.Kind) string {
 	switch k {
-	case table.KindPlay, table.KindRecoveredPlay:
+	case tablelog.KindPlay, tablelog.KindRecoveredPlay:
 		return "play a card"
-	case table.KindRecovery:
+	case tablelog.KindRecovery:
 		return "open a gone seat's cards for its bot"
-	case table.KindBlock:
+	case tablelog.KindBlock:
 		return "block a field"
-	case table.KindTeam:
+	case tablelog.KindTeam:
 		return "choose the teams"
-	case table.KindDiscardCommit:
+	case tablelog.KindDiscardCommit:
 		return "discard"
-	case table.KindPassCommit:
+	case tablelog.KindPassCommit:
 		return "pass a card"
-	case table.KindShuffle:
+	case tablelog.KindShuffle:
 		return "shuffle"
 	}
 	return strings.ToLower(k.String())

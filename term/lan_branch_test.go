@@ -10,6 +10,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/term"
 )
 
@@ -40,7 +41,7 @@ func (b *branchSeat) Submit(move any) error {
 	b.submitted = append(b.submitted, a)
 	if len(b.submitted) == 1 {
 		again := *b.view.Prompt
-		again.Head = table.Hash{2}
+		again.Head = tablelog.Hash{2}
 		b.view.Prompt = &again
 	} else {
 		b.view.Prompt, b.view.Over = nil, true
@@ -72,8 +73,8 @@ func TestLANQuestionAskedAgainAfterABranch(t *testing.T) {
 		t.Fatalf("seat %v to block first", w)
 	}
 	v := g.View(you)
-	seat := &branchSeat{changed: make(chan struct{}, 1), view: table.PeerView{Game: v, Turn: you, Kind: table.KindBlock,
-		BotHost: -1, Prompt: &table.Prompt{Seq: 25, Head: table.Hash{1}, Seat: you, Kind: table.KindBlock, View: v, Legal: g.Legal(you)}}}
+	seat := &branchSeat{changed: make(chan struct{}, 1), view: table.PeerView{Game: v, Turn: you, Kind: tablelog.KindBlock,
+		BotHost: -1, Prompt: &table.Prompt{Seq: 25, Head: tablelog.Hash{1}, Seat: you, Kind: tablelog.KindBlock, View: v, Legal: g.Legal(you)}}}
 
 	ctx, cancel := context.WithTimeout(context.Background(), lanTestTimeout)
 	defer cancel()

@@ -14,6 +14,7 @@ import (
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/term"
 )
 
@@ -50,7 +51,7 @@ func newLANTable(t *testing.T) *lanTable {
 // answers. While every peer waits for the silent seat to post kind (any
 // if 0), the clock moves on by a second; once the patience is over, each
 // of the seats votes to void the round (VoteVoid, as a UI's button).
-func (lt *lanTable) play(silent int, kind table.Kind, seats ...int) error {
+func (lt *lanTable) play(silent int, kind tablelog.Kind, seats ...int) error {
 	if slices.Contains(seats, silent) && !lt.left[silent] && lt.Peers[silent].View().Prompt != nil && lt.waitingFor(silent, kind) {
 		// The silent seat's device is gone from the moment the table
 		// waits for its person: running on, it would see its seat taken
@@ -89,7 +90,7 @@ func (lt *lanTable) play(silent int, kind table.Kind, seats ...int) error {
 
 // waitingFor reports whether every peer waits for seat, played by nobody
 // but its own peer, to post kind (any kind if 0).
-func (lt *lanTable) waitingFor(seat int, kind table.Kind) bool {
+func (lt *lanTable) waitingFor(seat int, kind tablelog.Kind) bool {
 	for _, p := range lt.Peers {
 		v := p.View()
 		if v.Turn != seat || kind != 0 && v.Kind != kind || p.Game().HostOf(seat) >= 0 {
@@ -200,7 +201,7 @@ func typeAnswers(ctx context.Context, out *transcript, typed *io.PipeWriter, ans
 // question names a prompt: its seq and the log's head then.
 type question struct {
 	seq  uint64
-	head table.Hash
+	head tablelog.Hash
 }
 
 // answerPrompts is a typist's memory: how many "> " it has answered.
@@ -248,7 +249,7 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 		lateTyped bool
 	)
 	out, err := seatAtLAN(t, ctx, lt, you,
-		func() error { return lt.play(you, table.KindPlay, 0, 2) },
+		func() error { return lt.play(you, tablelog.KindPlay, 0, 2) },
 		func(out string) []string {
 			mu.Lock()
 			defer mu.Unlock()
@@ -260,7 +261,7 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 				return []string{"1"}
 			}
 			pr := person.View().Prompt
-			hold := pr != nil && pr.Kind == table.KindPlay
+			hold := pr != nil && pr.Kind == tablelog.KindPlay
 			if hold && heldSeq == 0 {
 				heldSeq = pr.Seq
 			}
@@ -322,7 +323,7 @@ func TestLANQuestionWithdrawnWhenTheTableMovesOn(t *testing.T) {
 		}
 	}
 	env, ok := person.Log().Get(heldSeq)
-	if !ok || env.Kind != table.KindVoidSilent || env.Author != 0 {
+	if !ok || env.Kind != tablelog.KindVoidSilent || env.Author != 0 {
 		t.Fatalf("seq %d holds %v, want seat 0's void", heldSeq, env)
 	}
 }

@@ -16,11 +16,12 @@ import (
 	"github.com/njetlan/njet/internal/memtable"
 	"github.com/njetlan/njet/internal/selfplay"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/words"
 )
 
 // selfplayLog plays a table of bot peers in memory and returns its log.
-func selfplayLog(t *testing.T, e engine.Edition, players, rounds int, seed uint64) []*table.Envelope {
+func selfplayLog(t *testing.T, e engine.Edition, players, rounds int, seed uint64) []*tablelog.Envelope {
 	t.Helper()
 	dir := t.TempDir()
 	sp, err := selfplay.New(selfplay.Config{Edition: e, Players: players, Rounds: rounds, Seed: seed,
@@ -42,11 +43,11 @@ func selfplayLog(t *testing.T, e engine.Edition, players, rounds int, seed uint6
 		t.Fatal(err)
 	}
 	defer f.Close()
-	x, err := table.NewExportReader(f)
+	x, err := tablelog.NewExportReader(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var envs []*table.Envelope
+	var envs []*tablelog.Envelope
 	for {
 		env, err := x.Next()
 		if err == io.EOF {
@@ -62,20 +63,20 @@ func selfplayLog(t *testing.T, e engine.Edition, players, rounds int, seed uint6
 // replay feeds a log to a watcher's screen one envelope per look, as an
 // observer game sees it.
 type replay struct {
-	envs []*table.Envelope
+	envs []*tablelog.Envelope
 	game *table.Game
-	log  *table.Log
+	log  *tablelog.Log
 	n    int
 }
 
-func newReplay(t *testing.T, envs []*table.Envelope) *replay {
+func newReplay(t *testing.T, envs []*tablelog.Envelope) *replay {
 	t.Helper()
 	gen, err := table.ParseGenesis(envs[0].Body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	game := table.NewGame(table.GameConfig{Table: envs[0].Table, Creator: gen.Keys[0]})
-	log, err := table.NewLog(table.LogConfig{Table: envs[0].Table, Protocol: game})
+	log, err := tablelog.NewLog(tablelog.LogConfig{Table: envs[0].Table, Protocol: game})
 	if err != nil {
 		t.Fatal(err)
 	}

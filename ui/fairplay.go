@@ -17,6 +17,7 @@ import (
 
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // fairStep is one check of a table's log, in a player's words.
@@ -76,19 +77,19 @@ func gameOfCheck(v *table.Verification) *gameUI {
 }
 
 // stepOf is the step an envelope kind belongs to.
-func stepOf(k table.Kind) fairStep {
+func stepOf(k tablelog.Kind) fairStep {
 	switch k {
-	case table.KindGenesis, table.KindAck, table.KindRoundKey:
+	case tablelog.KindGenesis, tablelog.KindAck, tablelog.KindRoundKey:
 		return stepKeys
-	case table.KindShuffle:
+	case tablelog.KindShuffle:
 		return stepShuffle
-	case table.KindDealTokens, table.KindRecovery:
+	case tablelog.KindDealTokens, tablelog.KindRecovery:
 		return stepDeal
-	case table.KindPlay, table.KindRecoveredPlay:
+	case tablelog.KindPlay, tablelog.KindRecoveredPlay:
 		return stepPlays
-	case table.KindDiscardCommit, table.KindPassCommit:
+	case tablelog.KindDiscardCommit, tablelog.KindPassCommit:
 		return stepCommitments
-	case table.KindReveal:
+	case tablelog.KindReveal:
 		return stepReveal
 	}
 	return stepRules
@@ -182,7 +183,7 @@ func failedStep(data []byte, v *table.Verification, err error) fairStep {
 	if v == nil {
 		return stepFile
 	}
-	x, xerr := table.NewExportReader(bytes.NewReader(data))
+	x, xerr := tablelog.NewExportReader(bytes.NewReader(data))
 	if xerr != nil {
 		return stepFile
 	}
@@ -195,7 +196,7 @@ func failedStep(data []byte, v *table.Verification, err error) fairStep {
 	if xerr != nil {
 		return stepFile
 	}
-	if errors.Is(err, table.ErrCorrupt) || strings.Contains(err.Error(), "signature") {
+	if errors.Is(err, tablelog.ErrCorrupt) || strings.Contains(err.Error(), "signature") {
 		return stepFile
 	}
 	return stepOf(e.Kind)

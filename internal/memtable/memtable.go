@@ -17,6 +17,7 @@ import (
 
 	"github.com/njetlan/njet/games"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 )
 
 // Config is a table of New.
@@ -55,11 +56,11 @@ type Table struct {
 	cfg     Config
 	ctx     context.Context
 	wg      sync.WaitGroup
-	id      table.TableID
-	genesis *table.Envelope
+	id      tablelog.TableID
+	genesis *tablelog.Envelope
 	keys    []ed25519.PrivateKey
-	ids     []table.Identity
-	net     *table.MemNetwork
+	ids     []tablelog.Identity
+	net     *tablelog.MemNetwork
 	stores  []string
 	changed []chan struct{}
 	leave   []func()
@@ -101,7 +102,7 @@ func New(t testing.TB, cfg Config) *Table {
 	lt := &Table{Clock: NewClock(), t: t, cfg: cfg}
 	for i := range cfg.Players {
 		k := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{byte(i+1) + cfg.Seed}, ed25519.SeedSize))
-		id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
+		id, err := tablelog.IdentityOf(k.Public().(ed25519.PublicKey))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,11 +116,11 @@ func New(t testing.TB, cfg Config) *Table {
 		t.Fatal(err)
 	}
 	lt.id = table.TableIDOf(body)
-	lt.genesis = &table.Envelope{Version: table.EnvelopeVersion, Table: lt.id, Kind: table.KindGenesis, Body: body}
+	lt.genesis = &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: lt.id, Kind: tablelog.KindGenesis, Body: body}
 	if err := lt.genesis.Sign(lt.keys[0]); err != nil {
 		t.Fatal(err)
 	}
-	if lt.net, err = table.NewMemNetwork(lt.id, rand.New(rand.NewPCG(uint64(cfg.Seed), 1)), table.NetConfig{}); err != nil {
+	if lt.net, err = tablelog.NewMemNetwork(lt.id, rand.New(rand.NewPCG(uint64(cfg.Seed), 1)), tablelog.NetConfig{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -144,7 +145,7 @@ func New(t testing.TB, cfg Config) *Table {
 func (lt *Table) start(seat int) {
 	t, cfg := lt.t, lt.cfg
 	t.Helper()
-	store, err := table.OpenStore(lt.stores[seat], &table.StoreOptions{NoSync: true})
+	store, err := tablelog.OpenStore(lt.stores[seat], &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func (lt *Table) start(seat int) {
 	if err != nil {
 		t.Fatal(errors.Join(err, store.Close()))
 	}
-	var others []table.Identity
+	var others []tablelog.Identity
 	for i, id := range lt.ids {
 		if i != seat {
 			others = append(others, id)
@@ -196,7 +197,7 @@ func (lt *Table) start(seat int) {
 		defer close(done)
 		err := p.Run(seatCtx)
 		stopTickers()
-		if err != nil && !errors.Is(err, table.ErrClosed) && !errors.Is(err, context.Canceled) {
+		if err != nil && !errors.Is(err, tablelog.ErrClosed) && !errors.Is(err, context.Canceled) {
 			t.Errorf("seat %d: %v", seat, err)
 		}
 		if err := errors.Join(ep.Close(), store.Close()); err != nil {

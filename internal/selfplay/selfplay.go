@@ -22,6 +22,7 @@ import (
 
 	"github.com/njetlan/njet/engine"
 	"github.com/njetlan/njet/table"
+	"github.com/njetlan/njet/tablelog"
 	"github.com/njetlan/njet/thegame"
 )
 
@@ -52,8 +53,8 @@ type Config struct {
 // Outcome is what one peer ended with.
 type Outcome struct {
 	Seat      int
-	Next      uint64     // length of its log
-	Head      table.Hash // hash of its last envelope
+	Next      uint64        // length of its log
+	Head      tablelog.Hash // hash of its last envelope
 	Results   []table.RoundResult
 	Violation *table.Violation
 }
@@ -61,11 +62,11 @@ type Outcome struct {
 // Table is a table of bots, made by New and played by Run.
 type Table struct {
 	cfg     Config
-	id      table.TableID
-	genesis *table.Envelope
+	id      tablelog.TableID
+	genesis *tablelog.Envelope
 	keys    []ed25519.PrivateKey
-	ids     []table.Identity
-	net     *table.MemNetwork
+	ids     []tablelog.Identity
+	net     *tablelog.MemNetwork
 
 	mu    sync.Mutex
 	final []Outcome
@@ -93,7 +94,7 @@ func New(cfg Config) (*Table, error) {
 			seed[i] = byte(rng.Uint32())
 		}
 		k := ed25519.NewKeyFromSeed(seed[:])
-		id, err := table.IdentityOf(k.Public().(ed25519.PublicKey))
+		id, err := tablelog.IdentityOf(k.Public().(ed25519.PublicKey))
 		if err != nil {
 			return nil, err
 		}
@@ -106,11 +107,11 @@ func New(cfg Config) (*Table, error) {
 		return nil, fmt.Errorf("selfplay: %w", err)
 	}
 	t.id = table.TableIDOf(body)
-	t.genesis = &table.Envelope{Version: table.EnvelopeVersion, Table: t.id, Kind: table.KindGenesis, Body: body}
+	t.genesis = &tablelog.Envelope{Version: tablelog.EnvelopeVersion, Table: t.id, Kind: tablelog.KindGenesis, Body: body}
 	if err := t.genesis.Sign(t.keys[0]); err != nil {
 		return nil, err
 	}
-	if t.net, err = table.NewMemNetwork(t.id, rand.New(rand.NewPCG(cfg.Seed, 0x6e6574)), table.NetConfig{}); err != nil {
+	if t.net, err = tablelog.NewMemNetwork(t.id, rand.New(rand.NewPCG(cfg.Seed, 0x6e6574)), tablelog.NetConfig{}); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -137,7 +138,7 @@ func (cfg Config) genesis(rng *rand.Rand) *table.Genesis {
 }
 
 // ID returns the table's id.
-func (t *Table) ID() table.TableID { return t.id }
+func (t *Table) ID() tablelog.TableID { return t.id }
 
 // seatSeed is the Seed of seat's peer.
 func (t *Table) seatSeed(seat int) *[32]byte {
@@ -195,7 +196,7 @@ func (t *Table) Run(ctx context.Context) error {
 			continue
 		}
 		err := <-r.done
-		if errors.Is(err, table.ErrClosed) || errors.Is(err, context.Canceled) {
+		if errors.Is(err, tablelog.ErrClosed) || errors.Is(err, context.Canceled) {
 			err = nil
 		}
 		errs = append(errs, err)
@@ -219,7 +220,7 @@ func (t *Table) wait(ctx context.Context, done func() bool) error {
 // start opens seat's store and runs its peer until ctx ends; the channel
 // tells how the peer ended, once its store is closed.
 func (t *Table) start(ctx context.Context, seat int) (*table.Peer, chan error, error) {
-	store, err := table.OpenStore(t.storePath(seat), &table.StoreOptions{NoSync: true})
+	store, err := tablelog.OpenStore(t.storePath(seat), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -227,7 +228,7 @@ func (t *Table) start(ctx context.Context, seat int) (*table.Peer, chan error, e
 	if err != nil {
 		return nil, nil, errors.Join(err, store.Close())
 	}
-	var peers []table.Identity
+	var peers []tablelog.Identity
 	for i, id := range t.ids {
 		if i != seat {
 			peers = append(peers, id)
@@ -276,26 +277,26 @@ func (t *Table) Outcomes() []Outcome {
 // Export writes seat's exported log to the file at path (opening its
 // store, which must not be in use: after Run) and returns the hash of its
 // last envelope.
-func (t *Table) Export(seat int, path string) (table.Hash, error) {
-	store, err := table.OpenStore(t.storePath(seat), &table.StoreOptions{NoSync: true})
+func (t *Table) Export(seat int, path string) (tablelog.Hash, error) {
+	store, err := tablelog.OpenStore(t.storePath(seat), &tablelog.StoreOptions{NoSync: true})
 	if err != nil {
-		return table.Hash{}, err
+		return tablelog.Hash{}, err
 	}
 	defer store.Close()
 	next, err := store.Next(t.id)
 	if err != nil {
-		return table.Hash{}, err
+		return tablelog.Hash{}, err
 	}
 	envs, err := store.Envelopes(t.id, next-1, next)
 	if err != nil || len(envs) != 1 {
-		return table.Hash{}, fmt.Errorf("selfplay: seat %d has no log: %w", seat, err)
+		return tablelog.Hash{}, fmt.Errorf("selfplay: seat %d has no log: %w", seat, err)
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return table.Hash{}, err
+		return tablelog.Hash{}, err
 	}
 	if err := store.Export(f, t.id); err != nil {
-		return table.Hash{}, errors.Join(err, f.Close())
+		return tablelog.Hash{}, errors.Join(err, f.Close())
 	}
 	return envs[0].Hash(), f.Close()
 }

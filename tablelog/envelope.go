@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"bytes"
@@ -44,12 +44,6 @@ const (
 	exportDomain = "njet/table/v1/export-digest\x00"
 )
 
-// TableID names one table (one game). The creator draws it at random.
-type TableID [32]byte
-
-// String returns the id in hex.
-func (t TableID) String() string { return hex.EncodeToString(t[:]) }
-
 // Hash is the SHA-256 hash of an envelope (see Envelope.Hash).
 type Hash [32]byte
 
@@ -58,27 +52,6 @@ func (h Hash) String() string { return hex.EncodeToString(h[:]) }
 
 // IsZero reports whether h is all zero bytes (the genesis' previous hash).
 func (h Hash) IsZero() bool { return h == Hash{} }
-
-// Identity is a peer's Ed25519 public key. It is both a seat's signing key
-// and, for the libp2p transport, the peer id's key, so the transport-level
-// sender and the envelope author can be compared.
-type Identity [ed25519.PublicKeySize]byte
-
-// IdentityOf converts an ed25519 public key into an Identity.
-func IdentityOf(pub ed25519.PublicKey) (Identity, error) {
-	var id Identity
-	if len(pub) != ed25519.PublicKeySize {
-		return id, fmt.Errorf("%w: public key of %d bytes", ErrMalformed, len(pub))
-	}
-	copy(id[:], pub)
-	return id, nil
-}
-
-// PublicKey returns the identity as an ed25519.PublicKey.
-func (id Identity) PublicKey() ed25519.PublicKey { return ed25519.PublicKey(bytes.Clone(id[:])) }
-
-// String returns the key in hex.
-func (id Identity) String() string { return hex.EncodeToString(id[:]) }
 
 // Envelope is one signed entry of a table's log.
 //
@@ -173,11 +146,11 @@ func (e *Envelope) Hash() Hash {
 }
 
 // hashEncoded hashes an envelope encoding (as stored or received).
-func hashEncoded(enc []byte) Hash { return domainHash(hashDomain, enc) }
+func hashEncoded(enc []byte) Hash { return DomainHash(hashDomain, enc) }
 
-// domainHash is SHA-256 over a domain string and then each part in turn:
+// DomainHash is SHA-256 over a domain string and then each part in turn:
 // every hash the table computes is separated by its own domain string.
-func domainHash(domain string, parts ...[]byte) [32]byte {
+func DomainHash(domain string, parts ...[]byte) [32]byte {
 	h := sha256.New()
 	h.Write([]byte(domain))
 	for _, p := range parts {

@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"bytes"
@@ -265,10 +265,10 @@ func TestStoreRewindDropsTheBranchSecrets(t *testing.T) {
 	}
 	// Kept branch: seqs 0..3; the branch dropped from seq 4 on.
 	put(3, map[string]string{"round-keys/1/2": "deal 1", "bot-key/0": "first bot"}, nil)
-	put(4, map[string]string{"choice/1/2": "block"}, map[string]string{metaVote: "vote at 4"})
+	put(4, map[string]string{"choice/1/2": "block"}, map[string]string{MetaSilenceVote: "vote at 4"})
 	put(6, map[string]string{"round-keys/2/0": "taken over", "bot-key/0": "second bot", "choice/1/2": "again",
-		"p2p/seat-key/2": "seat key"}, map[string]string{metaVote: "vote at 6", "p2p/over": "1"})
-	if err := s.rewind(f.table, 4); err != nil {
+		"p2p/seat-key/2": "seat key"}, map[string]string{MetaSilenceVote: "vote at 6", "p2p/over": "1"})
+	if err := s.Rewind(f.table, 4); err != nil {
 		t.Fatal(err)
 	}
 	want := []struct {
@@ -279,7 +279,7 @@ func TestStoreRewindDropsTheBranchSecrets(t *testing.T) {
 		{name: "round-keys/2/0"},
 		{name: "choice/1/2"},
 		{name: "p2p/seat-key/2", secret: "seat key"},
-		{name: metaVote},
+		{name: MetaSilenceVote},
 		{name: "p2p/over", meta: "1"},
 	}
 	check := func(s *Store) {

@@ -1,15 +1,14 @@
-package table
+package tablelog
 
 import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 )
 
 func TestMemNetworkDelivers(t *testing.T) {
-	_, ids := seatKeys(t, 2, 3)
+	ids := []Identity{{1}, {2}, {3}}
 	n, err := NewMemNetwork(TableID{1}, rand.New(rand.NewPCG(1, 2)), NetConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -64,44 +63,59 @@ func TestMemNetworkDelivers(t *testing.T) {
 	}
 }
 
-func TestMemNetworkFetch(t *testing.T) {
-	f := newFixture(t, 2, 100)
-	s := openStore(t, filepath.Join(t.TempDir(), "njet.db"))
-	defer s.Close()
-	if err := s.Put(f.chain(t, 5)...); err != nil {
-		t.Fatal(err)
+// seq is a RangeServer of one table that holds the envelopes 0..n-1 as
+// one byte each.
+type seq struct {
+	table TableID
+	n     uint64
+}
+
+func (s seq) ServeRange(ctx context.Context, table TableID, from, to uint64) ([][]byte, error) {
+	if table != s.table {
+		return nil, nil
 	}
-	n, err := NewMemNetwork(f.table, rand.New(rand.NewPCG(3, 4)), NetConfig{})
+	var out [][]byte
+	for i := from; i < min(to, s.n); i++ {
+		out = append(out, []byte{byte(i)})
+	}
+	return out, nil
+}
+
+func TestMemNetworkFetch(t *testing.T) {
+	ids := []Identity{{1}, {2}}
+	tid := TableID{7}
+	s := seq{tid, 5}
+	n, err := NewMemNetwork(tid, rand.New(rand.NewPCG(3, 4)), NetConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	server, err := n.Join(ctx, f.ids[0], s)
+	server, err := n.Join(ctx, ids[0], s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := n.Join(ctx, f.ids[1], nil)
+	client, err := n.Join(ctx, ids[1], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := client.Fetch(ctx, f.ids[0], 2, 10)
-	if err != nil || len(got) != 3 {
-		t.Fatalf("%d, %v", len(got), err)
+	got, err := client.Fetch(ctx, ids[0], 2, 10)
+	if err != nil || len(got) != 3 || got[0][0] != 2 || got[2][0] != 4 {
+		t.Fatalf("%v, %v", got, err)
 	}
-	if _, err := server.Fetch(ctx, f.ids[1], 0, 1); !errors.Is(err, ErrUnreachable) {
+	if _, err := server.Fetch(ctx, ids[1], 0, 1); !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("a member without a server: %v", err)
 	}
-	n.Disconnect(f.ids[0])
-	if _, err := client.Fetch(ctx, f.ids[0], 0, 1); !errors.Is(err, ErrUnreachable) {
+	n.Disconnect(ids[0])
+	if _, err := client.Fetch(ctx, ids[0], 0, 1); !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("disconnected target: %v", err)
 	}
-	n.Reconnect(f.ids[0])
-	n.Disconnect(f.ids[1])
-	if _, err := client.Fetch(ctx, f.ids[0], 0, 1); !errors.Is(err, ErrUnreachable) {
+	n.Reconnect(ids[0])
+	n.Disconnect(ids[1])
+	if _, err := client.Fetch(ctx, ids[0], 0, 1); !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("disconnected caller: %v", err)
 	}
-	n.Reconnect(f.ids[1])
-	if _, err := client.Fetch(ctx, f.ids[0], 0, 1); err != nil {
+	n.Reconnect(ids[1])
+	if _, err := client.Fetch(ctx, ids[0], 0, 1); err != nil {
 		t.Fatal(err)
 	}
 	// Ending the context stops the endpoints and closes their channels.
@@ -113,13 +127,13 @@ func TestMemNetworkFetch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := n.Join(context.Background(), f.ids[0], s); err != nil {
+	if _, err := n.Join(context.Background(), ids[0], s); err != nil {
 		t.Fatalf("rejoin after the context ended: %v", err)
 	}
-	if _, err := NewMemNetwork(f.table, nil, NetConfig{}); err == nil {
+	if _, err := NewMemNetwork(tid, nil, NetConfig{}); err == nil {
 		t.Fatal("no generator")
 	}
-	if _, err := NewMemNetwork(f.table, rand.New(rand.NewPCG(1, 1)), NetConfig{Drop: 2}); err == nil {
+	if _, err := NewMemNetwork(tid, rand.New(rand.NewPCG(1, 1)), NetConfig{Drop: 2}); err == nil {
 		t.Fatal("probability 2")
 	}
 }

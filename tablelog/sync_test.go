@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"bytes"
@@ -39,15 +39,8 @@ func TestSyncRequestRoundTrip(t *testing.T) {
 }
 
 func TestSyncResponseRoundTrip(t *testing.T) {
-	f := newFixture(t, 2, 100)
-	var encs [][]byte
-	for _, e := range f.chain(t, 3) {
-		enc, err := e.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		encs = append(encs, enc)
-	}
+	// The format carries any bytes; the receiver parses the envelopes.
+	encs := [][]byte{{1, 2, 3}, {}, bytes.Repeat([]byte{9}, 300)}
 	for _, entries := range [][][]byte{nil, encs} {
 		data, err := MarshalSyncResponse(entries)
 		if err != nil {

@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/njetlan/njet/internal/seatkeys"
 )
 
 // node is one peer in a replica test.
@@ -45,7 +47,7 @@ type cluster struct {
 }
 
 func newCluster(t *testing.T, seats, posters int, limit uint64, cfg NetConfig) *cluster {
-	privs, ids := seatKeys(t, 7, seats)
+	privs, ids := seatkeys.New[Identity](7, seats)
 	c := &cluster{t: t, table: TableID{0x5e, 0x57}, ids: ids, limit: limit}
 	var err error
 	c.net, err = NewMemNetwork(c.table, rand.New(rand.NewPCG(11, 12)), cfg)

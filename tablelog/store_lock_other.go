@@ -1,6 +1,6 @@
 //go:build !unix
 
-package table
+package tablelog
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"bufio"
@@ -91,13 +91,19 @@ func get(values map[string][]storedValue, name string) ([]byte, bool) {
 	return vs[len(vs)-1].value, true
 }
 
+// MetaSilenceVote is the name of a peer's standing silence vote among its
+// metadata: like the secrets of a deal, it belongs to a branch of the log.
+const MetaSilenceVote = "silence-vote"
+
 // branchBound reports whether a stored value belongs to the branch of the
 // log under which the peer wrote it: its secrets for a deal (round keys,
 // hidden choices; at a table of The Game the round secrets), the signing
 // keys of the bots it took over, and its standing silence vote. A rewind
-// drops such values written at or after the first dropped seq.
+// drops such values written at or after the first dropped seq. The names
+// are the table protocol's; they are part of the store's format, since a
+// store replays its rewinds on open.
 func branchBound(name string) bool {
-	for _, prefix := range []string{"round-keys/", "choice/", "thegame-keys/", "bot-key/", metaVote} {
+	for _, prefix := range []string{"round-keys/", "choice/", "thegame-keys/", "bot-key/", MetaSilenceVote} {
 		if strings.HasPrefix(name, prefix) {
 			return true
 		}
@@ -693,7 +699,7 @@ func (s *Store) putLocked(envs []*Envelope, encs [][]byte) error {
 	return nil
 }
 
-// rewind deletes the stored envelopes of table at seq from and after, in
+// Rewind deletes the stored envelopes of table at seq from and after, in
 // one durable write. It breaks the rule that nothing stored is ever
 // dropped, so only one caller uses it: a Peer whose own last envelopes were
 // superseded by a VoidSilent that every other seat's vote certifies, which
@@ -701,9 +707,9 @@ func (s *Store) putLocked(envs []*Envelope, encs [][]byte) error {
 // drops, in the same write and again on every replay, the secrets and the
 // standing vote the peer wrote for the dropped envelopes (storedTable.cut):
 // the peer's drafts read the head of the log only once the store holds
-// every envelope before it (Replica.head), so such a value was written
+// every envelope before it (Replica.Head), so such a value was written
 // with the stored log at or past the seq of the envelope it serves.
-func (s *Store) rewind(table TableID, from uint64) error {
+func (s *Store) Rewind(table TableID, from uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tables[table]

@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"context"
@@ -27,10 +27,12 @@ type ReplicaConfig struct {
 	Tick <-chan time.Time
 	// Logf, when not nil, is told about envelopes that were rejected.
 	Logf func(format string, args ...any)
-	// Vote, when not nil, receives every message that travels outside the
-	// log (IsSideMessage: a SilenceVote, a SeatClaimRequest or a
-	// SeatApproval) rather than an envelope, unparsed, in Run's goroutine;
-	// it must not block. Without it such messages are dropped.
+	// Side, when not nil, tells the messages that travel outside the log
+	// (the table's votes, seat claims, approvals and presences) from
+	// envelopes, by their first bytes.
+	Side func(data []byte) bool
+	// Vote, when not nil, receives every side message, unparsed, in Run's
+	// goroutine; it must not block. Without it such messages are dropped.
 	Vote func(m Received)
 	// Rejected, when not nil, is told about every received or fetched
 	// envelope the log refused (not duplicates, not gaps), with the member
@@ -99,23 +101,23 @@ func (r *Replica) Post(ctx context.Context, env *Envelope) error {
 	if err != nil {
 		return err
 	}
-	if err := r.appendAndPersist(env); err != nil {
+	if err := r.Append(env); err != nil {
 		return err
 	}
 	return r.cfg.Transport.Publish(ctx, enc)
 }
 
-// head returns the log's next seq and the hash of its last envelope once
+// Head returns the log's next seq and the hash of its last envelope once
 // the store holds every envelope before it: a peer that drafts at that seq
-// stores its secrets for it after them (see Store.rewind).
-func (r *Replica) head() (uint64, Hash) {
+// stores its secrets for it after them (see Store.Rewind).
+func (r *Replica) Head() (uint64, Hash) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.cfg.Log.Head()
 }
 
-// appendAndPersist offers env to the log and stores what it appended.
-func (r *Replica) appendAndPersist(env *Envelope) error {
+// Append offers env to the log and stores what it appended.
+func (r *Replica) Append(env *Envelope) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.failed != nil {
@@ -180,13 +182,13 @@ func (r *Replica) Run(ctx context.Context) error {
 				}
 				return fmt.Errorf("%w: transport stopped delivering", ErrClosed)
 			}
-			if IsSideMessage(m.Data) {
+			if r.cfg.Side != nil && r.cfg.Side(m.Data) {
 				if r.cfg.Vote != nil {
 					r.cfg.Vote(m)
 				}
 				continue
 			}
-			gap, err := r.receive(m.From, m.Data)
+			gap, err := r.Receive(m.From, m.Data)
 			if err != nil {
 				return err
 			}
@@ -198,7 +200,7 @@ func (r *Replica) Run(ctx context.Context) error {
 				r.cfg.Logf("table: range [%d, %d) from %v: %v", res.job.from, res.job.to, res.job.peer, res.err)
 			}
 			for _, d := range res.data {
-				if _, err := r.receive(res.job.peer, d); err != nil {
+				if _, err := r.Receive(res.job.peer, d); err != nil {
 					return err
 				}
 			}
@@ -220,15 +222,15 @@ func (r *Replica) Run(ctx context.Context) error {
 	}
 }
 
-// receive parses and appends one received envelope. It returns the gap to
+// Receive parses and appends one received envelope. It returns the gap to
 // fill, if any, and an error only when the replica can no longer go on.
-func (r *Replica) receive(from Identity, data []byte) (*GapError, error) {
+func (r *Replica) Receive(from Identity, data []byte) (*GapError, error) {
 	env, err := ParseEnvelope(data)
 	if err != nil {
 		r.cfg.Logf("table: dropped a received envelope: %v", err)
 		return nil, nil
 	}
-	err = r.appendAndPersist(env)
+	err = r.Append(env)
 	var gap *GapError
 	switch {
 	case err == nil, errors.Is(err, ErrDuplicate):

@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"fmt"
@@ -23,8 +23,8 @@ type Turn struct {
 	Instead []Turn
 }
 
-// of returns the turn of author: t itself or one of t.Instead.
-func (t Turn) of(author uint8) (Turn, bool) {
+// Of returns the turn of author: t itself or one of t.Instead.
+func (t Turn) Of(author uint8) (Turn, bool) {
 	if author == t.Seat {
 		return t, true
 	}
@@ -227,7 +227,7 @@ func (l *Log) turnOf(env *Envelope) (Turn, error) {
 	if err != nil {
 		return Turn{}, fmt.Errorf("%w: nobody may post at seq %d: %w", ErrNotEntitled, seq, err)
 	}
-	turn, ok := entitled.of(env.Author)
+	turn, ok := entitled.Of(env.Author)
 	if !ok {
 		return Turn{}, fmt.Errorf("%w: seat %d posted at seq %d, seat %d is entitled", ErrNotEntitled, env.Author, seq, entitled.Seat)
 	}

@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"bytes"
@@ -197,7 +197,7 @@ func TestStoreRewindSurvivesReopen(t *testing.T) {
 	if err := s.Put(envs...); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.rewind(f.table, 6); err != nil {
+	if err := s.Rewind(f.table, 6); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Put(envs[6:8]...); err != nil {

@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"path/filepath"

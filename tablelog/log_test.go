@@ -1,4 +1,4 @@
-package table
+package tablelog
 
 import (
 	"errors"
@@ -70,7 +70,11 @@ func TestLogRejects(t *testing.T) {
 		{"R-LOG-7 equivocation", seal(t, f.privs[2], f.table, 3, envs[2].Hash(), 2, KindPlay, "other"), ErrEquivocation},
 		{"R-LOG-8 unknown kind", func() *Envelope { e := next(0, 0, KindPlay, "x"); e.Kind = 77; return e }(), ErrUnknownKind},
 		{"R-LOG-8 unknown version", func() *Envelope { e := next(0, 0, KindPlay, "x"); e.Version = 2; return e }(), ErrUnknownVersion},
-		{"R-LOG-8 oversize body", func() *Envelope { e := next(0, 0, KindPlay, "x"); e.Body = make([]byte, MaxBodySize+1); return e }(), ErrTooLarge},
+		{"R-LOG-8 oversize body", func() *Envelope {
+			e := next(0, 0, KindPlay, "x")
+			e.Body = make([]byte, MaxBodySize+1)
+			return e
+		}(), ErrTooLarge},
 		{"R-LOG-9 ahead of the log", seal(t, f.privs[1], f.table, 5, Hash{}, 1, KindPlay, "x"), ErrGap},
 	}
 	for _, tc := range tests {
