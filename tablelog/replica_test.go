@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -329,5 +330,89 @@ func TestReplicaPersistsBeforePublishing(t *testing.T) {
 	}
 	if ct.published != 3 {
 		t.Fatalf("published %d", ct.published)
+	}
+}
+
+// A message the configuration calls a side message goes to Vote and
+// never reaches the log; without Side every message is an
+// envelope, and one that does not parse is dropped.
+func TestReplicaSideMessages(t *testing.T) {
+	f := newFixture(t, 2, 100)
+	for _, tc := range []struct {
+		name string
+		side func([]byte) bool
+		want int
+	}{
+		{"side", func(b []byte) bool { return len(b) > 0 && b[0] == 'V' }, 2},
+		{"no side", nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openStore(t, filepath.Join(t.TempDir(), "njet.db"))
+			defer s.Close()
+			n, err := NewMemNetwork(f.table, rand.New(rand.NewPCG(1, 1)), NetConfig{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ep, err := n.Join(ctx, f.ids[0], s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other, err := n.Join(ctx, f.ids[1], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			votes := make(chan Received, 4)
+			log := f.newLog(t)
+			r, err := NewReplica(ReplicaConfig{Log: log, Store: s, Transport: ep, Rand: rand.New(rand.NewPCG(1, 2)),
+				Side: tc.side, Vote: func(m Received) { votes <- m }, Logf: func(string, ...any) {}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- r.Run(ctx) }()
+			genesis := f.chain(t, 1)[0]
+			enc, err := genesis.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range [][]byte{[]byte("Vote 1"), []byte("Vote 2"), enc} {
+				if err := other.Publish(ctx, m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The network reorders: wait for the envelope and for every
+			// side message, whichever comes first.
+			var got []string
+			deadline := time.After(10 * time.Second)
+			for log.Next() == 0 || len(got) < tc.want {
+				select {
+				case m := <-votes:
+					if m.From != f.ids[1] {
+						t.Errorf("a side message from %v", m.From)
+					}
+					got = append(got, string(m.Data))
+				case <-deadline:
+					t.Fatalf("the log holds %d envelopes, side messages %q", log.Next(), got)
+				case <-time.After(time.Millisecond):
+				}
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			close(votes)
+			for m := range votes {
+				got = append(got, string(m.Data))
+			}
+			slices.Sort(got)
+			if len(got) != tc.want || tc.want == 2 && (got[0] != "Vote 1" || got[1] != "Vote 2") {
+				t.Fatalf("side messages %q, want %d", got, tc.want)
+			}
+			if log.Next() != 1 {
+				t.Fatalf("the log holds %d envelopes", log.Next())
+			}
+		})
 	}
 }
