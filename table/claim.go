@@ -105,10 +105,7 @@ func (c *SeatClaimRequest) Sign(priv ed25519.PrivateKey) error {
 
 // Verify checks the claimant's signature under c.Key.
 func (c *SeatClaimRequest) Verify() error {
-	if !ed25519.Verify(c.Key.PublicKey(), c.appendSigned([]byte(claimDomain)), c.Sig[:]) {
-		return fmt.Errorf("%w: claim of seat %d", tablelog.ErrBadSignature, c.Seat)
-	}
-	return nil
+	return verifySide(c.Key, c.appendSigned([]byte(claimDomain)), c.Sig[:], "claim of seat %d", c.Seat)
 }
 
 // MarshalBinary encodes the request (ClaimSize bytes). A version 1
@@ -153,10 +150,7 @@ func (a *SeatApproval) Sign(priv ed25519.PrivateKey) error {
 
 // Verify checks the signature under key, the approving seat's key.
 func (a *SeatApproval) Verify(key tablelog.Identity) error {
-	if !ed25519.Verify(key.PublicKey(), a.appendSigned([]byte(approvalDomain)), a.Sig[:]) {
-		return fmt.Errorf("%w: approval of seat %d for seat %d", tablelog.ErrBadSignature, a.Approver, a.Seat)
-	}
-	return nil
+	return verifySide(key, a.appendSigned([]byte(approvalDomain)), a.Sig[:], "approval of seat %d for seat %d", a.Approver, a.Seat)
 }
 
 // MarshalBinary encodes the approval (ApprovalSize bytes).

@@ -271,13 +271,7 @@ func (p *Peer) accuse(ctx context.Context, ev tablelog.Evidence, stop func(error
 	if err := p.cfg.Store.PutEvidence(p.cfg.Table, ev); err != nil {
 		return true, err
 	}
-	if err := p.cfg.Store.Rewind(p.cfg.Table, seq); err != nil {
-		return true, err
-	}
-	p.mu.Lock()
-	p.accusations++
-	p.mu.Unlock()
-	if err := p.open(); err != nil {
+	if err := p.rewind(seq, &p.accusations); err != nil {
 		return true, err
 	}
 	_, _, replica := p.state()

@@ -607,15 +607,7 @@ func (p *Peer) checkDiverged(ctx, outer context.Context, d *divergence, stop fun
 		p.cfg.Logf("table: seat %d: the table went on without this device from seq %d; dropping its envelopes [%d, %d)",
 			p.cfg.Seat, k, k, next)
 	}
-	if err := p.cfg.Store.Rewind(p.cfg.Table, k); err != nil {
-		return true, err
-	}
-	p.mu.Lock()
-	p.rewinds++
-	p.mu.Unlock()
-	// A new game, log and replica, and fresh players: those of the
-	// dropped branch remember its cards.
-	if err := p.open(); err != nil {
+	if err := p.rewind(k, &p.rewinds); err != nil {
 		return true, err
 	}
 	// Take the member's branch at once, before the peer could post at its
@@ -630,4 +622,18 @@ func (p *Peer) checkDiverged(ctx, outer context.Context, d *divergence, stop fun
 	takeRest(outer, p.cfg.Transport, d.from, replica)
 	p.emit(nil)
 	return true, errRewound
+}
+
+// rewind drops the stored envelopes from seq on and opens the peer again
+// on the rest: a new game, log and replica, and fresh players (those of
+// the dropped branch remember its cards). tally counts the rewinds of its
+// kind (Rewinds, Accusations).
+func (p *Peer) rewind(seq uint64, tally *int) error {
+	if err := p.cfg.Store.Rewind(p.cfg.Table, seq); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	*tally++
+	p.mu.Unlock()
+	return p.open()
 }

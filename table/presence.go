@@ -67,10 +67,7 @@ func (a *Presence) Sign(priv ed25519.PrivateKey) error {
 
 // Verify checks the signature under key, a key of the seat.
 func (a *Presence) Verify(key tablelog.Identity) error {
-	if !ed25519.Verify(key.PublicKey(), a.appendSigned([]byte(presenceDomain)), a.Sig[:]) {
-		return fmt.Errorf("%w: presence of seat %d", tablelog.ErrBadSignature, a.Seat)
-	}
-	return nil
+	return verifySide(key, a.appendSigned([]byte(presenceDomain)), a.Sig[:], "presence of seat %d", a.Seat)
 }
 
 // MarshalBinary encodes the announcement (PresenceSize bytes).
@@ -204,11 +201,7 @@ func (p *Peer) receivePresence(m tablelog.Received) {
 	next := log.Next()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := p.seen[seat]
-	if s == nil {
-		s = &sighting{}
-		p.seen[seat] = s
-	}
+	s := p.sightingOf(seat)
 	if a.Beat <= s.beat {
 		return
 	}
@@ -263,17 +256,24 @@ func (p *Peer) absence(game *Game, next uint64, prev tablelog.Hash, silent int) 
 	return since, why
 }
 
+// sightingOf returns what the peer saw of seat's device, a record made
+// on first use. p.mu is held.
+func (p *Peer) sightingOf(seat int) *sighting {
+	s := p.seen[seat]
+	if s == nil {
+		s = &sighting{}
+		p.seen[seat] = s
+	}
+	return s
+}
+
 // sawDevice records a sign of life of the device of seat other than its
 // Presence (a vote it cast at next): it is there now.
 func (p *Peer) sawDevice(game *Game, seat int, next uint64) {
 	dev := game.PeerOf(seat)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := p.seen[dev]
-	if s == nil {
-		s = &sighting{}
-		p.seen[dev] = s
-	}
+	s := p.sightingOf(dev)
 	now := p.cfg.Now()
 	s.at = now
 	if s.reached != next {

@@ -108,6 +108,15 @@ func signSide(priv ed25519.PrivateKey, msg []byte, sig *[tablelog.SignatureSize]
 	return nil
 }
 
+// verifySide checks the signature sig over msg under key: a bad one is
+// ErrBadSignature, with what was signed said by format and args.
+func verifySide(key tablelog.Identity, msg, sig []byte, format string, args ...any) error {
+	if ed25519.Verify(key.PublicKey(), msg, sig) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", tablelog.ErrBadSignature, fmt.Sprintf(format, args...))
+}
+
 // sideFrame checks the frame of a side message (what): its size, its tag
 // and its version.
 func sideFrame(data []byte, what string, size int, tag, version byte) error {
@@ -124,10 +133,7 @@ func sideFrame(data []byte, what string, size int, tag, version byte) error {
 
 // Verify checks the signature under key, the voter seat's key.
 func (v *SilenceVote) Verify(key tablelog.Identity) error {
-	if !ed25519.Verify(key.PublicKey(), v.signedMessage(), v.Sig[:]) {
-		return fmt.Errorf("%w: vote of seat %d against seat %d at seq %d", tablelog.ErrBadSignature, v.Voter, v.Silent, v.Seq)
-	}
-	return nil
+	return verifySide(key, v.signedMessage(), v.Sig[:], "vote of seat %d against seat %d at seq %d", v.Voter, v.Silent, v.Seq)
 }
 
 // MarshalBinary encodes the vote (VoteSize bytes, or VoteSizeWhy for a
