@@ -41,9 +41,12 @@ type actionBar struct {
 	status  *phrase
 	lastRow *fyne.Container
 	last    *widget.Button
-	hint    *widget.Button      // asks the strong bot's move, on the person's turn
-	hinted  *phrase             // the hint in words
-	frames  []fyne.CanvasObject // the empty places of cards to pick
+	hint    *widget.Button // asks the strong bot's move, on the person's turn
+	// hint stands in hintRow (beside the last trick's button) or, at a
+	// discard or pass, in hintDiscard, beside the confirm button.
+	hintRow, hintDiscard *fyne.Container
+	hinted               *phrase             // the hint in words
+	frames               []fyne.CanvasObject // the empty places of cards to pick
 }
 
 func newActionBar(t *TableScreen) *actionBar {
@@ -60,10 +63,11 @@ func newActionBar(t *TableScreen) *actionBar {
 	b.picked = container.New(reach.Named(reach.RegionPicked, layout.NewHBoxLayout()))
 	b.confirm = widget.NewButton("", t.confirm)
 	b.confirm.Importance = widget.HighImportance
-	b.discard = container.New(&flowLayout{width: &t.lay.colW, gap: 12}, b.picked, container.NewCenter(b.confirm))
-	b.last = widget.NewButton("", func() { t.peek = !t.peek; t.refresh() })
 	b.hint = widget.NewButtonWithIcon(tr("again.hint.button", "Hint"), theme.HelpIcon(), t.askHint)
-	b.lastRow = container.NewHBox(layout.NewSpacer(), b.hint, b.last)
+	b.hintRow, b.hintDiscard = container.NewStack(b.hint), container.NewStack()
+	b.discard = container.New(&flowLayout{width: &t.lay.colW, gap: 12}, b.picked, container.NewCenter(b.confirm), b.hintDiscard)
+	b.last = widget.NewButton("", func() { t.peek = !t.peek; t.refresh() })
+	b.lastRow = container.NewHBox(layout.NewSpacer(), b.hintRow, b.last)
 	b.content = container.NewVBox(reach.Region(reach.RegionPrompt, b.prompt.object()), b.help.object(), b.teams, b.discard,
 		b.wait.object(), b.status.object(), b.hinted.object(), b.lastRow)
 	b.padded = container.NewPadded(b.content)
@@ -167,12 +171,15 @@ func (b *actionBar) update(t *TableScreen) {
 	}
 	b.help.set(help)
 	b.setTeams(t, teams)
-	b.setDiscard(t, p != nil && (p.Kind == engine.ActDiscard || p.Kind == engine.ActPass))
+	discard := p != nil && (p.Kind == engine.ActDiscard || p.Kind == engine.ActPass)
+	b.setDiscard(t, discard)
 	b.wait.set(wait)
 	b.status.set(t.status)
 	b.hinted.set(t.hintText())
 	offer := p != nil && t.opt.Hints
 	show(b.hint, offer)
+	b.placeHint(discard)
+	show(b.hintDiscard, offer)
 	if offer && (t.hinting || t.currentHint() != nil) {
 		b.hint.Disable()
 	} else {
@@ -180,7 +187,7 @@ func (b *actionBar) update(t *TableScreen) {
 	}
 	lastOn := m.last != nil && m.summary == nil && m.over == nil
 	show(b.last, lastOn)
-	show(b.lastRow, lastOn || offer)
+	show(b.lastRow, lastOn || offer && !discard)
 	txt := tr("table.show-last", "Show the last trick")
 	if t.peek {
 		txt = tr("table.hide-last", "Back to the table")
@@ -189,6 +196,24 @@ func (b *actionBar) update(t *TableScreen) {
 		b.last.SetText(txt)
 	}
 	b.content.Refresh()
+}
+
+// placeHint puts the hint button beside the confirm button of a discard
+// or pass, so that the bar needs no row of its own for it (a phone held
+// sideways has no room for one), and back in the row of the last trick's
+// button otherwise.
+func (b *actionBar) placeHint(discard bool) {
+	to, from := b.hintRow, b.hintDiscard
+	if discard {
+		to, from = b.hintDiscard, b.hintRow
+	}
+	if len(to.Objects) > 0 {
+		return
+	}
+	from.Objects = nil
+	to.Objects = []fyne.CanvasObject{b.hint}
+	from.Refresh()
+	to.Refresh()
 }
 
 // setTeams shows a button per team choice.
