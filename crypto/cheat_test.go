@@ -219,19 +219,15 @@ func TestCheatTokens(t *testing.T) {
 // sealRaw seals an arbitrary token, as a cheating sender would.
 func sealRaw(t *testing.T, tt *table, from, to, pos int, tok Token) *Sealed {
 	e := &encoder{}
-	e.hash([32]byte{1})
-	tok.encode(e)
+	o := Opening{Token: tok, Salt: [32]byte{1}}
+	o.dealPlain(e)
 	return must(tt.round.seal(SealDeal, from, to, pos, e.bytes())).of(t)
 }
 
 // sealForward seals arbitrary openings, as a cheating forwarder would.
 func sealForward(t *testing.T, tt *table, from, to, pos int, all []Opening) *Sealed {
 	e := &encoder{}
-	e.hash([32]byte{2})
-	e.u8(len(all))
-	for i := range all {
-		all[i].encode(e)
-	}
+	forwardPlain(e, &[32]byte{2}, &all, len(all))
 	return must(tt.round.seal(SealForward, from, to, pos, e.bytes())).of(t)
 }
 

@@ -114,9 +114,9 @@ func (r *Round) Escrow(s *Secrets, rand io.Reader) (*EscrowMessage, error) {
 		if _, err := io.ReadFull(rand, salt[:]); err != nil {
 			return nil, fmt.Errorf("crypto: random source: %w", err)
 		}
+		key := [32]byte(shares[j].Bytes())
 		e := &encoder{b: make([]byte, 0, escrowPlainLen)}
-		e.hash(salt)
-		e.raw(shares[j].Bytes())
+		escrowPlain(e, &salt, &key)
 		sealed, err := r.seal(SealEscrow, s.seat, j, 0, e.bytes())
 		if err != nil {
 			return nil, err
@@ -124,6 +124,13 @@ func (r *Round) Escrow(s *Secrets, rand io.Reader) (*EscrowMessage, error) {
 		m.Shares = append(m.Shares, *sealed)
 	}
 	return m, nil
+}
+
+// escrowPlain walks the plaintext of a sealed escrow share: the salt, then
+// the share's scalar.
+func escrowPlain(c codec, salt, key *[32]byte) {
+	c.hash(salt)
+	c.hash(key)
 }
 
 // VerifyEscrow checks what anyone can check of an escrow: its shape, that
@@ -208,13 +215,13 @@ func (r *Round) OpenEscrow(s *Secrets, m *EscrowMessage) (*EscrowShare, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{b: plain, seat: m.Seat}
-	d.hash()
-	key := d.take(32)
+	d := &decoder{b: plain, sender: m.Seat}
+	var salt, key [32]byte
+	escrowPlain(d, &salt, &key)
 	if err := d.finish(); err != nil {
 		return nil, err
 	}
-	x, err := ristretto255.NewScalar().SetCanonicalBytes(key)
+	x, err := ristretto255.NewScalar().SetCanonicalBytes(key[:])
 	if err != nil {
 		return nil, cheat(m.Seat, CheckEncoding, "escrow share for seat %d: non-canonical scalar", s.seat)
 	}
@@ -410,9 +417,7 @@ func (r *Round) Recover(s *Secrets, sh *EscrowShare, m *EscrowMessage, deck Deck
 		return nil, fmt.Errorf("crypto: random source: %w", err)
 	}
 	e := &encoder{b: make([]byte, 0, recoveryPlainLen)}
-	e.hash(o.Salt)
-	o.Token.encode(e)
-	o.Recovery.encode(e)
+	o.recoveryPlain(e)
 	return r.seal(SealRecovery, s.seat, to, pos, e.bytes())
 }
 
@@ -453,11 +458,9 @@ func (r *Round) OpenRecovery(s *Secrets, m *EscrowMessage, deck Deck, sealed *Se
 	if err != nil {
 		return RecoveryOpening{}, err
 	}
-	d := &decoder{b: plain, seat: sealed.From, lax: true}
+	d := &decoder{b: plain, sender: sealed.From, lax: true}
 	var o RecoveryOpening
-	o.Salt = d.hash()
-	o.Token.decode(d)
-	o.Recovery.decode(d)
+	o.recoveryPlain(d)
 	if err := d.finish(); err != nil {
 		return RecoveryOpening{}, err
 	}
@@ -565,9 +568,7 @@ func (r *Round) VerifyRecoveredPlay(deck Deck, m *EscrowMessage, p *RecoveredPla
 // recovery from its seat to host in log.
 func (r *Round) matchesRecovery(o *RecoveryOpening, host int, log []Sealed) bool {
 	e := &encoder{b: make([]byte, 0, recoveryPlainLen)}
-	e.hash(o.Salt)
-	o.Token.encode(e)
-	o.Recovery.encode(e)
+	o.recoveryPlain(e)
 	for i := range log {
 		m := &log[i]
 		if m.Kind == SealRecovery && m.From == o.Token.Seat && m.To == host && m.Position == o.Token.Position &&
@@ -578,26 +579,50 @@ func (r *Round) matchesRecovery(o *RecoveryOpening, host int, log []Sealed) bool
 	return false
 }
 
-func (t *RecoveryToken) encode(e *encoder) {
-	e.u8(t.Owner)
-	t.Token.encode(e)
+func (t *RecoveryToken) wire(c codec) {
+	c.bounded(&t.Owner, "owner", 0, MaxParties-1)
+	t.Token.wire(c)
 }
 
-func (t *RecoveryToken) decode(d *decoder) {
-	t.Owner = d.bounded("owner", 0, MaxParties-1)
-	t.Token.decode(d)
+// wire walks a recovery opening in place, in a recovered play.
+func (o *RecoveryOpening) wire(c codec) {
+	o.Token.wire(c)
+	o.Recovery.wire(c)
+	c.hash(&o.Salt)
 }
 
-func (o *RecoveryOpening) encode(e *encoder) {
-	o.Token.encode(e)
-	o.Recovery.encode(e)
-	e.hash(o.Salt)
+// recoveryPlain walks the plaintext of a sealed recovery: the salt, then
+// the token and the recovery token.
+func (o *RecoveryOpening) recoveryPlain(c codec) {
+	c.hash(&o.Salt)
+	o.Token.wire(c)
+	o.Recovery.wire(c)
 }
 
-func (o *RecoveryOpening) decode(d *decoder) {
-	o.Token.decode(d)
-	o.Recovery.decode(d)
-	o.Salt = d.hash()
+// wire walks the message: of the sealed shares only the commitments and
+// ciphertexts, in seat order. The owner's own commitment is read as it
+// stands; VerifyEscrow requires the identity there.
+func (m *EscrowMessage) wire(c codec) {
+	c.seat(&m.Seat)
+	n := len(m.Commit)
+	c.bounded(&n, "seats", MinEscrowParties, MaxParties)
+	c.check(m.Seat < n, "seat %d at a table of %d", m.Seat, n)
+	if !c.ok() {
+		return
+	}
+	sized(&m.Commit, n)
+	for j := range m.Commit {
+		if j == m.Seat {
+			c.hash((*[32]byte)(&m.Commit[j]))
+		} else {
+			c.point(&m.Commit[j])
+		}
+	}
+	sized(&m.Shares, n-1)
+	for i := range m.Shares {
+		c.hash(&m.Shares[i].Commitment)
+		c.raw(&m.Shares[i].Ciphertext, escrowCTLen)
+	}
 }
 
 // MarshalBinary encodes the message.
@@ -606,76 +631,48 @@ func (m *EscrowMessage) MarshalBinary() ([]byte, error) {
 	if n < MinEscrowParties || n > MaxParties || len(m.Shares) != n-1 {
 		return nil, usageError("malformed escrow message")
 	}
-	e := newEncoder(kindEscrow, escrowMaxLen)
-	e.u8(m.Seat)
-	e.u8(n)
-	for _, c := range m.Commit {
-		e.point(c)
-	}
 	for i := range m.Shares {
 		if len(m.Shares[i].Ciphertext) != escrowCTLen {
 			return nil, usageError("escrow share of %d bytes", len(m.Shares[i].Ciphertext))
 		}
-		e.hash(m.Shares[i].Commitment)
-		e.raw(m.Shares[i].Ciphertext)
 	}
-	return e.bytes(), nil
+	return encode(kindEscrow, escrowMaxLen, m.wire), nil
 }
 
 // UnmarshalBinary decodes a message strictly. The sealed shares' headers
 // follow from the owner and the seat order.
 func (m *EscrowMessage) UnmarshalBinary(b []byte) error {
-	d := newDecoder(kindEscrow, b, escrowMaxLen)
 	var q EscrowMessage
-	q.Seat = d.readSeat()
-	n := d.bounded("seats", MinEscrowParties, MaxParties)
-	if d.err == nil && q.Seat >= n {
-		d.fail("seat %d at a table of %d", q.Seat, n)
-	}
-	if d.err == nil {
-		q.Commit = make([]Point, n)
-		for j := range q.Commit {
-			if j == q.Seat {
-				var p Point
-				copy(p[:], d.take(32))
-				q.Commit[j] = p
-				continue
-			}
-			q.Commit[j] = d.point()
-		}
-		for j := range n {
-			if j == q.Seat {
-				continue
-			}
-			s := Sealed{Kind: SealEscrow, From: q.Seat, To: j}
-			s.Commitment = d.hash()
-			s.Ciphertext = append([]byte(nil), d.take(escrowCTLen)...)
-			q.Shares = append(q.Shares, s)
-		}
-	}
-	if err := d.finish(); err != nil {
+	if err := decode(kindEscrow, b, escrowMaxLen, q.wire); err != nil {
 		return err
+	}
+	for i := range q.Shares {
+		sh := &q.Shares[i]
+		sh.Kind, sh.From, sh.To = SealEscrow, q.Seat, i
+		if i >= q.Seat { // the owner holds no share of its own
+			sh.To++
+		}
 	}
 	*m = q
 	return nil
 }
 
+func (sh *EscrowShare) wire(c codec) {
+	c.bounded(&sh.Owner, "owner", 0, MaxParties-1)
+	c.seat(&sh.Holder)
+	c.hash(&sh.Key)
+}
+
 // MarshalBinary encodes the share.
 func (sh *EscrowShare) MarshalBinary() ([]byte, error) {
-	e := newEncoder(kindEscrowShare, escrowShareLen)
-	e.u8(sh.Owner)
-	e.u8(sh.Holder)
-	e.hash(sh.Key)
-	return e.bytes(), nil
+	return encode(kindEscrowShare, escrowShareLen, sh.wire), nil
 }
 
 // UnmarshalBinary decodes a share strictly; the scalar must be canonical.
 func (sh *EscrowShare) UnmarshalBinary(b []byte) error {
 	d := newDecoder(kindEscrowShare, b, escrowShareLen)
 	var q EscrowShare
-	q.Owner = d.bounded("owner", 0, MaxParties-1)
-	q.Holder = d.readSeat()
-	q.Key = d.hash()
+	q.wire(d)
 	if d.err == nil {
 		if _, err := ristretto255.NewScalar().SetCanonicalBytes(q.Key[:]); err != nil {
 			d.fail("non-canonical share scalar")
@@ -695,30 +692,22 @@ func (sh *EscrowShare) String() string {
 
 const recoveredPlayMaxLen = 2 + 4 + (MaxParties-1)*(tokenLen+recoveryLen+32)
 
+func (p *RecoveredPlay) wire(c codec) {
+	c.seat(&p.Seat)
+	c.bounded(&p.Owner, "owner", 0, MaxParties-1)
+	c.bounded(&p.Position, "position", 0, MaxCards-1)
+	list(c, &p.Openings, "opening count", MinEscrowParties-1, MaxParties-1, (*RecoveryOpening).wire)
+}
+
 // MarshalBinary encodes the message.
 func (p *RecoveredPlay) MarshalBinary() ([]byte, error) {
 	if len(p.Openings) < MinEscrowParties-1 || len(p.Openings) > MaxParties-1 {
 		return nil, usageError("%d recovery openings", len(p.Openings))
 	}
-	e := newEncoder(kindRecoveredPlay, recoveredPlayMaxLen)
-	e.u8(p.Seat)
-	e.u8(p.Owner)
-	e.u8(p.Position)
-	encodeOpenings(e, p.Openings)
-	return e.bytes(), nil
+	return encode(kindRecoveredPlay, recoveredPlayMaxLen, p.wire), nil
 }
 
 // UnmarshalBinary decodes a message strictly.
 func (p *RecoveredPlay) UnmarshalBinary(b []byte) error {
-	d := newDecoder(kindRecoveredPlay, b, recoveredPlayMaxLen)
-	var q RecoveredPlay
-	q.Seat = d.readSeat()
-	q.Owner = d.bounded("owner", 0, MaxParties-1)
-	q.Position = d.bounded("position", 0, MaxCards-1)
-	q.Openings = decodeOpenings[RecoveryOpening](d, "opening count", MinEscrowParties-1, MaxParties-1)
-	if err := d.finish(); err != nil {
-		return err
-	}
-	*p = q
-	return nil
+	return decodeInto(p, kindRecoveredPlay, b, recoveredPlayMaxLen, (*RecoveredPlay).wire)
 }

@@ -77,32 +77,25 @@ func (s *Secrets) hpkeKey() (hpke.PrivateKey, error) {
 // public returns the ElGamal public key share x*G.
 func (s *Secrets) public() Point { return s.pub }
 
-const secretsLen = 2 + 1 + 32 + 32
+// Stored secrets have the layout of their Reveal, under their own kind.
+const secretsLen = revealLen
 
 // MarshalBinary encodes the secrets for private storage.
 func (s *Secrets) MarshalBinary() ([]byte, error) {
-	e := newEncoder(kindSecrets, secretsLen)
-	e.u8(s.seat)
-	e.raw(s.key.Bytes())
-	e.raw(s.hpkeSeed[:])
-	return e.bytes(), nil
+	return encode(kindSecrets, secretsLen, s.Reveal().wire), nil
 }
 
 // UnmarshalBinary decodes secrets stored by MarshalBinary.
 func (s *Secrets) UnmarshalBinary(b []byte) error {
-	d := newDecoder(kindSecrets, b, secretsLen)
-	seat := d.readSeat()
-	key := d.take(32)
-	var seed [32]byte
-	copy(seed[:], d.take(32))
-	if err := d.finish(); err != nil {
+	var q Reveal
+	if err := decode(kindSecrets, b, secretsLen, q.wire); err != nil {
 		return err
 	}
 	var x ristretto255.Scalar
-	if _, err := x.SetCanonicalBytes(key); err != nil {
-		return cheat(seat, CheckEncoding, "non-canonical key scalar")
+	if _, err := x.SetCanonicalBytes(q.Key[:]); err != nil {
+		return cheat(q.Seat, CheckEncoding, "non-canonical key scalar")
 	}
-	n, err := newSecrets(seat, &x, seed)
+	n, err := newSecrets(q.Seat, &x, q.HPKESeed)
 	if err != nil {
 		return err
 	}
@@ -188,30 +181,22 @@ func VerifyKey(p Params, m *KeyMessage) error {
 
 const keyMessageLen = 2 + 1 + 32 + 32 + 64
 
+func (m *KeyMessage) wire(c codec) {
+	c.seat(&m.Seat)
+	c.point(&m.Key)
+	c.hash(&m.HPKE)
+	c.proof(&m.Proof)
+}
+
 // MarshalBinary encodes the message.
 func (m *KeyMessage) MarshalBinary() ([]byte, error) {
-	e := newEncoder(kindKey, keyMessageLen)
-	e.u8(m.Seat)
-	e.point(m.Key)
-	e.hash(m.HPKE)
-	e.proof(m.Proof)
-	return e.bytes(), nil
+	return encode(kindKey, keyMessageLen, m.wire), nil
 }
 
 // UnmarshalBinary decodes a message strictly; a failure names the seat the
 // message claims once that byte is read.
 func (m *KeyMessage) UnmarshalBinary(b []byte) error {
-	d := newDecoder(kindKey, b, keyMessageLen)
-	var q KeyMessage
-	q.Seat = d.readSeat()
-	q.Key = d.point()
-	q.HPKE = d.hash()
-	q.Proof = d.proof()
-	if err := d.finish(); err != nil {
-		return err
-	}
-	*m = q
-	return nil
+	return decodeInto(m, kindKey, b, keyMessageLen, (*KeyMessage).wire)
 }
 
 // Round is the verified public state of a round that every later step

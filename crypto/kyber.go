@@ -303,12 +303,19 @@ func (p *kyberPoint) MarshalSize() int { return 32 }
 
 func (p *kyberPoint) MarshalTo(w io.Writer) (int, error) { return w.Write(p.element().Bytes()) }
 
-// UnmarshalFrom reads an encoding from r. As everywhere in kyber, a reader
-// that is also a cipher.Stream (a challenge or randomness stream) yields a
-// random point instead.
+// UnmarshalFrom reads an encoding from r, or picks a random point when r
+// is a cipher.Stream (see unmarshalFrom).
 func (p *kyberPoint) UnmarshalFrom(r io.Reader) (int, error) {
+	return unmarshalFrom(r, func(s cipher.Stream) { p.Pick(s) }, p.UnmarshalBinary)
+}
+
+// unmarshalFrom reads a 32-byte encoding from r and decodes it with
+// unmarshal. As everywhere in kyber, a reader that is also a cipher.Stream
+// (a challenge or randomness stream) yields a random value instead, drawn
+// with pick.
+func unmarshalFrom(r io.Reader, pick func(cipher.Stream), unmarshal func([]byte) error) (int, error) {
 	if s, ok := r.(cipher.Stream); ok {
-		p.Pick(s)
+		pick(s)
 		return -1, nil
 	}
 	var b [32]byte
@@ -316,7 +323,7 @@ func (p *kyberPoint) UnmarshalFrom(r io.Reader) (int, error) {
 	if err != nil {
 		return n, err
 	}
-	return n, p.UnmarshalBinary(b[:])
+	return n, unmarshal(b[:])
 }
 
 // kyberScalar is a ristretto255 scalar; its zero value is 0.
@@ -427,18 +434,9 @@ func (s *kyberScalar) MarshalSize() int                   { return 32 }
 func (s *kyberScalar) MarshalTo(w io.Writer) (int, error) { return w.Write(s.s.Bytes()) }
 
 // UnmarshalFrom reads an encoding from r, or picks a random scalar when r
-// is a cipher.Stream (see kyberPoint.UnmarshalFrom).
+// is a cipher.Stream (see unmarshalFrom).
 func (s *kyberScalar) UnmarshalFrom(r io.Reader) (int, error) {
-	if st, ok := r.(cipher.Stream); ok {
-		s.Pick(st)
-		return -1, nil
-	}
-	var b [32]byte
-	n, err := io.ReadFull(r, b[:])
-	if err != nil {
-		return n, err
-	}
-	return n, s.UnmarshalBinary(b[:])
+	return unmarshalFrom(r, func(st cipher.Stream) { s.Pick(st) }, s.UnmarshalBinary)
 }
 
 // kyberSuite is the proof.Suite the shuffle proof runs with: the group, a

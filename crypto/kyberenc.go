@@ -47,20 +47,8 @@ func writeValue(w io.Writer, v reflect.Value) error {
 			return fmt.Errorf("crypto: proof message holds a nil %s", v.Type())
 		}
 		return writeValue(w, v.Elem())
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if err := writeValue(w, v.Field(i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			if err := writeValue(w, v.Index(i)); err != nil {
-				return err
-			}
-		}
-		return nil
+	case reflect.Struct, reflect.Slice, reflect.Array:
+		return eachPart(v, func(p reflect.Value) error { return writeValue(w, p) })
 	}
 	return fmt.Errorf("crypto: cannot encode %s in a proof", v.Type())
 }
@@ -107,22 +95,26 @@ func readValue(r io.Reader, g *kyberGroup, v reflect.Value) error {
 			return err
 		}
 		return readValue(r, g, v.Elem())
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if err := readValue(r, g, v.Field(i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			if err := readValue(r, g, v.Index(i)); err != nil {
-				return err
-			}
-		}
-		return nil
+	case reflect.Struct, reflect.Slice, reflect.Array:
+		return eachPart(v, func(p reflect.Value) error { return readValue(r, g, p) })
 	}
 	return fmt.Errorf("crypto: cannot decode %s in a proof", v.Type())
+}
+
+// eachPart calls f on each field of the struct v, or each element of the
+// slice or array v, in order, and stops at the first error.
+func eachPart(v reflect.Value, f func(reflect.Value) error) error {
+	n := v.Len
+	part := v.Index
+	if v.Kind() == reflect.Struct {
+		n, part = v.NumField, v.Field
+	}
+	for i := range n() {
+		if err := f(part(i)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // shakeXOF is a kyber.XOF over cSHAKE256 from the standard library.

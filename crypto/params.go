@@ -39,36 +39,25 @@ func (p Params) Validate() error {
 
 const paramsMaxLen = 2 + 32 + 8 + 1 + 1 + 1 + MaxDeckIDLen
 
+func (p *Params) wire(c codec) {
+	c.hash(&p.TableID)
+	c.u64(&p.Round)
+	c.bounded(&p.Parties, "parties", MinParties, MaxParties)
+	c.bounded(&p.Cards, "cards", MinCards, MaxCards)
+	c.text8(&p.DeckID, "deck id length", 1, MaxDeckIDLen)
+}
+
 // MarshalBinary encodes the parameters.
 func (p Params) MarshalBinary() ([]byte, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	e := newEncoder(kindParams, paramsMaxLen)
-	e.hash(p.TableID)
-	e.u64(p.Round)
-	e.u8(p.Parties)
-	e.u8(p.Cards)
-	e.u8(len(p.DeckID))
-	e.raw([]byte(p.DeckID))
-	return e.bytes(), nil
+	return encode(kindParams, paramsMaxLen, p.wire), nil
 }
 
 // UnmarshalBinary decodes parameters strictly.
 func (p *Params) UnmarshalBinary(b []byte) error {
-	d := newDecoder(kindParams, b, paramsMaxLen)
-	var q Params
-	q.TableID = d.hash()
-	q.Round = d.u64()
-	q.Parties = d.bounded("parties", MinParties, MaxParties)
-	q.Cards = d.bounded("cards", MinCards, MaxCards)
-	n := d.bounded("deck id length", 1, MaxDeckIDLen)
-	q.DeckID = string(d.take(n))
-	if err := d.finish(); err != nil {
-		return err
-	}
-	*p = q
-	return nil
+	return decodeInto(p, kindParams, b, paramsMaxLen, (*Params).wire)
 }
 
 // digest is the hash of the encoded parameters that every proof binds to.

@@ -35,28 +35,21 @@ func (r *Round) VerifyPlay(deck Deck, m *PlayMessage, log []Sealed) (int, error)
 
 const playMaxLen = 2 + 3 + MaxParties*openingLen
 
+func (m *PlayMessage) wire(c codec) {
+	c.seat(&m.Seat)
+	c.bounded(&m.Position, "position", 0, MaxCards-1)
+	list(c, &m.Openings, "token count", MinParties, MaxParties, (*Opening).wire)
+}
+
 // MarshalBinary encodes the message.
 func (m *PlayMessage) MarshalBinary() ([]byte, error) {
 	if len(m.Openings) < MinParties || len(m.Openings) > MaxParties {
 		return nil, usageError("%d openings", len(m.Openings))
 	}
-	e := newEncoder(kindPlay, playMaxLen)
-	e.u8(m.Seat)
-	e.u8(m.Position)
-	encodeOpenings(e, m.Openings)
-	return e.bytes(), nil
+	return encode(kindPlay, playMaxLen, m.wire), nil
 }
 
 // UnmarshalBinary decodes a message strictly.
 func (m *PlayMessage) UnmarshalBinary(b []byte) error {
-	d := newDecoder(kindPlay, b, playMaxLen)
-	var q PlayMessage
-	q.Seat = d.readSeat()
-	q.Position = d.bounded("position", 0, MaxCards-1)
-	q.Openings = decodeOpenings[Opening](d, "token count", MinParties, MaxParties)
-	if err := d.finish(); err != nil {
-		return err
-	}
-	*m = q
-	return nil
+	return decodeInto(m, kindPlay, b, playMaxLen, (*PlayMessage).wire)
 }

@@ -122,13 +122,12 @@ func (r *Round) Deal(s *Secrets, deck Deck, pos, to int, rand io.Reader) (*Seale
 	if err != nil {
 		return nil, err
 	}
-	e := &encoder{b: make([]byte, 0, dealPlainLen)}
-	var salt [32]byte
-	if _, err := io.ReadFull(rand, salt[:]); err != nil {
+	o := Opening{Token: t}
+	if _, err := io.ReadFull(rand, o.Salt[:]); err != nil {
 		return nil, fmt.Errorf("crypto: random source: %w", err)
 	}
-	e.hash(salt)
-	t.encode(e)
+	e := &encoder{b: make([]byte, 0, dealPlainLen)}
+	o.dealPlain(e)
 	return r.seal(SealDeal, s.seat, to, pos, e.bytes())
 }
 
@@ -173,10 +172,9 @@ func (r *Round) unsealDeal(priv hpke.PrivateKey, m *Sealed) (Opening, error) {
 	}
 	// Lax: the token's points are validated when its proof is verified,
 	// which names the same seat for the same check.
-	d := &decoder{b: plain, seat: m.From, lax: true}
+	d := &decoder{b: plain, sender: m.From, lax: true}
 	var o Opening
-	o.Salt = d.hash()
-	o.Token.decode(d)
+	o.dealPlain(d)
 	if err := d.finish(); err != nil {
 		return Opening{}, err
 	}
@@ -320,8 +318,7 @@ func (r *Round) checkOpeningsBatch(deck Deck, pos int, openings []Opening, log [
 // its seat and position in log.
 func (r *Round) matchesDeal(o *Opening, log []Sealed) bool {
 	e := &encoder{b: make([]byte, 0, dealPlainLen)}
-	e.hash(o.Salt)
-	o.Token.encode(e)
+	o.dealPlain(e)
 	for i := range log {
 		m := &log[i]
 		if m.Kind == SealDeal && m.From == o.Token.Seat && m.Position == o.Token.Position &&
@@ -348,8 +345,7 @@ func (r *Round) Forward(s *Secrets, deck Deck, pos, to int, openings []Opening, 
 		return nil, fmt.Errorf("crypto: random source: %w", err)
 	}
 	e := &encoder{b: make([]byte, 0, forwardPlainMax)}
-	e.hash(salt)
-	encodeOpenings(e, all)
+	forwardPlain(e, &salt, &all, r.params.Parties)
 	return r.seal(SealForward, s.seat, to, pos, e.bytes())
 }
 
@@ -409,9 +405,10 @@ func (r *Round) openForward(priv hpke.PrivateKey, deck Deck, m *Sealed, log []Se
 	if err != nil {
 		return nil, 0, err
 	}
-	d := &decoder{b: plain, seat: m.From}
-	d.hash()
-	openings := decodeOpenings[Opening](d, "token count", r.params.Parties, r.params.Parties)
+	d := &decoder{b: plain, sender: m.From}
+	var salt [32]byte
+	var openings []Opening
+	forwardPlain(d, &salt, &openings, r.params.Parties)
 	if err := d.finish(); err != nil {
 		return nil, 0, err
 	}
@@ -422,34 +419,31 @@ func (r *Round) openForward(priv hpke.PrivateKey, deck Deck, m *Sealed, log []Se
 	return openings, card, nil
 }
 
+// forwardPlain walks the plaintext of a sealed forward: the salt, then the
+// openings, one per seat of a table of the given size.
+func forwardPlain(c codec, salt *[32]byte, openings *[]Opening, parties int) {
+	c.hash(salt)
+	list(c, openings, "token count", parties, parties, (*Opening).wire)
+}
+
+func (m *Sealed) wire(c codec) {
+	c.seat(&m.From)
+	c.bounded(&m.To, "recipient", 0, MaxParties-1)
+	c.sealKind(&m.Kind)
+	c.bounded(&m.Position, "position", 0, MaxCards-1)
+	c.hash(&m.Commitment)
+	c.blob16(&m.Ciphertext, sealedCTMax)
+}
+
 // MarshalBinary encodes the message.
 func (m *Sealed) MarshalBinary() ([]byte, error) {
 	if len(m.Ciphertext) > sealedCTMax {
 		return nil, usageError("ciphertext of %d bytes", len(m.Ciphertext))
 	}
-	e := newEncoder(kindSealed, sealedMaxLen)
-	e.u8(m.From)
-	e.u8(m.To)
-	e.u8(int(m.Kind))
-	e.u8(m.Position)
-	e.hash(m.Commitment)
-	e.blob16(m.Ciphertext)
-	return e.bytes(), nil
+	return encode(kindSealed, sealedMaxLen, m.wire), nil
 }
 
 // UnmarshalBinary decodes a message strictly.
 func (m *Sealed) UnmarshalBinary(b []byte) error {
-	d := newDecoder(kindSealed, b, sealedMaxLen)
-	var q Sealed
-	q.From = d.readSeat()
-	q.To = d.bounded("recipient", 0, MaxParties-1)
-	q.Kind = SealKind(d.bounded("seal kind", int(SealDeal), int(SealRecovery)))
-	q.Position = d.bounded("position", 0, MaxCards-1)
-	q.Commitment = d.hash()
-	q.Ciphertext = d.blob16(sealedCTMax)
-	if err := d.finish(); err != nil {
-		return err
-	}
-	*m = q
-	return nil
+	return decodeInto(m, kindSealed, b, sealedMaxLen, (*Sealed).wire)
 }

@@ -196,21 +196,26 @@ func (r *Round) VerifyShuffle(in Deck, m *ShuffleMessage) error {
 	return nil
 }
 
+func (m *ShuffleMessage) wire(c codec) {
+	c.seat(&m.Seat)
+	list(c, &m.Deck, "cards", MinCards, MaxCards, (*Ciphertext).wire)
+	if c.ok() {
+		c.raw(&m.Proof, shuffleProofLen(len(m.Deck)))
+	}
+}
+
+func (ct *Ciphertext) wire(c codec) {
+	c.point(&ct.C1)
+	c.point(&ct.C2)
+}
+
 // MarshalBinary encodes the message.
 func (m *ShuffleMessage) MarshalBinary() ([]byte, error) {
 	k := len(m.Deck)
 	if k < MinCards || k > MaxCards || len(m.Proof) != shuffleProofLen(k) {
 		return nil, usageError("malformed shuffle message")
 	}
-	e := newEncoder(kindShuffle, 2+64*k+len(m.Proof))
-	e.u8(m.Seat)
-	e.u8(k)
-	for _, c := range m.Deck {
-		e.point(c.C1)
-		e.point(c.C2)
-	}
-	e.raw(m.Proof)
-	return e.bytes(), nil
+	return encode(kindShuffle, 2+64*k+len(m.Proof), m.wire), nil
 }
 
 const shuffleMessageMaxLen = 2 + 2 + 64*MaxCards + 32*(12*MaxCards+3)
@@ -218,21 +223,5 @@ const shuffleMessageMaxLen = 2 + 2 + 64*MaxCards + 32*(12*MaxCards+3)
 // UnmarshalBinary decodes a message strictly. The proof's own points and
 // scalars are validated when it is verified.
 func (m *ShuffleMessage) UnmarshalBinary(b []byte) error {
-	d := newDecoder(kindShuffle, b, shuffleMessageMaxLen)
-	var q ShuffleMessage
-	q.Seat = d.readSeat()
-	k := d.bounded("cards", MinCards, MaxCards)
-	if d.err == nil {
-		q.Deck = make(Deck, k)
-		for i := range q.Deck {
-			q.Deck[i].C1 = d.point()
-			q.Deck[i].C2 = d.point()
-		}
-		q.Proof = append([]byte(nil), d.take(shuffleProofLen(k))...)
-	}
-	if err := d.finish(); err != nil {
-		return err
-	}
-	*m = q
-	return nil
+	return decodeInto(m, kindShuffle, b, shuffleMessageMaxLen, (*ShuffleMessage).wire)
 }

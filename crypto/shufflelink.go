@@ -191,41 +191,16 @@ func checkShuffleLink(rec *recordingVerifier, k int, statement string, prf []byt
 	//   Σ e_i·P_i + Σ f_i·Q_i + λ·(Σ e_i·U_i − Σ f_i·D_i) − (λ·Σ e_i·ρ_i)·G = 0,
 	// computed as V = Σ e_i·U_i + Σ f_i·(−D_i), then one more
 	// multi-scalar multiplication over the P, Q, V and G.
-	pts := func(ps []kyber.Point) ([]*ristretto255.Element, error) {
-		out := make([]*ristretto255.Element, len(ps))
+	var pts [6][]*ristretto255.Element
+	for j, ps := range [...][]kyber.Point{t.X, t.Y, t.A, t.C, t.U, t.D} {
+		pts[j] = make([]*ristretto255.Element, len(ps))
 		for i, p := range ps {
-			e, err := elementOf(p)
-			if err != nil {
-				return nil, err
+			if pts[j][i], err = elementOf(p); err != nil {
+				return err
 			}
-			out[i] = e
 		}
-		return out, nil
 	}
-	X, err := pts(t.X)
-	if err != nil {
-		return err
-	}
-	Y, err := pts(t.Y)
-	if err != nil {
-		return err
-	}
-	A, err := pts(t.A)
-	if err != nil {
-		return err
-	}
-	C, err := pts(t.C)
-	if err != nil {
-		return err
-	}
-	U, err := pts(t.U)
-	if err != nil {
-		return err
-	}
-	D, err := pts(t.D)
-	if err != nil {
-		return err
-	}
+	X, Y, A, C, U, D := pts[0], pts[1], pts[2], pts[3], pts[4], pts[5]
 	ws := make([]*ristretto255.Scalar, 2*k, 2*k+2)
 	inner := make([]*ristretto255.Element, 2*k)
 	outer := make([]*ristretto255.Element, 2*k, 2*k+2)

@@ -331,79 +331,46 @@ func (r *Round) cardOf(deck Deck, pos int, shares []*ristretto255.Element) (int,
 	return card, nil
 }
 
-func (t *Token) encode(e *encoder) {
-	e.u8(t.Seat)
-	e.u8(t.Position)
-	e.point(t.Share)
-	e.raw(t.Proof[:])
+// wire walks a token inside another message, whose sender is the one
+// failures name.
+func (t *Token) wire(c codec) {
+	c.bounded(&t.Seat, "seat", 0, MaxParties-1)
+	t.wireShare(c)
 }
 
-func (t *Token) decode(d *decoder) {
-	t.Seat = d.bounded("seat", 0, MaxParties-1)
-	t.Position = d.bounded("position", 0, MaxCards-1)
-	t.Share = d.point()
-	t.Proof = d.tokenProof()
+// wireAlone walks a token sent on its own, as its seat's message.
+func (t *Token) wireAlone(c codec) {
+	c.seat(&t.Seat)
+	t.wireShare(c)
 }
 
-func (o *Opening) encode(e *encoder) {
-	o.Token.encode(e)
-	e.hash(o.Salt)
+// wireShare walks the fields after the seat.
+func (t *Token) wireShare(c codec) {
+	c.bounded(&t.Position, "position", 0, MaxCards-1)
+	c.point(&t.Share)
+	c.tokenProof(&t.Proof)
 }
 
-func (o *Opening) decode(d *decoder) {
-	o.Token.decode(d)
-	o.Salt = d.hash()
+// wire walks an opening in place: in a play, a forward or a recovered play.
+func (o *Opening) wire(c codec) {
+	o.Token.wire(c)
+	c.hash(&o.Salt)
 }
 
-// encodeOpenings writes a one-byte count and then each opening of v, in
-// place: the openings of a play, a forward or a recovered play.
-func encodeOpenings[T any, P interface {
-	*T
-	encode(*encoder)
-}](e *encoder, v []T) {
-	e.u8(len(v))
-	for i := range v {
-		P(&v[i]).encode(e)
-	}
-}
-
-// decodeOpenings reads what encodeOpenings writes, the count bounded by lo
-// and hi and named what in a failure; nil when the count fails.
-func decodeOpenings[T any, P interface {
-	*T
-	decode(*decoder)
-}](d *decoder, what string, lo, hi int) []T {
-	n := d.bounded(what, lo, hi)
-	if d.err != nil {
-		return nil
-	}
-	v := make([]T, n)
-	for i := range v {
-		P(&v[i]).decode(d)
-	}
-	return v
+// dealPlain walks the plaintext of a sealed deal: the salt, then the token.
+func (o *Opening) dealPlain(c codec) {
+	c.hash(&o.Salt)
+	o.Token.wire(c)
 }
 
 // MarshalBinary encodes the token on its own.
 func (t *Token) MarshalBinary() ([]byte, error) {
-	e := newEncoder(kindToken, tokenLen)
-	t.encode(e)
-	return e.bytes(), nil
+	return encode(kindToken, tokenLen, t.wireAlone), nil
 }
 
 // UnmarshalBinary decodes a token strictly.
 func (t *Token) UnmarshalBinary(b []byte) error {
-	d := newDecoder(kindToken, b, 2+tokenLen)
-	var q Token
-	q.Seat = d.readSeat()
-	q.Position = d.bounded("position", 0, MaxCards-1)
-	q.Share = d.point()
-	q.Proof = d.tokenProof()
-	if err := d.finish(); err != nil {
-		return err
-	}
-	*t = q
-	return nil
+	return decodeInto(t, kindToken, b, 2+tokenLen, (*Token).wireAlone)
 }
 
 // minParallelBatch is the smallest batch of tokens worth splitting across

@@ -56,22 +56,22 @@ func (r *Round) VerifyReveal(m *Reveal) error {
 
 const revealLen = 2 + 1 + 32 + 32
 
+func (m *Reveal) wire(c codec) {
+	c.seat(&m.Seat)
+	c.hash(&m.Key)
+	c.hash(&m.HPKESeed)
+}
+
 // MarshalBinary encodes the message.
 func (m *Reveal) MarshalBinary() ([]byte, error) {
-	e := newEncoder(kindReveal, revealLen)
-	e.u8(m.Seat)
-	e.hash(m.Key)
-	e.hash(m.HPKESeed)
-	return e.bytes(), nil
+	return encode(kindReveal, revealLen, m.wire), nil
 }
 
 // UnmarshalBinary decodes a message strictly.
 func (m *Reveal) UnmarshalBinary(b []byte) error {
 	d := newDecoder(kindReveal, b, revealLen)
 	var q Reveal
-	q.Seat = d.readSeat()
-	q.Key = d.hash()
-	q.HPKESeed = d.hash()
+	q.wire(d)
 	if d.err == nil {
 		var x ristretto255.Scalar
 		if _, err := x.SetCanonicalBytes(q.Key[:]); err != nil {

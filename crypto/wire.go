@@ -26,7 +26,94 @@ const (
 	kindRecoveredPlay = 12
 )
 
-// encoder appends fixed-layout fields to a buffer.
+// codec walks the fields of a message in wire order. The encoder writes
+// each field; the decoder reads into it, checks it and remembers the first
+// failure. A message's wire method lists its fields once for both.
+type codec interface {
+	// seat is the seat the message comes from. The decoder bounds it by
+	// MaxParties and names it in every later failure.
+	seat(v *int)
+	// bounded is a one-byte number in [lo, hi], named what in a failure.
+	bounded(v *int, what string, lo, hi int)
+	// sealKind is a byte naming one of the seal kinds.
+	sealKind(v *SealKind)
+	u64(v *uint64)
+	hash(v *[32]byte)
+	// point is a canonical ristretto255 encoding; a lax decoder leaves it
+	// to be validated later.
+	point(v *Point)
+	// proof is a (challenge, response) pair of canonical scalars.
+	proof(v *[64]byte)
+	// tokenProof is a token proof (A, B, z); a lax decoder leaves it to be
+	// validated later.
+	tokenProof(v *[tokenProofLen]byte)
+	// raw is n bytes as they stand; the encoder writes *v, which its
+	// caller has checked to be n bytes long.
+	raw(v *[]byte, n int)
+	// blob16 is a two-byte length and at most max bytes.
+	blob16(v *[]byte, max int)
+	// text8 is a one-byte length in [lo, hi], named what in a failure, and
+	// that many bytes.
+	text8(v *string, what string, lo, hi int)
+	// check fails the decoder with the message unless cond holds; the
+	// encoder leaves such rules to its caller.
+	check(cond bool, format string, args ...any)
+	// ok reports whether the walk goes on: always when encoding, until the
+	// first failure when decoding.
+	ok() bool
+}
+
+// sized makes *v hold n elements. A value being encoded already does (n
+// was taken from it); a decoder's fresh value gets them allocated.
+func sized[S ~[]T, T any](v *S, n int) {
+	if len(*v) != n {
+		*v = make(S, n)
+	}
+}
+
+// list walks a one-byte count in [lo, hi], named what in a failure, and
+// then each element of *v. A decoder leaves *v nil if the count fails.
+func list[S ~[]T, T any](c codec, v *S, what string, lo, hi int, wire func(*T, codec)) {
+	n := len(*v)
+	c.bounded(&n, what, lo, hi)
+	if !c.ok() {
+		return
+	}
+	sized(v, n)
+	for i := range *v {
+		wire(&(*v)[i], c)
+	}
+}
+
+// encode returns the message of the given kind whose fields wire walks;
+// size is the capacity to start with.
+func encode(kind byte, size int, wire func(codec)) []byte {
+	e := newEncoder(kind, size)
+	wire(e)
+	return e.bytes()
+}
+
+// decode reads b, a message of the given kind and at most maxLen bytes,
+// into the fields wire walks, and rejects bytes left over.
+func decode(kind byte, b []byte, maxLen int, wire func(codec)) error {
+	d := newDecoder(kind, b, maxLen)
+	wire(d)
+	return d.finish()
+}
+
+// decodeInto decodes b, a message of the given kind and at most maxLen
+// bytes whose fields wire walks, into *m; on a failure *m is left as it
+// was.
+func decodeInto[T any](m *T, kind byte, b []byte, maxLen int, wire func(*T, codec)) error {
+	var q T
+	if err := decode(kind, b, maxLen, func(c codec) { wire(&q, c) }); err != nil {
+		return err
+	}
+	*m = q
+	return nil
+}
+
+// encoder appends fields to a buffer.
 type encoder struct{ b []byte }
 
 func newEncoder(kind byte, size int) *encoder {
@@ -35,31 +122,40 @@ func newEncoder(kind byte, size int) *encoder {
 	return e
 }
 
-func (e *encoder) u8(v int)         { e.b = append(e.b, byte(v)) }
-func (e *encoder) u16(v int)        { e.b = binary.BigEndian.AppendUint16(e.b, uint16(v)) }
-func (e *encoder) u32(v int)        { e.b = binary.BigEndian.AppendUint32(e.b, uint32(v)) }
-func (e *encoder) u64(v uint64)     { e.b = binary.BigEndian.AppendUint64(e.b, v) }
-func (e *encoder) raw(v []byte)     { e.b = append(e.b, v...) }
-func (e *encoder) blob16(v []byte)  { e.u16(len(v)); e.raw(v) }
-func (e *encoder) blob32(v []byte)  { e.u32(len(v)); e.raw(v) }
-func (e *encoder) bytes() []byte    { return e.b }
-func (e *encoder) point(p Point)    { e.raw(p[:]) }
-func (e *encoder) proof(p [64]byte) { e.raw(p[:]) }
-func (e *encoder) hash(h [32]byte)  { e.raw(h[:]) }
+func (e *encoder) bytes() []byte { return e.b }
 
-// decoder reads fields and remembers the first error. seat is the seat the
-// message claims to come from, once read, so that failures can name it.
+func (e *encoder) u8(v int)        { e.b = append(e.b, byte(v)) }
+func (e *encoder) u16(v int)       { e.b = binary.BigEndian.AppendUint16(e.b, uint16(v)) }
+func (e *encoder) u32(v int)       { e.b = binary.BigEndian.AppendUint32(e.b, uint32(v)) }
+func (e *encoder) blob32(v []byte) { e.u32(len(v)); e.b = append(e.b, v...) }
+
+func (e *encoder) seat(v *int)                         { e.u8(*v) }
+func (e *encoder) bounded(v *int, _ string, _, _ int)  { e.u8(*v) }
+func (e *encoder) sealKind(v *SealKind)                { e.u8(int(*v)) }
+func (e *encoder) u64(v *uint64)                       { e.b = binary.BigEndian.AppendUint64(e.b, *v) }
+func (e *encoder) hash(v *[32]byte)                    { e.b = append(e.b, v[:]...) }
+func (e *encoder) point(v *Point)                      { e.b = append(e.b, v[:]...) }
+func (e *encoder) proof(v *[64]byte)                   { e.b = append(e.b, v[:]...) }
+func (e *encoder) tokenProof(v *[tokenProofLen]byte)   { e.b = append(e.b, v[:]...) }
+func (e *encoder) raw(v *[]byte, _ int)                { e.b = append(e.b, *v...) }
+func (e *encoder) blob16(v *[]byte, _ int)             { e.u16(len(*v)); e.b = append(e.b, *v...) }
+func (e *encoder) text8(v *string, _ string, _, _ int) { e.u8(len(*v)); e.b = append(e.b, *v...) }
+func (e *encoder) check(bool, string, ...any)          {}
+func (e *encoder) ok() bool                            { return true }
+
+// decoder reads fields and remembers the first error. sender is the seat
+// the message claims to come from, once read, so that failures can name it.
 type decoder struct {
-	b    []byte
-	err  error
-	seat int
+	b      []byte
+	err    error
+	sender int
 	// lax skips the validation of points and token proofs, for input that
 	// is verified right after decoding with the same attribution.
 	lax bool
 }
 
 func newDecoder(kind byte, b []byte, maxLen int) *decoder {
-	d := &decoder{b: b, seat: -1}
+	d := &decoder{b: b, sender: -1}
 	switch {
 	case len(b) > maxLen:
 		d.fail("message of %d bytes exceeds the limit of %d", len(b), maxLen)
@@ -77,7 +173,7 @@ func newDecoder(kind byte, b []byte, maxLen int) *decoder {
 
 func (d *decoder) fail(format string, args ...any) {
 	if d.err == nil {
-		d.err = cheat(d.seat, CheckEncoding, format, args...)
+		d.err = cheat(d.sender, CheckEncoding, format, args...)
 	}
 }
 
@@ -94,86 +190,9 @@ func (d *decoder) take(n int) []byte {
 	return v
 }
 
-func (d *decoder) u8() int     { return int(d.take(1)[0]) }
-func (d *decoder) u16() int    { return int(binary.BigEndian.Uint16(d.take(2))) }
-func (d *decoder) u32() int    { return int(binary.BigEndian.Uint32(d.take(4))) }
-func (d *decoder) u64() uint64 { return binary.BigEndian.Uint64(d.take(8)) }
-func (d *decoder) hash() (h [32]byte) {
-	copy(h[:], d.take(32))
-	return h
-}
-
-// bounded reads a one-byte count and checks lo <= n <= hi.
-func (d *decoder) bounded(what string, lo, hi int) int {
-	n := d.u8()
-	if d.err == nil && (n < lo || n > hi) {
-		d.fail("%s %d out of range [%d, %d]", what, n, lo, hi)
-	}
-	return n
-}
-
-// readSeat reads a seat byte, bounded by MaxParties, and remembers it for
-// attribution of later failures.
-func (d *decoder) readSeat() int {
-	s := d.u8()
-	if d.err == nil {
-		if s >= MaxParties {
-			d.fail("seat %d out of range", s)
-			return s
-		}
-		d.seat = s
-	}
-	return s
-}
-
-// point reads a canonical ristretto255 encoding and validates it, unless
-// the decoder is lax.
-func (d *decoder) point() Point {
-	var p Point
-	copy(p[:], d.take(32))
-	if d.err == nil && !d.lax {
-		if _, err := p.element(); err != nil {
-			d.fail("%v", err)
-		}
-	}
-	return p
-}
-
-// proof reads a (challenge, response) pair of canonical scalars.
-func (d *decoder) proof() [64]byte {
-	var p [64]byte
-	copy(p[:], d.take(64))
-	if d.err == nil {
-		if _, _, err := splitProof(p); err != nil {
-			d.fail("%v", err)
-		}
-	}
-	return p
-}
-
-// tokenProof reads a token proof (A, B, z) and validates its encodings,
-// unless the decoder is lax.
-func (d *decoder) tokenProof() [tokenProofLen]byte {
-	var p [tokenProofLen]byte
-	copy(p[:], d.take(tokenProofLen))
-	if d.err == nil && !d.lax {
-		var A, B ristretto255.Element
-		var z ristretto255.Scalar
-		if err := splitTokenProof(&p, &A, &B, &z); err != nil {
-			d.fail("%v", err)
-		}
-	}
-	return p
-}
-
-func (d *decoder) blob16(max int) []byte {
-	n := d.u16()
-	if d.err == nil && n > max {
-		d.fail("field of %d bytes exceeds the limit of %d", n, max)
-		return nil
-	}
-	return append([]byte(nil), d.take(n)...)
-}
+func (d *decoder) u8() int  { return int(d.take(1)[0]) }
+func (d *decoder) u16() int { return int(binary.BigEndian.Uint16(d.take(2))) }
+func (d *decoder) u32() int { return int(binary.BigEndian.Uint32(d.take(4))) }
 
 func (d *decoder) blob32(max int) []byte {
 	n := d.u32()
@@ -184,13 +203,91 @@ func (d *decoder) blob32(max int) []byte {
 	return d.take(n)
 }
 
+func (d *decoder) seat(v *int) {
+	*v = d.u8()
+	if d.err == nil {
+		if *v >= MaxParties {
+			d.fail("seat %d out of range", *v)
+			return
+		}
+		d.sender = *v
+	}
+}
+
+func (d *decoder) bounded(v *int, what string, lo, hi int) {
+	*v = d.u8()
+	if d.err == nil && (*v < lo || *v > hi) {
+		d.fail("%s %d out of range [%d, %d]", what, *v, lo, hi)
+	}
+}
+
+func (d *decoder) sealKind(v *SealKind) {
+	var k int
+	d.bounded(&k, "seal kind", int(SealDeal), int(SealRecovery))
+	*v = SealKind(k)
+}
+
+func (d *decoder) u64(v *uint64)    { *v = binary.BigEndian.Uint64(d.take(8)) }
+func (d *decoder) hash(v *[32]byte) { copy(v[:], d.take(32)) }
+
+func (d *decoder) point(v *Point) {
+	copy(v[:], d.take(32))
+	if d.err == nil && !d.lax {
+		if _, err := v.element(); err != nil {
+			d.fail("%v", err)
+		}
+	}
+}
+
+func (d *decoder) proof(v *[64]byte) {
+	copy(v[:], d.take(64))
+	if d.err == nil {
+		if _, _, err := splitProof(*v); err != nil {
+			d.fail("%v", err)
+		}
+	}
+}
+
+func (d *decoder) tokenProof(v *[tokenProofLen]byte) {
+	copy(v[:], d.take(tokenProofLen))
+	if d.err == nil && !d.lax {
+		var A, B ristretto255.Element
+		var z ristretto255.Scalar
+		if err := splitTokenProof(v, &A, &B, &z); err != nil {
+			d.fail("%v", err)
+		}
+	}
+}
+
+func (d *decoder) raw(v *[]byte, n int) { *v = append([]byte(nil), d.take(n)...) }
+
+func (d *decoder) blob16(v *[]byte, max int) {
+	n := d.u16()
+	if d.err == nil && n > max {
+		d.fail("field of %d bytes exceeds the limit of %d", n, max)
+		return
+	}
+	*v = append([]byte(nil), d.take(n)...)
+}
+
+func (d *decoder) text8(v *string, what string, lo, hi int) {
+	var n int
+	d.bounded(&n, what, lo, hi)
+	*v = string(d.take(n))
+}
+
+func (d *decoder) check(cond bool, format string, args ...any) {
+	if d.err == nil && !cond {
+		d.fail(format, args...)
+	}
+}
+
+func (d *decoder) ok() bool { return d.err == nil }
+
 // finish reports the first error, or an error if bytes are left over.
 func (d *decoder) finish() error {
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d trailing bytes", len(d.b))
 	}
-	if d.err != nil {
-		return d.err
-	}
-	return nil
+	return d.err
 }
