@@ -68,27 +68,21 @@ func (p *Heuristic) Act(v *engine.View, legal []engine.Action) engine.Action {
 
 // knowledge is what the heuristic derives from a view before it scores.
 type knowledge struct {
-	v        *engine.View
-	e        engine.Edition
-	r        engine.Rules
-	hand     []engine.Card
-	count    map[engine.Colour]int // cards per printed colour
-	high     map[engine.Colour]int // cards of the top three values per colour
-	ones     map[engine.Colour]int // 1s per colour
-	unknown  []engine.Card         // cards in play whose place this seat does not know
-	margin   float64               // hand strength above an average hand (>0: strong)
-	rulesSet bool                  // the Njet phase is over
+	v    *engine.View
+	e    engine.Edition
+	r    engine.Rules
+	hand []engine.Card
+	handStats
+	unknown  []engine.Card // cards in play whose place this seat does not know
+	rulesSet bool          // the Njet phase is over
 }
 
 func newKnowledge(v *engine.View) *knowledge {
 	k := &knowledge{
-		v:     v,
-		e:     v.Edition,
-		r:     v.Rules,
-		hand:  v.Hand.Cards(v.Edition),
-		count: map[engine.Colour]int{},
-		high:  map[engine.Colour]int{},
-		ones:  map[engine.Colour]int{},
+		v:    v,
+		e:    v.Edition,
+		r:    v.Rules,
+		hand: v.Hand.Cards(v.Edition),
 	}
 	k.rulesSet = v.Phase > engine.PhaseNjet
 	deck := k.e.Deck(v.Players)
@@ -96,25 +90,7 @@ func newKnowledge(v *engine.View) *knowledge {
 	for _, c := range deck {
 		top = max(top, c.Value())
 	}
-	top -= 2 // the top three values of the deck in play count as high
-	highs, longest := 0, 0
-	for _, c := range k.hand {
-		col := c.Colour()
-		k.count[col]++
-		if c.Value() >= top {
-			k.high[col]++
-			highs++
-		}
-		if c.Value() == 1 {
-			k.ones[col]++
-		}
-		longest = max(longest, k.count[col])
-	}
-	n := len(k.hand) + v.Discarded.Len()
-	// An average hand of n cards holds n*12/len(deck) cards of the top
-	// three values and its longest colour has about n/4+1.5 cards.
-	avg := float64(n)*12/float64(len(deck)) + float64(n)/4 + 1.5
-	k.margin = float64(highs+longest) - avg
+	k.handStats = readHand(k.e, v.Hand, top, len(k.hand)+v.Discarded.Len(), len(deck))
 
 	var seen engine.Hand = v.Hand | v.Discarded
 	for _, t := range v.Tricks {

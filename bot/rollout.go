@@ -136,35 +136,6 @@ func (ro *rollout) setRules(r engine.Rules) {
 	}
 }
 
-// handStats is what the block policy reads off a hand.
-type handStats struct {
-	count, high, ones [8]int
-	margin            float64
-}
-
-func (ro *rollout) stats(h engine.Hand) handStats {
-	var st handStats
-	highs, longest := 0, 0
-	top := ro.maxVal - 2
-	for x := uint64(h); x != 0; x &= x - 1 {
-		c := engine.CardOf(ro.e, bits.TrailingZeros64(x))
-		col := c.Colour()
-		st.count[col]++
-		if c.Value() >= top {
-			st.high[col]++
-			highs++
-		}
-		if c.Value() == 1 {
-			st.ones[col]++
-		}
-		longest = max(longest, st.count[col])
-	}
-	n := float64(h.Len())
-	deck := float64(ro.deckLen)
-	st.margin = float64(highs+longest) - (n*12/deck + n/4 + 1.5)
-	return st
-}
-
 // block picks the field the seat most wants gone, by the same reading of
 // the hand as the heuristic player, with a little noise so that rollouts
 // differ.
@@ -183,7 +154,7 @@ func (ro *rollout) block(g *engine.Game, s int) engine.Action {
 // blockScores rates every block of ro.legal for seat s holding hand: how
 // much the seat wants that field gone. The scores go to ro.scores.
 func (ro *rollout) blockScores(hand engine.Hand, s int) {
-	st := ro.stats(hand)
+	st := readHand(ro.e, hand, ro.maxVal, hand.Len(), ro.deckLen)
 	cols := ro.e.Colours()
 	bestTrump, bestSuper := 0.0, 0.5
 	for _, col := range cols {
