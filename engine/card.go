@@ -18,22 +18,19 @@ const (
 
 // String returns "classic" or "modern".
 func (e Edition) String() string {
-	switch e {
-	case Classic:
-		return "classic"
-	case Modern:
-		return "modern"
+	if e.Valid() {
+		return editions[e].name
 	}
 	return "edition(" + strconv.Itoa(int(e)) + ")"
 }
 
-// ParseEdition reads "classic" or "modern".
+// ParseEdition reads "classic" or "modern", in any case.
 func ParseEdition(s string) (Edition, error) {
-	switch strings.ToLower(s) {
-	case "classic":
-		return Classic, nil
-	case "modern":
-		return Modern, nil
+	name := strings.ToLower(s)
+	for _, e := range [...]Edition{Classic, Modern} {
+		if name == editions[e].name {
+			return e, nil
+		}
 	}
 	return 0, fmt.Errorf("%w: %q (want classic or modern)", ErrBadConfig, s)
 }
@@ -41,45 +38,42 @@ func ParseEdition(s string) (Edition, error) {
 // Valid reports whether e is a known edition.
 func (e Edition) Valid() bool { return e == Classic || e == Modern }
 
-// MinPlayers and MaxPlayers bound the player count of the edition.
-func (e Edition) MinPlayers() int {
-	if e == Modern {
-		return 2
-	}
-	return 3
+// editionSpec is what sets one edition apart.
+type editionSpec struct {
+	name                   string
+	minPlayers, maxPlayers int
+	colours                [4]Colour // in board order
+	maxValue               int       // the highest card value
+	ones                   int       // 1s per colour
 }
+
+var editions = [...]editionSpec{
+	Classic: {name: "classic", minPlayers: 3, maxPlayers: 4, colours: [4]Colour{Red, Black, Blue, Green}, maxValue: 9, ones: 2},
+	Modern:  {name: "modern", minPlayers: 2, maxPlayers: 5, colours: [4]Colour{Blue, Red, Yellow, Green}, maxValue: 13, ones: 3},
+}
+
+// spec returns the edition's numbers; anything but Modern reads as Classic.
+func (e Edition) spec() *editionSpec {
+	if e == Modern {
+		return &editions[Modern]
+	}
+	return &editions[Classic]
+}
+
+// MinPlayers is the smallest player count of the edition.
+func (e Edition) MinPlayers() int { return e.spec().minPlayers }
 
 // MaxPlayers is the largest player count of the edition.
-func (e Edition) MaxPlayers() int {
-	if e == Modern {
-		return 5
-	}
-	return 4
-}
+func (e Edition) MaxPlayers() int { return e.spec().maxPlayers }
 
 // Colours returns the edition's four colours in board order.
-func (e Edition) Colours() [4]Colour {
-	if e == Modern {
-		return [4]Colour{Blue, Red, Yellow, Green}
-	}
-	return [4]Colour{Red, Black, Blue, Green}
-}
+func (e Edition) Colours() [4]Colour { return e.spec().colours }
 
 // MaxValue is the highest card value: 9 (Classic) or 13 (Modern).
-func (e Edition) MaxValue() int {
-	if e == Modern {
-		return 13
-	}
-	return 9
-}
+func (e Edition) MaxValue() int { return e.spec().maxValue }
 
 // Ones is how many 1s each colour has: 2 (Classic) or 3 (Modern).
-func (e Edition) Ones() int {
-	if e == Modern {
-		return 3
-	}
-	return 2
-}
+func (e Edition) Ones() int { return e.spec().ones }
 
 // perColour is the number of cards of one colour in the full deck.
 func (e Edition) perColour() int { return e.Ones() + e.MaxValue() - 1 }

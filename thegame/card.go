@@ -115,21 +115,11 @@ const (
 var commandNames = [numCommands]string{"none", "stop", "skull", "three", "no-talking", "no-trick", "one-pile", "draw-one"}
 
 // String returns the command's record name, e.g. "skull".
-func (k Command) String() string {
-	if k < numCommands {
-		return commandNames[k]
-	}
-	return "command(" + strconv.Itoa(int(k)) + ")"
-}
+func (k Command) String() string { return nameOf(commandNames[:], k, "command") }
 
 // ParseCommand reads a command's record name.
 func ParseCommand(s string) (Command, error) {
-	for k, n := range commandNames {
-		if n == s {
-			return Command(k), nil
-		}
-	}
-	return 0, fmt.Errorf("%w: unknown command %q", ErrBadAction, s)
+	return parseName[Command](commandNames[:], s, "command")
 }
 
 // Lasting reports whether k holds while visible on a pile (rather than for
@@ -198,21 +188,28 @@ const (
 var signalNames = [numSignals]string{"none", "mine", "good"}
 
 // String returns the signal's record name.
-func (s Signal) String() string {
-	if s < numSignals {
-		return signalNames[s]
-	}
-	return "signal(" + strconv.Itoa(int(s)) + ")"
-}
+func (s Signal) String() string { return nameOf(signalNames[:], s, "signal") }
 
 // ParseSignal reads a signal's record name.
-func ParseSignal(s string) (Signal, error) {
-	for k, n := range signalNames {
-		if n == s {
-			return Signal(k), nil
+func ParseSignal(s string) (Signal, error) { return parseName[Signal](signalNames[:], s, "signal") }
+
+// nameOf returns the record name of v, a value of the enumeration whose
+// names are names, or what(v) for a value it does not know.
+func nameOf[T ~uint8](names []string, v T, what string) string {
+	if int(v) < len(names) && names[v] != "" {
+		return names[v]
+	}
+	return what + "(" + strconv.Itoa(int(v)) + ")"
+}
+
+// parseName reads a record name of the enumeration whose names are names.
+func parseName[T ~uint8](names []string, s, what string) (T, error) {
+	for k, n := range names {
+		if n == s && n != "" {
+			return T(k), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: unknown signal %q", ErrBadAction, s)
+	return 0, fmt.Errorf("%w: unknown %s %q", ErrBadAction, what, s)
 }
 
 // NumPiles is the number of piles: 0 and 1 rise from 1, 2 and 3 fall from

@@ -2,7 +2,6 @@ package thegame
 
 import (
 	"fmt"
-	"strconv"
 )
 
 // MaxPlayers and MinPlayers bound the seats of a game (G-B1).
@@ -43,12 +42,7 @@ const (
 var phaseNames = [...]string{"deal", "play", "draw", "over"}
 
 // String returns the phase's name.
-func (ph Phase) String() string {
-	if int(ph) < len(phaseNames) {
-		return phaseNames[ph]
-	}
-	return "phase(" + strconv.Itoa(int(ph)) + ")"
-}
+func (ph Phase) String() string { return nameOf(phaseNames[:], ph, "phase") }
 
 // Kind is the kind of an Action. The values are append-only.
 type Kind uint8
@@ -64,12 +58,7 @@ const (
 var kindNames = [...]string{"", "draw", "play", "end", "signal"}
 
 // String returns the kind's record name.
-func (k Kind) String() string {
-	if k >= ActDraw && int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "kind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k Kind) String() string { return nameOf(kindNames[:], k, "kind") }
 
 // Action is one step of the game.
 type Action struct {

@@ -6,6 +6,26 @@ import (
 	"github.com/njetlan/njet/engine"
 )
 
+// reasons are the phrases of the engine's refusals by the sentinel the
+// refusal wraps.
+var reasons = []struct {
+	err error
+	id  string
+}{
+	{engine.ErrGameOver, "reason.game-over"},
+	{engine.ErrWrongPhase, "reason.wrong-phase"},
+	{engine.ErrNotYourTurn, "reason.not-your-turn"},
+	{engine.ErrAlreadyActed, "reason.already"},
+	{engine.ErrIllegalBlock, "reason.illegal-block"},
+	{engine.ErrIllegalTeam, "reason.illegal-team"},
+	{engine.ErrIllegalCard, "reason.illegal-card"},
+	{engine.ErrRenege, "reason.renege"},
+	{engine.ErrIllegalDiscard, "reason.no-ones"},
+	{engine.ErrBadCard, "reason.bad"},
+	{engine.ErrBadAction, "reason.bad"},
+	{engine.ErrBadConfig, "reason.bad"},
+}
+
 // Reason words why the engine refused a move, from the sentinel its error
 // wraps. The front end knows more than the error (which card, which suit)
 // and should prefer the precise reasons below where it can.
@@ -13,28 +33,13 @@ func Reason(err error) Msg {
 	switch {
 	case err == nil:
 		return Msg{}
-	case errors.Is(err, engine.ErrGameOver):
-		return msg("reason.game-over")
-	case errors.Is(err, engine.ErrWrongPhase):
-		return msg("reason.wrong-phase")
-	case errors.Is(err, engine.ErrNotYourTurn):
-		return msg("reason.not-your-turn")
-	case errors.Is(err, engine.ErrAlreadyActed):
-		return msg("reason.already")
-	case errors.Is(err, engine.ErrIllegalBlock):
-		return msg("reason.illegal-block")
-	case errors.Is(err, engine.ErrIllegalTeam):
-		return msg("reason.illegal-team")
-	case errors.Is(err, engine.ErrIllegalCard):
-		return msg("reason.illegal-card")
 	case errors.Is(err, engine.ErrMustFollow):
 		return msg("reason.must-follow", "Suit", msg("suit.trump"))
-	case errors.Is(err, engine.ErrRenege):
-		return msg("reason.renege")
-	case errors.Is(err, engine.ErrIllegalDiscard):
-		return msg("reason.no-ones")
-	case errors.Is(err, engine.ErrBadCard), errors.Is(err, engine.ErrBadAction), errors.Is(err, engine.ErrBadConfig):
-		return msg("reason.bad")
+	}
+	for _, r := range reasons {
+		if errors.Is(err, r.err) {
+			return msg(r.id)
+		}
 	}
 	return msg("reason.unknown")
 }
