@@ -311,6 +311,17 @@ func (s *staticScreen) View() fyne.CanvasObject { return s.view }
 func (s *staticScreen) Start(context.Context)   {}
 func (s *staticScreen) Stop()                   {}
 
+// stopper is the Stop of a screen whose work runs under a context of its
+// own: leaving the screen cancels that context.
+type stopper struct{ cancel context.CancelFunc }
+
+// Stop cancels the work the screen started.
+func (s *stopper) Stop() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
 // maxColumn is the widest a form or text column grows on a desktop.
 const maxColumn = 560
 

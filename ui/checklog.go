@@ -23,8 +23,8 @@ type CheckLog struct {
 	ctx   context.Context
 
 	// Open chooses the file.
-	Open   *widget.Button
-	cancel context.CancelFunc
+	Open *widget.Button
+	stopper
 }
 
 // NewCheckLog makes the screen.
@@ -46,13 +46,6 @@ func (c *CheckLog) View() fyne.CanvasObject { return c.view }
 
 // Start keeps ctx for the checks.
 func (c *CheckLog) Start(ctx context.Context) { c.ctx, c.cancel = context.WithCancel(ctx) }
-
-// Stop ends a check under way.
-func (c *CheckLog) Stop() {
-	if c.cancel != nil {
-		c.cancel()
-	}
-}
 
 // choose asks for the file.
 func (c *CheckLog) choose() {

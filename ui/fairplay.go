@@ -298,7 +298,7 @@ type FairPlay struct {
 
 	// Export saves the log through the system's file dialog.
 	Export *widget.Button
-	cancel context.CancelFunc
+	stopper
 }
 
 // NewFairPlay makes the panel for t after round (0: the whole log).
@@ -328,13 +328,6 @@ func (f *FairPlay) Start(ctx context.Context) {
 		return
 	}
 	f.check.run(ctx, buf.Bytes())
-}
-
-// Stop ends a check under way.
-func (f *FairPlay) Stop() {
-	if f.cancel != nil {
-		f.cancel()
-	}
 }
 
 // export writes the log where the person chooses (on a phone the system's

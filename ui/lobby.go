@@ -47,7 +47,7 @@ type Lobby struct {
 	starting  bool      // the host asked to start; the table is on its way
 	last      LobbyNews // the last seats shown
 	strengths []BotStrength
-	cancel    context.CancelFunc
+	stopper
 	// hints says whether the host allows hints, clock the table's clock
 	// when it has one; again is the table played again (nil in a new
 	// table's lobby), whose people the lobby waits for.
@@ -174,13 +174,6 @@ func (l *Lobby) Start(ctx context.Context) {
 			l.app.toGame(NewLANTable(l.app, t))
 		})
 	}()
-}
-
-// Stop leaves the lobby.
-func (l *Lobby) Stop() {
-	if l.cancel != nil {
-		l.cancel()
-	}
 }
 
 // showGame says which game the table plays, and what its clock of clock
