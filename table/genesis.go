@@ -20,11 +20,8 @@ const (
 
 // String returns the game's name as the command line spells it.
 func (n GameName) String() string {
-	switch n {
-	case GameNjet:
-		return "njet"
-	case GameTheGame:
-		return "thegame"
+	if s, ok := gameSpecs[n]; ok {
+		return s.name
 	}
 	return "game(" + strconv.Itoa(int(n)) + ")"
 }
@@ -33,6 +30,7 @@ func (n GameName) String() string {
 // the checks of its own genesis fields and, in the genesis layout of
 // every game but Njet, the bytes that follow its variant.
 type gameSpec struct {
+	name               string // as the command line spells it
 	rules              func(g *Game) (rules, error)
 	minSeats, maxSeats int
 	validate           func(g *Genesis) error

@@ -29,7 +29,7 @@ const (
 )
 
 func init() {
-	gameSpecs[gameHighCard] = gameSpec{rules: newHighCard, minSeats: 2, maxSeats: 3,
+	gameSpecs[gameHighCard] = gameSpec{name: "highcard", rules: newHighCard, minSeats: 2, maxSeats: 3,
 		validate: func(g *Genesis) error {
 			if g.Extreme || g.Commands != 0 {
 				return fmt.Errorf("%w: high card has no variant", tablelog.ErrMalformed)

@@ -82,7 +82,7 @@ func (n *Njet) apply1(a engine.Action) error {
 }
 
 // njetSpec is Njet in the protocol: genesis version 1, two to five seats.
-var njetSpec = gameSpec{rules: newNjet, minSeats: crypto.MinParties, maxSeats: crypto.MaxParties, validate: validateNjet}
+var njetSpec = gameSpec{name: "njet", rules: newNjet, minSeats: crypto.MinParties, maxSeats: crypto.MaxParties, validate: validateNjet}
 
 // validateNjet checks a Njet genesis's own fields: a character per seat,
 // the game's length, and a setup the engine accepts.
@@ -360,14 +360,7 @@ func (n *Njet) applyPlay(seat int, body []byte) (*Violation, error) {
 	if m.Seat != seat {
 		return violation(seat, CheckStructure, "a play for seat %d", m.Seat), nil
 	}
-	if v := n.checkPlayed(seat, m.Position); v != nil {
-		return v, nil
-	}
-	i, v := n.g.verifyPlay(seat, &m)
-	if v != nil {
-		return v, nil
-	}
-	return n.playPosition(seat, m.Position, i), nil
+	return n.playPosition(seat, m.Position, func() (int, *Violation) { return n.g.verifyPlay(seat, &m) }), nil
 }
 
 // checkPlayed checks that seat may play position pos: it is in the seat's
@@ -388,9 +381,17 @@ func (n *Njet) checkPlayed(seat, pos int) *Violation {
 	return nil
 }
 
-// playPosition applies seat's play of position pos, opened to card i, to the
-// engine; after the last trick the reveals begin.
-func (n *Njet) playPosition(seat, pos, i int) *Violation {
+// playPosition applies seat's play of position pos to the engine once the
+// seat may play it (checkPlayed) and open has opened it to card i of the
+// deal; after the last trick the reveals begin.
+func (n *Njet) playPosition(seat, pos int, open func() (i int, v *Violation)) *Violation {
+	if v := n.checkPlayed(seat, pos); v != nil {
+		return v
+	}
+	i, v := open()
+	if v != nil {
+		return v
+	}
 	g, d := n.g, n.d
 	c := n.cards[i]
 	if err := n.apply1(engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c}); err != nil {

@@ -170,14 +170,7 @@ func (n *Njet) applyRecoveredPlay(seat int, body []byte) (*Violation, error) {
 	if err := parseCrypto(tablelog.KindRecoveredPlay, body, &m); err != nil {
 		return nil, err
 	}
-	if v := n.checkPlayed(seat, m.Position); v != nil {
-		return v, nil
-	}
-	i, v := n.g.verifyRecoveredPlay(seat, &m)
-	if v != nil {
-		return v, nil
-	}
-	return n.playPosition(seat, m.Position, i), nil
+	return n.playPosition(seat, m.Position, func() (int, *Violation) { return n.g.verifyRecoveredPlay(seat, &m) }), nil
 }
 
 // recoveredChoice is what the gone seat's bot may play at the host: the

@@ -86,7 +86,7 @@ type tgAction struct {
 
 // theGameSpec is The Game in the protocol: genesis version 2, one to five
 // seats, in Extreme the command assignment after the variant.
-var theGameSpec = gameSpec{rules: newTheGame, minSeats: thegame.MinPlayers, maxSeats: thegame.MaxPlayers,
+var theGameSpec = gameSpec{name: "thegame", rules: newTheGame, minSeats: thegame.MinPlayers, maxSeats: thegame.MaxPlayers,
 	validate: validateTheGame, variantBytes: func(g *Genesis) []byte {
 		if !g.Extreme {
 			return nil
