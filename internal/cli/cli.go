@@ -145,9 +145,24 @@ func (c *cli) flagSet(name, args, summary string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args into fs and returns the exit code to stop with, or -1
-// to go on.
+// parse parses args, flags only, into fs and returns the exit code to
+// stop with, or -1 to go on.
 func parse(fs *flag.FlagSet, args []string) int {
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "njet %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		fs.Usage()
+		return ExitUsage
+	}
+	return -1
+}
+
+// parseFlags parses args into fs, leaving the arguments after the flags
+// to the caller, and returns the exit code to stop with, or -1 to go on.
+// Help asked for goes to stdout, a usage error to stderr.
+func parseFlags(fs *flag.FlagSet, args []string) int {
 	if u, ok := fs.Output().(*usageOut); ok {
 		u.help = asksHelp(args)
 	}
@@ -155,11 +170,6 @@ func parse(fs *flag.FlagSet, args []string) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
 		}
-		return ExitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "njet %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		fs.Usage()
 		return ExitUsage
 	}
 	return -1
@@ -208,4 +218,10 @@ func shownID(v *ntable.Verification) string {
 		return v.Table.String()
 	}
 	return fmt.Sprintf("%x", v.Genesis.Nonce[:])
+}
+
+// fail tells why command cmd failed and returns ExitFail.
+func (c *cli) fail(cmd, format string, args ...any) int {
+	fmt.Fprintf(c.stderr, "njet %s: %s\n", cmd, fmt.Sprintf(format, args...))
+	return ExitFail
 }

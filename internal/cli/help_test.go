@@ -27,7 +27,7 @@ func TestTargetHelpSaysHouseRule(t *testing.T) {
 // `njet help | less` shows it), names the app's --size flag, and leaves
 // stderr empty; after a mistake it goes to stderr.
 func TestHelpGoesToStdout(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"play", "-h"}, {"join", "--help"}, {"host", "--name", "x", "-h"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"play", "-h"}, {"join", "--help"}, {"host", "--name", "x", "-h"}, {"verify", "--help"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			if code := Run(args, &stdout, &stderr); code != ExitOK {

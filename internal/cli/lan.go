@@ -167,8 +167,7 @@ func (c *cli) host(args []string) int {
 	defer stop()
 	d, err := c.openDevice("host", lf)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet host: %v\n", err)
-		return ExitFail
+		return c.fail("host", "%v", err)
 	}
 	defer d.Close()
 	if code := c.resume(ctx, "host", d, lf); code >= 0 {
@@ -178,8 +177,7 @@ func (c *cli) host(args []string) int {
 		Short: g.short, Target: g.target, Rounds: *rounds, Clock: int(*clock / time.Second), Wait: *wait, Bot: *lf.bot, Player: *lf.player, Hints: *hints},
 		c.progress("host"))
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet host: %v\n", why(ctx, err))
-		return ExitFail
+		return c.fail("host", "%v", why(ctx, err))
 	}
 	defer t.Close()
 	return c.playTable(ctx, "host", d, t, lf)
@@ -239,8 +237,7 @@ func (c *cli) resume(ctx context.Context, name string, d *lan.Device, lf *lanFla
 	// The flags say who plays the device's own seat this time.
 	t, err := d.Resume(*lf.bot)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
-		return ExitFail
+		return c.fail(name, "%v", err)
 	}
 	if t == nil {
 		return -1
@@ -255,8 +252,7 @@ func (c *cli) resume(ctx context.Context, name string, d *lan.Device, lf *lanFla
 func (c *cli) playTable(ctx context.Context, name string, d *lan.Device, t *lan.Table, lf *lanFlags) int {
 	out, err := d.Play(ctx, t, lan.PlayConfig{Linger: *lf.linger, Person: c.playPerson}, c.showPlay)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, why(ctx, err))
-		return ExitFail
+		return c.fail(name, "%v", why(ctx, err))
 	}
 	if out.CloseErr != nil {
 		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, out.CloseErr)
@@ -269,17 +265,14 @@ func (c *cli) playTable(ctx context.Context, name string, d *lan.Device, t *lan.
 		path = d.LogPath(t.Lobby())
 	}
 	if err := d.Export(t.ID(), path); err != nil {
-		fmt.Fprintf(c.stderr, "njet %s: export: %v\n", name, err)
-		return ExitFail
+		return c.fail(name, "export: %v", err)
 	}
 	fmt.Fprintf(c.stdout, "%d envelopes, log hash %v, exported to %s\n", out.Envelopes, out.Head, path)
 	if !out.Over {
-		fmt.Fprintf(c.stderr, "njet %s: the game did not end: %s\n", name, out.Waiting)
-		return ExitFail
+		return c.fail(name, "the game did not end: %s", out.Waiting)
 	}
 	if err := d.MarkOver(t.ID()); err != nil {
-		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
-		return ExitFail
+		return c.fail(name, "%v", err)
 	}
 	if out.TheGame != nil {
 		c.theGameOver(out.TheGame)
@@ -426,8 +419,7 @@ func (c *cli) joinAs(name string, args []string) int {
 	defer stop()
 	d, err := c.openDevice(name, lf)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, err)
-		return ExitFail
+		return c.fail(name, "%v", err)
 	}
 	defer d.Close()
 	if *watch {
@@ -438,8 +430,7 @@ func (c *cli) joinAs(name string, args []string) int {
 	}
 	t, err := d.JoinAs(ctx, target, lan.JoinConfig{Bot: *lf.bot, Player: *lf.player, Find: *wait}, c.progress("join"))
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet join: %v\n", why(ctx, err))
-		return ExitFail
+		return c.fail("join", "%v", why(ctx, err))
 	}
 	defer t.Close()
 	return c.playTable(ctx, "join", d, t, lf)
@@ -457,8 +448,7 @@ func (c *cli) watch(ctx context.Context, name string, d *lan.Device, target lan.
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			err = fmt.Errorf("no table to watch answered within %v", wait)
 		}
-		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, why(ctx, err))
-		return ExitFail
+		return c.fail(name, "%v", why(ctx, err))
 	}
 	gen := w.Genesis()
 	what := gen.Edition.String()
@@ -505,17 +495,14 @@ func (c *cli) watch(ctx context.Context, name string, d *lan.Device, target lan.
 			return ExitFail
 		case errors.Is(res.err, context.Canceled) && err == nil:
 			// The game ended first: the watch screen told it.
-			fmt.Fprintf(c.stderr, "njet %s: %v: seat %d was not handed over before the end\n", name, lan.ErrGameOver, take)
-			return ExitFail
+			return c.fail(name, "%v: seat %d was not handed over before the end", lan.ErrGameOver, take)
 		case !errors.Is(res.err, context.Canceled):
-			fmt.Fprintf(c.stderr, "njet %s: %v\n", name, res.err)
-			return ExitFail
+			return c.fail(name, "%v", res.err)
 		}
 	}
 	if *lf.export != "" {
 		if xerr := w.Export(*lf.export); xerr != nil {
-			fmt.Fprintf(c.stderr, "njet %s: export: %v\n", name, xerr)
-			return ExitFail
+			return c.fail(name, "export: %v", xerr)
 		}
 		next, head := w.Log().Head()
 		fmt.Fprintf(c.stdout, "%d envelopes, log hash %v, exported to %s\n", next, head, *lf.export)
@@ -524,8 +511,7 @@ func (c *cli) watch(ctx context.Context, name string, d *lan.Device, target lan.
 	case errors.Is(err, term.ErrLeft):
 		return ExitOK
 	case err != nil:
-		fmt.Fprintf(c.stderr, "njet %s: %v\n", name, why(ctx, err))
-		return ExitFail
+		return c.fail(name, "%v", why(ctx, err))
 	}
 	return ExitOK
 }
@@ -563,8 +549,7 @@ func (c *cli) tables(args []string) int {
 		}
 	})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet tables: %v\n", err)
-		return ExitFail
+		return c.fail("tables", "%v", err)
 	}
 	fmt.Fprintf(c.stdout, "%s\n", count(len(last), "table"))
 	for _, ad := range last {

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,8 +28,7 @@ func (c *cli) play(args []string) int {
 	}
 	if !set(fs)["seed"] {
 		if *seed, err = c.freshSeed(); err != nil {
-			fmt.Fprintf(c.stderr, "njet play: no random seed: %v\n", err)
-			return ExitFail
+			return c.fail("play", "no random seed: %v", err)
 		}
 	}
 	fmt.Fprintf(c.stdout, "Seed %d (replay this game with: njet play %s --bot %s --seed %d)\n", *seed, g.args(), kinds[0], *seed)
@@ -43,8 +40,7 @@ func (c *cli) play(args []string) int {
 			Echo: !isTerminal(c.stdin), Short: g.short, Target: g.target}, c.stdin, c.stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet play: %v\n", err)
-		return ExitFail
+		return c.fail("play", "%v", err)
 	}
 	return ExitOK
 }
@@ -85,8 +81,7 @@ func (c *cli) selfplay(args []string) int {
 		err = sp.Run(context.Background())
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet selfplay: %v\n", err)
-		return ExitFail
+		return c.fail("selfplay", "%v", err)
 	}
 	outcomes := sp.Outcomes()
 	for _, r := range outcomes[0].Results {
@@ -97,8 +92,7 @@ func (c *cli) selfplay(args []string) int {
 		path := filepath.Join(*out, fmt.Sprintf("seat-%d.njetlog", o.Seat))
 		head, err := sp.Export(o.Seat, path)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "njet selfplay: export seat %d: %v\n", o.Seat, err)
-			return ExitFail
+			return c.fail("selfplay", "export seat %d: %v", o.Seat, err)
 		}
 		fmt.Fprintf(c.stdout, "seat %d: %d envelopes, log hash %v, %s\n", o.Seat, o.Next, head, path)
 		if o.Violation != nil {
@@ -118,19 +112,15 @@ func (c *cli) verify(args []string) int {
 		"Re-check an exported table log offline: signatures, chain, every proof, every rule\n"+
 			"(reneges and discards included) and every score. Prints each round's result and\n"+
 			"exits non-zero with the first failure.")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
 	}
 	if fs.NArg() != 1 {
 		return usageError(fs, "want one FILE")
 	}
 	f, err := os.Open(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet verify: %v\n", err)
-		return ExitFail
+		return c.fail("verify", "%v", err)
 	}
 	defer f.Close()
 	last := time.Now()
@@ -164,8 +154,7 @@ func (c *cli) verify(args []string) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet verify: %s: %v\n", fs.Arg(0), err)
-		return ExitFail
+		return c.fail("verify", "%s: %v", fs.Arg(0), err)
 	}
 	state := "the game is not over"
 	if v.Over {

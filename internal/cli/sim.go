@@ -43,8 +43,7 @@ func (c *cli) sim(args []string) int {
 	var records io.Writer
 	if *record != "" {
 		if file, err = os.Create(*record); err != nil {
-			fmt.Fprintf(c.stderr, "njet sim: %v\n", err)
-			return ExitFail
+			return c.fail("sim", "%v", err)
 		}
 		records = file
 	}
@@ -60,8 +59,7 @@ func (c *cli) sim(args []string) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "njet sim: %v\n", err)
-		return ExitFail
+		return c.fail("sim", "%v", err)
 	}
 	return ExitOK
 }
