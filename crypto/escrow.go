@@ -454,14 +454,8 @@ func (r *Round) OpenRecovery(s *Secrets, m *EscrowMessage, deck Deck, sealed *Se
 	if err != nil {
 		return RecoveryOpening{}, err
 	}
-	plain, err := r.open(priv, sealed)
+	o, err := unseal(r, priv, sealed, (*RecoveryOpening).recoveryPlain)
 	if err != nil {
-		return RecoveryOpening{}, err
-	}
-	d := &decoder{b: plain, sender: sealed.From, lax: true}
-	var o RecoveryOpening
-	o.recoveryPlain(d)
-	if err := d.finish(); err != nil {
 		return RecoveryOpening{}, err
 	}
 	if o.Token.Seat != sealed.From || o.Recovery.Token.Seat != sealed.From ||

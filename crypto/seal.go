@@ -166,20 +166,31 @@ func (r *Round) unsealDeal(priv hpke.PrivateKey, m *Sealed) (Opening, error) {
 	if m.Kind != SealDeal {
 		return Opening{}, cheat(m.From, CheckParams, "seal kind %d where a deal was expected", m.Kind)
 	}
-	plain, err := r.open(priv, m)
+	o, err := unseal(r, priv, m, (*Opening).dealPlain)
 	if err != nil {
-		return Opening{}, err
-	}
-	// Lax: the token's points are validated when its proof is verified,
-	// which names the same seat for the same check.
-	d := &decoder{b: plain, sender: m.From, lax: true}
-	var o Opening
-	o.dealPlain(d)
-	if err := d.finish(); err != nil {
 		return Opening{}, err
 	}
 	if o.Token.Seat != m.From || o.Token.Position != m.Position {
 		return Opening{}, cheat(m.From, CheckTokenProof, "sealed token of seat %d for position %d", o.Token.Seat, o.Token.Position)
+	}
+	return o, nil
+}
+
+// unseal decrypts m and decodes its plaintext, whose fields walk lists.
+// The decoding is lax: the points of a token are validated when its proof
+// is verified, which names the same sender for the same check. Failures
+// name the sender.
+func unseal[T any](r *Round, priv hpke.PrivateKey, m *Sealed, walk func(*T, codec)) (T, error) {
+	var o T
+	plain, err := r.open(priv, m)
+	if err != nil {
+		return o, err
+	}
+	d := &decoder{b: plain, sender: m.From, lax: true}
+	walk(&o, d)
+	if err := d.finish(); err != nil {
+		var zero T
+		return zero, err
 	}
 	return o, nil
 }
