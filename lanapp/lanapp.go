@@ -353,25 +353,25 @@ func (t *lanTable) Game() (game, variant string) {
 // PlayNjet plays a table of Njet!: the person plays their seat on the
 // app's table screen through the seat's seat.Seat.
 func (t *lanTable) PlayNjet(ctx context.Context, person func(context.Context, seat.Seat) error, news func(ui.GameNews)) error {
-	return t.play(ctx, func(ctx context.Context, ps lan.PersonSeat) error {
-		s, err := ps.NjetSeat()
-		if err != nil {
-			return err
-		}
-		return person(ctx, s)
-	}, news)
+	return t.play(ctx, seatAs(func(ps lan.PersonSeat) (seat.Seat, error) { return ps.NjetSeat() }, person), news)
 }
 
 // PlayTheGame plays a table of The Game: the person plays their seat on
 // The Game's table screen through the seat's seat.TheGameSeat.
 func (t *lanTable) PlayTheGame(ctx context.Context, person func(context.Context, ui.TheGameSource) error, news func(ui.GameNews)) error {
-	return t.play(ctx, func(ctx context.Context, ps lan.PersonSeat) error {
-		s, err := ps.TheGameSeat()
+	return t.play(ctx, seatAs(func(ps lan.PersonSeat) (ui.TheGameSource, error) { return ps.TheGameSeat() }, person), news)
+}
+
+// seatAs hands person the table's seat in the form its game's screen
+// plays, as open makes it.
+func seatAs[S any](open func(lan.PersonSeat) (S, error), person func(context.Context, S) error) lan.Person {
+	return func(ctx context.Context, ps lan.PersonSeat) error {
+		s, err := open(ps)
 		if err != nil {
 			return err
 		}
 		return person(ctx, s)
-	}, news)
+	}
 }
 
 // play plays the table, the person's seat by person whatever the game,
