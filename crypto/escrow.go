@@ -115,9 +115,8 @@ func (r *Round) Escrow(s *Secrets, rand io.Reader) (*EscrowMessage, error) {
 			return nil, fmt.Errorf("crypto: random source: %w", err)
 		}
 		key := [32]byte(shares[j].Bytes())
-		e := &encoder{b: make([]byte, 0, escrowPlainLen)}
-		escrowPlain(e, &salt, &key)
-		sealed, err := r.seal(SealEscrow, s.seat, j, 0, e.bytes())
+		plain := plaintext(escrowPlainLen, func(c codec) { escrowPlain(c, &salt, &key) })
+		sealed, err := r.seal(SealEscrow, s.seat, j, 0, plain)
 		if err != nil {
 			return nil, err
 		}
@@ -416,9 +415,7 @@ func (r *Round) Recover(s *Secrets, sh *EscrowShare, m *EscrowMessage, deck Deck
 	if _, err := io.ReadFull(rand, o.Salt[:]); err != nil {
 		return nil, fmt.Errorf("crypto: random source: %w", err)
 	}
-	e := &encoder{b: make([]byte, 0, recoveryPlainLen)}
-	o.recoveryPlain(e)
-	return r.seal(SealRecovery, s.seat, to, pos, e.bytes())
+	return r.seal(SealRecovery, s.seat, to, pos, plaintext(recoveryPlainLen, o.recoveryPlain))
 }
 
 // RecoveryOf is holder s's own opening of position pos of m's owner,
@@ -561,16 +558,7 @@ func (r *Round) VerifyRecoveredPlay(deck Deck, m *EscrowMessage, p *RecoveredPla
 // matchesRecovery reports whether o opens the commitment of a sealed
 // recovery from its seat to host in log.
 func (r *Round) matchesRecovery(o *RecoveryOpening, host int, log []Sealed) bool {
-	e := &encoder{b: make([]byte, 0, recoveryPlainLen)}
-	o.recoveryPlain(e)
-	for i := range log {
-		m := &log[i]
-		if m.Kind == SealRecovery && m.From == o.Token.Seat && m.To == host && m.Position == o.Token.Position &&
-			m.Commitment == r.commitment(SealRecovery, m.From, m.To, m.Position, e.bytes()) {
-			return true
-		}
-	}
-	return false
+	return r.committed(log, SealRecovery, o.Token.Seat, host, o.Token.Position, plaintext(recoveryPlainLen, o.recoveryPlain))
 }
 
 func (t *RecoveryToken) wire(c codec) {

@@ -126,9 +126,7 @@ func (r *Round) Deal(s *Secrets, deck Deck, pos, to int, rand io.Reader) (*Seale
 	if _, err := io.ReadFull(rand, o.Salt[:]); err != nil {
 		return nil, fmt.Errorf("crypto: random source: %w", err)
 	}
-	e := &encoder{b: make([]byte, 0, dealPlainLen)}
-	o.dealPlain(e)
-	return r.seal(SealDeal, s.seat, to, pos, e.bytes())
+	return r.seal(SealDeal, s.seat, to, pos, plaintext(dealPlainLen, o.dealPlain))
 }
 
 // OpenDeal is run by the recipient of a dealt token: it decrypts m, checks
@@ -328,12 +326,17 @@ func (r *Round) checkOpeningsBatch(deck Deck, pos int, openings []Opening, log [
 // matchesDeal reports whether o opens the commitment of a sealed deal of
 // its seat and position in log.
 func (r *Round) matchesDeal(o *Opening, log []Sealed) bool {
-	e := &encoder{b: make([]byte, 0, dealPlainLen)}
-	o.dealPlain(e)
+	return r.committed(log, SealDeal, o.Token.Seat, -1, o.Token.Position, plaintext(dealPlainLen, o.dealPlain))
+}
+
+// committed reports whether log holds a sealed message of the given kind
+// from seat from for position pos, to seat to (to any seat when to < 0),
+// whose commitment plain opens.
+func (r *Round) committed(log []Sealed, kind SealKind, from, to, pos int, plain []byte) bool {
 	for i := range log {
 		m := &log[i]
-		if m.Kind == SealDeal && m.From == o.Token.Seat && m.Position == o.Token.Position &&
-			m.Commitment == r.commitment(SealDeal, m.From, m.To, m.Position, e.bytes()) {
+		if m.Kind == kind && m.From == from && (to < 0 || m.To == to) && m.Position == pos &&
+			m.Commitment == r.commitment(kind, m.From, m.To, m.Position, plain) {
 			return true
 		}
 	}
@@ -355,9 +358,8 @@ func (r *Round) Forward(s *Secrets, deck Deck, pos, to int, openings []Opening, 
 	if _, err := io.ReadFull(rand, salt[:]); err != nil {
 		return nil, fmt.Errorf("crypto: random source: %w", err)
 	}
-	e := &encoder{b: make([]byte, 0, forwardPlainMax)}
-	forwardPlain(e, &salt, &all, r.params.Parties)
-	return r.seal(SealForward, s.seat, to, pos, e.bytes())
+	plain := plaintext(forwardPlainMax, func(c codec) { forwardPlain(c, &salt, &all, r.params.Parties) })
+	return r.seal(SealForward, s.seat, to, pos, plain)
 }
 
 // fullSet orders the openings of the other seats by seat and adds s's own

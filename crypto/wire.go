@@ -93,6 +93,14 @@ func encode(kind byte, size int, wire func(codec)) []byte {
 	return e.bytes()
 }
 
+// plaintext returns the fields wire walks with no header: the plaintext
+// of a sealed message. size is the capacity to start with.
+func plaintext(size int, wire func(codec)) []byte {
+	e := &encoder{b: make([]byte, 0, size)}
+	wire(e)
+	return e.bytes()
+}
+
 // decode reads b, a message of the given kind and at most maxLen bytes,
 // into the fields wire walks, and rejects bytes left over.
 func decode(kind byte, b []byte, maxLen int, wire func(codec)) error {
