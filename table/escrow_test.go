@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,21 +53,28 @@ func TestEscrowDeviceGoneAtLateTrick(t *testing.T) {
 			}
 			cfg.Silences = []Silence{{Seat: seat, AtSeq: arm, BeforePublish: true, Kind: tablelog.KindPlay}}
 			// What each device knows while the round goes on is checked
-			// by lossGame (escrowLeaks); count that both the host and the
-			// others were seen with the recovered hand in play.
+			// by lossGame (escrowLeaks), before each envelope a device
+			// posts among other times; count that both the host and the
+			// others posted with the recovered hand in play. The host
+			// posts the gone seat's plays from then on, and the others
+			// their own, so neither count depends on the machine's load.
+			var mu sync.Mutex
 			seen := map[bool]int{}
-			cfg.Watch = func(s int, p *Peer) error {
+			cfg.Posting = func(s int, p *Peer) {
 				g := p.Game()
 				g.mu.Lock()
 				defer g.mu.Unlock()
 				if g.rd != nil && g.rd.gone >= 0 && g.st == stPlay {
 					if _, due := g.recoveryDue(); !due {
+						mu.Lock()
 						seen[g.peerOf(s) == g.rd.host]++
+						mu.Unlock()
 					}
 				}
-				return nil
 			}
 			v := lossGame(t, cfg, []int{seat})
+			mu.Lock()
+			defer mu.Unlock()
 			if seen[true] == 0 || seen[false] == 0 {
 				t.Errorf("the recovered hand was seen in play %d times at the host, %d at the others", seen[true], seen[false])
 			}

@@ -78,6 +78,11 @@ type SelfplayConfig struct {
 	// Watch, when not nil, is called with a seat's peer whenever its log
 	// grows and must return quickly; an error from it ends the run.
 	Watch func(seat int, p *Peer) error
+	// Posting, when not nil, is called with a seat's peer before each
+	// envelope it posts, on that peer's own goroutine: unlike Watch it
+	// misses no state the device posts from, however loaded the machine.
+	// It is called from several peers at once.
+	Posting func(seat int, p *Peer)
 	// Logf, when not nil, receives the peers' reports.
 	Logf func(format string, args ...any)
 }
@@ -1162,6 +1167,9 @@ func (s *Selfplay) beforePost(seat int, p *Peer, alter func(d *draft)) func(d *d
 	return func(d *draft) {
 		if alter != nil {
 			alter(d)
+		}
+		if s.cfg.Posting != nil && p.Game().Genesis() != nil {
+			s.cfg.Posting(seat, p)
 		}
 		for i, l := range s.cfg.Leaves {
 			if l.Seat != seat || l.When == nil || l.AtReveal || l.ReturnAt > 0 {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,17 +78,33 @@ func lossGame(t *testing.T, cfg SelfplayConfig, gone []int) *Verification {
 	if testing.Verbose() {
 		cfg.Logf = t.Logf
 	}
+	// The views are checked whenever a log grows (as the run sees it)
+	// and before each envelope a device posts (which no load can skip).
+	var mu sync.Mutex
 	leaks := 0
-	watch := cfg.Watch
-	cfg.Watch = func(seat int, p *Peer) error {
+	check := func(seat int, p *Peer) {
+		mu.Lock()
+		defer mu.Unlock()
 		leaks += leaveLeaks(t, p.Game(), seat)
 		leaks += escrowLeaks(t, p.Game(), seat)
+	}
+	watch, posting := cfg.Watch, cfg.Posting
+	cfg.Watch = func(seat int, p *Peer) error {
+		check(seat, p)
 		if watch != nil {
 			return watch(seat, p)
 		}
 		return nil
 	}
+	cfg.Posting = func(seat int, p *Peer) {
+		check(seat, p)
+		if posting != nil {
+			posting(seat, p)
+		}
+	}
 	sp := runTable(t, cfg)
+	mu.Lock()
+	defer mu.Unlock()
 	if leaks != 0 {
 		t.Errorf("%d cards in views of hands the device does not play", leaks)
 	}
