@@ -214,10 +214,8 @@ func (r *Round) OpenEscrow(s *Secrets, m *EscrowMessage) (*EscrowShare, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{b: plain, sender: m.Seat}
 	var salt, key [32]byte
-	escrowPlain(d, &salt, &key)
-	if err := d.finish(); err != nil {
+	if err := readPlain(plain, m.Seat, false, func(c codec) { escrowPlain(c, &salt, &key) }); err != nil {
 		return nil, err
 	}
 	x, err := ristretto255.NewScalar().SetCanonicalBytes(key[:])

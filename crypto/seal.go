@@ -174,7 +174,8 @@ func (r *Round) unsealDeal(priv hpke.PrivateKey, m *Sealed) (Opening, error) {
 	return o, nil
 }
 
-// unseal decrypts m and decodes its plaintext, whose fields walk lists.
+// unseal decrypts m and reads its plaintext into the fields of a fresh T
+// that walk lists.
 // The decoding is lax: the points of a token are validated when its proof
 // is verified, which names the same sender for the same check. Failures
 // name the sender.
@@ -184,9 +185,7 @@ func unseal[T any](r *Round, priv hpke.PrivateKey, m *Sealed, walk func(*T, code
 	if err != nil {
 		return o, err
 	}
-	d := &decoder{b: plain, sender: m.From, lax: true}
-	walk(&o, d)
-	if err := d.finish(); err != nil {
+	if err := readPlain(plain, m.From, true, func(c codec) { walk(&o, c) }); err != nil {
 		var zero T
 		return zero, err
 	}
@@ -418,11 +417,9 @@ func (r *Round) openForward(priv hpke.PrivateKey, deck Deck, m *Sealed, log []Se
 	if err != nil {
 		return nil, 0, err
 	}
-	d := &decoder{b: plain, sender: m.From}
 	var salt [32]byte
 	var openings []Opening
-	forwardPlain(d, &salt, &openings, r.params.Parties)
-	if err := d.finish(); err != nil {
+	if err := readPlain(plain, m.From, false, func(c codec) { forwardPlain(c, &salt, &openings, r.params.Parties) }); err != nil {
 		return nil, 0, err
 	}
 	card, err := r.checkOpenings(deck, m.Position, m.From, openings, log)

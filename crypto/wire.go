@@ -101,6 +101,16 @@ func plaintext(size int, wire func(codec)) []byte {
 	return e.bytes()
 }
 
+// readPlain reads plain, the plaintext of a sealed message from seat
+// sender, into the fields wire walks, and rejects bytes left over. Its
+// failures name the sender; lax leaves points and token proofs to be
+// validated later.
+func readPlain(plain []byte, sender int, lax bool, wire func(codec)) error {
+	d := &decoder{b: plain, sender: sender, lax: lax}
+	wire(d)
+	return d.finish()
+}
+
 // decode reads b, a message of the given kind and at most maxLen bytes,
 // into the fields wire walks, and rejects bytes left over.
 func decode(kind byte, b []byte, maxLen int, wire func(codec)) error {
